@@ -1,0 +1,96 @@
+import type { Storage } from '../ports/storage.js';
+
+interface Folder {
+  leaves: Set<string>;
+  subfolders: Set<string>;
+}
+
+function parentOf(key: string): { folder: string; name: string } {
+  const slash = key.lastIndexOf('/');
+  return slash < 0 ? { folder: '', name: key } : { folder: key.slice(0, slash + 1), name: key.slice(slash + 1) };
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * In-memory Storage with a folder index, so `list` costs the size of one folder, not of the whole key space. Values
+ * are copied in and out: callers can never mutate stored bytes.
+ */
+export class MemoryStorage implements Storage {
+  private readonly values = new Map<string, Uint8Array>();
+  private readonly folders = new Map<string, Folder>([['', { leaves: new Set(), subfolders: new Set() }]]);
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    const value = this.values.get(key);
+    return value === undefined ? undefined : value.slice();
+  }
+
+  async put(key: string, value: Uint8Array): Promise<void> {
+    this.store(key, value);
+  }
+
+  async delete(key: string): Promise<void> {
+    if (!this.values.delete(key)) return;
+    const { folder, name } = parentOf(key);
+    this.folders.get(folder)?.leaves.delete(name);
+    this.release(folder);
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const folder = this.folders.get(prefix);
+    if (!folder) return [];
+    const names = [...folder.leaves];
+    for (const sub of folder.subfolders) names.push(`${sub}/`);
+    return names.sort();
+  }
+
+  async compareAndPut(key: string, expected: Uint8Array | undefined, value: Uint8Array): Promise<boolean> {
+    const current = this.values.get(key);
+    if (current === undefined ? expected !== undefined : expected === undefined || !equalBytes(current, expected)) return false;
+    this.store(key, value);
+    return true;
+  }
+
+  /** Number of stored keys. */
+  get size(): number {
+    return this.values.size;
+  }
+
+  private store(key: string, value: Uint8Array): void {
+    const isNew = !this.values.has(key);
+    this.values.set(key, new Uint8Array(value));
+    if (isNew) this.index(key);
+  }
+
+  private index(key: string): void {
+    const { folder, name } = parentOf(key);
+    this.folderFor(folder).leaves.add(name);
+  }
+
+  private folderFor(path: string): Folder {
+    let folder = this.folders.get(path);
+    if (folder) return folder;
+    folder = { leaves: new Set(), subfolders: new Set() };
+    this.folders.set(path, folder);
+    const { folder: parent, name } = parentOf(path.slice(0, -1));
+    this.folderFor(parent).subfolders.add(name);
+    return folder;
+  }
+
+  /** Drops `path` and its now-empty ancestors from the index, so emptied folders stop being listed. */
+  private release(path: string): void {
+    let current = path;
+    while (current !== '') {
+      const folder = this.folders.get(current);
+      if (!folder || folder.leaves.size > 0 || folder.subfolders.size > 0) return;
+      this.folders.delete(current);
+      const { folder: parent, name } = parentOf(current.slice(0, -1));
+      this.folders.get(parent)?.subfolders.delete(name);
+      current = parent;
+    }
+  }
+}

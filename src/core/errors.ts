@@ -1,0 +1,74 @@
+/**
+ * Typed errors, each with a stable `code`. The HTTP status of every error class is decided here and nowhere else.
+ */
+export abstract class StrongroomError extends Error {
+  abstract readonly code: string;
+  abstract readonly status: number;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** Malformed input or a request the engine refuses as invalid (400). */
+export class InvalidRequest extends StrongroomError {
+  readonly code = 'ERR_INVALID_REQUEST';
+  readonly status = 400;
+}
+
+/** The caller lacks the capability the operation needs (403). */
+export class PermissionDenied extends StrongroomError {
+  readonly code = 'ERR_PERMISSION_DENIED';
+  readonly status = 403;
+  constructor(message = 'permission denied', options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** A login or renewal that failed verification: bad signature, unmet constraint, replay (403). */
+export class AuthenticationRefused extends StrongroomError {
+  readonly code = 'ERR_AUTHENTICATION_REFUSED';
+  readonly status = 403;
+}
+
+export class NotFound extends StrongroomError {
+  readonly code = 'ERR_NOT_FOUND';
+  readonly status = 404;
+  constructor(message = 'not found', options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The path exists but does not support the method (405). */
+export class UnsupportedOperation extends StrongroomError {
+  readonly code = 'ERR_UNSUPPORTED_OPERATION';
+  readonly status = 405;
+}
+
+/** A body whose size the transport refuses (413); used by HTTP adapters. */
+export class PayloadTooLarge extends StrongroomError {
+  readonly code = 'ERR_PAYLOAD_TOO_LARGE';
+  readonly status = 413;
+}
+
+export class UnsupportedMediaType extends StrongroomError {
+  readonly code = 'ERR_UNSUPPORTED_MEDIA_TYPE';
+  readonly status = 415;
+}
+
+/** A fault on the server side: a storage failure or a bug (500). Its message never carries the cause's text. */
+export class InternalError extends StrongroomError {
+  readonly code = 'ERR_INTERNAL';
+  readonly status = 500;
+}
+
+/** The cloud provider is unreachable, erroring, or answering something unparsable (502). */
+export class CloudUnavailable extends StrongroomError {
+  readonly code = 'ERR_CLOUD_UNAVAILABLE';
+  readonly status = 502;
+}
+
+export function isStrongroomError(error: unknown): error is StrongroomError {
+  return error instanceof StrongroomError;
+}

@@ -1,0 +1,10 @@
+export * from './errors.js';
+export * from './request.js';
+export * from './response.js';
+export * from './router.js';
+export * from './duration.js';
+export * from './time.js';
+export * from './path.js';
+export * from './lock.js';
+export * from './stored-json.js';
+export * as fields from './fields.js';

@@ -1,0 +1,24 @@
+import { InvalidRequest } from './errors.js';
+
+/** Longest mount-relative path accepted; longer ones are refused before any storage access. */
+export const MAX_PATH_LENGTH = 4096;
+
+// C0 controls and DEL never belong in a path; they are how log injection and key confusion start.
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Refuses traversal before any storage access: `.` and `..` segments, empty segments (`//`, a leading `/`) and control
+ * characters. A single trailing '/' (a folder) is allowed. Names that merely contain dots are ordinary.
+ */
+export function validatePath(path: string): void {
+  if (path.length > MAX_PATH_LENGTH) throw new InvalidRequest(`path is longer than ${MAX_PATH_LENGTH} characters`);
+  if (CONTROL_CHARACTERS.test(path)) throw new InvalidRequest('path contains control characters');
+  const segments = path.split('/');
+  if (path.endsWith('/')) segments.pop();
+  for (const segment of segments) {
+    if (segment === '') throw new InvalidRequest(`invalid path ${JSON.stringify(path)}: empty path segment`);
+    if (segment === '.' || segment === '..') {
+      throw new InvalidRequest(`invalid path ${JSON.stringify(path)}: '.' and '..' segments are not allowed`);
+    }
+  }
+}

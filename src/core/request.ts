@@ -1,0 +1,62 @@
+/** The transport-neutral request model shared by both engines (CONTRACT.md, "Requests and responses"). */
+
+export type Capability = 'create' | 'read' | 'update' | 'patch' | 'delete' | 'list';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'LIST';
+
+export interface CapabilityCheck {
+  capability: Capability;
+  /** The mount-relative path as written; a LIST path always ends in '/'. */
+  path: string;
+}
+
+export interface EngineRequest {
+  method: HttpMethod;
+  /** Relative to the mount (`data/app/db`, `role/web`, `login`), never starting with '/'. */
+  path: string;
+  /** GET ...?version=2, ?list=true (GET + list=true means LIST). */
+  query?: Record<string, string | string[]>;
+  /** The parsed JSON body. */
+  body?: unknown;
+  /** Header names are case-insensitive. */
+  headers?: Record<string, string | string[] | undefined>;
+  /** The caller's IP, for token_bound_cidrs. */
+  remoteAddress?: string;
+  authorize?: (check: CapabilityCheck) => boolean | Promise<boolean>;
+}
+
+export interface EngineResponse {
+  status: number;
+  body?: ResponseBody;
+}
+
+export type ResponseBody = { data?: unknown; warnings?: string[]; auth?: AuthGrant } | { errors: string[] };
+
+/** What a successful login yields; the caller mints a token from it and hands it back to `renew()` later. */
+export interface AuthGrant {
+  policies: string[];
+  metadata: Record<string, string>;
+  alias: { name: string; metadata: Record<string, string> };
+  display_name?: string;
+  ttl: number;
+  max_ttl: number;
+  period: number;
+  explicit_max_ttl: number;
+  num_uses: number;
+  no_default_policy: boolean;
+  token_type: string;
+  bound_cidrs: string[];
+  renewable: boolean;
+  /** Opaque to the caller; needed by renew(). */
+  internal_data: Record<string, unknown>;
+}
+
+/** Reads a header case-insensitively; a repeated header yields its first value. */
+export function headerValue(request: Pick<EngineRequest, 'headers'>, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(request.headers ?? {})) {
+    if (key.toLowerCase() !== wanted || value === undefined) continue;
+    return Array.isArray(value) ? value[0] : value;
+  }
+  return undefined;
+}

@@ -1,0 +1,245 @@
+import { z } from 'zod';
+import { InvalidRequest, NotFound, PermissionDenied, UnsupportedMediaType, UnsupportedOperation } from './errors.js';
+import { describeFieldError, isPlainObject } from './fields.js';
+import { validatePath } from './path.js';
+import type { Capability, EngineRequest, EngineResponse, HttpMethod } from './request.js';
+import { headerValue } from './request.js';
+import { responseForError } from './response.js';
+
+/**
+ * A declarative routing table in the spirit of Vault's `sdk/framework.Path`: each route has a pattern, a zod schema
+ * for its fields, the operations it supports and an optional existence check that tells create from update.
+ */
+
+export type Operation = 'read' | 'list' | 'write' | 'patch' | 'delete';
+
+export interface RouteContext<F> {
+  /** The request as the caller sent it. */
+  readonly request: EngineRequest;
+  /** The normalised path (LIST paths end in '/'). */
+  readonly path: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly fields: F;
+  /** The raw input (query for read/list/delete, body for write/patch), to tell an absent field from an empty one. */
+  readonly input: Readonly<Record<string, unknown>>;
+  has(field: string): boolean;
+  readonly operation: Operation;
+  /** The capability that was checked (undefined on unauthenticated routes). */
+  readonly capability: Capability | undefined;
+  /** The existence check's answer, for write operations on routes that have one. */
+  readonly exists: boolean | undefined;
+  header(name: string): string | undefined;
+}
+
+export type Handler<F> = (context: RouteContext<F>) => Promise<EngineResponse>;
+
+export interface OperationDef<F> {
+  readonly fields?: z.ZodType;
+  readonly handler: Handler<F>;
+  /** For PATCH: the accepted Content-Types (parameters such as charset are ignored); others get 415. */
+  readonly mediaTypes?: readonly string[];
+}
+
+export interface ExistenceContext {
+  readonly request: EngineRequest;
+  readonly path: string;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+export interface Route {
+  readonly pattern: string | RegExp;
+  readonly fields?: z.ZodType;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each operation carries its own field type
+  readonly operations: Partial<Record<Operation, Handler<any> | OperationDef<any>>>;
+  /** POST/PUT need `update` when this answers true, `create` when false; without it they need `update`. */
+  readonly exists?: (context: ExistenceContext) => Promise<boolean>;
+  /** No capability is asked for (the login path). */
+  readonly unauthenticated?: boolean;
+}
+
+type FieldsOf<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
+
+/** Declares a route whose handlers are typed by its field schema. */
+export function route<S extends z.ZodType | undefined = undefined>(definition: {
+  pattern: string | RegExp;
+  fields?: S;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see Route.operations
+  operations: Partial<Record<Operation, Handler<FieldsOf<S>> | OperationDef<any>>>;
+  exists?: (context: ExistenceContext) => Promise<boolean>;
+  unauthenticated?: boolean;
+}): Route {
+  return definition as Route;
+}
+
+/** Declares one operation with fields of its own, overriding the route's. */
+export function operation<S extends z.ZodType>(
+  fields: S,
+  handler: Handler<z.output<S>>,
+  options: { mediaTypes?: readonly string[] } = {},
+): OperationDef<z.output<S>> {
+  return { fields, handler, ...options };
+}
+
+const OPERATION_OF_METHOD: Record<HttpMethod, Operation> = {
+  GET: 'read',
+  LIST: 'list',
+  POST: 'write',
+  PUT: 'write',
+  PATCH: 'patch',
+  DELETE: 'delete',
+};
+
+const FIXED_CAPABILITY: Record<Exclude<Operation, 'write'>, Capability> = {
+  read: 'read',
+  list: 'list',
+  patch: 'patch',
+  delete: 'delete',
+};
+
+interface CompiledRoute {
+  route: Route;
+  regex: RegExp;
+}
+
+function compilePattern(pattern: string | RegExp): RegExp {
+  if (pattern instanceof RegExp) return pattern;
+  const source = pattern
+    .split('/')
+    .map((segment) => {
+      const param = /^:(\w+)([*+]?)$/.exec(segment);
+      if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const [, name, rest] = param;
+      if (rest === '*') return `(?<${name}>.*)`;
+      if (rest === '+') return `(?<${name}>.+)`;
+      return `(?<${name}>[^/]+)`;
+    })
+    .join('/');
+  return new RegExp(`^${source}$`);
+}
+
+function listRequested(query: EngineRequest['query']): boolean {
+  const raw = query?.list;
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  return value !== undefined && ['true', 't', '1'].includes(value.toLowerCase());
+}
+
+function normaliseMethod(request: EngineRequest): HttpMethod {
+  const method = typeof request.method === 'string' ? request.method.toUpperCase() : '';
+  if (!(method in OPERATION_OF_METHOD)) throw new UnsupportedOperation(`unsupported method ${JSON.stringify(request.method)}`);
+  if (method === 'GET' && listRequested(request.query)) return 'LIST';
+  return method as HttpMethod;
+}
+
+function queryInput(query: EngineRequest['query'], operation: Operation): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (operation === 'list' && key === 'list') continue;
+    Object.defineProperty(input, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return input;
+}
+
+function bodyInput(body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null) return {};
+  if (!isPlainObject(body)) throw new InvalidRequest('the request body must be a JSON object');
+  return body;
+}
+
+function mediaTypeOf(request: EngineRequest): string | undefined {
+  const raw = headerValue(request, 'content-type');
+  if (raw === undefined) return undefined;
+  return raw.split(';')[0]?.trim().toLowerCase() || undefined;
+}
+
+export interface DispatcherOptions {
+  /** Called with every server-side fault (a 5xx answer), for the embedding service's logs. */
+  onInternalError?: (error: unknown, request: EngineRequest) => void;
+}
+
+/** Routes EngineRequests through a table: path checks, capability, media type, fields, then the handler. */
+export class Dispatcher {
+  private readonly routes: CompiledRoute[];
+
+  constructor(
+    routes: readonly Route[],
+    private readonly options: DispatcherOptions = {},
+  ) {
+    this.routes = routes.map((route) => ({ route, regex: compilePattern(route.pattern) }));
+  }
+
+  async handle(request: EngineRequest): Promise<EngineResponse> {
+    try {
+      return await this.dispatch(request);
+    } catch (error) {
+      const response = responseForError(error);
+      if (response.status >= 500) this.options.onInternalError?.(error, request);
+      return response;
+    }
+  }
+
+  private async dispatch(request: EngineRequest): Promise<EngineResponse> {
+    const method = normaliseMethod(request);
+    if (typeof request.path !== 'string') throw new InvalidRequest('the request path must be a string');
+    validatePath(request.path);
+    const path = method === 'LIST' && request.path !== '' && !request.path.endsWith('/') ? `${request.path}/` : request.path;
+    const operation = OPERATION_OF_METHOD[method];
+
+    const matched = this.match(path);
+    if (!matched) throw new NotFound(`unsupported path ${JSON.stringify(path)}`);
+    const { route, params } = matched;
+    const definition = route.operations[operation];
+    if (!definition) throw new UnsupportedOperation(`${method} is not supported on ${JSON.stringify(path)}`);
+    const { handler, fields: opFields, mediaTypes } = typeof definition === 'function' ? { handler: definition } as OperationDef<unknown> : definition;
+
+    let exists: boolean | undefined;
+    let capability: Capability | undefined;
+    if (operation === 'write') {
+      exists = route.exists ? await route.exists({ request, path, params }) : undefined;
+      capability = exists === false ? 'create' : 'update';
+    } else {
+      capability = FIXED_CAPABILITY[operation];
+    }
+    if (route.unauthenticated) {
+      capability = undefined;
+    } else if (request.authorize && !(await request.authorize({ capability, path }))) {
+      throw new PermissionDenied();
+    }
+
+    if (operation === 'patch' && mediaTypes) {
+      const type = mediaTypeOf(request);
+      if (!type || !mediaTypes.includes(type)) {
+        throw new UnsupportedMediaType(`PATCH requires Content-Type of ${mediaTypes.join(' or ')}, provided ${type ?? 'none'}`);
+      }
+    }
+
+    const input = operation === 'write' || operation === 'patch' ? bodyInput(request.body) : queryInput(request.query, operation);
+    const schema = opFields ?? route.fields;
+    let fields: unknown = {};
+    if (schema) {
+      const parsed = schema.safeParse(input);
+      if (!parsed.success) throw new InvalidRequest(describeFieldError(parsed.error));
+      fields = parsed.data;
+    }
+
+    return handler({
+      request,
+      path,
+      params,
+      fields,
+      input,
+      has: (field) => Object.prototype.hasOwnProperty.call(input, field),
+      operation,
+      capability,
+      exists,
+      header: (name) => headerValue(request, name),
+    });
+  }
+
+  private match(path: string): { route: Route; params: Record<string, string> } | undefined {
+    for (const { route, regex } of this.routes) {
+      const found = regex.exec(path);
+      if (found) return { route, params: { ...(found.groups ?? {}) } };
+    }
+    return undefined;
+  }
+}

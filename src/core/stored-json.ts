@@ -1,0 +1,108 @@
+import type { Storage } from '../ports/storage.js';
+import { InternalError } from './errors.js';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+export function encodeJson(value: unknown): Uint8Array {
+  return encoder.encode(JSON.stringify(value));
+}
+
+export function decodeJson<T>(bytes: Uint8Array, key: string): T {
+  try {
+    return JSON.parse(decoder.decode(bytes)) as T;
+  } catch (cause) {
+    throw new InternalError(`stored entry ${JSON.stringify(key)} is corrupt`, { cause });
+  }
+}
+
+/** Give up on an optimistic update after this many conflicting writers in a row. */
+const MAX_CONFLICT_RETRIES = 64;
+
+/** What an update function may answer: the new value, `undefined` to delete, or `unchanged` to write nothing. */
+export const unchanged: unique symbol = Symbol('unchanged');
+
+export interface UpdateResult<T> {
+  previous: T | undefined;
+  next: T | undefined;
+  written: boolean;
+}
+
+/**
+ * JSON documents over the Storage port. Storage failures surface as InternalError (500) with the cause kept for
+ * logging but never in the message.
+ */
+export class JsonStore {
+  constructor(readonly storage: Storage) {}
+
+  async getRaw(key: string): Promise<Uint8Array | undefined> {
+    return this.call('read', () => this.storage.get(key));
+  }
+
+  async get<T>(key: string): Promise<T | undefined> {
+    const bytes = await this.getRaw(key);
+    return bytes === undefined ? undefined : decodeJson<T>(bytes, key);
+  }
+
+  async put(key: string, value: unknown): Promise<void> {
+    await this.call('write', () => this.storage.put(key, encodeJson(value)));
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.call('delete', () => this.storage.delete(key));
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    return this.call('list', () => this.storage.list(prefix));
+  }
+
+  /** Whether the storage can commit read-modify-writes atomically across processes. */
+  get atomic(): boolean {
+    return typeof this.storage.compareAndPut === 'function';
+  }
+
+  /**
+   * Writes `value` only if the key still holds `expected` (undefined = absent). Without compareAndPut on the storage
+   * this is a plain put: callers serialise in-process with a KeyedMutex.
+   */
+  async putIfUnchanged(key: string, expected: Uint8Array | undefined, value: unknown): Promise<boolean> {
+    const bytes = encodeJson(value);
+    const cas = this.storage.compareAndPut?.bind(this.storage);
+    if (!cas) {
+      await this.call('write', () => this.storage.put(key, bytes));
+      return true;
+    }
+    return this.call('write', () => cas(key, expected, bytes));
+  }
+
+  /**
+   * Read-modify-write of one document. With compareAndPut the write is committed only if nobody changed the document
+   * since it was read, and `change` is re-run on conflict; `change` must therefore be free of side effects.
+   */
+  async update<T>(
+    key: string,
+    change: (current: T | undefined) => T | undefined | typeof unchanged | Promise<T | undefined | typeof unchanged>,
+  ): Promise<UpdateResult<T>> {
+    for (let attempt = 0; attempt < MAX_CONFLICT_RETRIES; attempt++) {
+      const raw = await this.getRaw(key);
+      const previous = raw === undefined ? undefined : decodeJson<T>(raw, key);
+      const next = await change(previous);
+      if (next === unchanged) return { previous, next: previous, written: false };
+      if (next === undefined) {
+        if (raw !== undefined) await this.delete(key);
+        return { previous, next, written: raw !== undefined };
+      }
+      if (await this.putIfUnchanged(key, raw, next)) return { previous, next, written: true };
+    }
+    throw new InternalError(`too many concurrent writers on ${JSON.stringify(key)}`);
+  }
+
+  private async call<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (cause) {
+      if (cause instanceof InternalError) throw cause;
+      throw new InternalError(`storage ${operation} failed`, { cause });
+    }
+  }
+}

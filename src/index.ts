@@ -1,0 +1,22 @@
+/** strongroom: a cloud identity auth method and a versioned key-value secrets engine for Node services. */
+export type { Storage } from './ports/storage.js';
+export type { Clock } from './ports/clock.js';
+export type * from './ports/cloud.js';
+export type { Capability, CapabilityCheck, EngineRequest, EngineResponse, ResponseBody, AuthGrant, HttpMethod } from './core/request.js';
+export {
+  StrongroomError,
+  InvalidRequest,
+  PermissionDenied,
+  AuthenticationRefused,
+  NotFound,
+  UnsupportedOperation,
+  PayloadTooLarge,
+  UnsupportedMediaType,
+  InternalError,
+  CloudUnavailable,
+  isStrongroomError,
+} from './core/errors.js';
+export { parseDuration, formatDuration } from './core/duration.js';
+export { formatTimestamp } from './core/time.js';
+export { MemoryStorage } from './adapters/memory-storage.js';
+export { systemClock, ManualClock } from './adapters/clocks.js';
