@@ -20,3 +20,7 @@ export { parseDuration, formatDuration } from './core/duration.js';
 export { formatTimestamp } from './core/time.js';
 export { MemoryStorage } from './adapters/memory-storage.js';
 export { systemClock, ManualClock } from './adapters/clocks.js';
+export * from './kv/index.js';
+export * from './auth/index.js';
+export * from './adapters/aws/index.js';
+export * from './acl/index.js';

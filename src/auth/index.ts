@@ -1,0 +1,2 @@
+// Barrel of this area: its owner lists the public exports here.
+export {};
