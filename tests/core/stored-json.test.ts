@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { JsonStore, unchanged } from '../../src/core/stored-json.js';
+import { InternalError } from '../../src/core/errors.js';
+import { FaultyStorage, withoutCompareAndPut } from '../support/faulty-storage.js';
+
+describe('JsonStore', () => {
+  it('round-trips JSON documents', async () => {
+    const store = new JsonStore(new MemoryStorage());
+    await store.put('doc', { a: [1, 'two'] });
+    expect(await store.get('doc')).toEqual({ a: [1, 'two'] });
+    expect(await store.get('missing')).toBeUndefined();
+  });
+
+  it('reports a corrupt entry as an internal error without its contents', async () => {
+    const storage = new MemoryStorage();
+    await storage.put('bad', new TextEncoder().encode('{secret'));
+    const error = await new JsonStore(storage).get('bad').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InternalError);
+    expect(String((error as Error).message)).not.toContain('secret');
+  });
+
+  it('wraps storage failures as internal errors', async () => {
+    const faulty = new FaultyStorage(new MemoryStorage());
+    faulty.arm(1);
+    await expect(new JsonStore(faulty).put('k', 1)).rejects.toBeInstanceOf(InternalError);
+  });
+
+  it('update creates, changes, keeps and deletes', async () => {
+    const store = new JsonStore(new MemoryStorage());
+    expect((await store.update<number>('n', (n) => (n ?? 0) + 1)).next).toBe(1);
+    expect((await store.update<number>('n', (n) => (n ?? 0) + 1)).next).toBe(2);
+    expect((await store.update<number>('n', () => unchanged)).written).toBe(false);
+    expect((await store.update<number>('n', () => undefined)).written).toBe(true);
+    expect(await store.get('n')).toBeUndefined();
+  });
+
+  it('update stays exact with many concurrent writers through compareAndPut, across store instances', async () => {
+    const storage = new MemoryStorage();
+    const stores = [new JsonStore(storage), new JsonStore(storage)];
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        (stores[i % 2] as JsonStore).update<number>('counter', async (n) => {
+          await new Promise((resolve) => setImmediate(resolve));
+          return (n ?? 0) + 1;
+        }),
+      ),
+    );
+    expect(await stores[0]?.get('counter')).toBe(50);
+  });
+
+  it('update falls back to plain puts on a storage without compareAndPut', async () => {
+    const store = new JsonStore(withoutCompareAndPut(new MemoryStorage()));
+    expect(store.atomic).toBe(false);
+    await store.update<number>('n', () => 5);
+    expect(await store.get('n')).toBe(5);
+  });
+});
