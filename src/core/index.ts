@@ -8,3 +8,4 @@ export * from './path.js';
 export * from './lock.js';
 export * from './stored-json.js';
 export * as fields from './fields.js';
+export * from './base64.js';

@@ -1,0 +1,78 @@
+import { XMLParser } from 'fast-xml-parser';
+import { AuthenticationRefused, CloudUnavailable } from '../../core/errors.js';
+import type { CallerIdentity, HttpResponseSnapshot } from '../../ports/cloud.js';
+
+/**
+ * Validation of STS's answer to a forwarded GetCallerIdentity request (reference §4.4, §13.2; DECISIONS 10 and 16).
+ *
+ * The Content-Type must be exactly `text/xml`, without parameters, as in the reference: that is what STS sends, and a
+ * looser rule would only widen what a misdirected or compromised endpoint could pass off as an identity.
+ */
+
+// A GetCallerIdentity answer is about 500 bytes; anything far larger is not one.
+const MAX_BODY_LENGTH = 64 * 1024;
+// STS answers these with 400, but they mean "STS is overloaded", not "the caller is refused".
+const THROTTLING_CODES = new Set(['Throttling', 'ThrottlingException', 'RequestLimitExceeded', 'TooManyRequestsException']);
+
+const parser = new XMLParser({
+  parseTagValue: false,
+  ignoreAttributes: true,
+  ignoreDeclaration: true,
+  removeNSPrefix: true,
+  isArray: (name) => name === 'GetCallerIdentityResult',
+});
+
+/**
+ * The caller identity STS vouched for. A 200 that is not a well-formed `text/xml` GetCallerIdentityResponse, a 5xx,
+ * a throttling error or anything unparsable is CloudUnavailable (502); STS refusing the client's signed request (a
+ * 4xx ErrorResponse: SignatureDoesNotMatch, ExpiredToken, InvalidClientTokenId, ...) is AuthenticationRefused (403).
+ */
+export function parseCallerIdentityResponse(response: HttpResponseSnapshot): CallerIdentity {
+  if (response.status !== 200) throw errorResponse(response);
+  const invalid = (detail: string): CloudUnavailable => new CloudUnavailable(`body of GetCallerIdentity is invalid: ${detail}`);
+  if ((response.headers['content-type'] ?? '').trim() !== 'text/xml') throw invalid('the Content-Type is not text/xml');
+  const body = response.body.trim();
+  if (!body.startsWith('<GetCallerIdentityResponse') && !body.startsWith('<?xml')) throw invalid('it is not a GetCallerIdentityResponse');
+
+  const document = parseXml(body);
+  const root = document && Object.keys(document).length === 1 ? document.GetCallerIdentityResponse : undefined;
+  const results: unknown = isRecord(root) ? root.GetCallerIdentityResult : undefined;
+  const result: unknown = Array.isArray(results) ? results[0] : undefined;
+  if (!isRecord(result)) throw new CloudUnavailable('error parsing STS response: no GetCallerIdentityResult');
+  const { Arn: arn, UserId: userId, Account: accountId } = result;
+  if (!nonEmpty(arn) || !nonEmpty(userId) || !nonEmpty(accountId)) {
+    throw new CloudUnavailable('error parsing STS response: Arn, UserId or Account is missing');
+  }
+  return { arn, userId, accountId };
+}
+
+function errorResponse(response: HttpResponseSnapshot): Error {
+  const prefix = `received error code ${response.status} from STS`;
+  const error = parseXml(response.body.trim())?.ErrorResponse;
+  const detail = isRecord(error) && isRecord(error.Error) ? error.Error : undefined;
+  const code = nonEmpty(detail?.Code) ? detail.Code : undefined;
+  if (response.status < 400 || response.status >= 500 || response.status === 429 || !code || THROTTLING_CODES.has(code)) {
+    return new CloudUnavailable(code ? `${prefix}: ${code}` : prefix);
+  }
+  const message = nonEmpty(detail?.Message) ? `: ${detail.Message.slice(0, 300)}` : '';
+  return new AuthenticationRefused(`${prefix}: ${code}${message}`);
+}
+
+/** The parsed document, or undefined for anything that is not small, well-formed XML without a DTD. */
+function parseXml(body: string): Record<string, unknown> | undefined {
+  if (body.length > MAX_BODY_LENGTH || !body.startsWith('<') || /<!DOCTYPE/i.test(body)) return undefined;
+  try {
+    const parsed: unknown = parser.parse(body, true);
+    return isRecord(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function nonEmpty(value: unknown): value is string {
+  return typeof value === 'string' && value !== '';
+}

@@ -1,0 +1,66 @@
+import 'reflect-metadata';
+import { X509Certificate, verify, type KeyObject } from 'node:crypto';
+import { AsnConvert, AsnParser } from '@peculiar/asn1-schema';
+import { Certificate } from '@peculiar/asn1-x509';
+import type { TrustedCertificate } from './trusted-certificate.js';
+
+/** What signature verification needs from a trusted certificate, decoded once. */
+export interface ParsedCertificate {
+  certificate: TrustedCertificate;
+  /** DER of the issuer Name as re-encoded by asn1-schema, comparable with a signer's re-encoded issuer. */
+  issuer: Buffer;
+  /** The serial number's INTEGER content octets. */
+  serialNumber: Buffer;
+  notBefore: Date;
+  notAfter: Date;
+  publicKey: KeyObject;
+  /** 'rsa', 'dsa', 'ec', ... as node:crypto names it. */
+  keyType: string;
+}
+
+// Certificates are few (the built-in set plus the registered ones) but are consulted on every login; the cap only
+// bounds memory if registered certificates churn.
+const MAX_CACHED = 1024;
+const cache = new Map<string, Omit<ParsedCertificate, 'certificate'> | null>();
+
+/**
+ * Decodes a trusted certificate, memoized by its PEM. A certificate that does not decode yields undefined: it can
+ * never match a signer, and one bad registered certificate must not break logins verified by the others.
+ */
+export function parseTrustedCertificate(certificate: TrustedCertificate): ParsedCertificate | undefined {
+  let parsed = cache.get(certificate.pem);
+  if (parsed === undefined) {
+    parsed = decode(certificate.pem);
+    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
+    cache.set(certificate.pem, parsed);
+  }
+  return parsed === null ? undefined : { certificate, ...parsed };
+}
+
+function decode(pem: string): Omit<ParsedCertificate, 'certificate'> | null {
+  try {
+    const x509 = new X509Certificate(pem);
+    const tbs = AsnParser.parse(x509.raw, Certificate).tbsCertificate;
+    const publicKey = x509.publicKey;
+    return {
+      issuer: Buffer.from(AsnConvert.serialize(tbs.issuer)),
+      serialNumber: Buffer.from(tbs.serialNumber),
+      notBefore: tbs.validity.notBefore.getTime(),
+      notAfter: tbs.validity.notAfter.getTime(),
+      publicKey,
+      keyType: publicKey.asymmetricKeyType ?? '',
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `signature` over `data` verifies with the certificate's key (RSA PKCS#1 v1.5, or DSA with a DER signature). */
+export function signatureVerifies(certificate: ParsedCertificate, hash: 'sha1' | 'sha256', data: Buffer, signature: Buffer): boolean {
+  try {
+    return verify(hash, data, certificate.publicKey, signature);
+  } catch {
+    // OpenSSL rejects some garbled signatures by throwing rather than answering false; both mean "not signed by it".
+    return false;
+  }
+}
