@@ -1,2 +1,8 @@
-// Barrel of this area: its owner lists the public exports here.
-export {};
+// Barrel of the auth area: the public exports, one line per module.
+export { AuthEngine } from './auth-engine.js';
+export { DEFAULT_MOUNT_MAX_TTL, type AuthEngineOptions } from './auth-context.js';
+export type { CertificateType, TrustedCertificate } from './trusted-certificate.js';
+export { BUILTIN_CERTIFICATES } from './certificates/certificate-store.js';
+export { ROLE_TAG_VERSION, MAX_ROLE_TAG_LENGTH, parseRoleTag, type RoleTag, type ParsedRoleTag } from './role-tag.js';
+export type { AccessListEntry } from './accesslist.js';
+export type { DenyListEntry } from './denylist.js';

@@ -1,0 +1,90 @@
+import type { Clock } from '../ports/clock.js';
+import type { CloudProvider } from '../ports/cloud.js';
+import type { Storage } from '../ports/storage.js';
+import type { EngineRequest } from '../core/request.js';
+import { KeyedMutex } from '../core/lock.js';
+import { JsonStore, type unchanged, type UpdateResult } from '../core/stored-json.js';
+import { systemClock } from '../adapters/clocks.js';
+import { BackgroundJobs } from './background-jobs.js';
+
+/** 32 days (768h), the mount maximum TTL the reference takes from the mount's tuning (DECISIONS 20). */
+export const DEFAULT_MOUNT_MAX_TTL = 768 * 3600;
+
+export interface AuthEngineOptions {
+  storage: Storage;
+  clock?: Clock;
+  cloud: CloudProvider;
+  /** Where CLOUD_REGION and friends are read; defaults to process.env. */
+  env?: Record<string, string | undefined>;
+  /** Every key the engine stores starts with this; default 'auth/'. */
+  storagePrefix?: string;
+  /** Accept DSA-SHA1 PKCS#7 documents at login (DECISIONS 7); off by default. */
+  allowSha1Signatures?: boolean;
+  /** Seconds; used wherever the reference uses the mount's max lease TTL (DECISIONS 20). */
+  mountMaxTtl?: number;
+  /** Called with every server-side fault (a 5xx answer, a failed background tidy), for the service's logs. */
+  onInternalError?: (error: unknown, request: EngineRequest) => void;
+}
+
+type Change<T> = (current: T | undefined) => T | undefined | typeof unchanged | Promise<T | undefined | typeof unchanged>;
+
+/**
+ * What every part of the auth method shares: the stored documents (keys relative to the storage prefix), the clock,
+ * the cloud port and the engine options. Read-modify-writes go through `update`, which serialises writers of one key
+ * in this process and commits through compareAndPut when the storage offers it, so several engines stay exact.
+ */
+export class AuthContext {
+  readonly clock: Clock;
+  readonly cloud: CloudProvider;
+  readonly env: Record<string, string | undefined>;
+  readonly allowSha1Signatures: boolean;
+  readonly mountMaxTtl: number;
+  readonly jobs = new BackgroundJobs();
+  private readonly store: JsonStore;
+  private readonly prefix: string;
+  private readonly locks = new KeyedMutex();
+  private readonly onInternalError: AuthEngineOptions['onInternalError'];
+
+  constructor(options: AuthEngineOptions) {
+    this.store = new JsonStore(options.storage);
+    this.clock = options.clock ?? systemClock;
+    this.cloud = options.cloud;
+    this.env = options.env ?? process.env;
+    this.prefix = options.storagePrefix ?? 'auth/';
+    this.allowSha1Signatures = options.allowSha1Signatures ?? false;
+    this.mountMaxTtl = options.mountMaxTtl ?? DEFAULT_MOUNT_MAX_TTL;
+    this.onInternalError = options.onInternalError;
+  }
+
+  now(): Date {
+    return this.clock.now();
+  }
+
+  async get<T>(key: string): Promise<T | undefined> {
+    return this.store.get<T>(this.prefix + key);
+  }
+
+  async has(key: string): Promise<boolean> {
+    return (await this.store.getRaw(this.prefix + key)) !== undefined;
+  }
+
+  /** Names directly under `folder` (which ends in '/'). */
+  async list(folder: string): Promise<string[]> {
+    return this.store.list(this.prefix + folder);
+  }
+
+  /** Read-modify-write of one document; `change` may run again on a conflict, so it must have no side effects. */
+  async update<T>(key: string, change: Change<T>): Promise<UpdateResult<T>> {
+    const full = this.prefix + key;
+    return this.locks.run(full, () => this.store.update<T>(full, change));
+  }
+
+  async delete(key: string): Promise<void> {
+    const full = this.prefix + key;
+    await this.locks.run(full, () => this.store.delete(full));
+  }
+
+  reportInternalError(error: unknown, request: EngineRequest): void {
+    this.onInternalError?.(error, request);
+  }
+}

@@ -1,0 +1,48 @@
+import { Dispatcher } from '../core/router.js';
+import type { EngineRequest, EngineResponse } from '../core/request.js';
+import { AuthContext, type AuthEngineOptions } from './auth-context.js';
+import { authRoutes } from './paths/index.js';
+import { PeriodicTidy } from './tidy.js';
+
+function checkOptions(options: AuthEngineOptions): void {
+  if (!options || typeof options.storage !== 'object' || options.storage === null) throw new TypeError('AuthEngine needs a storage');
+  if (typeof options.cloud !== 'object' || options.cloud === null) throw new TypeError('AuthEngine needs a cloud provider');
+  const { mountMaxTtl, storagePrefix } = options;
+  if (mountMaxTtl !== undefined && !(Number.isSafeInteger(mountMaxTtl) && mountMaxTtl > 0)) {
+    throw new TypeError('mountMaxTtl must be a positive whole number of seconds');
+  }
+  if (storagePrefix !== undefined && storagePrefix !== '' && !storagePrefix.endsWith('/')) {
+    throw new TypeError("storagePrefix must be '' or end in '/'");
+  }
+}
+
+/**
+ * The cloud identity auth method's engine: one path table (administration; login is added as one more area), and
+ * the background tidy of the access and deny lists. The public AuthMethod subclasses it with a default provider.
+ */
+export class AuthEngine {
+  protected readonly context: AuthContext;
+  private readonly dispatcher: Dispatcher;
+  private readonly periodicTidy: PeriodicTidy;
+
+  constructor(options: AuthEngineOptions) {
+    checkOptions(options);
+    this.context = new AuthContext(options);
+    this.dispatcher = new Dispatcher(authRoutes(this.context), { onInternalError: options.onInternalError });
+    this.periodicTidy = new PeriodicTidy(this.context);
+  }
+
+  handle(request: EngineRequest): Promise<EngineResponse> {
+    return this.dispatcher.handle(request);
+  }
+
+  /** Runs due background work: the tidy of both lists, at most once an hour unless disabled (DECISIONS 13). */
+  periodic(): Promise<void> {
+    return this.periodicTidy.run();
+  }
+
+  /** Resolves once every background job started so far (a manual tidy) has finished. */
+  idle(): Promise<void> {
+    return this.context.jobs.idle();
+  }
+}

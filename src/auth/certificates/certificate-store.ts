@@ -1,0 +1,40 @@
+import type { AuthContext } from '../auth-context.js';
+import type { CertificateType, TrustedCertificate } from '../trusted-certificate.js';
+import { BUILTIN_CERTIFICATE_DATA } from './builtin-data.js';
+
+/** Storage folder of the registered certificates, relative to the storage prefix; one document per cert_name. */
+export const CERTIFICATE_FOLDER = 'config/certificate/';
+
+/** The stored `config/certificate/<cert_name>`. */
+export interface StoredCertificate {
+  /** The PEM text as registered. */
+  aws_public_cert: string;
+  type: CertificateType;
+}
+
+/** The built-in AWS certificates, one per distinct public key (DECISIONS 8; expiry is not enforced). */
+export const BUILTIN_CERTIFICATES: readonly TrustedCertificate[] = BUILTIN_CERTIFICATE_DATA.map((entry) =>
+  Object.freeze({ name: entry.name, type: entry.type, pem: entry.pem, builtin: true }),
+);
+
+export async function readCertificate(context: AuthContext, name: string): Promise<StoredCertificate | undefined> {
+  return context.get<StoredCertificate>(CERTIFICATE_FOLDER + name);
+}
+
+export async function listCertificateNames(context: AuthContext): Promise<string[]> {
+  return (await context.list(CERTIFICATE_FOLDER)).filter((name) => !name.endsWith('/'));
+}
+
+/**
+ * The certificates that verify documents of one kind: `pkcs7` for PKCS#7 documents (rsa2048 and DSA), `identity` for
+ * the detached RSA signature of the identity document. Built-in certificates of that type come first, then the
+ * registered ones of that type in name order.
+ */
+export async function certificatesFor(context: AuthContext, type: CertificateType): Promise<TrustedCertificate[]> {
+  const registered: TrustedCertificate[] = [];
+  for (const name of await listCertificateNames(context)) {
+    const stored = await readCertificate(context, name);
+    if (stored?.type === type) registered.push({ name, type, pem: `${stored.aws_public_cert.trim()}\n`, builtin: false });
+  }
+  return [...BUILTIN_CERTIFICATES.filter((certificate) => certificate.type === type), ...registered];
+}

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { InvalidRequest } from '../core/errors.js';
+import { bool, int, str, stringList } from '../core/fields.js';
+import type { CloudClientSettings } from '../ports/cloud.js';
+import type { AuthContext } from './auth-context.js';
+import { configuredHeaderName } from './header-name.js';
+import { suppliedFields } from './supplied.js';
+
+/** Storage key of the client configuration, relative to the storage prefix. */
+export const CLIENT_CONFIG_KEY = 'config/client';
+
+/** The stored `config/client`. `secret_key` is write-only: no response, error or log ever carries it. */
+export interface ClientConfig {
+  access_key: string;
+  secret_key: string;
+  endpoint: string;
+  iam_endpoint: string;
+  sts_endpoint: string;
+  sts_region: string;
+  use_sts_region_from_client: boolean;
+  iam_server_id_header_value: string;
+  /** Canonical header names (`X-Custom-Header`). */
+  allowed_sts_header_values: string[];
+  /** -1 means the provider's default. */
+  max_retries: number;
+}
+
+export const DEFAULT_CLIENT_CONFIG: Readonly<ClientConfig> = Object.freeze({
+  access_key: '',
+  secret_key: '',
+  endpoint: '',
+  iam_endpoint: '',
+  sts_endpoint: '',
+  sts_region: '',
+  use_sts_region_from_client: false,
+  iam_server_id_header_value: '',
+  allowed_sts_header_values: [],
+  max_retries: -1,
+});
+
+function endpoint() {
+  return str({ maxLength: 2048 }).refine((value) => value === '' || isHttpUrl(value), {
+    message: 'must be an http:// or https:// URL',
+  });
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** Like str(), but a refusal never echoes the value: it is a secret (DECISIONS 15). */
+function secret() {
+  return z.unknown().transform((value, ctx): string => {
+    if (typeof value === 'string' && value.length <= 1024) return value;
+    ctx.issues.push({ code: 'custom', message: 'expected a string of at most 1024 characters', input: undefined });
+    return z.NEVER;
+  });
+}
+
+export const clientConfigFields = z.object({
+  access_key: str({ maxLength: 256 }).optional(),
+  secret_key: secret().optional(),
+  endpoint: endpoint().optional(),
+  iam_endpoint: endpoint().optional(),
+  sts_endpoint: endpoint().optional(),
+  sts_region: str({ maxLength: 64 }).optional(),
+  use_sts_region_from_client: bool().optional(),
+  iam_server_id_header_value: str({ maxLength: 1024 }).optional(),
+  allowed_sts_header_values: stringList().optional(),
+  max_retries: int({ min: -1, max: 100 }).optional(),
+});
+
+export type ClientConfigFields = z.output<typeof clientConfigFields>;
+
+/** A create starts from the defaults; an update changes only the supplied fields. */
+export function applyClientConfigFields(current: ClientConfig | undefined, fields: ClientConfigFields): ClientConfig {
+  const { allowed_sts_header_values: allowed, ...rest } = fields;
+  return {
+    ...DEFAULT_CLIENT_CONFIG,
+    ...current,
+    ...suppliedFields(rest),
+    ...(allowed === undefined
+      ? {}
+      : { allowed_sts_header_values: allowed.map((name) => configuredHeaderName(name, 'allowed_sts_header_values')) }),
+  };
+}
+
+/** What a read shows: every field except the secret key. */
+export function clientConfigView(config: ClientConfig): Omit<ClientConfig, 'secret_key'> {
+  const { secret_key: _secret, ...visible } = config;
+  return visible;
+}
+
+export async function readClientConfig(context: AuthContext): Promise<ClientConfig | undefined> {
+  const stored = await context.get<ClientConfig>(CLIENT_CONFIG_KEY);
+  return stored === undefined ? undefined : { ...DEFAULT_CLIENT_CONFIG, ...stored };
+}
+
+/** The provider-facing settings; without a configuration every setting is "not configured". */
+export function cloudClientSettings(config: ClientConfig | undefined): CloudClientSettings {
+  const source = config ?? DEFAULT_CLIENT_CONFIG;
+  return {
+    accessKey: source.access_key,
+    secretKey: source.secret_key,
+    endpoint: source.endpoint,
+    iamEndpoint: source.iam_endpoint,
+    stsEndpoint: source.sts_endpoint,
+    stsRegion: source.sts_region,
+    maxRetries: source.max_retries,
+  };
+}
+
+/** The static key pair rotate-root needs, or the reason it cannot run. */
+export function staticCredentials(config: ClientConfig | undefined): ClientConfig {
+  if (!config) throw new InvalidRequest("can't update client config because it's unset");
+  if (config.access_key === '') throw new InvalidRequest("can't update access_key because it's unset");
+  if (config.secret_key === '') throw new InvalidRequest("can't update secret_key because it's unset");
+  return config;
+}

@@ -1,0 +1,78 @@
+import { decodeBase64 } from '../core/base64.js';
+import { formatTimestamp } from '../core/time.js';
+import type { AuthContext } from './auth-context.js';
+import { canonicalRoleTag, parseRoleTag, ROLE_TAG_VERSION, type ParsedRoleTag } from './role-tag.js';
+import type { StoredRole } from './roles/role.js';
+
+/**
+ * Storage folder of the role-tag deny list, relative to the storage prefix. Each entry's key is the unpadded base64url
+ * of the tag's canonical form (see canonicalRoleTag), so the key is one path segment and every spelling of a tag finds
+ * the same entry.
+ */
+export const DENYLIST_FOLDER = 'roletag-denylist/';
+
+export interface DenyListEntry {
+  /** RFC 3339; set when the tag was first denied. */
+  creation_time: string;
+  /** RFC 3339; tidy removes the entry once this plus the safety buffer has passed. */
+  expiration_time: string;
+}
+
+function denyListKey(tag: ParsedRoleTag): string {
+  return DENYLIST_FOLDER + Buffer.from(canonicalRoleTag(tag)).toString('base64url');
+}
+
+function decodeAnyBase64(text: string): string | undefined {
+  const standard = text.replace(/-/g, '+').replace(/_/g, '/');
+  const padded = standard.length % 4 === 0 ? standard : standard + '='.repeat(4 - (standard.length % 4));
+  return decodeBase64(padded)?.toString('utf8');
+}
+
+/** The tag a deny-list path names: the raw tag value, or its base64 (standard or URL-safe). */
+export function roleTagFromPath(value: string): string {
+  if (value.startsWith(`${ROLE_TAG_VERSION}:`)) return value;
+  const decoded = decodeAnyBase64(value);
+  return decoded !== undefined && decoded.startsWith(`${ROLE_TAG_VERSION}:`) ? decoded : value;
+}
+
+/** Whether the tag (in any spelling) is on the deny list. */
+export async function isRoleTagDenied(context: AuthContext, tag: ParsedRoleTag): Promise<boolean> {
+  return context.has(denyListKey(tag));
+}
+
+export async function readDenyListEntry(context: AuthContext, tag: ParsedRoleTag): Promise<DenyListEntry | undefined> {
+  return context.get<DenyListEntry>(denyListKey(tag));
+}
+
+/**
+ * Denies a verified tag until it can no longer matter: now plus the longest of the tag's max TTL, the role's
+ * token_max_ttl and the mount maximum (the longest, because the entry restricts access). A tag denied again keeps its
+ * creation time and gets a fresh expiration.
+ */
+export async function denyRoleTag(context: AuthContext, tag: ParsedRoleTag, role: StoredRole): Promise<void> {
+  const now = context.now();
+  const lifetime = Math.max(tag.maxTtl, role.token.max_ttl, context.mountMaxTtl);
+  await context.update<DenyListEntry>(denyListKey(tag), (current) => ({
+    creation_time: current?.creation_time ?? formatTimestamp(now),
+    expiration_time: formatTimestamp(now.getTime() + lifetime * 1000),
+  }));
+}
+
+export async function deleteDenyListEntry(context: AuthContext, tag: ParsedRoleTag): Promise<void> {
+  await context.delete(denyListKey(tag));
+}
+
+/** The denied tags, in their canonical spelling. */
+export async function listDeniedRoleTags(context: AuthContext): Promise<string[]> {
+  const names = await context.list(DENYLIST_FOLDER);
+  return names.filter((name) => !name.endsWith('/')).map((name) => Buffer.from(name, 'base64url').toString('utf8'));
+}
+
+/** Parses a tag named in a path for a read or delete; undefined when it is no tag at all (so it cannot be listed). */
+export function roleTagForLookup(value: string): ParsedRoleTag | undefined {
+  try {
+    return parseRoleTag(roleTagFromPath(value));
+  } catch {
+    return undefined;
+  }
+}

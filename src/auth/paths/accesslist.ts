@@ -1,0 +1,27 @@
+import { listResponse, noContent, notFound, ok } from '../../core/response.js';
+import { route, type Route } from '../../core/router.js';
+import type { AuthContext } from '../auth-context.js';
+import { deleteAccessListEntry, listAccessListInstanceIds, readAccessListEntry } from '../accesslist.js';
+import { pathPattern } from './pattern.js';
+
+export function accessListRoutes(context: AuthContext): Route[] {
+  return [
+    route({
+      pattern: pathPattern('identity-accesslist/:instance_id'),
+      operations: {
+        read: async ({ params }) => {
+          const entry = await readAccessListEntry(context, params.instance_id!);
+          return entry ? ok({ ...entry }) : notFound();
+        },
+        delete: async ({ params }) => {
+          await deleteAccessListEntry(context, params.instance_id!);
+          return noContent();
+        },
+      },
+    }),
+    route({
+      pattern: pathPattern('identity-accesslist/'),
+      operations: { list: async () => listResponse(await listAccessListInstanceIds(context)) },
+    }),
+  ];
+}

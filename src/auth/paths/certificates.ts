@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { InvalidRequest } from '../../core/errors.js';
+import { str } from '../../core/fields.js';
+import { listResponse } from '../../core/response.js';
+import { route, type Route } from '../../core/router.js';
+import type { AuthContext } from '../auth-context.js';
+import { parseCertificateInput, parseCertificateType } from '../certificates/certificate-input.js';
+import { CERTIFICATE_FOLDER, listCertificateNames, type StoredCertificate } from '../certificates/certificate-store.js';
+import { documentRoute } from './document-route.js';
+import { pathPattern } from './pattern.js';
+
+const certificateFields = z.object({
+  aws_public_cert: str({ maxLength: 64 * 1024 }).optional(),
+  type: str({ maxLength: 32 }).optional(),
+});
+
+/** The certificate is required on every write; an update without `type` keeps the registered one. */
+function applyCertificateFields(current: StoredCertificate | undefined, fields: z.output<typeof certificateFields>): StoredCertificate {
+  if (fields.aws_public_cert === undefined) throw new InvalidRequest('missing aws_public_cert');
+  const pem = parseCertificateInput(fields.aws_public_cert);
+  const type = fields.type === undefined ? (current?.type ?? 'pkcs7') : parseCertificateType(fields.type);
+  return { aws_public_cert: pem, type };
+}
+
+export function certificateRoutes(context: AuthContext): Route[] {
+  return [
+    documentRoute(context, {
+      pattern: 'config/certificate/:cert_name',
+      key: (params) => CERTIFICATE_FOLDER + params.cert_name,
+      fields: certificateFields,
+      view: (certificate: StoredCertificate) => ({ aws_public_cert: certificate.aws_public_cert, type: certificate.type }),
+      apply: applyCertificateFields,
+    }),
+    route({
+      pattern: pathPattern('config/certificates/'),
+      operations: { list: async () => listResponse(await listCertificateNames(context)) },
+    }),
+  ];
+}

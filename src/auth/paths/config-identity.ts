@@ -1,0 +1,26 @@
+import { noContent, ok } from '../../core/response.js';
+import { operation, route, type Route } from '../../core/router.js';
+import type { AuthContext } from '../auth-context.js';
+import {
+  applyIdentityConfigFields,
+  IDENTITY_CONFIG_KEY,
+  identityConfigFields,
+  readIdentityConfig,
+  type StoredIdentityConfig,
+} from '../identity-config.js';
+import { pathPattern } from './pattern.js';
+
+export function configIdentityRoutes(context: AuthContext): Route[] {
+  return [
+    route({
+      pattern: pathPattern('config/identity'),
+      operations: {
+        read: async () => ok(await readIdentityConfig(context)),
+        write: operation(identityConfigFields, async ({ fields }) => {
+          await context.update<StoredIdentityConfig>(IDENTITY_CONFIG_KEY, (current) => applyIdentityConfigFields(current, fields));
+          return noContent();
+        }),
+      },
+    }),
+  ];
+}

@@ -1,0 +1,43 @@
+import type { z } from 'zod';
+import { noContent, notFound, ok } from '../../core/response.js';
+import { operation, route, type Route } from '../../core/router.js';
+import type { AuthContext } from '../auth-context.js';
+import { pathPattern } from './pattern.js';
+
+type Params = Readonly<Record<string, string>>;
+
+/**
+ * A path holding one stored document (config/client, config/sts/:account_id, ...): read shows `view` of it (404 when
+ * absent), a write applies the supplied fields to it (create when absent, which the existence check reports), and
+ * delete removes it.
+ */
+export function documentRoute<S extends z.ZodType, T>(
+  context: AuthContext,
+  definition: {
+    pattern: string;
+    key: (params: Params) => string;
+    fields: S;
+    view: (document: T) => unknown;
+    apply: (current: T | undefined, fields: z.output<S>) => T;
+  },
+): Route {
+  const { key, view, apply } = definition;
+  return route({
+    pattern: pathPattern(definition.pattern),
+    exists: ({ params }) => context.has(key(params)),
+    operations: {
+      read: async ({ params }) => {
+        const document = await context.get<T>(key(params));
+        return document === undefined ? notFound() : ok(view(document));
+      },
+      write: operation(definition.fields, async ({ params, fields }) => {
+        await context.update<T>(key(params), (current) => apply(current, fields));
+        return noContent();
+      }),
+      delete: async ({ params }) => {
+        await context.delete(key(params));
+        return noContent();
+      },
+    },
+  });
+}

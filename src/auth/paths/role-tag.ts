@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { InternalError, InvalidRequest } from '../../core/errors.js';
+import { bool, duration, str, stringList } from '../../core/fields.js';
+import { ok } from '../../core/response.js';
+import { operation, route, type Route } from '../../core/router.js';
+import type { AuthContext } from '../auth-context.js';
+import { createRoleTagNonce, roleTagPoliciesAllowed, signRoleTag } from '../role-tag.js';
+import { normalizeRoleName, readRole, type StoredRole } from '../roles/role.js';
+import { sanitizePolicies } from '../roles/token-settings.js';
+import { pathPattern } from './pattern.js';
+
+const roleTagFields = z.object({
+  policies: stringList().optional(),
+  max_ttl: duration({ allowNegative: true }).optional(),
+  instance_id: str({ maxLength: 128 }).optional(),
+  allow_instance_migration: bool().optional(),
+  disallow_reauthentication: bool().optional(),
+});
+
+type RoleTagFields = z.output<typeof roleTagFields>;
+
+const CAPPED = 'and will be capped at login time.';
+
+function refuseSeparators(field: string, values: readonly string[]): void {
+  if (values.some((value) => value.includes(':'))) throw new InvalidRequest(`${field} of a role tag cannot contain ':'`);
+}
+
+/** The narrowing a tag may carry: policies within the role's, flags that do not contradict each other. */
+function checkTagFields(role: StoredRole, fields: RoleTagFields, mountMaxTtl: number): string[] {
+  const warnings: string[] = [];
+  if (fields.policies !== undefined && !roleTagPoliciesAllowed(fields.policies, role.token.policies)) {
+    throw new InvalidRequest('policies on the role tag must be subset of policies on the role');
+  }
+  if (fields.disallow_reauthentication && fields.allow_instance_migration) {
+    throw new InvalidRequest('cannot set both disallow_reauthentication and allow_instance_migration');
+  }
+  if (fields.allow_instance_migration && !role.allow_instance_migration) {
+    warnings.push('Role does not allow instance migration. Login will not be allowed with this tag unless the role value is updated.');
+  }
+  const maxTtl = fields.max_ttl ?? 0;
+  if (maxTtl < 0) throw new InvalidRequest('max_ttl cannot be negative');
+  if (maxTtl > mountMaxTtl) {
+    warnings.push(`Given max TTL of ${maxTtl} is greater than the mount maximum of ${mountMaxTtl} seconds, ${CAPPED}`);
+  }
+  if (role.token.max_ttl !== 0 && maxTtl > role.token.max_ttl) {
+    warnings.push(`Given max TTL of ${maxTtl} is greater than the role maximum of ${role.token.max_ttl} seconds, ${CAPPED}`);
+  }
+  return warnings;
+}
+
+export function roleTagRoutes(context: AuthContext): Route[] {
+  return [
+    route({
+      pattern: pathPattern('role/:role/tag'),
+      operations: {
+        write: operation(roleTagFields, async ({ params, fields }) => {
+          const name = normalizeRoleName(params.role!);
+          const role = await readRole(context, name);
+          if (!role) throw new InvalidRequest(`entry not found for role ${name}`);
+          if (role.role_tag === '') throw new InvalidRequest('tag creation is not enabled for this role');
+          if (!role.hmac_key) throw new InternalError('the role has no HMAC key');
+          const policies = fields.policies === undefined ? undefined : sanitizePolicies(fields.policies);
+          const instanceId = (fields.instance_id ?? '').toLowerCase();
+          refuseSeparators('policies', policies ?? []);
+          refuseSeparators('instance_id', [instanceId]);
+          const warnings = checkTagFields(role, { ...fields, policies }, context.mountMaxTtl);
+          const value = signRoleTag(
+            {
+              nonce: createRoleTagNonce(),
+              role: name,
+              ...(policies === undefined ? {} : { policies }),
+              instanceId,
+              maxTtl: fields.max_ttl ?? 0,
+              disallowReauthentication: fields.disallow_reauthentication ?? false,
+              allowInstanceMigration: fields.allow_instance_migration ?? false,
+            },
+            role.hmac_key,
+          );
+          return ok({ tag_key: role.role_tag, tag_value: value }, warnings);
+        }),
+      },
+    }),
+  ];
+}

@@ -1,0 +1,38 @@
+import { listResponse, noContent, notFound, ok, okOrNoContent } from '../../core/response.js';
+import { operation, route, type Route } from '../../core/router.js';
+import type { AuthContext } from '../auth-context.js';
+import { resolvePrincipalIds } from '../roles/principal-ids.js';
+import { listRoleNames, readRole, roleKey, roleView, type StoredRole } from '../roles/role.js';
+import { applyRoleFields, roleFields } from '../roles/role-write.js';
+import { pathPattern } from './pattern.js';
+
+export function roleRoutes(context: AuthContext): Route[] {
+  const list = async () => listResponse(await listRoleNames(context));
+  return [
+    route({
+      pattern: pathPattern('role/:role'),
+      exists: ({ params }) => context.has(roleKey(params.role!)),
+      operations: {
+        read: async ({ params }) => {
+          const role = await readRole(context, params.role!);
+          return role ? ok(roleView(role)) : notFound();
+        },
+        write: operation(roleFields, async ({ params, fields }) => {
+          let warnings: string[] = [];
+          await context.update<StoredRole>(roleKey(params.role!), async (current) => {
+            const applied = applyRoleFields(current, fields, context.mountMaxTtl);
+            warnings = applied.warnings;
+            return resolvePrincipalIds(context, applied.role);
+          });
+          return okOrNoContent(warnings);
+        }),
+        delete: async ({ params }) => {
+          await context.delete(roleKey(params.role!));
+          return noContent();
+        },
+      },
+    }),
+    route({ pattern: pathPattern('role/'), operations: { list } }),
+    route({ pattern: pathPattern('roles/'), operations: { list } }),
+  ];
+}

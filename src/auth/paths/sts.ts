@@ -1,0 +1,24 @@
+import { listResponse } from '../../core/response.js';
+import { route, type Route } from '../../core/router.js';
+import type { AuthContext } from '../auth-context.js';
+import { applyStsConfigFields, STS_CONFIG_FOLDER, stsConfigFields, type StsConfig } from '../sts-config.js';
+import { documentRoute } from './document-route.js';
+import { pathPattern } from './pattern.js';
+
+export function stsRoutes(context: AuthContext): Route[] {
+  return [
+    documentRoute(context, {
+      pattern: 'config/sts/:account_id',
+      key: (params) => STS_CONFIG_FOLDER + params.account_id,
+      fields: stsConfigFields,
+      view: (config: StsConfig) => ({ ...config }),
+      apply: applyStsConfigFields,
+    }),
+    route({
+      pattern: pathPattern('config/sts/'),
+      operations: {
+        list: async () => listResponse((await context.list(STS_CONFIG_FOLDER)).filter((name) => !name.endsWith('/'))),
+      },
+    }),
+  ];
+}

@@ -1,0 +1,47 @@
+import { accepted, ok } from '../../core/response.js';
+import { operation, route, type Route } from '../../core/router.js';
+import type { AuthContext } from '../auth-context.js';
+import {
+  applyTidyConfigFields,
+  DEFAULT_SAFETY_BUFFER,
+  startTidy,
+  TIDY_KINDS,
+  tidyConfigFields,
+  tidyConfigKey,
+  tidyFields,
+  type TidyConfig,
+  type TidyKind,
+} from '../tidy.js';
+import { documentRoute } from './document-route.js';
+import { pathPattern } from './pattern.js';
+
+const STARTED =
+  "Tidy operation successfully started. Any information from the operation will be reported through the engine's onInternalError hook.";
+const ALREADY_RUNNING = 'Tidy operation already in progress.';
+
+function tidyRoutesFor(context: AuthContext, kind: TidyKind): Route[] {
+  return [
+    documentRoute(context, {
+      pattern: `config/tidy/${kind}`,
+      key: () => tidyConfigKey(kind),
+      fields: tidyConfigFields,
+      view: (config: TidyConfig) => ({ safety_buffer: config.safety_buffer, disable_periodic_tidy: config.disable_periodic_tidy }),
+      apply: applyTidyConfigFields,
+    }),
+    route({
+      pattern: pathPattern(`tidy/${kind}`),
+      operations: {
+        write: operation(tidyFields, async ({ fields, request }) => {
+          const started = startTidy(context, kind, fields.safety_buffer ?? DEFAULT_SAFETY_BUFFER, (error) =>
+            context.reportInternalError(error, request),
+          );
+          return started ? accepted(undefined, [STARTED]) : ok(null, [ALREADY_RUNNING]);
+        }),
+      },
+    }),
+  ];
+}
+
+export function tidyRoutes(context: AuthContext): Route[] {
+  return TIDY_KINDS.flatMap((kind) => tidyRoutesFor(context, kind));
+}

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { InvalidRequest } from '../../core/errors.js';
+import { bool, duration, int, str, stringList } from '../../core/fields.js';
+import { parseCidr } from '../cidr.js';
+
+/** The token parameters of a role (Vault's common token fields); durations in seconds. */
+export interface TokenSettings {
+  ttl: number;
+  max_ttl: number;
+  period: number;
+  explicit_max_ttl: number;
+  policies: string[];
+  bound_cidrs: string[];
+  no_default_policy: boolean;
+  /** 0 is unlimited. */
+  num_uses: number;
+  type: TokenType;
+}
+
+export type TokenType = 'default' | 'service' | 'batch';
+
+/** The deprecated `ttl`, `max_ttl`, `period` and `policies`, kept only to answer reads as the reference does. */
+export interface LegacyTokenFields {
+  ttl: number;
+  max_ttl: number;
+  period: number;
+  policies: string[];
+}
+
+export const DEFAULT_TOKEN_SETTINGS: Readonly<TokenSettings> = Object.freeze({
+  ttl: 0,
+  max_ttl: 0,
+  period: 0,
+  explicit_max_ttl: 0,
+  policies: [],
+  bound_cidrs: [],
+  no_default_policy: false,
+  num_uses: 0,
+  type: 'default',
+});
+
+export const NO_LEGACY_FIELDS: Readonly<LegacyTokenFields> = Object.freeze({ ttl: 0, max_ttl: 0, period: 0, policies: [] });
+
+export const tokenFieldShape = {
+  token_ttl: duration().optional(),
+  token_max_ttl: duration().optional(),
+  token_period: duration().optional(),
+  token_explicit_max_ttl: duration().optional(),
+  token_policies: stringList().optional(),
+  token_bound_cidrs: stringList().optional(),
+  token_no_default_policy: bool().optional(),
+  token_num_uses: int({ min: 0 }).optional(),
+  token_type: str({ maxLength: 32 }).optional(),
+  ttl: duration().optional(),
+  max_ttl: duration().optional(),
+  period: duration().optional(),
+  policies: stringList().optional(),
+};
+
+type TokenFields = { [K in keyof typeof tokenFieldShape]: z.output<(typeof tokenFieldShape)[K]> };
+
+const TOKEN_TYPES: readonly string[] = ['default', 'service', 'batch'];
+
+/** Policies as the reference sanitises the legacy field: trimmed, lower-cased, de-duplicated, sorted. */
+export function sanitizePolicies(policies: readonly string[]): string[] {
+  return [...new Set(policies.map((policy) => policy.trim().toLowerCase()).filter((policy) => policy !== ''))].sort();
+}
+
+function tokenType(value: string): TokenType {
+  const type = value === '' ? 'default' : value;
+  if (!TOKEN_TYPES.includes(type)) throw new InvalidRequest(`invalid 'token_type' value ${JSON.stringify(value)}`);
+  return type as TokenType;
+}
+
+function boundCidrs(values: string[]): string[] {
+  for (const value of values) {
+    if (!parseCidr(value)) {
+      throw new InvalidRequest(`invalid value for field "token_bound_cidrs": ${JSON.stringify(value)} is not an IP address or CIDR block`);
+    }
+  }
+  return values;
+}
+
+/**
+ * A legacy field and its token_* successor: the token value wins when both are sent and is mirrored into the legacy
+ * slot; a legacy value sent alone fills both; a token value sent alone clears the legacy slot.
+ */
+function upgrade<T>(legacy: T | undefined, token: T | undefined, current: { legacy: T; token: T }, cleared: T): { legacy: T; token: T } {
+  if (token !== undefined) return { legacy: legacy !== undefined ? token : cleared, token };
+  if (legacy !== undefined) return { legacy, token: legacy };
+  return current;
+}
+
+/** Applies the supplied token fields (and their deprecated aliases) and checks the rules that tie them together. */
+export function applyTokenFields(
+  current: { token: TokenSettings; legacy: LegacyTokenFields },
+  fields: Partial<TokenFields>,
+): { token: TokenSettings; legacy: LegacyTokenFields } {
+  const token: TokenSettings = { ...current.token };
+  if (fields.token_explicit_max_ttl !== undefined) token.explicit_max_ttl = fields.token_explicit_max_ttl;
+  if (fields.token_bound_cidrs !== undefined) token.bound_cidrs = boundCidrs(fields.token_bound_cidrs);
+  if (fields.token_no_default_policy !== undefined) token.no_default_policy = fields.token_no_default_policy;
+  if (fields.token_num_uses !== undefined) token.num_uses = fields.token_num_uses;
+  if (fields.token_type !== undefined) token.type = tokenType(fields.token_type);
+
+  const pick = <K extends 'ttl' | 'max_ttl' | 'period'>(key: K) =>
+    upgrade<number>(fields[key], fields[`token_${key}`], { legacy: current.legacy[key], token: current.token[key] }, 0);
+  const ttl = pick('ttl');
+  const maxTtl = pick('max_ttl');
+  const period = pick('period');
+  const legacyPolicies = fields.policies === undefined ? undefined : sanitizePolicies(fields.policies);
+  const currentPolicies = { legacy: current.legacy.policies, token: current.token.policies };
+  const policies = upgrade<string[]>(legacyPolicies, fields.token_policies, currentPolicies, []);
+  token.ttl = ttl.token;
+  token.max_ttl = maxTtl.token;
+  token.period = period.token;
+  token.policies = policies.token;
+
+  if (token.type === 'batch' && token.period !== 0) {
+    throw new InvalidRequest("'token_type' cannot be 'batch' when set to generate periodic tokens");
+  }
+  if (token.type === 'batch' && token.num_uses !== 0) {
+    throw new InvalidRequest("'token_type' cannot be 'batch' when set to generate tokens with limited use count");
+  }
+  if (token.max_ttl > 0 && token.ttl > token.max_ttl) {
+    throw new InvalidRequest("'token_ttl' cannot be greater than 'token_max_ttl'");
+  }
+  return { token, legacy: { ttl: ttl.legacy, max_ttl: maxTtl.legacy, period: period.legacy, policies: policies.legacy } };
+}
+
+/** The token fields of a read, with the legacy ones present only while they are set, as in the reference. */
+export function tokenView(token: TokenSettings, legacy: LegacyTokenFields): Record<string, unknown> {
+  return {
+    token_bound_cidrs: [...token.bound_cidrs],
+    token_explicit_max_ttl: token.explicit_max_ttl,
+    token_max_ttl: token.max_ttl,
+    token_no_default_policy: token.no_default_policy,
+    token_num_uses: token.num_uses,
+    token_period: token.period,
+    token_policies: [...token.policies],
+    token_ttl: token.ttl,
+    token_type: token.type,
+    ...(legacy.ttl > 0 ? { ttl: legacy.ttl } : {}),
+    ...(legacy.max_ttl > 0 ? { max_ttl: legacy.max_ttl } : {}),
+    ...(legacy.period > 0 ? { period: legacy.period } : {}),
+    ...(legacy.policies.length > 0 ? { policies: [...token.policies] } : {}),
+  };
+}

@@ -1,0 +1,48 @@
+import { InvalidRequest } from '../core/errors.js';
+import type { CloudScope } from '../ports/cloud.js';
+import type { AuthContext } from './auth-context.js';
+import { callCloud } from './cloud-call.js';
+import { CLIENT_CONFIG_KEY, cloudClientSettings, readClientConfig, staticCredentials, type ClientConfig } from './client-config.js';
+
+export interface RotationResult {
+  accessKeyId: string;
+  warnings: string[];
+}
+
+/**
+ * Replaces the configured static access key with a new one of the same IAM user: GetUser, CreateAccessKey, store the
+ * new pair (the commit point), then DeleteAccessKey of the old one. If the new key cannot be stored it is deleted
+ * again and the configuration is unchanged; if the old key cannot be deleted, the rotation stands and a warning says
+ * which key to delete by hand.
+ */
+export async function rotateRoot(context: AuthContext): Promise<RotationResult> {
+  const config = staticCredentials(await readClientConfig(context));
+  const scope: CloudScope = { settings: cloudClientSettings(config), region: context.env.CLOUD_REGION || 'us-east-1' };
+  const user = await callCloud('error calling GetUser', () => context.cloud.getCurrentUser(scope));
+  const created = await callCloud('error calling CreateAccessKey', () => context.cloud.createAccessKey(scope, user.userName));
+
+  try {
+    await context.update<ClientConfig>(CLIENT_CONFIG_KEY, (current) => {
+      if (current?.access_key !== config.access_key) {
+        throw new InvalidRequest('config/client changed while the root credentials were being rotated; try again');
+      }
+      return { ...current, access_key: created.accessKeyId, secret_key: created.secretAccessKey };
+    });
+  } catch (error) {
+    // Best effort: the failed store is what the caller must see, and a key left behind blocks nothing but the next
+    // rotation (IAM allows two keys per user).
+    await context.cloud.deleteAccessKey(scope, user.userName, created.accessKeyId).catch(() => undefined);
+    throw error;
+  }
+
+  const warnings: string[] = [];
+  try {
+    await callCloud('error deleting the old access key', () => context.cloud.deleteAccessKey(scope, user.userName, config.access_key));
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : 'unknown failure';
+    warnings.push(
+      `the new access key is stored, but the old access key ${config.access_key} was not deleted (${detail}); delete it manually`,
+    );
+  }
+  return { accessKeyId: created.accessKeyId, warnings };
+}

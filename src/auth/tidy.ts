@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { bool, duration } from '../core/fields.js';
+import { unchanged } from '../core/stored-json.js';
+import { parseTimestamp } from '../core/time.js';
+import { ACCESSLIST_FOLDER } from './accesslist.js';
+import type { AuthContext } from './auth-context.js';
+import { DENYLIST_FOLDER } from './denylist.js';
+import { suppliedFields } from './supplied.js';
+
+/** The two tidied lists, named as in their paths (`tidy/<kind>`, `config/tidy/<kind>`). */
+export const TIDY_KINDS = ['identity-accesslist', 'roletag-denylist'] as const;
+export type TidyKind = (typeof TIDY_KINDS)[number];
+
+/** 72h for both lists, manual and periodic alike (DECISIONS 13). */
+export const DEFAULT_SAFETY_BUFFER = 72 * 3600;
+/** Periodic tidy runs at most this often (seconds). */
+export const PERIODIC_TIDY_INTERVAL = 3600;
+
+const FOLDER: Record<TidyKind, string> = {
+  'identity-accesslist': ACCESSLIST_FOLDER,
+  'roletag-denylist': DENYLIST_FOLDER,
+};
+
+/** The stored `config/tidy/<kind>`. */
+export interface TidyConfig {
+  /** Seconds. */
+  safety_buffer: number;
+  disable_periodic_tidy: boolean;
+}
+
+export function tidyConfigKey(kind: TidyKind): string {
+  return `config/tidy/${kind}`;
+}
+
+export const tidyConfigFields = z.object({
+  safety_buffer: duration().optional(),
+  disable_periodic_tidy: bool().optional(),
+});
+
+export const tidyFields = z.object({ safety_buffer: duration().optional() });
+
+/** A create starts from the defaults; an update changes only the supplied fields. */
+export function applyTidyConfigFields(current: TidyConfig | undefined, fields: z.output<typeof tidyConfigFields>): TidyConfig {
+  return { safety_buffer: DEFAULT_SAFETY_BUFFER, disable_periodic_tidy: false, ...current, ...suppliedFields(fields) };
+}
+
+export async function readTidyConfig(context: AuthContext, kind: TidyKind): Promise<TidyConfig | undefined> {
+  return context.get<TidyConfig>(tidyConfigKey(kind));
+}
+
+function jobName(kind: TidyKind): string {
+  return `tidy/${kind}`;
+}
+
+/**
+ * Removes the entries of one list whose expiration_time plus `safetyBuffer` seconds has passed; answers how many. An
+ * entry whose expiration cannot be read is kept. Every entry is tried; the first failure is rethrown at the end.
+ */
+export async function tidyList(context: AuthContext, kind: TidyKind, safetyBuffer: number): Promise<number> {
+  const folder = FOLDER[kind];
+  const cutoff = context.now().getTime() - safetyBuffer * 1000;
+  let removed = 0;
+  let failure: unknown;
+  for (const name of await context.list(folder)) {
+    if (name.endsWith('/')) continue;
+    try {
+      const result = await context.update<{ expiration_time?: unknown }>(folder + name, (entry) => {
+        const expiration = typeof entry?.expiration_time === 'string' ? parseTimestamp(entry.expiration_time) : undefined;
+        return expiration !== undefined && expiration.getTime() < cutoff ? undefined : unchanged;
+      });
+      if (result.written) removed += 1;
+    } catch (error) {
+      failure ??= error;
+    }
+  }
+  if (failure !== undefined) throw failure;
+  return removed;
+}
+
+/**
+ * Starts a manual tidy in the background; answers false when a tidy of that list is already running. A failure is
+ * handed to `onFailure`, since the request that started the job has long been answered.
+ */
+export function startTidy(context: AuthContext, kind: TidyKind, safetyBuffer: number, onFailure: (error: unknown) => void): boolean {
+  const job = context.jobs.start(jobName(kind), async () => {
+    await tidyList(context, kind, safetyBuffer);
+  });
+  job?.catch(onFailure);
+  return job !== undefined;
+}
+
+/** Periodic tidy of both lists: at most once per interval, each per its config/tidy settings. */
+export class PeriodicTidy {
+  private nextRun: number | undefined;
+
+  constructor(private readonly context: AuthContext) {}
+
+  async run(): Promise<void> {
+    const now = this.context.now().getTime();
+    if (this.nextRun !== undefined && now < this.nextRun) return;
+    this.nextRun = now + PERIODIC_TIDY_INTERVAL * 1000;
+    const results = await Promise.allSettled(TIDY_KINDS.map((kind) => this.runOne(kind)));
+    const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  private async runOne(kind: TidyKind): Promise<void> {
+    const config = await readTidyConfig(this.context, kind);
+    if (config?.disable_periodic_tidy) return;
+    const safetyBuffer = config?.safety_buffer ?? DEFAULT_SAFETY_BUFFER;
+    // A manual tidy of the same list already running does the same work.
+    await this.context.jobs.start(jobName(kind), async () => {
+      await tidyList(this.context, kind, safetyBuffer);
+    });
+  }
+}
