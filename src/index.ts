@@ -24,3 +24,4 @@ export * from './kv/index.js';
 export * from './auth/index.js';
 export * from './adapters/aws/index.js';
 export * from './acl/index.js';
+export { AuthMethod, type AuthMethodOptions } from './auth-method.js';
