@@ -8,11 +8,13 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 /**
  * Refuses traversal before any storage access: `.` and `..` segments, empty segments (`//`, a leading `/`) and control
- * characters. A single trailing '/' (a folder) is allowed. Names that merely contain dots are ordinary.
+ * characters. The empty path (the mount's root) and a single trailing '/' (a folder) are allowed. Names that merely
+ * contain dots are ordinary.
  */
 export function validatePath(path: string): void {
   if (path.length > MAX_PATH_LENGTH) throw new InvalidRequest(`path is longer than ${MAX_PATH_LENGTH} characters`);
   if (CONTROL_CHARACTERS.test(path)) throw new InvalidRequest('path contains control characters');
+  if (path === '') return;
   const segments = path.split('/');
   if (path.endsWith('/')) segments.pop();
   for (const segment of segments) {

@@ -145,7 +145,8 @@ function bodyInput(body: unknown): Record<string, unknown> {
   return body;
 }
 
-function mediaTypeOf(request: EngineRequest): string | undefined {
+/** The Content-Type without parameters, lower-cased; undefined when absent. */
+export function mediaTypeOf(request: Pick<EngineRequest, 'headers'>): string | undefined {
   const raw = headerValue(request, 'content-type');
   if (raw === undefined) return undefined;
   return raw.split(';')[0]?.trim().toLowerCase() || undefined;

@@ -126,6 +126,7 @@ describe('Dispatcher', () => {
   it('answers 404 for an unknown path and 405 for an unsupported method', async () => {
     const { dispatcher } = makeDispatcher();
     expect((await dispatcher.handle({ method: 'GET', path: 'nowhere' })).status).toBe(404);
+    expect((await dispatcher.handle({ method: 'LIST', path: '' })).status).toBe(404);
     expect((await dispatcher.handle({ method: 'DELETE', path: 'open' })).status).toBe(405);
     expect((await dispatcher.handle({ method: 'TRACE' as never, path: 'open' })).status).toBe(405);
   });

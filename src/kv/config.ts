@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { formatDuration } from '../core/duration.js';
+import { bool, duration, int } from '../core/fields.js';
+import { KeyedMutex } from '../core/lock.js';
+import type { JsonStore } from '../core/stored-json.js';
+import type { StoredConfig } from './records.js';
+import type { StorageLayout } from './storage-layout.js';
+
+/** Engine-wide settings (`config`): defaults for every key, which a key's metadata may override. */
+
+const DEFAULT_CONFIG: StoredConfig = { max_versions: 0, cas_required: false, delete_version_after: 0 };
+
+/** Any negative delete_version_after disables the feature; it is kept as -1 and reads back as "-1s". */
+const DISABLED = -1;
+
+export const configWriteFields = z.object({
+  max_versions: int({ min: 0 }).optional(),
+  cas_required: bool().optional(),
+  delete_version_after: duration({ allowNegative: true }).optional(),
+});
+export type ConfigWrite = z.output<typeof configWriteFields>;
+/** What `writeConfig` takes: the fields of `POST config`, with the same loose conversions. */
+export type KvConfigInput = z.input<typeof configWriteFields>;
+
+export interface KvConfig {
+  cas_required: boolean;
+  delete_version_after: string;
+  max_versions: number;
+}
+
+export function configView(config: StoredConfig): KvConfig {
+  return {
+    cas_required: config.cas_required,
+    delete_version_after: formatDuration(config.delete_version_after),
+    max_versions: config.max_versions,
+  };
+}
+
+function applyConfigWrite(current: StoredConfig, write: ConfigWrite): StoredConfig {
+  const dva = write.delete_version_after;
+  return {
+    max_versions: write.max_versions ?? current.max_versions,
+    cas_required: write.cas_required ?? current.cas_required,
+    delete_version_after: dva === undefined ? current.delete_version_after : dva < 0 ? DISABLED : dva,
+  };
+}
+
+/** Read on every change rather than cached, so that engines in several processes see each other's settings. */
+export class ConfigStore {
+  private readonly mutex = new KeyedMutex();
+
+  constructor(
+    private readonly json: JsonStore,
+    private readonly layout: StorageLayout,
+  ) {}
+
+  async read(): Promise<StoredConfig> {
+    return (await this.json.get<StoredConfig>(this.layout.config)) ?? DEFAULT_CONFIG;
+  }
+
+  /** Only the fields given change; with none, nothing is stored. */
+  async write(write: ConfigWrite): Promise<void> {
+    if (Object.values(write).every((value) => value === undefined)) return;
+    const key = this.layout.config;
+    await this.mutex.run(key, () =>
+      this.json.update<StoredConfig>(key, (current) => applyConfigWrite(current ?? DEFAULT_CONFIG, write)),
+    );
+  }
+}

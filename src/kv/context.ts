@@ -1,0 +1,14 @@
+import type { Clock } from '../ports/clock.js';
+import type { ConfigStore } from './config.js';
+import type { KeyStore } from './key-store.js';
+
+/** What the engine's operations share. */
+export interface KvContext {
+  readonly keys: KeyStore;
+  readonly config: ConfigStore;
+  readonly clock: Clock;
+}
+
+export function now(context: KvContext): number {
+  return context.clock.now().getTime();
+}

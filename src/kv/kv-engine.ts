@@ -1,0 +1,178 @@
+import { Dispatcher } from '../core/router.js';
+import { NotFound } from '../core/errors.js';
+import type { EngineRequest, EngineResponse } from '../core/request.js';
+import { JsonStore } from '../core/stored-json.js';
+import type { Clock } from '../ports/clock.js';
+import type { Storage } from '../ports/storage.js';
+import { ConfigStore, configView, configWriteFields, type KvConfig, type KvConfigInput } from './config.js';
+import type { KvContext } from './context.js';
+import {
+  DataOperations,
+  dataPatchFields,
+  dataWriteFields,
+  JSON_PATCH,
+  MERGE_PATCH,
+  readFields,
+  subkeysFields,
+  versionsFields,
+  type KvWriteResult,
+  type VersionRead,
+} from './data-operations.js';
+import type { JsonPatchOperation } from './json-patch.js';
+import { KeyStore } from './key-store.js';
+import { listFields } from './listing.js';
+import { metadataPatchFields, metadataWriteFields, type KvMetadataInput, type KvMetadataPatchInput } from './metadata.js';
+import { MetadataOperations } from './metadata-operations.js';
+import { kvRoutes } from './paths.js';
+import { StorageLayout } from './storage-layout.js';
+import { folderPath, keyPath, parseInput } from './typed-input.js';
+import type { KeyMetadata, SecretSubkeys, SecretVersion, VersionMetadata } from './views.js';
+
+export interface KvEngineOptions {
+  storage: Storage;
+  /** Defaults to the system clock. */
+  clock?: Clock;
+  /** Where the engine keeps its records in `storage`, so that one Storage can hold several engines. Default 'kv/'. */
+  storagePrefix?: string;
+  /** Called with every server-side fault answered as 500, for the embedding service's logs. */
+  onInternalError?: (error: unknown, request: EngineRequest) => void;
+}
+
+export interface KvWarnings {
+  /** Non-fatal problems, e.g. old versions whose removal failed and will be retried. */
+  warnings: string[];
+}
+
+export interface KvReadOptions {
+  /** 0 or absent: the current version. */
+  version?: number;
+}
+
+export interface KvPatchOptions {
+  cas?: number;
+  /** 'merge' (RFC 7396, the default) or 'json-patch' (RFC 6902: `patch` is then an array of operations). */
+  format?: 'merge' | 'json-patch';
+}
+
+export interface KvListOptions {
+  after?: string;
+  limit?: number;
+  excludeDeleted?: boolean;
+}
+
+const systemTime: Clock = { now: () => new Date() };
+
+function hiddenVersion(path: string, metadata: VersionMetadata): NotFound {
+  return new NotFound(`version ${metadata.version} of ${JSON.stringify(path)} is ${metadata.destroyed ? 'destroyed' : 'deleted'}`);
+}
+
+function present<T>(path: string, read: VersionRead<T>): { value: T; metadata: VersionMetadata } {
+  if (read.state === 'missing') throw new NotFound(`no such version of ${JSON.stringify(path)}`);
+  if (read.state === 'hidden') throw hiddenVersion(path, read.metadata);
+  return read;
+}
+
+/**
+ * The versioned key-value secrets engine (KV version 2 semantics). `handle()` serves the wire API of
+ * spec/versioned-kv.md; the typed methods run the same operations for programmatic callers and reject with the typed
+ * errors of strongroom (InvalidRequest, NotFound, InternalError) where the wire API answers 4xx or 5xx.
+ */
+export class KvEngine {
+  private readonly dispatcher: Dispatcher;
+  private readonly data: DataOperations;
+  private readonly metadata: MetadataOperations;
+  private readonly config: ConfigStore;
+
+  constructor(options: KvEngineOptions) {
+    const json = new JsonStore(options.storage);
+    const layout = new StorageLayout(options.storagePrefix ?? 'kv/');
+    const context: KvContext = { keys: new KeyStore(json, layout), config: new ConfigStore(json, layout), clock: options.clock ?? systemTime };
+    this.config = context.config;
+    this.data = new DataOperations(context);
+    this.metadata = new MetadataOperations(context);
+    const routes = kvRoutes({ data: this.data, metadata: this.metadata, config: this.config, keys: context.keys });
+    this.dispatcher = new Dispatcher(routes, { onInternalError: options.onInternalError });
+  }
+
+  handle(request: EngineRequest): Promise<EngineResponse> {
+    return this.dispatcher.handle(request);
+  }
+
+  async readConfig(): Promise<KvConfig> {
+    return configView(await this.config.read());
+  }
+
+  async writeConfig(input: KvConfigInput): Promise<void> {
+    await this.config.write(parseInput(configWriteFields, input));
+  }
+
+  /** The data of a version; NotFound when the key or version does not exist or the version is deleted or destroyed. */
+  async read(path: string, options: KvReadOptions = {}): Promise<SecretVersion> {
+    const { version } = parseInput(readFields, options);
+    const { value, metadata } = present(path, await this.data.read(keyPath(path), version, (data) => data));
+    return { data: value, metadata };
+  }
+
+  async write(path: string, data: Record<string, unknown>, options: { cas?: number } = {}): Promise<KvWriteResult> {
+    return this.data.write(keyPath(path), parseInput(dataWriteFields, { data, options }));
+  }
+
+  /** NotFound when the key has no current version or it is deleted or destroyed. */
+  async patch(path: string, patch: Record<string, unknown> | JsonPatchOperation[], options: KvPatchOptions = {}): Promise<KvWriteResult> {
+    const fields = parseInput(dataPatchFields, { data: patch, options: { cas: options.cas } });
+    const outcome = await this.data.patch(keyPath(path), fields, options.format === 'json-patch' ? JSON_PATCH : MERGE_PATCH);
+    if (outcome.state === 'written') return outcome;
+    if (outcome.state === 'hidden') throw hiddenVersion(path, outcome.metadata);
+    throw new NotFound(`${JSON.stringify(path)} has no current version to patch`);
+  }
+
+  async subkeys(path: string, options: KvReadOptions & { depth?: number } = {}): Promise<SecretSubkeys> {
+    const { version, depth } = parseInput(subkeysFields, options);
+    const { value, metadata } = present(path, await this.data.subkeys(keyPath(path), version, depth));
+    return { subkeys: value, metadata };
+  }
+
+  /** Soft-deletes the current version. */
+  async deleteLatest(path: string): Promise<KvWarnings> {
+    return { warnings: await this.data.deleteLatest(keyPath(path)) };
+  }
+
+  async deleteVersions(path: string, versions: number[]): Promise<KvWarnings> {
+    return { warnings: await this.data.deleteVersions(keyPath(path), parseInput(versionsFields, { versions }).versions) };
+  }
+
+  async undeleteVersions(path: string, versions: number[]): Promise<KvWarnings> {
+    return { warnings: await this.data.undeleteVersions(keyPath(path), parseInput(versionsFields, { versions }).versions) };
+  }
+
+  async destroyVersions(path: string, versions: number[]): Promise<KvWarnings> {
+    return { warnings: await this.data.destroyVersions(keyPath(path), parseInput(versionsFields, { versions }).versions) };
+  }
+
+  async readMetadata(path: string): Promise<KeyMetadata> {
+    const found = await this.metadata.read(keyPath(path));
+    if (!found) throw new NotFound(`no key ${JSON.stringify(path)}`);
+    return found;
+  }
+
+  async writeMetadata(path: string, input: KvMetadataInput): Promise<KvWarnings> {
+    return { warnings: await this.metadata.write(keyPath(path), parseInput(metadataWriteFields, input)) };
+  }
+
+  async patchMetadata(path: string, input: KvMetadataPatchInput): Promise<KvWarnings> {
+    const outcome = await this.metadata.patch(keyPath(path), parseInput(metadataPatchFields, input));
+    if (outcome.state === 'missing') throw new NotFound(`no key ${JSON.stringify(path)}`);
+    return { warnings: outcome.warnings };
+  }
+
+  /** Removes the key, its metadata and every version; a missing key is not an error. */
+  async deleteMetadata(path: string): Promise<void> {
+    await this.metadata.remove(keyPath(path));
+  }
+
+  /** The direct children of a folder ('' is the root); an empty folder gives []. */
+  async list(folder = '', options: KvListOptions = {}): Promise<string[]> {
+    const fields = parseInput(listFields, { after: options.after, limit: options.limit, exclude_deleted: options.excludeDeleted });
+    return this.metadata.list(folderPath(folder), fields);
+  }
+}

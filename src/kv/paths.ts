@@ -1,0 +1,158 @@
+import { InvalidRequest } from '../core/errors.js';
+import type { EngineResponse } from '../core/request.js';
+import { notFound, notFoundEmpty, notFoundWithData, noContent, ok, okOrNoContent, listResponse } from '../core/response.js';
+import { mediaTypeOf, operation, route, type ExistenceContext, type Operation, type Route, type RouteContext } from '../core/router.js';
+import { configView, configWriteFields, type ConfigStore } from './config.js';
+import {
+  dataPatchFields,
+  dataWriteFields,
+  JSON_PATCH,
+  MERGE_PATCH,
+  readFields,
+  subkeysFields,
+  versionsFields,
+  type DataOperations,
+  type PatchOutcome,
+  type VersionRead,
+} from './data-operations.js';
+import type { KeyStore } from './key-store.js';
+import { listFields } from './listing.js';
+import { metadataPatchFields, metadataWriteFields } from './metadata.js';
+import type { MetadataOperations } from './metadata-operations.js';
+
+/** The engine's route table: one row per path of spec/versioned-kv.md, then the reference's catch-all. */
+
+export interface KvRouteTargets {
+  data: DataOperations;
+  metadata: MetadataOperations;
+  config: ConfigStore;
+  keys: KeyStore;
+}
+
+/** A key path: non-empty and not ending in '/' (`data/foo/` is no key; it falls through to the catch-all). */
+const KEY = '(?<path>.*[^/])';
+
+const ROOTS = new Set(['data', 'metadata', 'delete', 'undelete', 'destroy']);
+const ROOT_WARNING = 'Non-listing operations on the root of a K/V v2 mount are not supported.';
+const CLI_VERB: Record<Operation, string> = { read: 'get', write: 'put', patch: 'patch', delete: 'delete', list: 'list' };
+
+/** What the reference answers for paths it has no endpoint for: 404 with a warning, not an error. */
+async function invalidPath({ path, operation: op }: RouteContext<unknown>): Promise<EngineResponse> {
+  const warning =
+    op !== 'list' && ROOTS.has(path)
+      ? ROOT_WARNING
+      : `Invalid path for a versioned K/V secrets engine. See the API docs for the appropriate API endpoints to use. If using the Vault CLI, use 'vault kv ${CLI_VERB[op]}' for this operation.`;
+  return notFoundWithData(null, [warning]);
+}
+
+/** Non-list requests on a metadata folder: the root names no key; a deeper folder is no key either. */
+async function metadataFolder(context: RouteContext<unknown>): Promise<EngineResponse> {
+  if (context.params.path === '') throw new InvalidRequest('missing path');
+  return invalidPath(context);
+}
+
+function keyOf(params: Readonly<Record<string, string>>): string {
+  return params.path ?? '';
+}
+
+/** 404 without data for a missing version; 404 with its metadata for a deleted or destroyed one. */
+function versionResponse<T>(read: VersionRead<T>, field: 'data' | 'subkeys'): EngineResponse {
+  if (read.state === 'missing') return notFound();
+  if (read.state === 'hidden') return notFoundWithData({ [field]: null, metadata: read.metadata });
+  return ok({ [field]: read.value, metadata: read.metadata });
+}
+
+/** A PATCH of a missing key answers 404 without a body; of a deleted or destroyed head, 404 with flat metadata. */
+function patchResponse(outcome: PatchOutcome): EngineResponse {
+  if (outcome.state === 'missing') return notFoundEmpty();
+  if (outcome.state === 'hidden') return notFoundWithData(outcome.metadata);
+  return ok(outcome.metadata, outcome.warnings);
+}
+
+export function kvRoutes({ data, metadata, config, keys }: KvRouteTargets): Route[] {
+  // POST/PUT need `create` for a key without metadata and `update` otherwise.
+  const exists = ({ params }: ExistenceContext) => keys.exists(keyOf(params));
+  const versionsRoute = (name: string, change: (path: string, versions: number[] | undefined) => Promise<string[]>) =>
+    route({
+      pattern: new RegExp(`^${name}/${KEY}$`),
+      fields: versionsFields,
+      operations: { write: async ({ params, fields }) => okOrNoContent(await change(keyOf(params), fields.versions)) },
+    });
+
+  return [
+    route({
+      pattern: 'config',
+      operations: {
+        read: async () => ok(configView(await config.read())),
+        write: operation(configWriteFields, async ({ fields }) => {
+          await config.write(fields);
+          return noContent();
+        }),
+      },
+    }),
+    route({
+      pattern: new RegExp(`^data/${KEY}$`),
+      exists,
+      operations: {
+        read: operation(readFields, async ({ params, fields }) => versionResponse(await data.read(keyOf(params), fields.version, (value) => value), 'data')),
+        write: operation(dataWriteFields, async ({ params, fields }) => {
+          const written = await data.write(keyOf(params), fields);
+          return ok(written.metadata, written.warnings);
+        }),
+        patch: operation(
+          dataPatchFields,
+          async ({ params, fields, request }) => patchResponse(await data.patch(keyOf(params), fields, mediaTypeOf(request) ?? MERGE_PATCH)),
+          { mediaTypes: [MERGE_PATCH, JSON_PATCH] },
+        ),
+        delete: async ({ params }) => okOrNoContent(await data.deleteLatest(keyOf(params))),
+      },
+    }),
+    route({
+      pattern: new RegExp(`^metadata/${KEY}$`),
+      exists,
+      operations: {
+        read: async ({ params }) => {
+          const found = await metadata.read(keyOf(params));
+          return found ? ok(found) : notFound();
+        },
+        write: operation(metadataWriteFields, async ({ params, fields }) => okOrNoContent(await metadata.write(keyOf(params), fields))),
+        patch: operation(
+          metadataPatchFields,
+          async ({ params, fields }) => {
+            const outcome = await metadata.patch(keyOf(params), fields);
+            return outcome.state === 'missing' ? notFoundEmpty() : okOrNoContent(outcome.warnings);
+          },
+          { mediaTypes: [MERGE_PATCH] },
+        ),
+        delete: async ({ params }) => {
+          await metadata.remove(keyOf(params));
+          return noContent();
+        },
+      },
+    }),
+    route({
+      // A LIST path always ends in '/' (the dispatcher adds it): the folder to list.
+      pattern: /^metadata\/(?<path>(?:.*\/)?)$/,
+      operations: {
+        list: operation(listFields, async ({ params, fields }) => listResponse(await metadata.list(keyOf(params), fields))),
+        read: metadataFolder,
+        write: metadataFolder,
+        patch: metadataFolder,
+        delete: metadataFolder,
+      },
+    }),
+    versionsRoute('delete', (path, versions) => data.deleteVersions(path, versions)),
+    versionsRoute('undelete', (path, versions) => data.undeleteVersions(path, versions)),
+    versionsRoute('destroy', (path, versions) => data.destroyVersions(path, versions)),
+    route({
+      pattern: new RegExp(`^subkeys/${KEY}$`),
+      operations: {
+        read: operation(subkeysFields, async ({ params, fields }) => versionResponse(await data.subkeys(keyOf(params), fields.version, fields.depth), 'subkeys')),
+      },
+    }),
+    route({
+      pattern: /^.*$/,
+      operations: { read: invalidPath, list: invalidPath, write: invalidPath, patch: invalidPath, delete: invalidPath },
+    }),
+  ];
+}

@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import { InvalidRequest } from '../core/errors.js';
+
+/**
+ * Where the engine keeps its records, all below one prefix so that one Storage can hold several engines:
+ *
+ *   <prefix>config                   the engine configuration
+ *   <prefix>metadata/<key path>      one record per key (StoredMetadata); folders mirror the key path, so LIST is a
+ *                                    storage list of one folder
+ *   <prefix>versions/<xx>/<id>       one blob per version: the secret data as JSON, under a random id that only the
+ *                                    metadata references, so concurrent writers (even in other processes) never collide
+ */
+export class StorageLayout {
+  constructor(readonly prefix: string) {
+    if (prefix !== '' && !prefix.endsWith('/')) throw new InvalidRequest(`storagePrefix must be empty or end in '/', got ${JSON.stringify(prefix)}`);
+  }
+
+  get config(): string {
+    return `${this.prefix}config`;
+  }
+
+  /** The record of the key `path` (a validated key path). */
+  metadata(path: string): string {
+    return `${this.prefix}metadata/${path}`;
+  }
+
+  /** The storage folder listing the keys below `folder` ('' or ending in '/'). */
+  metadataFolder(folder: string): string {
+    return `${this.prefix}metadata/${folder}`;
+  }
+
+  /** Two hex characters of fan-out keep folder sizes small for storages backed by directories. */
+  blob(id: string): string {
+    return `${this.prefix}versions/${id.slice(0, 2)}/${id}`;
+  }
+}
+
+export function newBlobId(): string {
+  return randomUUID().replaceAll('-', '');
+}
