@@ -1,2 +1,11 @@
-// Barrel of this area: its owner lists the public exports here.
-export {};
+// Barrel of the ACL policy evaluator: parse Vault-style policies and answer the engines' `authorize` callback.
+export { Acl } from './acl.js';
+export { parsePolicy, type PathRule, type NamedPolicy } from './policy.js';
+export { POLICY_CAPABILITIES, type PolicyCapability, type RequiredCapability } from './capability.js';
+export {
+  ROOT_POLICY_NAME,
+  DEFAULT_POLICY_NAME,
+  DEFAULT_POLICY,
+  sanitizePolicyNames,
+  tokenPolicies,
+} from './builtin-policies.js';

@@ -1,0 +1,65 @@
+import { InvalidRequest } from '../core/errors.js';
+
+/** The capabilities a policy can grant on a path, with Vault's names. `deny` overrides every other one. */
+export const POLICY_CAPABILITIES = ['deny', 'create', 'read', 'update', 'delete', 'list', 'sudo', 'patch'] as const;
+
+export type PolicyCapability = (typeof POLICY_CAPABILITIES)[number];
+
+/** A capability an operation can need (deny is a verdict, never a need). */
+export type RequiredCapability = Exclude<PolicyCapability, 'deny'>;
+
+export function isPolicyCapability(value: string): value is PolicyCapability {
+  return (POLICY_CAPABILITIES as readonly string[]).includes(value);
+}
+
+/** A set of capabilities as bits, so that merging rules of several policies is a bitwise OR. */
+export type CapabilityMask = number;
+
+export function bitOf(capability: PolicyCapability): CapabilityMask {
+  return 1 << POLICY_CAPABILITIES.indexOf(capability);
+}
+
+export const DENY: CapabilityMask = bitOf('deny');
+
+/**
+ * A rule that lists `deny` keeps nothing else: Vault drops the other capabilities of such a rule. Rules built by hand
+ * (not by parsePolicy) are checked here too.
+ */
+export function maskOf(capabilities: readonly PolicyCapability[]): CapabilityMask {
+  const unknown = capabilities.find((capability) => !isPolicyCapability(capability));
+  if (unknown !== undefined) throw new InvalidRequest(`invalid capability ${JSON.stringify(unknown)}`);
+  if (capabilities.includes('deny')) return DENY;
+  return capabilities.reduce((mask, capability) => mask | bitOf(capability), 0);
+}
+
+/**
+ * Merges the rules that several policies (or one policy twice) give the same path: a deny anywhere wins, otherwise
+ * the capabilities add up.
+ */
+export function mergeMasks(current: CapabilityMask | undefined, added: CapabilityMask): CapabilityMask {
+  if (current === undefined) return added;
+  if ((current | added) & DENY) return DENY;
+  return current | added;
+}
+
+// The order in which Vault's capabilities endpoints report them.
+const REPORT_ORDER: readonly RequiredCapability[] = ['sudo', 'read', 'list', 'update', 'delete', 'create', 'patch'];
+
+/** The capabilities of a mask as Vault reports them: `['deny']` when denied or when nothing is granted. */
+export function capabilitiesOf(mask: CapabilityMask): PolicyCapability[] {
+  if (mask & DENY) return ['deny'];
+  const granted = REPORT_ORDER.filter((capability) => mask & bitOf(capability));
+  return granted.length > 0 ? granted : ['deny'];
+}
+
+// Vault's pre-0.5 `policy = "..."` shorthand, still accepted in path blocks.
+const LEGACY_POLICY: Record<string, readonly PolicyCapability[]> = {
+  deny: ['deny'],
+  read: ['read', 'list'],
+  write: ['create', 'read', 'update', 'delete', 'list'],
+  sudo: ['create', 'read', 'update', 'delete', 'list', 'sudo'],
+};
+
+export function legacyPolicyCapabilities(policy: string): readonly PolicyCapability[] | undefined {
+  return Object.prototype.hasOwnProperty.call(LEGACY_POLICY, policy) ? LEGACY_POLICY[policy] : undefined;
+}

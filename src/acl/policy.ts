@@ -1,0 +1,132 @@
+import { InvalidRequest } from '../core/errors.js';
+import { isPlainObject } from '../core/fields.js';
+import { isPolicyCapability, legacyPolicyCapabilities, type PolicyCapability } from './capability.js';
+import { HclObject, parseHcl, type HclEntry } from './hcl.js';
+
+/** One `path` stanza of a policy, normalised: the path without a leading '/', its capabilities deduplicated. */
+export interface PathRule {
+  path: string;
+  capabilities: PolicyCapability[];
+}
+
+/** A policy as the evaluator takes it. */
+export interface NamedPolicy {
+  name: string;
+  rules: readonly PathRule[];
+}
+
+// Vault path-stanza keys this evaluator does not implement; accepting and ignoring them would grant more than the
+// policy's author meant (allowed_parameters narrows a grant), so a policy that uses them is refused.
+const UNSUPPORTED_KEYS = new Set([
+  'allowed_parameters',
+  'denied_parameters',
+  'required_parameters',
+  'min_wrapping_ttl',
+  'max_wrapping_ttl',
+  'mfa_methods',
+  'control_group',
+  'subscribe_event_types',
+]);
+
+const TOP_LEVEL_KEYS = new Set(['name', 'path']);
+
+interface Stanza {
+  path: string;
+  settings: ReadonlyArray<readonly [string, unknown]>;
+}
+
+function fail(message: string): never {
+  throw new InvalidRequest(`failed to parse policy: ${message}`);
+}
+
+function stanzasFromHcl(entries: HclEntry[]): Stanza[] {
+  const stanzas: Stanza[] = [];
+  for (const entry of entries) {
+    if (!TOP_LEVEL_KEYS.has(entry.key)) fail(`line ${entry.line}: invalid key ${JSON.stringify(entry.key)}`);
+    if (entry.key === 'name') {
+      if (typeof entry.value !== 'string') fail(`line ${entry.line}: expected name = "<name>"`);
+      continue;
+    }
+    if (entry.labels.length !== 1 || !(entry.value instanceof HclObject)) fail(`line ${entry.line}: expected path "<path>" { ... }`);
+    stanzas.push({ path: entry.labels[0]!, settings: entry.value.entries.map((item) => [item.key, item.value] as const) });
+  }
+  return stanzas;
+}
+
+function stanzasFromJson(document: Record<string, unknown>): Stanza[] {
+  const stanzas: Stanza[] = [];
+  for (const [key, value] of Object.entries(document)) {
+    if (!TOP_LEVEL_KEYS.has(key)) fail(`invalid key ${JSON.stringify(key)}`);
+    if (key === 'name') {
+      if (typeof value !== 'string') fail('"name" must be a string');
+      continue;
+    }
+    // HCL's JSON form allows both {"path": {...}} and {"path": [{...}, {...}]}.
+    for (const group of Array.isArray(value) ? value : [value]) {
+      if (!isPlainObject(group)) fail('"path" must map paths to objects');
+      for (const [path, settings] of Object.entries(group)) {
+        if (!isPlainObject(settings)) fail(`path ${JSON.stringify(path)}: expected an object`);
+        stanzas.push({ path, settings: Object.entries(settings) });
+      }
+    }
+  }
+  return stanzas;
+}
+
+function stringList(path: string, key: string, value: unknown): string[] {
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
+    fail(`path ${JSON.stringify(path)}: ${key} must be a list of strings`);
+  }
+  return value as string[];
+}
+
+function ruleOf(stanza: Stanza): PathRule {
+  const path = stanza.path.startsWith('/') ? stanza.path.slice(1) : stanza.path;
+  const quoted = JSON.stringify(stanza.path);
+  if (path.includes('+*')) fail(`path ${quoted}: invalid use of wildcards ('+*' is forbidden)`);
+  if (path.includes('{{')) fail(`path ${quoted}: templated policy paths are not supported`);
+  const capabilities = new Set<PolicyCapability>();
+  for (const [key, value] of stanza.settings) {
+    if (key === 'capabilities') {
+      for (const name of stringList(stanza.path, key, value)) {
+        if (!isPolicyCapability(name)) fail(`path ${quoted}: invalid capability ${JSON.stringify(name)}`);
+        capabilities.add(name);
+      }
+    } else if (key === 'policy') {
+      const legacy = typeof value === 'string' ? legacyPolicyCapabilities(value) : undefined;
+      if (!legacy) fail(`path ${quoted}: invalid policy ${JSON.stringify(value)}`);
+      for (const name of legacy) capabilities.add(name);
+    } else if (key === 'comment') {
+      if (typeof value !== 'string') fail(`path ${quoted}: ${key} must be a string`);
+    } else if (UNSUPPORTED_KEYS.has(key)) {
+      fail(`path ${quoted}: ${key} is not supported`);
+    } else {
+      fail(`path ${quoted}: invalid key ${JSON.stringify(key)}`);
+    }
+  }
+  return { path, capabilities: capabilities.has('deny') ? ['deny'] : [...capabilities] };
+}
+
+/**
+ * Parses an ACL policy written in Vault's JSON form (`{"path": {"secret/data/*": {"capabilities": ["read"]}}}`) or its
+ * HCL form (`path "secret/data/*" { capabilities = ["read"] }`). Throws InvalidRequest with a message naming the
+ * problem; a policy is either understood completely or refused.
+ */
+export function parsePolicy(text: string): PathRule[] {
+  if (typeof text !== 'string') fail('the policy must be a string');
+  const trimmed = text.trim();
+  let stanzas: Stanza[];
+  if (trimmed.startsWith('{')) {
+    // Text that starts with '{' and parses is always an object.
+    let document: Record<string, unknown>;
+    try {
+      document = JSON.parse(trimmed) as Record<string, unknown>;
+    } catch (error) {
+      fail(`invalid JSON: ${(error as Error).message}`);
+    }
+    stanzas = stanzasFromJson(document);
+  } else {
+    stanzas = stanzasFromHcl(parseHcl(text));
+  }
+  return stanzas.map(ruleOf);
+}

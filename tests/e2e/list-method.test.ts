@@ -1,0 +1,133 @@
+// The LIST shim in front of node:http: a property test of the byte-stream rewriter over arbitrary message sequences
+// cut at arbitrary points, and a node:http server taking pipelined raw requests through it.
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { loadExample } from './harness.js';
+
+const { ListMethodRewriter, acceptListMethod } = await loadExample('server/list-method.mjs');
+
+interface Message {
+  method: 'LIST' | 'GET' | 'POST' | 'DELETE';
+  target: string;
+  framing: 'none' | 'length' | 'chunked';
+  body: string;
+  chunks: number[];
+}
+
+function render(message: Message, rewritten: boolean): string {
+  const { method, target, framing, body } = message;
+  const line =
+    rewritten && method === 'LIST' ? `GET ${target}${target.includes('?') ? '&' : '?'}list=true HTTP/1.1` : `${method} ${target} HTTP/1.1`;
+  const framingHeader = framing === 'length' ? `Content-Length: ${Buffer.byteLength(body)}\r\n` : framing === 'chunked' ? 'Transfer-Encoding: chunked\r\n' : '';
+  const head = `${line}\r\nHost: example\r\n${framingHeader}X-Note: LIST /not/a/request HTTP/1.1\r\n\r\n`;
+  if (framing === 'length') return head + body;
+  if (framing === 'none') return head;
+  let rest = body;
+  let chunked = '';
+  for (const size of message.chunks) {
+    if (rest === '') break;
+    const piece = rest.slice(0, Math.max(1, size));
+    rest = rest.slice(piece.length);
+    chunked += `${Buffer.byteLength(piece).toString(16)};ext=1\r\n${piece}\r\n`;
+  }
+  if (rest !== '') chunked += `${Buffer.byteLength(rest).toString(16)}\r\n${rest}\r\n`;
+  return `${head}${chunked}0\r\nX-Trailer: x\r\n\r\n`;
+}
+
+const message = fc.record({
+  method: fc.constantFrom('LIST', 'GET', 'POST', 'DELETE'),
+  target: fc.constantFrom('/v1/secret/metadata/', '/v1/secret/metadata/a?after=b', '/v1/x'),
+  framing: fc.constantFrom('none', 'length', 'chunked'),
+  // Bodies that look like requests must pass untouched.
+  body: fc.oneof(fc.string(), fc.constant('LIST /v1/evil HTTP/1.1\r\n\r\n'), fc.constant('\r\n0\r\n\r\n')),
+  chunks: fc.array(fc.integer({ min: 1, max: 8 }), { maxLength: 4 }),
+}) as fc.Arbitrary<Message>;
+
+function feed(input: Buffer, cuts: number[]): string {
+  const rewriter = new ListMethodRewriter();
+  const out: Buffer[] = [];
+  let start = 0;
+  for (const cut of [...new Set(cuts.map((c) => c % (input.length + 1)))].sort((a, b) => a - b)) {
+    out.push(...rewriter.push(input.subarray(start, cut)));
+    start = cut;
+  }
+  out.push(...rewriter.push(input.subarray(start)));
+  return Buffer.concat(out).toString('utf8');
+}
+
+describe('ListMethodRewriter', () => {
+  it('rewrites exactly the LIST request lines, wherever the stream is cut', () => {
+    fc.assert(
+      fc.property(fc.array(message, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 12 }), (messages, cuts) => {
+        const input = Buffer.from(messages.map((m) => render(m, false)).join(''));
+        expect(feed(input, cuts)).toBe(messages.map((m) => render(m, true)).join(''));
+      }),
+    );
+  });
+
+  it('keeps empty lines between requests', () => {
+    expect(feed(Buffer.from('\r\nLIST /a HTTP/1.1\r\nHost: x\r\n\r\n'), [1])).toBe('\r\nGET /a?list=true HTTP/1.1\r\nHost: x\r\n\r\n');
+  });
+
+  it('stops interpreting after an upgrade, an unreadable chunk size or an oversized head', () => {
+    const upgrade = 'GET / HTTP/1.1\r\nUpgrade: websocket\r\n\r\nLIST /a HTTP/1.1\r\n\r\n';
+    expect(feed(Buffer.from(upgrade), [])).toBe(upgrade);
+    const badChunk = 'POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nLIST /a HTTP/1.1\r\n\r\n';
+    expect(feed(Buffer.from(badChunk), [])).toBe(badChunk);
+    const huge = `LIST / HTTP/1.1\r\nX-Big: ${'a'.repeat(70 * 1024)}`;
+    expect(feed(Buffer.from(huge), [10])).toBe(huge);
+  });
+});
+
+describe('acceptListMethod', () => {
+  async function withServer(run: (port: number, seen: string[]) => Promise<void>): Promise<void> {
+    const seen: string[] = [];
+    const server = acceptListMethod(
+      http.createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          seen.push(`${req.method} ${req.url}`);
+          res.end('ok');
+        });
+      }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      await run((server.address() as AddressInfo).port, seen);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+
+  it('serves pipelined LIST, POST and GET requests on one connection', async () => {
+    await withServer(async (port, seen) => {
+      const socket = net.connect(port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk));
+      socket.write(
+        'LIST /v1/secret/metadata/a HTTP/1.1\r\nHost: x\r\n\r\n' +
+          'POST /v1/x HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nLIST ' +
+          'LIST /v1/b?after=c HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+      );
+      await new Promise((resolve) => socket.on('close', resolve));
+      expect(seen).toEqual(['GET /v1/secret/metadata/a?list=true', 'POST /v1/x', 'GET /v1/b?after=c&list=true']);
+      expect(received.match(/HTTP\/1.1 200 OK/g)).toHaveLength(3);
+    });
+  });
+
+  it('leaves node:http to refuse what it refuses', async () => {
+    await withServer(async (port, seen) => {
+      const socket = net.connect(port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk));
+      socket.write('BREW /pot HTTP/1.1\r\nHost: x\r\n\r\n');
+      await new Promise((resolve) => socket.on('close', resolve));
+      expect(received).toMatch(/^HTTP\/1.1 400 Bad Request/);
+      expect(seen).toEqual([]);
+    });
+  });
+});
