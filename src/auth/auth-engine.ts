@@ -1,6 +1,7 @@
 import { Dispatcher } from '../core/router.js';
-import type { EngineRequest, EngineResponse } from '../core/request.js';
+import type { AuthGrant, EngineRequest, EngineResponse } from '../core/request.js';
 import { AuthContext, type AuthEngineOptions } from './auth-context.js';
+import { renew } from './login/renew.js';
 import { authRoutes } from './paths/index.js';
 import { PeriodicTidy } from './tidy.js';
 
@@ -17,7 +18,7 @@ function checkOptions(options: AuthEngineOptions): void {
 }
 
 /**
- * The cloud identity auth method's engine: one path table (administration; login is added as one more area), and
+ * The cloud identity auth method's engine: one path table (administration and login), renewal of login grants, and
  * the background tidy of the access and deny lists. The public AuthMethod subclasses it with a default provider.
  */
 export class AuthEngine {
@@ -34,6 +35,14 @@ export class AuthEngine {
 
   handle(request: EngineRequest): Promise<EngineResponse> {
     return this.dispatcher.handle(request);
+  }
+
+  /**
+   * Checks that a grant from `POST login` still stands and answers `200 {auth}` with the role's current lifetimes;
+   * 403 when it no longer does, 502 when the cloud provider cannot be asked (DECISIONS 17).
+   */
+  renew(grant: AuthGrant): Promise<EngineResponse> {
+    return renew(this.context, grant);
   }
 
   /** Runs due background work: the tidy of both lists, at most once an hour unless disabled (DECISIONS 13). */

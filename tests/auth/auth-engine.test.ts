@@ -36,7 +36,7 @@ describe('AuthEngine', () => {
     expect((await h.read('config/rotate-root')).status).toBe(405);
     expect((await h.remove('config/identity')).status).toBe(405);
     expect((await h.read('role/../config/client')).status).toBe(400);
-    expect((await h.read('login')).status).toBe(404);
+    expect((await h.read('login')).status).toBe(405);
   });
 
   it('reports storage faults through onInternalError and answers 500 with a fixed message', async () => {

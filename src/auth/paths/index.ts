@@ -6,6 +6,7 @@ import { configClientRoutes } from './config-client.js';
 import { configIdentityRoutes } from './config-identity.js';
 import { denyListRoutes } from './denylist.js';
 import { deprecatedAliases } from './deprecated-aliases.js';
+import { loginRoutes } from '../login/paths.js';
 import { roleTagRoutes } from './role-tag.js';
 import { roleRoutes } from './roles.js';
 import { stsRoutes } from './sts.js';
@@ -24,6 +25,7 @@ export const AREAS: readonly RouteArea[] = [
   denyListRoutes,
   accessListRoutes,
   tidyRoutes,
+  loginRoutes,
 ];
 
 /** The whole path table: every area's routes, then the deprecated spellings of the access- and deny-list paths. */

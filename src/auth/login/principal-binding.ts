@@ -1,0 +1,44 @@
+import { AuthenticationRefused } from '../../core/errors.js';
+import { matchesArnPattern, type IamEntity } from '../arn.js';
+import type { AuthContext } from '../auth-context.js';
+import { callCloud } from '../cloud-call.js';
+import { resolveCloudScope } from '../cloud-scope.js';
+import type { StoredRole } from '../roles/role.js';
+
+/**
+ * Whether an authenticated iam principal may use the role (reference §4.6). Any of: its unique id is among the ids
+ * resolved from the role's bound ARNs (resolve_aws_unique_ids, so a principal deleted and created again under the
+ * same name no longer matches); without resolution, its canonical ARN is bound exactly; or its full ARN matches a
+ * bound wildcard. A role without bound principals admits every authenticated principal (possible only with
+ * inferencing).
+ */
+async function isPrincipalBound(context: AuthContext, role: StoredRole, entity: IamEntity): Promise<boolean> {
+  const bound = role.bound_iam_principal_arn;
+  if (bound.length === 0) return true;
+  if (role.bound_iam_principal_id.includes(entity.uniqueId)) return true;
+  if (!role.resolve_aws_unique_ids && bound.includes(entity.canonicalArn)) return true;
+  const wildcards = bound.filter((arn) => arn.length >= 2 && arn.endsWith('*'));
+  if (wildcards.length === 0) return false;
+  const fullArn = await fullArnOf(context, entity);
+  return fullArn !== undefined && wildcards.some((pattern) => matchesArnPattern(pattern, fullArn));
+}
+
+/**
+ * The principal's ARN with its IAM path, which wildcards match against. STS reports a user's full ARN, but an assumed
+ * role's without the role's path, so a role is looked up in IAM; a role of that name that is not the caller's (a
+ * different unique id) does not count.
+ */
+async function fullArnOf(context: AuthContext, entity: IamEntity): Promise<string | undefined> {
+  if (entity.type === 'user') return entity.arn;
+  if (entity.type !== 'assumed-role' && entity.type !== 'role') return undefined;
+  const scope = await resolveCloudScope(context, { accountId: entity.accountId });
+  const found = await callCloud(`error looking up full ARN of entity ${JSON.stringify(entity.canonicalArn)}`, () =>
+    context.cloud.getPrincipal(scope, entity.canonicalArn),
+  );
+  return found?.uniqueId === entity.uniqueId ? found.arn : undefined;
+}
+
+/** Refuses a principal the role does not admit. */
+export async function requirePrincipalBound(context: AuthContext, role: StoredRole, entity: IamEntity, refusal: string): Promise<void> {
+  if (!(await isPrincipalBound(context, role, entity))) throw new AuthenticationRefused(refusal);
+}

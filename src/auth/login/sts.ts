@@ -1,0 +1,29 @@
+import type { CallerIdentity, CloudScope } from '../../ports/cloud.js';
+import type { AuthContext } from '../auth-context.js';
+import { cloudClientSettings, DEFAULT_CLIENT_CONFIG, readClientConfig } from '../client-config.js';
+import { callCloud } from '../cloud-call.js';
+import { parseCallerIdentityResponse } from '../iam/caller-identity.js';
+import { decodeIamRequest, type IamLoginFields } from '../iam/request.js';
+
+/**
+ * Authenticates an iam login (reference §4.1-§4.4): the client's signed request is validated (every failure 400,
+ * before anything is sent, DECISIONS 10) and forwarded to the configured STS endpoint, or with
+ * use_sts_region_from_client to AWS's regional STS endpoint of the client's credential scope, which then overrides
+ * sts_endpoint as in the reference. What STS vouches for is the caller's identity: STS refusing the signature is 403,
+ * an unreachable or misbehaving STS 502 (DECISIONS 16).
+ */
+export async function authenticateWithSts(context: AuthContext, fields: IamLoginFields): Promise<CallerIdentity> {
+  const stored = await readClientConfig(context);
+  const config = stored ?? DEFAULT_CLIENT_CONFIG;
+  const decoded = decodeIamRequest(fields, {
+    serverIdHeaderValue: config.iam_server_id_header_value,
+    allowedStsHeaders: config.allowed_sts_header_values,
+    useStsRegionFromClient: config.use_sts_region_from_client,
+  });
+  const settings = cloudClientSettings(stored);
+  const scope: CloudScope =
+    decoded.region === undefined ? { settings } : { settings: { ...settings, stsEndpoint: '', stsRegion: '' }, region: decoded.region };
+  return callCloud('error making upstream request', async () =>
+    parseCallerIdentityResponse(await context.cloud.forwardCallerIdentity(scope, decoded.request)),
+  );
+}
