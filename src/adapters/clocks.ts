@@ -1,6 +1,6 @@
 import type { Clock } from '../ports/clock.js';
 
-export const systemClock: Clock = { now: () => new Date() };
+export { systemClock } from '../core/system-clock.js';
 
 /** A clock that only moves when told to: for tests of expiry, tidy and token lifetimes. */
 export class ManualClock implements Clock {

@@ -4,7 +4,7 @@ import type { Storage } from '../ports/storage.js';
 import type { EngineRequest } from '../core/request.js';
 import { KeyedMutex } from '../core/lock.js';
 import { JsonStore, type unchanged, type UpdateResult } from '../core/stored-json.js';
-import { systemClock } from '../adapters/clocks.js';
+import { systemClock } from '../core/system-clock.js';
 import { BackgroundJobs } from './background-jobs.js';
 
 /** 32 days (768h), the mount maximum TTL the reference takes from the mount's tuning (DECISIONS 20). */

@@ -3,6 +3,7 @@ import { NotFound } from '../core/errors.js';
 import type { EngineRequest, EngineResponse } from '../core/request.js';
 import { JsonStore } from '../core/stored-json.js';
 import type { Clock } from '../ports/clock.js';
+import { systemClock } from '../core/system-clock.js';
 import type { Storage } from '../ports/storage.js';
 import { ConfigStore, configView, configWriteFields, type KvConfig, type KvConfigInput } from './config.js';
 import type { KvContext } from './context.js';
@@ -60,7 +61,6 @@ export interface KvListOptions {
   excludeDeleted?: boolean;
 }
 
-const systemTime: Clock = { now: () => new Date() };
 
 function hiddenVersion(path: string, metadata: VersionMetadata): NotFound {
   return new NotFound(`version ${metadata.version} of ${JSON.stringify(path)} is ${metadata.destroyed ? 'destroyed' : 'deleted'}`);
@@ -86,7 +86,7 @@ export class KvEngine {
   constructor(options: KvEngineOptions) {
     const json = new JsonStore(options.storage);
     const layout = new StorageLayout(options.storagePrefix ?? 'kv/');
-    const context: KvContext = { keys: new KeyStore(json, layout), config: new ConfigStore(json, layout), clock: options.clock ?? systemTime };
+    const context: KvContext = { keys: new KeyStore(json, layout), config: new ConfigStore(json, layout), clock: options.clock ?? systemClock };
     this.config = context.config;
     this.data = new DataOperations(context);
     this.metadata = new MetadataOperations(context);
