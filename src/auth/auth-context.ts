@@ -3,6 +3,7 @@ import type { CloudProvider } from '../ports/cloud.js';
 import type { Storage } from '../ports/storage.js';
 import type { EngineRequest } from '../core/request.js';
 import { KeyedMutex } from '../core/lock.js';
+import { requestForLog } from '../core/request-for-log.js';
 import { JsonStore, type unchanged, type UpdateResult } from '../core/stored-json.js';
 import { systemClock } from '../core/system-clock.js';
 import { BackgroundJobs } from './background-jobs.js';
@@ -22,7 +23,10 @@ export interface AuthEngineOptions {
   allowSha1Signatures?: boolean;
   /** Seconds; used wherever the reference uses the mount's max lease TTL (DECISIONS 20). */
   mountMaxTtl?: number;
-  /** Called with every server-side fault (a 5xx answer, a failed background tidy), for the service's logs. */
+  /**
+   * Called with every server-side fault (a 5xx answer, a failed background tidy), for the service's logs; the request
+   * comes without its body and with credential headers redacted.
+   */
   onInternalError?: (error: unknown, request: EngineRequest) => void;
 }
 
@@ -85,6 +89,6 @@ export class AuthContext {
   }
 
   reportInternalError(error: unknown, request: EngineRequest): void {
-    this.onInternalError?.(error, request);
+    this.onInternalError?.(error, requestForLog(request));
   }
 }

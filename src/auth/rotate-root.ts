@@ -12,8 +12,8 @@ export interface RotationResult {
 /**
  * Replaces the configured static access key with a new one of the same IAM user: GetUser, CreateAccessKey, store the
  * new pair (the commit point), then DeleteAccessKey of the old one. If the new key cannot be stored it is deleted
- * again and the configuration is unchanged; if the old key cannot be deleted, the rotation stands and a warning says
- * which key to delete by hand.
+ * again and the configuration is unchanged (a store that took effect although it reported failure counts as stored);
+ * if the old key cannot be deleted, the rotation stands and a warning says which key to delete by hand.
  */
 export async function rotateRoot(context: AuthContext): Promise<RotationResult> {
   const config = staticCredentials(await readClientConfig(context));
@@ -29,10 +29,15 @@ export async function rotateRoot(context: AuthContext): Promise<RotationResult> 
       return { ...current, access_key: created.accessKeyId, secret_key: created.secretAccessKey };
     });
   } catch (error) {
-    // Best effort: the failed store is what the caller must see, and a key left behind blocks nothing but the next
-    // rotation (IAM allows two keys per user).
-    await context.cloud.deleteAccessKey(scope, user.userName, created.accessKeyId).catch(() => undefined);
-    throw error;
+    // A store can take effect and still report failure (its answer was lost). Deleting the new key then would leave
+    // config/client naming a key that no longer exists, locking the engine out of the cloud: so look first.
+    const stored = await storedAccessKey(context);
+    if (stored !== created.accessKeyId) {
+      // Best effort: the failed store is what the caller must see, and a key left behind (also when the check above
+      // could not read) blocks nothing but the next rotation (IAM allows two keys per user).
+      if (stored !== undefined) await context.cloud.deleteAccessKey(scope, user.userName, created.accessKeyId).catch(() => undefined);
+      throw error;
+    }
   }
 
   const warnings: string[] = [];
@@ -45,4 +50,13 @@ export async function rotateRoot(context: AuthContext): Promise<RotationResult> 
     );
   }
   return { accessKeyId: created.accessKeyId, warnings };
+}
+
+/** The access key config/client holds now; undefined when it cannot be read. */
+async function storedAccessKey(context: AuthContext): Promise<string | undefined> {
+  try {
+    return (await readClientConfig(context))?.access_key ?? '';
+  } catch {
+    return undefined;
+  }
 }

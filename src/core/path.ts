@@ -5,6 +5,7 @@ export const MAX_PATH_LENGTH = 4096;
 
 // C0 controls and DEL never belong in a path; they are how log injection and key confusion start.
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+const UNPAIRED_SURROGATE = /\p{Cs}/u;
 
 /**
  * Refuses traversal before any storage access: `.` and `..` segments, empty segments (`//`, a leading `/`) and control
@@ -14,6 +15,8 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 export function validatePath(path: string): void {
   if (path.length > MAX_PATH_LENGTH) throw new InvalidRequest(`path is longer than ${MAX_PATH_LENGTH} characters`);
   if (CONTROL_CHARACTERS.test(path)) throw new InvalidRequest('path contains control characters');
+  // A storage that keys by UTF-8 text turns every unpaired surrogate into U+FFFD, so distinct paths would collide.
+  if (UNPAIRED_SURROGATE.test(path)) throw new InvalidRequest('path is not valid Unicode: it has an unpaired surrogate');
   if (path === '') return;
   const segments = path.split('/');
   if (path.endsWith('/')) segments.pop();

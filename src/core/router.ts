@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { InvalidRequest, NotFound, PermissionDenied, UnsupportedMediaType, UnsupportedOperation } from './errors.js';
 import { describeFieldError, isPlainObject } from './fields.js';
 import { validatePath } from './path.js';
+import { requestForLog } from './request-for-log.js';
+import { checkRequestShape } from './request-shape.js';
 import type { Capability, EngineRequest, EngineResponse, HttpMethod } from './request.js';
 import { headerValue } from './request.js';
 import { responseForError } from './response.js';
@@ -119,8 +121,8 @@ function compilePattern(pattern: string | RegExp): RegExp {
 
 function listRequested(query: EngineRequest['query']): boolean {
   const raw = query?.list;
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  return value !== undefined && ['true', 't', '1'].includes(value.toLowerCase());
+  const value: unknown = Array.isArray(raw) ? raw[0] : raw;
+  return typeof value === 'string' && ['true', 't', '1'].includes(value.toLowerCase());
 }
 
 function normaliseMethod(request: EngineRequest): HttpMethod {
@@ -153,7 +155,10 @@ export function mediaTypeOf(request: Pick<EngineRequest, 'headers'>): string | u
 }
 
 export interface DispatcherOptions {
-  /** Called with every server-side fault (a 5xx answer), for the embedding service's logs. */
+  /**
+   * Called with every server-side fault (a 5xx answer), for the embedding service's logs, with the request without
+   * its body and with credential headers redacted (requestForLog).
+   */
   onInternalError?: (error: unknown, request: EngineRequest) => void;
 }
 
@@ -173,12 +178,13 @@ export class Dispatcher {
       return await this.dispatch(request);
     } catch (error) {
       const response = responseForError(error);
-      if (response.status >= 500) this.options.onInternalError?.(error, request);
+      if (response.status >= 500) this.options.onInternalError?.(error, requestForLog(request));
       return response;
     }
   }
 
   private async dispatch(request: EngineRequest): Promise<EngineResponse> {
+    checkRequestShape(request);
     const method = normaliseMethod(request);
     if (typeof request.path !== 'string') throw new InvalidRequest('the request path must be a string');
     validatePath(request.path);

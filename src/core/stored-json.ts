@@ -11,8 +11,9 @@ export function encodeJson(value: unknown): Uint8Array {
 export function decodeJson<T>(bytes: Uint8Array, key: string): T {
   try {
     return JSON.parse(decoder.decode(bytes)) as T;
-  } catch (cause) {
-    throw new InternalError(`stored entry ${JSON.stringify(key)} is corrupt`, { cause });
+  } catch {
+    // No cause: JSON.parse quotes the text around a syntax error, and the text may be a stored secret.
+    throw new InternalError(`stored entry ${JSON.stringify(key)} is corrupt`);
   }
 }
 
@@ -66,7 +67,10 @@ export class JsonStore {
    * this is a plain put: callers serialise in-process with a KeyedMutex.
    */
   async putIfUnchanged(key: string, expected: Uint8Array | undefined, value: unknown): Promise<boolean> {
-    const bytes = encodeJson(value);
+    return this.putBytesIfUnchanged(key, expected, encodeJson(value));
+  }
+
+  private async putBytesIfUnchanged(key: string, expected: Uint8Array | undefined, bytes: Uint8Array): Promise<boolean> {
     const cas = this.storage.compareAndPut?.bind(this.storage);
     if (!cas) {
       await this.call('write', () => this.storage.put(key, bytes));
@@ -89,12 +93,37 @@ export class JsonStore {
       const next = await change(previous);
       if (next === unchanged) return { previous, next: previous, written: false };
       if (next === undefined) {
-        if (raw !== undefined) await this.delete(key);
+        if (raw !== undefined) await this.settled(key, undefined, () => this.delete(key));
         return { previous, next, written: raw !== undefined };
       }
-      if (await this.putIfUnchanged(key, raw, next)) return { previous, next, written: true };
+      const bytes = encodeJson(next);
+      if (await this.settled(key, bytes, () => this.putBytesIfUnchanged(key, raw, bytes))) return { previous, next, written: true };
     }
     throw new InternalError(`too many concurrent writers on ${JSON.stringify(key)}`);
+  }
+
+  /**
+   * Runs a commit. A storage may report a failure for a write that took effect (its answer was lost on the way): then
+   * the key holds exactly what was written, and the commit counts as done rather than as a 500 that tells the caller
+   * nothing happened (a login whose nonce was stored must hand that nonce out). Any other failure stands.
+   */
+  private async settled<T>(key: string, written: Uint8Array | undefined, commit: () => Promise<T>): Promise<T | true> {
+    try {
+      return await commit();
+    } catch (error) {
+      if (await this.holds(key, written)) return true;
+      throw error;
+    }
+  }
+
+  /** Whether the key holds exactly `bytes` (undefined: the key is absent); false when it cannot be read. */
+  private async holds(key: string, bytes: Uint8Array | undefined): Promise<boolean> {
+    try {
+      const stored = await this.storage.get(key);
+      return stored === undefined || bytes === undefined ? stored === bytes : Buffer.from(stored).equals(bytes);
+    } catch {
+      return false;
+    }
   }
 
   private async call<T>(operation: string, run: () => Promise<T>): Promise<T> {

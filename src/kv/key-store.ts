@@ -125,19 +125,21 @@ export class KeyStore {
     };
     let outcome!: Change<R>;
     let leftover: string[] = [];
+    // Blobs of attempts that lost the race whose removal failed: retried on each attempt, then kept as garbage.
+    let lost: string[] = [];
     let update: UpdateResult<StoredMetadata>;
     try {
       update = await this.json.update<StoredMetadata>(key, async (current) => {
         // Only a previous attempt that lost the race to another writer leaves staged blobs: nothing references them.
-        await this.removeBlobs(staged.splice(0));
-        leftover = await this.removeBlobs(current?.garbage ?? []);
+        lost = await this.removeBlobs([...lost, ...staged.splice(0)]);
+        leftover = [...lost, ...(await this.removeBlobs(current?.garbage ?? []))];
         outcome = await change(current, stage);
         const garbage = [...leftover, ...(outcome.dropped ?? [])];
         if (outcome.next !== unchanged) return { ...outcome.next, garbage };
-        return current && garbage.length < current.garbage.length ? { ...current, garbage } : unchanged;
+        return current && (lost.length > 0 || garbage.length < current.garbage.length) ? { ...current, garbage } : unchanged;
       });
     } catch (error) {
-      await this.discardUnreferenced(key, staged);
+      await this.discardUnreferenced(key, [...lost, ...staged]);
       throw error;
     }
     const pending = [...leftover, ...(await this.removeBlobs(outcome.dropped ?? []))];

@@ -35,7 +35,7 @@ export interface KvEngineOptions {
   clock?: Clock;
   /** Where the engine keeps its records in `storage`, so that one Storage can hold several engines. Default 'kv/'. */
   storagePrefix?: string;
-  /** Called with every server-side fault answered as 500, for the embedding service's logs. */
+  /** Every server-side fault answered as 500, for the service's logs (with the request without its body). */
   onInternalError?: (error: unknown, request: EngineRequest) => void;
 }
 

@@ -2,10 +2,12 @@ import type { z } from 'zod';
 import { InvalidRequest } from '../core/errors.js';
 import { describeFieldError } from '../core/fields.js';
 import { validatePath } from '../core/path.js';
+import { checkJsonDocument } from '../core/request-shape.js';
 
 /** Input checks of the typed methods: the same schemas and path rules as requests through handle(). */
 
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  checkJsonDocument(input, 'the input');
   const parsed = schema.safeParse(input);
   if (!parsed.success) throw new InvalidRequest(describeFieldError(parsed.error));
   return parsed.data;

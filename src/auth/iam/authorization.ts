@@ -1,3 +1,4 @@
+import { InvalidRequest } from '../../core/errors.js';
 import type { RequestHeaders } from './headers.js';
 
 /**
@@ -6,16 +7,21 @@ import type { RequestHeaders } from './headers.js';
  */
 
 /**
- * The lower-case names in the SignedHeaders list: the text after the last `SignedHeaders=` of all Authorization
- * values joined with ',' (so a header split over several values still works), up to the next ','. Undefined when
- * there is no Authorization header; empty when it names no signed headers.
+ * The lower-case names in the SignedHeaders list: the text after the `SignedHeaders=` of all Authorization values
+ * joined with ',' (so a header split over several values still works), up to the next ','. Undefined when there is no
+ * Authorization header; empty when it names no signed headers. A second SignedHeaders list, in any casing, is refused:
+ * the reference reads the last one, and a decoy list that STS does not read could otherwise make an unsigned header
+ * look signed.
  */
 export function signedHeaderNames(headers: RequestHeaders): string[] | undefined {
   const values = headers.get('Authorization');
   if (!values || values.length === 0) return undefined;
   const joined = values.join(',');
   const marker = 'SignedHeaders=';
-  const at = joined.lastIndexOf(marker);
+  if ((joined.match(/signedheaders=/gi) ?? []).length > 1) {
+    throw new InvalidRequest('the Authorization header has more than one SignedHeaders list');
+  }
+  const at = joined.indexOf(marker);
   if (at < 0) return [];
   const list = joined.slice(at + marker.length).split(',', 1)[0] as string;
   return list.split(';').filter((name) => name !== '');

@@ -54,9 +54,13 @@ export function roleKey(name: string): string {
   return ROLE_FOLDER + normalizeRoleName(name);
 }
 
-/** The role named `name` in any casing, or undefined. */
+// The name rule of role paths. Names also arrive from elsewhere (a role tag, a login body): one breaking the rule was
+// never stored, and as a storage key it could climb out of the role folder ('../config/client').
+const ROLE_NAME = /^\w(?:[\w.-]*\w)?$/;
+
+/** The role named `name` in any casing, or undefined; a name that breaks the name rule is not looked up. */
 export async function readRole(context: AuthContext, name: string): Promise<StoredRole | undefined> {
-  return context.get<StoredRole>(roleKey(name));
+  return ROLE_NAME.test(name) ? context.get<StoredRole>(roleKey(name)) : undefined;
 }
 
 export async function listRoleNames(context: AuthContext): Promise<string[]> {

@@ -1,0 +1,208 @@
+import { parseRoleTag, canonicalRoleTag } from '../../../src/auth/role-tag.js';
+import { isPlainObject } from '../../../src/core/fields.js';
+import { parseTimestamp } from '../../../src/core/time.js';
+import type { Storage } from '../../../src/ports/storage.js';
+
+/**
+ * The cross-cutting invariants, read straight from storage (not through an engine, which could hide a broken record
+ * behind a retry or a 404). Each checker answers the list of problems found, so a failing test names them all.
+ */
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Every leaf key below `prefix` (which is '' or ends in '/'). */
+export async function allKeys(storage: Storage, prefix: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const name of await storage.list(prefix)) {
+    if (name.endsWith('/')) found.push(...(await allKeys(storage, prefix + name)));
+    else found.push(prefix + name);
+  }
+  return found;
+}
+
+/** The stored documents below `prefix`, decoded, by key: the whole observable state for before/after comparisons. */
+export async function snapshot(storage: Storage, prefix = ''): Promise<Record<string, string>> {
+  const state: Record<string, string> = {};
+  for (const key of await allKeys(storage, prefix)) {
+    const bytes = await storage.get(key);
+    if (bytes !== undefined) state[key] = Buffer.from(bytes).toString('utf8');
+  }
+  return state;
+}
+
+async function document(storage: Storage, key: string, problems: string[]): Promise<Record<string, unknown> | undefined> {
+  const bytes = await storage.get(key);
+  if (bytes === undefined) {
+    problems.push(`${key}: listed but unreadable`);
+    return undefined;
+  }
+  try {
+    const value: unknown = JSON.parse(decoder.decode(bytes));
+    if (isPlainObject(value)) return value;
+    problems.push(`${key}: not a JSON object`);
+  } catch {
+    problems.push(`${key}: not JSON`);
+  }
+  return undefined;
+}
+
+const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+const isText = (value: unknown): value is string => typeof value === 'string';
+const isTextList = (value: unknown): value is string[] => Array.isArray(value) && value.every(isText);
+const isTime = (value: unknown): boolean => isText(value) && parseTimestamp(value) !== undefined;
+
+function expectShape(key: string, record: Record<string, unknown>, shape: Record<string, (value: unknown) => boolean>, problems: string[]): void {
+  for (const [field, valid] of Object.entries(shape)) {
+    if (!valid(record[field])) problems.push(`${key}: field ${field} is ${JSON.stringify(record[field])}`);
+  }
+}
+
+/** Versions of one KV record: their blobs, and the rules that tie them to current_version and oldest_version. */
+function checkVersions(key: string, record: Record<string, unknown>, problems: string[]): { blob: string; version: number }[] {
+  const { current_version: current, oldest_version: oldest, versions } = record;
+  if (!isCount(current) || !isCount(oldest) || !Array.isArray(versions)) {
+    problems.push(`${key}: current_version, oldest_version or versions malformed`);
+    return [];
+  }
+  const blobs: { blob: string; version: number }[] = [];
+  let previous = 0;
+  for (const entry of versions as Record<string, unknown>[]) {
+    const { version, blob, destroyed } = entry;
+    if (!isCount(version) || version <= previous) problems.push(`${key}: versions not strictly ascending at ${JSON.stringify(version)}`);
+    else previous = version;
+    if (isCount(version) && (version > current || version < oldest)) {
+      problems.push(`${key}: version ${version} outside oldest ${oldest} .. current ${current}`);
+    }
+    if (destroyed === true && blob !== undefined) problems.push(`${key}: destroyed version ${String(version)} still references data`);
+    if (destroyed !== true && !isText(blob)) problems.push(`${key}: live version ${String(version)} has no data reference`);
+    if (isText(blob) && isCount(version)) blobs.push({ blob, version });
+  }
+  // Only a write adds versions, and pruning never removes the one it added: the newest entry is the current one.
+  const newest = versions.length === 0 ? 0 : (versions[versions.length - 1] as { version: unknown }).version;
+  if (newest !== current) problems.push(`${key}: newest version ${String(newest)} but current_version ${current}`);
+  return blobs;
+}
+
+export interface KvCheckOptions {
+  prefix?: string;
+  /** After a clean change of every key: garbage must be gone too, so no secret data is left behind. */
+  tidy?: boolean;
+  /** Data no record references that a known, documented race explains (see KvLedger.racedMetadataDelete). */
+  explained?: (data: unknown) => boolean;
+}
+
+/**
+ * KV: every record is whole; every live version's data exists and is an object; no data is shared between versions;
+ * every stored blob is referenced or still listed as garbage (and, when `tidy`, referenced).
+ */
+export async function kvProblems(storage: Storage, options: KvCheckOptions = {}): Promise<string[]> {
+  const prefix = options.prefix ?? 'kv/';
+  const problems: string[] = [];
+  const referenced = new Map<string, string>();
+  const garbage = new Set<string>();
+  for (const key of await allKeys(storage, `${prefix}metadata/`)) {
+    const record = await document(storage, key, problems);
+    if (!record) continue;
+    expectShape(key, record, { created: isCount, updated: isCount, max_versions: isCount, delete_version_after: isCount, garbage: isTextList }, problems);
+    if (!isPlainObject(record.custom_metadata) || !Object.values(record.custom_metadata).every(isText)) problems.push(`${key}: custom_metadata malformed`);
+    for (const { blob, version } of checkVersions(key, record, problems)) {
+      const owner = `${key}@${version}`;
+      if (referenced.has(blob)) problems.push(`${owner}: shares its data with ${referenced.get(blob)}`);
+      referenced.set(blob, owner);
+    }
+    for (const id of isTextList(record.garbage) ? record.garbage : []) garbage.add(id);
+  }
+  for (const [blob, owner] of referenced) {
+    const data = await storage.get(`${prefix}versions/${blob.slice(0, 2)}/${blob}`);
+    if (data === undefined) problems.push(`${owner}: its data is missing`);
+    else await document(storage, `${prefix}versions/${blob.slice(0, 2)}/${blob}`, problems);
+    if (garbage.has(blob)) problems.push(`${owner}: its data is also listed as garbage`);
+  }
+  for (const key of await allKeys(storage, `${prefix}versions/`)) {
+    const id = key.slice(key.lastIndexOf('/') + 1);
+    if (referenced.has(id)) continue;
+    if (garbage.has(id)) {
+      if (options.tidy) problems.push(`${key}: garbage still present after a clean change`);
+    } else if (!options.explained?.(await document(storage, key, problems))) {
+      problems.push(`${key}: data no record references or lists as garbage (left behind for good)`);
+    }
+  }
+  const config = await storage.get(`${prefix}config`);
+  if (config !== undefined) {
+    const record = await document(storage, `${prefix}config`, problems);
+    if (record) expectShape(`${prefix}config`, record, { max_versions: isCount, cas_required: (v) => typeof v === 'boolean', delete_version_after: Number.isSafeInteger }, problems);
+  }
+  return problems;
+}
+
+const ACCESS_LIST_ENTRY = {
+  role: isText,
+  client_nonce: isText,
+  creation_time: isTime,
+  disallow_reauthentication: (value: unknown) => typeof value === 'boolean',
+  pending_time: isText,
+  expiration_time: isTime,
+  last_updated_time: isTime,
+};
+
+const ROLE = {
+  version: isCount,
+  role_id: (value: unknown) => isText(value) && value !== '',
+  auth_type: (value: unknown) => value === 'ec2' || value === 'iam',
+  hmac_key: (value: unknown) => isText(value) && value.length >= 32,
+  bound_ami_id: isTextList,
+  bound_iam_principal_arn: isTextList,
+  bound_iam_principal_id: isTextList,
+  token: isPlainObject,
+  legacy: isPlainObject,
+};
+
+const CLIENT_CONFIG = {
+  access_key: isText,
+  secret_key: isText,
+  endpoint: isText,
+  iam_endpoint: isText,
+  sts_endpoint: isText,
+  sts_region: isText,
+  use_sts_region_from_client: (value: unknown) => typeof value === 'boolean',
+  iam_server_id_header_value: isText,
+  allowed_sts_header_values: isTextList,
+  max_retries: Number.isSafeInteger,
+};
+
+function denyListProblems(key: string, name: string, record: Record<string, unknown>, problems: string[]): void {
+  const tag = Buffer.from(name, 'base64url').toString('utf8');
+  try {
+    if (canonicalRoleTag(parseRoleTag(tag)) !== tag) problems.push(`${key}: not keyed by the canonical tag`);
+  } catch {
+    problems.push(`${key}: its key is no role tag`);
+  }
+  expectShape(key, record, { creation_time: isTime, expiration_time: isTime }, problems);
+  if (isTime(record.creation_time) && isTime(record.expiration_time) && String(record.creation_time) > String(record.expiration_time)) {
+    problems.push(`${key}: expires before it was created`);
+  }
+}
+
+/** Auth: every stored document is whole and has the shape of its kind; deny-list keys are canonical tags. */
+export async function authProblems(storage: Storage, prefix = 'auth/'): Promise<string[]> {
+  const problems: string[] = [];
+  for (const key of await allKeys(storage, prefix)) {
+    const record = await document(storage, key, problems);
+    if (!record) continue;
+    const path = key.slice(prefix.length);
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    if (path.startsWith('identity-accesslist/')) expectShape(key, record, ACCESS_LIST_ENTRY, problems);
+    else if (path.startsWith('roletag-denylist/')) denyListProblems(key, name, record, problems);
+    else if (path.startsWith('role/')) {
+      if (name !== name.toLowerCase()) problems.push(`${key}: role stored under a name that is not lower-case`);
+      expectShape(key, record, ROLE, problems);
+    } else if (path === 'config/client') expectShape(key, record, CLIENT_CONFIG, problems);
+    else if (path.startsWith('config/tidy/')) {
+      expectShape(key, record, { safety_buffer: isCount, disable_periodic_tidy: (value) => typeof value === 'boolean' }, problems);
+    } else if (path.startsWith('config/certificate/')) {
+      expectShape(key, record, { aws_public_cert: isText, type: (value) => value === 'pkcs7' || value === 'identity' }, problems);
+    } else if (path.startsWith('config/sts/')) expectShape(key, record, { sts_role: (value) => isText(value) && value !== '' }, problems);
+    else if (path !== 'config/identity') problems.push(`${key}: unexpected document`);
+  }
+  return problems;
+}
