@@ -13,10 +13,10 @@ const UNPAIRED_SURROGATE = /\p{Cs}/u;
  * contain dots are ordinary.
  */
 export function validatePath(path: string): void {
-  if (path.length > MAX_PATH_LENGTH) throw new InvalidRequest(`path is longer than ${MAX_PATH_LENGTH} characters`);
-  if (CONTROL_CHARACTERS.test(path)) throw new InvalidRequest('path contains control characters');
+  if (path.length > MAX_PATH_LENGTH) throw new InvalidRequest(`invalid path: longer than ${MAX_PATH_LENGTH} characters`);
+  if (CONTROL_CHARACTERS.test(path)) throw new InvalidRequest('invalid path: it contains control characters');
   // A storage that keys by UTF-8 text turns every unpaired surrogate into U+FFFD, so distinct paths would collide.
-  if (UNPAIRED_SURROGATE.test(path)) throw new InvalidRequest('path is not valid Unicode: it has an unpaired surrogate');
+  if (UNPAIRED_SURROGATE.test(path)) throw new InvalidRequest('invalid path: not valid Unicode (an unpaired surrogate)');
   if (path === '') return;
   const segments = path.split('/');
   if (path.endsWith('/')) segments.pop();

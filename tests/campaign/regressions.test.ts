@@ -125,7 +125,7 @@ describe('paths with unpaired surrogates', () => {
     const kv = new KvEngine({ storage: utf8Keyed() });
     expect(await kv.handle({ method: 'POST', path: 'data/a\uD800', body: { data: { owner: 'alice' } } })).toEqual({
       status: 400,
-      body: { errors: ['path is not valid Unicode: it has an unpaired surrogate'] },
+      body: { errors: ['invalid path: not valid Unicode (an unpaired surrogate)'] },
     });
     // Before the fix, this read answered alice's secret: both paths are "data/a\uFFFD" once encoded.
     expect((await kv.handle({ method: 'GET', path: 'data/a\uDBFF' })).status).toBe(400);

@@ -158,9 +158,10 @@ describe('Dispatcher', () => {
   it('refuses traversal and empty segments before any handler or existence check runs', async () => {
     const { dispatcher, store } = makeDispatcher();
     const authorize = vi.fn(() => true);
-    for (const path of ['items/../x', 'items/./x', 'items//x', '/items/x', 'items/a/..', 'items/\u0000']) {
+    for (const path of ['items/../x', 'items/./x', 'items//x', '/items/x', 'items/a/..', 'items/\u0000', `items/${'a'.repeat(5000)}`]) {
       const response = await dispatcher.handle({ method: 'POST', path, body: { value: 'v' }, authorize });
       expect(response.status, path).toBe(400);
+      expect((response.body as { errors: string[] }).errors[0], path).toMatch(/^invalid path/);
     }
     expect(authorize).not.toHaveBeenCalled();
     expect(store.size).toBe(0);
