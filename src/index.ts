@@ -18,6 +18,7 @@ export {
 } from './core/errors.js';
 export { parseDuration, formatDuration } from './core/duration.js';
 export { formatTimestamp } from './core/time.js';
+export { validatePath, MAX_PATH_LENGTH } from './core/path.js';
 export { MemoryStorage } from './adapters/memory-storage.js';
 export { systemClock, ManualClock } from './adapters/clocks.js';
 export * from './kv/index.js';

@@ -1,11 +1,10 @@
 // The HTTP edge: turns a node:http request into the transport-neutral request the routes work with, and route
 // results back into Vault's wire format. Nothing here knows about engines, tokens or policies.
 import { isIPv4 } from 'node:net';
-import { InvalidRequest, NotFound, PayloadTooLarge, isStrongroomError } from 'strongroom';
+import { InvalidRequest, NotFound, PayloadTooLarge, isStrongroomError, validatePath } from 'strongroom';
 
 const API_PREFIX = '/v1/';
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 // Headers that carry the caller's credentials: used to find the token, never passed on to an engine.
 const CREDENTIAL_HEADERS = new Set(['x-vault-token', 'authorization']);
 
@@ -25,21 +24,6 @@ const CREDENTIAL_HEADERS = new Set(['x-vault-token', 'authorization']);
  * @property {number} status
  * @property {object} [body]      sent as JSON; no body means an empty response
  */
-
-/**
- * Refuses traversal after percent-decoding, so `%2e%2e` and `%2F%2F` are caught like `..` and `//`: `.`, `..` and
- * empty segments (a single trailing '/' marks a folder and is allowed) and control characters. The engines check
- * their own paths too; this covers the server's own routes and answers before anything is looked up.
- * @param {string} path
- */
-function checkPath(path) {
-  if (CONTROL_CHARACTERS.test(path)) throw new InvalidRequest('invalid path: control characters are not allowed');
-  const segments = path.split('/');
-  if (path.endsWith('/')) segments.pop();
-  if (segments.some((segment) => segment === '' || segment === '.' || segment === '..')) {
-    throw new InvalidRequest(`invalid path ${JSON.stringify(path)}: empty, '.' and '..' segments are not allowed`);
-  }
-}
 
 /** @param {string} rawQuery */
 function parseQuery(rawQuery) {
@@ -115,7 +99,8 @@ export async function readRequest(req, { maxBodyBytes }) {
   } catch {
     throw new InvalidRequest('invalid path: malformed percent-encoding');
   }
-  checkPath(path);
+  // After percent-decoding, so `%2e%2e` and `%2F%2F` are refused like `..` and `//`, before anything is looked up.
+  validatePath(path);
 
   const query = parseQuery(queryStart < 0 ? '' : url.slice(queryStart + 1));
   const method = req.method === 'GET' && isTrue(query.list) ? 'LIST' : req.method;

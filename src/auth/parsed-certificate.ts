@@ -37,6 +37,22 @@ export function parseTrustedCertificate(certificate: TrustedCertificate): Parsed
   return parsed === null ? undefined : { certificate, ...parsed };
 }
 
+/**
+ * The trusted certificate with this issuer (DER) and serial number (INTEGER content octets), if any. Scans the decoded
+ * forms without building a ParsedCertificate per candidate: the trusted set holds every region's certificate.
+ */
+export function findTrustedCertificate(trusted: readonly TrustedCertificate[], issuer: Uint8Array, serialNumber: Uint8Array): ParsedCertificate | undefined {
+  for (const candidate of trusted) {
+    const parsed = cache.get(candidate.pem) ?? (parseTrustedCertificate(candidate) && cache.get(candidate.pem));
+    if (!parsed) continue;
+    // Serial numbers are random: their length and last octet rule out nearly every other candidate without a call.
+    const serial = parsed.serialNumber;
+    if (serial.length !== serialNumber.length || serial[serial.length - 1] !== serialNumber[serialNumber.length - 1]) continue;
+    if (serial.equals(serialNumber) && parsed.issuer.equals(issuer)) return { certificate: candidate, ...parsed };
+  }
+  return undefined;
+}
+
 function decode(pem: string): Omit<ParsedCertificate, 'certificate'> | null {
   try {
     const x509 = new X509Certificate(pem);

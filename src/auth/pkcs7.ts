@@ -1,20 +1,9 @@
-import 'reflect-metadata';
-import { createHash, timingSafeEqual } from 'node:crypto';
-import {
-  AsnArray,
-  AsnConvert,
-  AsnParser,
-  AsnProp,
-  AsnType,
-  AsnTypeTypes,
-  OctetString,
-} from '@peculiar/asn1-schema';
-import { Attribute, ContentInfo, SignedData, type SignerInfo, id_data, id_signedData } from '@peculiar/asn1-cms';
-import { AlgorithmIdentifier, Time } from '@peculiar/asn1-x509';
+import { hash as digestOf, timingSafeEqual } from 'node:crypto';
 import { AuthenticationRefused, InvalidRequest, isStrongroomError } from '../core/errors.js';
 import { decodeBase64 } from '../core/base64.js';
-import { octetStringChunks, readElement } from './ber.js';
-import { parseTrustedCertificate, signatureVerifies, type ParsedCertificate } from './parsed-certificate.js';
+import { childrenOf, octetString, readElement } from './ber.js';
+import { algorithmOf, readSignedData, type SignedAttribute, type Signer } from './signed-data.js';
+import { findTrustedCertificate, signatureVerifies, type ParsedCertificate } from './parsed-certificate.js';
 import type { TrustedCertificate } from './trusted-certificate.js';
 
 /**
@@ -70,17 +59,7 @@ const SIGNATURES = new Map<string, { keyType: 'rsa' | 'dsa'; hash?: Hash }>([
   ['1.2.840.10040.4.3', { keyType: 'dsa', hash: 'sha1' }],
 ]);
 
-/** RFC 6211 CMSAlgorithmProtection, which asn1-cms does not model. */
-@AsnType({ type: AsnTypeTypes.Sequence })
-class AlgorithmProtection {
-  @AsnProp({ type: AlgorithmIdentifier }) digestAlgorithm = new AlgorithmIdentifier();
-  @AsnProp({ type: AlgorithmIdentifier, context: 1, implicit: true, optional: true })
-  signatureAlgorithm?: AlgorithmIdentifier;
-}
-
-/** Signed attributes as the DER SET OF that is actually signed (RFC 5652 §5.4), kept in the order received. */
-@AsnType({ type: AsnTypeTypes.Set, itemType: Attribute })
-class SignedAttributeSet extends AsnArray<Attribute> {}
+const ALGORITHM_NAMES: Record<string, SignatureAlgorithmName> = { 'rsa-sha256': 'RSA-SHA256', 'rsa-sha1': 'RSA-SHA1', 'dsa-sha1': 'DSA-SHA1' };
 
 /**
  * Verifies the `pkcs7` login field: base64 (line breaks allowed, PEM armour optional) of a CMS SignedData with
@@ -95,12 +74,11 @@ export function verifyPkcs7(
   options: Pkcs7Options = {},
 ): VerifiedContent {
   try {
-    const signedData = parseSignedData(decodeText(pkcs7));
-    const content = encapsulatedContent(signedData);
-    if (signedData.signerInfos.length !== 1) throw malformed('expected exactly one signer');
-    return verifySigner(signedData.signerInfos[0] as SignerInfo, content, trusted, options.allowSha1 === true);
+    const { content, signers } = readSignedData(decodeText(pkcs7));
+    if (signers.length !== 1) throw malformed('expected exactly one signer');
+    return verifySigner(signers[0] as Signer, content, trusted, options.allowSha1 === true);
   } catch (error) {
-    // The BER walk and asn1-schema throw plain errors on shapes they do not expect; all of them are malformed input.
+    // The BER walk throws plain errors (BerError) on shapes it does not expect: all of them are malformed input.
     if (isStrongroomError(error)) throw error;
     throw malformed(error instanceof Error ? error.message : String(error));
   }
@@ -115,44 +93,22 @@ function decodeText(text: string): Buffer {
   return der;
 }
 
-function parseSignedData(der: Buffer): SignedData {
-  // asn1-schema ignores trailing bytes and recurses without limit; the walk rejects both before it sees the input.
-  if (readElement(der, 0).end !== der.length) throw malformed('trailing bytes after the signature');
-  const info = AsnParser.parse(der, ContentInfo);
-  if (info.contentType !== id_signedData) throw malformed(`content type ${info.contentType} is not signedData`);
-  return AsnParser.parse(info.content, SignedData);
-}
-
-function encapsulatedContent(signedData: SignedData): Buffer {
-  const { eContentType, eContent } = signedData.encapContentInfo;
-  if (eContentType !== id_data) throw malformed(`encapsulated content type ${eContentType} is not data`);
-  let content: Buffer | undefined;
-  if (eContent?.single) content = Buffer.from(eContent.single.buffer);
-  else if (eContent?.any) {
-    // A BER constructed OCTET STRING reaches us raw; its chunks concatenated are the content.
-    const raw = Buffer.from(eContent.any);
-    content = Buffer.concat(octetStringChunks(raw, readElement(raw, 0)));
-  }
-  if (!content || content.length === 0) throw new InvalidRequest('instance identity document could not be found in the signature');
-  return content;
-}
-
-function verifySigner(signer: SignerInfo, content: Buffer, trusted: readonly TrustedCertificate[], allowSha1: boolean): VerifiedContent {
+function verifySigner(signer: Signer, content: Buffer, trusted: readonly TrustedCertificate[], allowSha1: boolean): VerifiedContent {
   const algorithm = signatureAlgorithm(signer);
   if (algorithm.hash === 'sha1' && !allowSha1) throw new InvalidRequest(SHA1_DISABLED_MESSAGE);
 
   let signedBytes = content;
   let signingTime: Date | undefined;
-  if (signer.signedAttrs !== undefined) {
-    signingTime = checkSignedAttributes(signer, content, algorithm.hash);
-    signedBytes = Buffer.from(AsnConvert.serialize(new SignedAttributeSet(signer.signedAttrs)));
+  if (signer.signedAttributes !== undefined) {
+    signingTime = checkSignedAttributes(signer, signer.signedAttributes.attributes, content, algorithm.hash);
+    signedBytes = signer.signedAttributes.der;
   }
 
   const certificate = signerCertificate(signer, trusted);
   if (certificate.keyType !== algorithm.keyType) {
     throw new AuthenticationRefused(`${VERIFY_FAILURE}: the signer's certificate does not hold a ${algorithm.keyType.toUpperCase()} key`);
   }
-  if (!signatureVerifies(certificate, algorithm.hash, signedBytes, Buffer.from(signer.signature.buffer))) {
+  if (!signatureVerifies(certificate, algorithm.hash, signedBytes, signer.signature)) {
     throw new AuthenticationRefused(`${VERIFY_FAILURE}: signature mismatch`);
   }
   if (signingTime && (signingTime < certificate.notBefore || signingTime > certificate.notAfter)) {
@@ -165,74 +121,103 @@ function verifySigner(signer: SignerInfo, content: Buffer, trusted: readonly Tru
   return result;
 }
 
-function signatureAlgorithm(signer: SignerInfo): { keyType: 'rsa' | 'dsa'; hash: Hash; name: SignatureAlgorithmName } {
-  const digestOid = signer.digestAlgorithm.algorithm;
+function signatureAlgorithm(signer: Signer): { keyType: 'rsa' | 'dsa'; hash: Hash; name: SignatureAlgorithmName } {
+  const digestOid = signer.digestAlgorithm;
   const hash = DIGESTS.get(digestOid);
   if (!hash) throw new InvalidRequest(`${VERIFY_FAILURE}: unsupported digest algorithm ${digestOid}`);
-  const signatureOid = signer.signatureAlgorithm.algorithm;
+  const signatureOid = signer.signatureAlgorithm;
   const signature = SIGNATURES.get(signatureOid);
   if (!signature) throw new InvalidRequest(`${VERIFY_FAILURE}: unsupported signature algorithm ${signatureOid}`);
   if (signature.hash && signature.hash !== hash) {
     throw new InvalidRequest(`${VERIFY_FAILURE}: signature algorithm ${signatureOid} does not match digest algorithm ${digestOid}`);
   }
-  const name = `${signature.keyType}-${hash}`.toUpperCase() as SignatureAlgorithmName;
-  return { keyType: signature.keyType, hash, name };
+  return { keyType: signature.keyType, hash, name: ALGORITHM_NAMES[`${signature.keyType}-${hash}`] as SignatureAlgorithmName };
 }
 
 /** Checks the signed attributes that bind the signature to the content and returns the signing time, if any. */
-function checkSignedAttributes(signer: SignerInfo, content: Buffer, hash: Hash): Date | undefined {
-  const attributes = signer.signedAttrs ?? [];
+function checkSignedAttributes(signer: Signer, attributes: readonly SignedAttribute[], content: Buffer, hash: Hash): Date | undefined {
   const contentType = requiredAttributeValue(attributes, OID_CONTENT_TYPE);
-  if (!ID_DATA_DER.equals(Buffer.from(contentType))) throw malformed('the signed content type is not data');
+  if (!ID_DATA_DER.equals(contentType)) throw malformed('the signed content type is not data');
 
-  const expected = Buffer.from(AsnParser.parse(requiredAttributeValue(attributes, OID_MESSAGE_DIGEST), OctetString).buffer);
-  const actual = createHash(hash).update(content).digest();
+  const digest = requiredAttributeValue(attributes, OID_MESSAGE_DIGEST);
+  const expected = octetString(digest, readElement(digest, 0));
+  const actual = digestOf(hash, content, 'buffer');
   if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) {
     throw new AuthenticationRefused(`${VERIFY_FAILURE}: the message digest does not match the content`);
   }
 
   const protection = attributeValue(attributes, OID_ALGORITHM_PROTECTION);
   if (protection) {
-    const declared = AsnParser.parse(protection, AlgorithmProtection);
-    if (
-      declared.digestAlgorithm.algorithm !== signer.digestAlgorithm.algorithm ||
-      declared.signatureAlgorithm?.algorithm !== signer.signatureAlgorithm.algorithm
-    ) {
+    const declared = algorithmProtection(protection);
+    if (declared.digestAlgorithm !== signer.digestAlgorithm || declared.signatureAlgorithm !== signer.signatureAlgorithm) {
       throw new AuthenticationRefused(`${VERIFY_FAILURE}: the algorithm protection attribute does not match the signer's algorithms`);
     }
   }
 
   const signingTime = attributeValue(attributes, OID_SIGNING_TIME);
   if (!signingTime) return undefined;
-  const time = AsnParser.parse(signingTime, Time).getTime();
+  return parseTime(signingTime);
+}
+
+/** RFC 6211 CMSAlgorithmProtection: the digest algorithm, then the signature algorithm as [1] IMPLICIT. */
+function algorithmProtection(value: Buffer): { digestAlgorithm: string; signatureAlgorithm?: string } {
+  const sequence = readElement(value, 0);
+  if (sequence.tag !== 0x30) throw malformed('CMSAlgorithmProtection is not a SEQUENCE');
+  const [digest, ...rest] = childrenOf(value, sequence);
+  if (!digest) throw malformed('CMSAlgorithmProtection: missing fields');
+  const signature = rest.find((element) => element.tag === 0xa1);
+  return {
+    digestAlgorithm: algorithmOf(value, digest, 'CMSAlgorithmProtection digestAlgorithm'),
+    signatureAlgorithm: signature && algorithmOf(value, signature, 'CMSAlgorithmProtection signatureAlgorithm', 0xa1),
+  };
+}
+
+// UTCTime YYMMDDHHMMSSZ (years 50-99 are 19xx, RFC 5280 §4.1.2.5.1) or GeneralizedTime YYYYMMDDHHMMSS[.fff]Z.
+const UTC_TIME = /^\d{12}Z$/;
+const GENERALIZED_TIME = /^\d{14}(\.\d+)?Z$/;
+
+function parseTime(value: Buffer): Date {
+  const element = readElement(value, 0);
+  const text = value.toString('latin1', element.contentStart, element.contentEnd);
+  const utc = element.tag === 0x17;
+  const form = utc ? UTC_TIME : element.tag === 0x18 ? GENERALIZED_TIME : undefined;
+  if (!form?.test(text)) throw malformed('invalid signing time');
+  // Digits are checked above; reading them by character code spares a match array per login.
+  const two = (at: number): number => (text.charCodeAt(at) - 0x30) * 10 + text.charCodeAt(at + 1) - 0x30;
+  const at = utc ? 0 : 2;
+  const year = utc ? (two(0) < 50 ? 2000 : 1900) + two(0) : two(0) * 100 + two(2);
+  const milliseconds = !utc && text.length > 15 ? Math.floor(Number(`0${text.slice(14, -1)}`) * 1000) : 0;
+  const time = new Date(Date.UTC(year, two(at + 2) - 1, two(at + 4), two(at + 6), two(at + 8), two(at + 10), milliseconds));
   if (Number.isNaN(time.getTime())) throw malformed('invalid signing time');
   return time;
 }
 
-/** The value of the attribute of this type, undefined if absent; RFC 5652 §11 forbids repeated attributes and values. */
-function attributeValue(attributes: readonly Attribute[], type: string): ArrayBuffer | undefined {
-  const found = attributes.filter((attribute) => attribute.attrType === type);
-  if (found.length === 0) return undefined;
-  if (found.length > 1 || found[0]?.attrValues.length !== 1) throw malformed(`signed attribute ${type} must occur once with one value`);
-  return found[0].attrValues[0];
+/** The DER of NULL (05 00): an attribute value of NULL counts as absent. */
+function isNull(value: Buffer): boolean {
+  return value.length === 2 && value[0] === 0x05 && value[1] === 0x00;
 }
 
-function requiredAttributeValue(attributes: readonly Attribute[], type: string): ArrayBuffer {
+/**
+ * The value of the attribute of this type, undefined if absent (a NULL value counts as absent); RFC 5652 §11 forbids
+ * repeated attributes and values.
+ */
+function attributeValue(attributes: readonly SignedAttribute[], type: string): Buffer | undefined {
+  const found = attributes.filter((attribute) => attribute.type === type);
+  if (found.length === 0) return undefined;
+  if (found.length > 1 || found[0]?.values.length !== 1) throw malformed(`signed attribute ${type} must occur once with one value`);
+  const value = found[0].values[0] as Buffer;
+  return isNull(value) ? undefined : value;
+}
+
+function requiredAttributeValue(attributes: readonly SignedAttribute[], type: string): Buffer {
   const value = attributeValue(attributes, type);
   if (!value) throw malformed(`signed attribute ${type} is missing`);
   return value;
 }
 
-function signerCertificate(signer: SignerInfo, trusted: readonly TrustedCertificate[]): ParsedCertificate {
-  const id = signer.sid.issuerAndSerialNumber;
-  if (id) {
-    const issuer = Buffer.from(AsnConvert.serialize(id.issuer));
-    const serialNumber = Buffer.from(id.serialNumber);
-    for (const candidate of trusted) {
-      const parsed = parseTrustedCertificate(candidate);
-      if (parsed && parsed.serialNumber.equals(serialNumber) && parsed.issuer.equals(issuer)) return parsed;
-    }
-  }
+function signerCertificate(signer: Signer, trusted: readonly TrustedCertificate[]): ParsedCertificate {
+  const found = signer.issuer && signer.serialNumber && findTrustedCertificate(trusted, signer.issuer, signer.serialNumber);
+  if (found) return found;
   throw new AuthenticationRefused(`${VERIFY_FAILURE}: no trusted certificate matches the signer`);
 }
 

@@ -1,0 +1,42 @@
+// Runs one benchmark scenario in a loop, to be profiled:
+//   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/profile.mjs <scenario> [seconds]
+//   node bench/profile-summary.mjs /tmp/prof
+// Scenarios: kv-read, kv-write (10 versions kept), kv-read-deep, kv-write-deep (1,000 kept), pkcs7, iam-login.
+import { BUILTIN_CERTIFICATES, verifyPkcs7 } from 'strongroom';
+import { fillVersions, keyPath, kvWithKeys, payload } from './fixtures.mjs';
+import { sample } from './verify.mjs';
+import { iamLogin } from './login.mjs';
+
+async function kv(versions, operation) {
+  const { kv: engine } = await kvWithKeys(1);
+  const path = keyPath(0);
+  await fillVersions(engine, path, versions);
+  const data = payload(1);
+  if (operation === 'read') return () => engine.handle({ method: 'GET', path: `data/${path}` });
+  return () => engine.handle({ method: 'POST', path: `data/${path}`, body: { data } });
+}
+
+const SCENARIOS = {
+  'kv-read': () => kv(10, 'read'),
+  'kv-write': () => kv(10, 'write'),
+  'kv-read-deep': () => kv(1000, 'read'),
+  'kv-write-deep': () => kv(1000, 'write'),
+  pkcs7: async () => {
+    const { rsa2048 } = sample();
+    const trusted = BUILTIN_CERTIFICATES.filter((certificate) => certificate.type === 'pkcs7');
+    return async () => verifyPkcs7(rsa2048, trusted);
+  },
+  'iam-login': async () => (await iamLogin()).login,
+};
+
+const [name = '', seconds = '5'] = process.argv.slice(2);
+const scenario = SCENARIOS[name];
+if (!scenario) throw new Error(`unknown scenario ${JSON.stringify(name)}; one of ${Object.keys(SCENARIOS).join(', ')}`);
+const operation = await scenario();
+const started = performance.now();
+let count = 0;
+while (performance.now() - started < Number(seconds) * 1000) {
+  await operation();
+  count++;
+}
+console.log(`${name}: ${Math.round(count / Number(seconds)).toLocaleString('en-US')} operations/s`);

@@ -1,0 +1,77 @@
+// The rsa2048 PKCS#7 verification of ec2 logins against its limit, a bare crypto.verify of the same signature, and
+// against pkijs verifying the same document.
+import { readFileSync } from 'node:fs';
+import { verify, webcrypto, X509Certificate } from 'node:crypto';
+import * as pkijs from 'pkijs';
+import { BUILTIN_CERTIFICATES, verifyPkcs7 } from 'strongroom';
+import { batched, batchedSync, compare } from './harness.mjs';
+
+const SAMPLE = new URL('../fixtures/aws-iid-samples/teleport-us-west-2-2021/', import.meta.url);
+const BATCH = 100;
+
+export function sample() {
+  return {
+    rsa2048: readFileSync(new URL('rsa2048', SAMPLE), 'utf8'),
+    certificate: readFileSync(new URL('cert-rsa2048-us-west-2.pem', SAMPLE), 'utf8'),
+    document: JSON.parse(readFileSync(new URL('document', SAMPLE), 'utf8')),
+  };
+}
+
+pkijs.setEngine('node', new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto }));
+
+function pkijsSignedData(der, certificateDer) {
+  const signedData = new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(der).content });
+  // The metadata service embeds no certificate; pkijs finds the signer among the ones it is given.
+  signedData.certificates = [pkijs.Certificate.fromBER(certificateDer)];
+  return signedData;
+}
+
+/** What crypto.verify needs, taken apart once: the DER of the signed attributes (as a SET) and the signature. */
+function signatureParts(der, certificateDer) {
+  const [signer] = pkijsSignedData(der, certificateDer).signerInfos;
+  return { signed: Buffer.from(signer.signedAttrs.encodedValue), signature: Buffer.from(signer.signature.valueBlock.valueHexView) };
+}
+
+// What an ec2 login trusts without registered certificates: the built-in pkcs7-type ones.
+const TRUSTED = BUILTIN_CERTIFICATES.filter((certificate) => certificate.type === 'pkcs7');
+
+export async function verifyBenchmarks(log) {
+  const { rsa2048, certificate } = sample();
+  const der = Buffer.from(rsa2048.replace(/\s+/g, ''), 'base64');
+  const certificateDer = new X509Certificate(certificate).raw;
+  const publicKey = new X509Certificate(certificate).publicKey;
+  const { signed, signature } = signatureParts(der, certificateDer);
+  // Every check below must pass before anything is timed: a benchmark of a failing path measures nothing.
+  if (!verify('sha256', signed, publicKey, signature)) throw new Error('bare verify fails');
+  if (verifyPkcs7(rsa2048, TRUSTED).signer.name !== 'rsa2048/us-west-2') throw new Error('verifyPkcs7 fails');
+  const pkijsVerify = async () => {
+    const result = await pkijsSignedData(der, certificateDer).verify({ signer: 0, checkChain: false, extendedMode: true });
+    if (!result.signatureVerified) throw new Error('pkijs fails');
+  };
+  await pkijsVerify();
+
+  const ours = { name: 'verifyPkcs7', fn: batchedSync(BATCH, () => verifyPkcs7(rsa2048, TRUSTED)), batch: BATCH };
+  log('login: rsa2048 PKCS#7 verification against bare crypto.verify');
+  const bare = { name: 'crypto.verify', fn: batchedSync(BATCH, () => verify('sha256', signed, publicKey, signature)), batch: BATCH };
+  const againstBare = await compare(ours, bare);
+  log('login: rsa2048 PKCS#7 verification against pkijs');
+  const againstPkijs = await compare(ours, { name: 'pkijs', fn: batched(1, pkijsVerify), batch: 1 });
+  return [
+    {
+      section: 'login',
+      name: `rsa2048 PKCS#7 verify (verifyPkcs7, ${TRUSTED.length} built-in certificates trusted)`,
+      unit: 'verifies/s',
+      result: againstBare,
+      limitName: 'bare crypto.verify, same signature',
+      goal: { kind: 'ratio-min', value: 0.7 },
+    },
+    {
+      section: 'login',
+      name: 'rsa2048 PKCS#7 verify against pkijs SignedData.verify',
+      unit: 'verifies/s',
+      result: againstPkijs,
+      limitName: 'pkijs, same document',
+      goal: { kind: 'speedup-min', value: 50 },
+    },
+  ];
+}
