@@ -1,24 +1,13 @@
 /**
- * A minimal BER reader (X.690): enough to check a whole encoding's structure, walk it element by element, and
- * re-encode parts of it with definite lengths (DER framing). Failures throw BerError.
+ * A minimal BER reader (X.690): a cursor that walks an encoding element by element, checking its structure as it
+ * goes, and a re-encoder of parts of it with definite lengths (DER framing). Failures throw BerError.
  */
 export class BerError extends Error {}
 
-export interface BerElement {
-  /** The first identifier octet (class, constructed bit and low tag number). */
-  tag: number;
-  /** Where the identifier octets start. */
-  start: number;
-  contentStart: number;
-  /** End of the content; for an indefinite length, where its end-of-contents octets start. */
-  contentEnd: number;
-  /** End of the whole element. */
-  end: number;
-  /** A one-octet identifier and a definite length in the fewest octets: the header as DER writes it. */
-  derHeader: boolean;
-}
-
 const MAX_DEPTH = 32;
+
+/** The length of an element of indefinite length (found at its end-of-contents octets), and what `enter` answers. */
+const INDEFINITE = -1;
 
 function byteAt(bytes: Uint8Array, index: number): number {
   const value = bytes[index];
@@ -27,109 +16,167 @@ function byteAt(bytes: Uint8Array, index: number): number {
 }
 
 /**
- * The header last read by readHeader. Walks are synchronous and read every field right after the call, so one shared
- * record serves them all: a login document has some sixty elements, and an object per element was a measurable part
- * of verifying it.
+ * A forward-only walk over one encoding that allocates nothing per element: a login document has some sixty
+ * elements, and an object per element was a measurable part of verifying it (see docs/performance.md). `peek` reads
+ * the next element's header into the fields below; the caller then enters it, skips it or reads it as primitive.
+ * Every element is either entered (and left, which checks that its children fill it exactly) or skipped (which walks
+ * everything inside it), so a whole walk checks the whole encoding: no truncation, no overrun, bounded nesting.
  */
-const header = { tag: 0, contentStart: 0, /** -1 for an indefinite length */ length: 0, derHeader: false };
+export class BerCursor {
+  /** Where the next element starts. */
+  position = 0;
+  /** Header of the element last peeked: first identifier octet, where it starts, where its content starts. */
+  tag = 0;
+  start = 0;
+  contentStart = 0;
+  /** Content length, INDEFINITE for an indefinite length. */
+  length = 0;
+  /** Whether every header read since `der` was last set was written as DER writes it. */
+  der = true;
+  private depth = 0;
 
-function readHeader(bytes: Uint8Array, offset: number): void {
-  let position = offset;
-  const tag = byteAt(bytes, position++);
-  const highTag = (tag & 0x1f) === 0x1f;
-  if (highTag) {
-    for (let count = 1; byteAt(bytes, position++) & 0x80; count++) if (count >= 4) throw new BerError('tag number too large');
+  constructor(readonly bytes: Uint8Array) {}
+
+  /** Reads the header of the next element; answers its tag. */
+  peek(): number {
+    const bytes = this.bytes;
+    let position = this.position;
+    const tag = byteAt(bytes, position++);
+    const highTag = (tag & 0x1f) === 0x1f;
+    if (highTag) {
+      for (let count = 1; byteAt(bytes, position++) & 0x80; count++) if (count >= 4) throw new BerError('tag number too large');
+    }
+    const first = byteAt(bytes, position++);
+    let length = first;
+    let minimal = !highTag;
+    if (first === 0x80) {
+      if (!(tag & 0x20)) throw new BerError('indefinite length on a primitive element');
+      length = INDEFINITE;
+      minimal = false;
+    } else if (first & 0x80) {
+      const count = first & 0x7f;
+      if (count > 4) throw new BerError('length too large');
+      length = 0;
+      for (let i = 0; i < count; i++) length = length * 256 + byteAt(bytes, position++);
+      minimal &&= length >= 0x80 && length >= 256 ** (count - 1);
+    }
+    if (position + length > bytes.length) throw new BerError('truncated data');
+    this.der &&= minimal;
+    this.tag = tag;
+    this.start = this.position;
+    this.contentStart = position;
+    this.length = length;
+    return tag;
   }
-  const first = byteAt(bytes, position++);
-  let length = first;
-  let minimal = !highTag;
-  if (first === 0x80) {
-    if (!(tag & 0x20)) throw new BerError('indefinite length on a primitive element');
-    length = -1;
-    minimal = false;
-  } else if (first & 0x80) {
-    const count = first & 0x7f;
-    if (count > 4) throw new BerError('length too large');
-    length = 0;
-    for (let i = 0; i < count; i++) length = length * 256 + byteAt(bytes, position++);
-    minimal &&= length >= 0x80 && length >= 256 ** (count - 1);
+
+  /** Steps into the next element, which must have this tag; answers its content end (or INDEFINITE) for `more`/`leave`. */
+  enter(tag: number, what: string): number {
+    if (this.peek() !== tag) throw unexpected(this.tag, what);
+    if (++this.depth > MAX_DEPTH) throw new BerError('nesting too deep');
+    this.position = this.contentStart;
+    return this.length === INDEFINITE ? INDEFINITE : this.contentStart + this.length;
   }
-  if (position + length > bytes.length) throw new BerError('truncated data');
-  header.tag = tag;
-  header.contentStart = position;
-  header.length = length;
-  header.derHeader = minimal;
+
+  /** Whether the element entered with this `end` has another child. */
+  more(end: number): boolean {
+    if (end !== INDEFINITE) return this.position < end;
+    return byteAt(this.bytes, this.position) !== 0 || byteAt(this.bytes, this.position + 1) !== 0;
+  }
+
+  /** Steps out of the element entered with this `end`, which must hold nothing more. */
+  leave(end: number, what: string): void {
+    if (this.more(end)) throw new BerError(`unexpected element in ${what}`);
+    if (end === INDEFINITE) this.position += 2;
+    else if (this.position !== end) throw new BerError('element overruns its parent');
+    this.depth--;
+  }
+
+  /** Steps out of the element entered with this `end`, skipping whatever it still holds. */
+  skipRest(end: number): void {
+    while (this.more(end)) this.skip();
+    this.leave(end, '');
+  }
+
+  /** Skips the next element, walking everything inside it; answers its end. */
+  skip(): number {
+    this.position = this.endOf(this.position, this.depth);
+    return this.position;
+  }
+
+  /** Reads the next element, which must be primitive with this tag, and steps past it; answers its content end. */
+  primitive(tag: number, what: string): number {
+    if (this.peek() !== tag) throw unexpected(this.tag, what);
+    this.position = this.contentStart + this.length;
+    return this.position;
+  }
+
+  /** Reads the next element as an OBJECT IDENTIFIER and steps past it; its content is at contentStart..position. */
+  objectIdentifier(what: string): void {
+    const end = this.primitive(0x06, what);
+    if (end === this.contentStart || (this.bytes[end - 1] as number) & 0x80) throw new BerError(`${what}: invalid OBJECT IDENTIFIER`);
+  }
+
+  /** Whether the OBJECT IDENTIFIER just read has these content octets. */
+  objectIdentifierIs(content: Uint8Array): boolean {
+    const start = this.contentStart;
+    if (this.position - start !== content.length) return false;
+    // From the end: identifiers of one family share all but their last arcs.
+    for (let index = content.length - 1; index >= 0; index--) if (this.bytes[start + index] !== content[index]) return false;
+    return true;
+  }
+
+  /**
+   * The next element as an OCTET STRING, primitive (its content, not copied) or constructed (its segments joined), and
+   * steps past it.
+   */
+  octetString(what: string): Buffer {
+    const bytes = this.bytes;
+    if (this.peek() === 0x04) {
+      this.position = this.contentStart + this.length;
+      return Buffer.from(bytes.buffer, bytes.byteOffset + this.contentStart, this.length);
+    }
+    const chunks: Uint8Array[] = [];
+    this.segments(chunks, what);
+    // The metadata service sends its content as one segment of a constructed OCTET STRING: no copy then either.
+    const [only] = chunks;
+    return chunks.length === 1 && only ? Buffer.from(only.buffer, only.byteOffset, only.byteLength) : Buffer.concat(chunks);
+  }
+
+  private segments(chunks: Uint8Array[], what: string): void {
+    const end = this.enter(0x24, what);
+    while (this.more(end)) {
+      if (this.peek() !== 0x04) {
+        this.segments(chunks, what);
+        continue;
+      }
+      this.position = this.contentStart + this.length;
+      chunks.push(this.bytes.subarray(this.contentStart, this.position));
+    }
+    this.leave(end, what);
+  }
+
+  private endOf(offset: number, depth: number): number {
+    if (depth > MAX_DEPTH) throw new BerError('nesting too deep');
+    this.position = offset;
+    this.peek();
+    const { tag, contentStart, length } = this;
+    if (length === INDEFINITE) {
+      let position = contentStart;
+      while (byteAt(this.bytes, position) !== 0 || byteAt(this.bytes, position + 1) !== 0) position = this.endOf(position, depth + 1);
+      return position + 2;
+    }
+    const end = contentStart + length;
+    if (tag & 0x20) {
+      let child = contentStart;
+      while (child < end) child = this.endOf(child, depth + 1);
+      if (child !== end) throw new BerError('element overruns its parent');
+    }
+    return end;
+  }
 }
 
-/** The end of the element at `offset`; `deep` also walks inside definite-length elements (indefinite ones always). */
-function endOf(bytes: Uint8Array, offset: number, depth: number, deep: boolean): number {
-  if (depth > MAX_DEPTH) throw new BerError('nesting too deep');
-  readHeader(bytes, offset);
-  const { tag, contentStart, length } = header;
-  if (length < 0) {
-    let position = contentStart;
-    while (byteAt(bytes, position) !== 0 || byteAt(bytes, position + 1) !== 0) position = endOf(bytes, position, depth + 1, deep);
-    return position + 2;
-  }
-  const end = contentStart + length;
-  if (tag & 0x20 && deep) {
-    let child = contentStart;
-    while (child < end) child = endOf(bytes, child, depth + 1, deep);
-    if (child !== end) throw new BerError('element overruns its parent');
-  }
-  return end;
-}
-
-function element(bytes: Uint8Array, offset: number, depth: number, deep: boolean): BerElement {
-  if (depth > MAX_DEPTH) throw new BerError('nesting too deep');
-  readHeader(bytes, offset);
-  const { tag, contentStart, length, derHeader } = header;
-  // Only an indefinite length, or a deep walk of a constructed element, needs to look inside.
-  const end = length >= 0 && !(deep && tag & 0x20) ? contentStart + length : endOf(bytes, offset, depth, deep);
-  return { tag, start: offset, contentStart, contentEnd: length < 0 ? end - 2 : end, end, derHeader };
-}
-
-/**
- * Reads the element at `offset` and walks everything inside it (definite and indefinite lengths alike), so that any
- * truncation, overrun or excessive nesting is found here rather than deep inside a parser.
- */
-export function readElement(bytes: Uint8Array, offset: number, depth = 0): BerElement {
-  return element(bytes, offset, depth, true);
-}
-
-/**
- * The elements directly inside a constructed element, reading only their headers: call it on encodings that
- * readElement has checked, so that walking a structure level by level costs its size once, not once per level.
- */
-export function childrenOf(bytes: Uint8Array, parent: BerElement): BerElement[] {
-  const children: BerElement[] = [];
-  for (let position = parent.contentStart; position < parent.contentEnd; ) {
-    const child = element(bytes, position, 0, false);
-    children.push(child);
-    position = child.end;
-  }
-  if (children.length > 0 && children[children.length - 1]!.end !== parent.contentEnd) throw new BerError('element overruns its parent');
-  return children;
-}
-
-/** The content chunks of an OCTET STRING, primitive (one chunk) or constructed (its segments, in order). */
-export function octetStringChunks(bytes: Uint8Array, element: BerElement, depth = 0): Uint8Array[] {
-  if (element.tag === 0x04) return [bytes.subarray(element.contentStart, element.contentEnd)];
-  if (element.tag !== 0x24) throw new BerError('not an OCTET STRING');
-  const chunks: Uint8Array[] = [];
-  for (let position = element.contentStart; position < element.contentEnd; ) {
-    const child = readElement(bytes, position, depth + 1);
-    chunks.push(...octetStringChunks(bytes, child, depth + 1));
-    position = child.end;
-  }
-  return chunks;
-}
-
-/** The content of an OCTET STRING, primitive (not copied) or constructed (its chunks joined). */
-export function octetString(bytes: Uint8Array, element: BerElement): Buffer {
-  const chunks = octetStringChunks(bytes, element);
-  const [only] = chunks;
-  return chunks.length === 1 && only ? Buffer.from(only.buffer, only.byteOffset, only.byteLength) : Buffer.concat(chunks);
+function unexpected(tag: number, what: string): BerError {
+  return new BerError(`${what}: unexpected tag 0x${tag.toString(16)}`);
 }
 
 /** An element with the given identifier (one octet, or the octets as read) and a definite minimal length. */
@@ -141,64 +188,44 @@ export function encodeElement(identifier: number | Uint8Array, content: readonly
   return Buffer.concat([typeof identifier === 'number' ? Buffer.from([identifier]) : identifier, header, ...content]);
 }
 
-/** The end of the element at `offset` if it has DER framing throughout (one-octet identifiers, minimal lengths), else -1. */
-function derFramedEnd(bytes: Uint8Array, offset: number, depth: number): number {
-  if (depth > MAX_DEPTH) throw new BerError('nesting too deep');
-  readHeader(bytes, offset);
-  const { tag, contentStart, length, derHeader } = header;
-  if (!derHeader) return -1;
-  const end = contentStart + length;
-  if (!(tag & 0x20)) return end;
-  let child = contentStart;
-  while (child >= 0 && child < end) child = derFramedEnd(bytes, child, depth + 1);
-  return child === end ? end : -1;
-}
-
-function derFramed(bytes: Uint8Array, element: BerElement): boolean {
-  return derFramedEnd(bytes, element.start, 0) === element.end;
-}
-
 /**
- * The element with DER framing throughout, contents unchanged: its own bytes when they already are (the common case,
- * no copy), else re-encoded with definite lengths.
+ * The elements from `offset` to `end` of an encoding a walk has checked, each re-encoded with definite lengths
+ * throughout, contents unchanged. For the rare document whose signed parts are not DER-framed already.
  */
-export function derFraming(bytes: Uint8Array, element: BerElement): Uint8Array {
-  if (derFramed(bytes, element)) return bytes.subarray(element.start, element.end);
-  let identifierEnd = element.start + 1;
-  if ((element.tag & 0x1f) === 0x1f) while ((bytes[identifierEnd++] as number) & 0x80);
-  const identifier = bytes.subarray(element.start, identifierEnd);
-  if (!(element.tag & 0x20)) return encodeElement(identifier, [bytes.subarray(element.contentStart, element.contentEnd)]);
-  return encodeElement(identifier, childrenOf(bytes, element).map((child) => derFraming(bytes, child)));
-}
-
-/** The dotted text of an OBJECT IDENTIFIER element (tag 0x06). */
-export function objectIdentifier(bytes: Uint8Array, element: BerElement): string {
-  if (element.tag !== 0x06) throw new BerError('not an OBJECT IDENTIFIER');
-  const { contentStart, contentEnd } = element;
-  if (contentEnd === contentStart || (bytes[contentEnd - 1] as number) & 0x80) throw new BerError('invalid OBJECT IDENTIFIER');
-  let text = '';
-  let value = 0;
-  for (let index = contentStart; index < contentEnd; index++) {
-    const octet = bytes[index] as number;
-    // Arcs beyond 2^53 are legal but rare enough to take the slow path.
-    if (value >= 2 ** 45) return bigObjectIdentifier(bytes, element);
-    value = value * 128 + (octet & 0x7f);
-    if (octet & 0x80) continue;
-    if (text === '') {
-      const top = value < 40 ? 0 : value < 80 ? 1 : 2;
-      text = `${top}.${value - top * 40}`;
-    } else {
-      text += `.${value}`;
-    }
-    value = 0;
+export function derFramed(bytes: Uint8Array, offset: number, end: number): Buffer[] {
+  const cursor = new BerCursor(bytes);
+  const elements: Buffer[] = [];
+  for (cursor.position = offset; cursor.position < end; ) {
+    cursor.peek();
+    const { tag, start, contentStart, length } = cursor;
+    let identifierEnd = start + 1;
+    if ((tag & 0x1f) === 0x1f) while ((bytes[identifierEnd++] as number) & 0x80);
+    const identifier = bytes.subarray(start, identifierEnd);
+    const elementEnd = cursor.skip();
+    const contentEnd = length === INDEFINITE ? elementEnd - 2 : contentStart + length;
+    const content = tag & 0x20 ? derFramed(bytes, contentStart, contentEnd) : [bytes.subarray(contentStart, contentEnd)];
+    elements.push(encodeElement(identifier, content));
   }
-  return text;
+  return elements;
 }
 
-function bigObjectIdentifier(bytes: Uint8Array, element: BerElement): string {
+/** The content octets of the OBJECT IDENTIFIER with this dotted text (arcs below 2^53). */
+export function objectIdentifierContent(text: string): Uint8Array {
+  const [top = 0, second = 0, ...rest] = text.split('.').map(Number);
+  const octets: number[] = [];
+  for (const arc of [top * 40 + second, ...rest]) {
+    const base128 = [arc % 128];
+    for (let value = Math.floor(arc / 128); value > 0; value = Math.floor(value / 128)) base128.unshift(0x80 | value % 128);
+    octets.push(...base128);
+  }
+  return Uint8Array.from(octets);
+}
+
+/** The dotted text of an OBJECT IDENTIFIER's content octets (checked by BerCursor.objectIdentifier). */
+export function objectIdentifierText(bytes: Uint8Array, start: number, end: number): string {
   const arcs: bigint[] = [];
   let value = 0n;
-  for (let index = element.contentStart; index < element.contentEnd; index++) {
+  for (let index = start; index < end; index++) {
     const octet = bytes[index] as number;
     value = (value << 7n) | BigInt(octet & 0x7f);
     if (octet & 0x80) continue;

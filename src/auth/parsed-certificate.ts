@@ -21,7 +21,16 @@ export interface ParsedCertificate {
 // Certificates are few (the built-in set plus the registered ones) but are consulted on every login; the cap only
 // bounds memory if registered certificates churn.
 const MAX_CACHED = 1024;
-const cache = new Map<string, Omit<ParsedCertificate, 'certificate'> | null>();
+const cache = new Map<string, Decoded | null>();
+
+type Decoded = Omit<ParsedCertificate, 'certificate'> & {
+  /** The serial number's length and last octet, one number: serials are random, so this rules out nearly every other. */
+  serialHint: number;
+};
+
+function serialHint(serialNumber: Uint8Array): number {
+  return serialNumber.length * 256 + (serialNumber[serialNumber.length - 1] ?? 0);
+}
 
 /**
  * Decodes a trusted certificate, memoized by its PEM. A certificate that does not decode yields undefined: it can
@@ -34,7 +43,13 @@ export function parseTrustedCertificate(certificate: TrustedCertificate): Parsed
     if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
     cache.set(certificate.pem, parsed);
   }
-  return parsed === null ? undefined : { certificate, ...parsed };
+  return parsed === null ? undefined : withCertificate(certificate, parsed);
+}
+
+// Spelled out rather than spread: this runs on every login, and a spread copies at several times the cost.
+function withCertificate(certificate: TrustedCertificate, parsed: Omit<ParsedCertificate, 'certificate'>): ParsedCertificate {
+  const { issuer, serialNumber, notBefore, notAfter, publicKey, keyType } = parsed;
+  return { certificate, issuer, serialNumber, notBefore, notAfter, publicKey, keyType };
 }
 
 /**
@@ -42,25 +57,25 @@ export function parseTrustedCertificate(certificate: TrustedCertificate): Parsed
  * forms without building a ParsedCertificate per candidate: the trusted set holds every region's certificate.
  */
 export function findTrustedCertificate(trusted: readonly TrustedCertificate[], issuer: Uint8Array, serialNumber: Uint8Array): ParsedCertificate | undefined {
+  const hint = serialHint(serialNumber);
   for (const candidate of trusted) {
     const parsed = cache.get(candidate.pem) ?? (parseTrustedCertificate(candidate) && cache.get(candidate.pem));
-    if (!parsed) continue;
-    // Serial numbers are random: their length and last octet rule out nearly every other candidate without a call.
-    const serial = parsed.serialNumber;
-    if (serial.length !== serialNumber.length || serial[serial.length - 1] !== serialNumber[serialNumber.length - 1]) continue;
-    if (serial.equals(serialNumber) && parsed.issuer.equals(issuer)) return { certificate: candidate, ...parsed };
+    if (!parsed || parsed.serialHint !== hint) continue;
+    if (parsed.serialNumber.equals(serialNumber) && parsed.issuer.equals(issuer)) return withCertificate(candidate, parsed);
   }
   return undefined;
 }
 
-function decode(pem: string): Omit<ParsedCertificate, 'certificate'> | null {
+function decode(pem: string): Decoded | null {
   try {
     const x509 = new X509Certificate(pem);
     const tbs = AsnParser.parse(x509.raw, Certificate).tbsCertificate;
     const publicKey = x509.publicKey;
+    const serialNumber = Buffer.from(tbs.serialNumber);
     return {
       issuer: Buffer.from(AsnConvert.serialize(tbs.issuer)),
-      serialNumber: Buffer.from(tbs.serialNumber),
+      serialNumber,
+      serialHint: serialHint(serialNumber),
       notBefore: tbs.validity.notBefore.getTime(),
       notAfter: tbs.validity.notAfter.getTime(),
       publicKey,

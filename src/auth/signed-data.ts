@@ -1,124 +1,244 @@
 import { InvalidRequest } from '../core/errors.js';
-import { type BerElement, BerError, childrenOf, derFraming, encodeElement, objectIdentifier, octetString, readElement } from './ber.js';
+import { BerCursor, BerError, derFramed, encodeElement, objectIdentifierContent, objectIdentifierText } from './ber.js';
 
 /**
- * Reads a CMS ContentInfo holding a SignedData (RFC 5652) with the BER walker, down to what verifying its one signer
- * needs. A schema parser (asn1-schema) did this before at twenty times the cost of the signature check itself (see
- * docs/performance.md). Structural faults throw BerError; the caller reports them as a malformed document.
+ * Reads a CMS ContentInfo holding a SignedData (RFC 5652) down to what verifying its one signer needs, in one walk of
+ * a BerCursor that checks the whole encoding on the way (elements it does not read, such as embedded certificates, are
+ * walked through). A schema parser (asn1-schema) did this before at twenty times the cost of the signature check
+ * itself (see docs/performance.md). Structural faults throw BerError; the caller reports them as a malformed document.
  */
 
-const OID_DATA = '1.2.840.113549.1.7.1';
-const OID_SIGNED_DATA = '1.2.840.113549.1.7.2';
+/** The OBJECT IDENTIFIERs named in documents, so that reading one costs a comparison rather than a decoding. */
+const KNOWN = [
+  '1.3.14.3.2.26', // sha1
+  '2.16.840.1.101.3.4.2.1', // sha256
+  '1.2.840.113549.1.1.1', // rsaEncryption
+  '1.2.840.113549.1.1.5', // sha1WithRSAEncryption
+  '1.2.840.113549.1.1.11', // sha256WithRSAEncryption
+  '1.2.840.10040.4.3', // dsa-with-sha1
+].map((text) => ({ text, content: objectIdentifierContent(text) }));
 
-/** A signed attribute: its type and the encodings of its values, as received. */
-export interface SignedAttribute {
-  type: string;
-  values: Buffer[];
+/** The content octets of id-data, the only content type this verifier accepts. */
+export const ID_DATA = objectIdentifierContent('1.2.840.113549.1.7.1');
+const SIGNED_DATA = objectIdentifierContent('1.2.840.113549.1.7.2');
+
+/** The signed attributes this verifier reads, in the order of SignedAttributeValues' fields. */
+const ATTRIBUTE_TYPES = [
+  objectIdentifierContent('1.2.840.113549.1.9.3'), // contentType
+  objectIdentifierContent('1.2.840.113549.1.9.4'), // messageDigest
+  objectIdentifierContent('1.2.840.113549.1.9.5'), // signingTime
+  objectIdentifierContent('1.2.840.113549.1.9.52'), // CMSAlgorithmProtection
+];
+
+/**
+ * The encoding of an attribute's one value, as received: undefined when the attribute is absent, null when it occurs
+ * more than once or without exactly one value (RFC 5652 §11 forbids both).
+ */
+export type AttributeValue = Buffer | null | undefined;
+
+export interface SignedAttributes {
+  contentType: AttributeValue;
+  messageDigest: AttributeValue;
+  signingTime: AttributeValue;
+  algorithmProtection: AttributeValue;
+  /** The DER SET OF the attributes, which the signature covers (§5.4). */
+  der: Buffer;
 }
 
 /** A SignerInfo (RFC 5652 §5.3). */
 export interface Signer {
   /** DER of the issuer Name and the serial number's INTEGER content octets (absent for a subjectKeyIdentifier). */
-  issuer?: Uint8Array;
-  serialNumber?: Uint8Array;
+  issuer?: Buffer;
+  serialNumber?: Buffer;
   digestAlgorithm: string;
   signatureAlgorithm: string;
-  /** The signed attributes, in the order received, and the DER SET OF them that the signature covers (§5.4). */
-  signedAttributes?: { attributes: SignedAttribute[]; der: Buffer };
+  signedAttributes?: SignedAttributes;
   signature: Buffer;
 }
 
-/** The attached content and the signers of a SignedData. */
-export function readSignedData(der: Buffer): { content: Buffer; signers: Signer[] } {
-  // The whole encoding is checked first (no truncation, no overrun, bounded nesting); each element is then read once.
-  const root = readElement(der, 0);
-  if (root.end !== der.length) throw new BerError('trailing bytes after the signature');
-  const [contentType, wrapped] = fields(der, root, 0x30, 'ContentInfo', 2) as [BerElement, BerElement];
-  const type = objectIdentifier(der, contentType);
-  if (type !== OID_SIGNED_DATA) throw new BerError(`content type ${type} is not signedData`);
-  const [signedData] = fields(der, wrapped, 0xa0, 'ContentInfo content', 1) as [BerElement];
-  const parts = fields(der, signedData, 0x30, 'SignedData', 4);
-  expectTag(parts[0] as BerElement, 0x02, 'SignedData version');
-  for (const algorithm of fields(der, parts[1] as BerElement, 0x31, 'SignedData digestAlgorithms', 0)) algorithmOf(der, algorithm, 'digestAlgorithms');
+/**
+ * The attached content and the one signer of a SignedData. `der` is the caller's own copy: the signed attributes'
+ * [0] tag is overwritten with the SET tag their signature covers, so that they are verified where they lie.
+ */
+export function readSignedData(der: Buffer): { content: Buffer; signer: Signer } {
+  const cursor = new BerCursor(der);
+  const contentInfo = cursor.enter(0x30, 'ContentInfo');
+  expectMore(cursor, contentInfo, 'ContentInfo');
+  cursor.objectIdentifier('ContentInfo contentType');
+  if (!cursor.objectIdentifierIs(SIGNED_DATA)) throw new BerError(`content type ${lastOid(cursor)} is not signedData`);
+  expectMore(cursor, contentInfo, 'ContentInfo');
+  const wrapped = cursor.enter(0xa0, 'ContentInfo content');
+  expectMore(cursor, wrapped, 'ContentInfo content');
+  const signedData = readSignedDataFields(cursor);
+  cursor.skipRest(wrapped);
+  cursor.skipRest(contentInfo);
+  if (cursor.position !== der.length) throw new BerError('trailing bytes after the signature');
+  return signedData;
+}
+
+/** Throws unless the element entered with `end` holds another child. */
+function expectMore(cursor: BerCursor, end: number, what: string): void {
+  if (!cursor.more(end)) throw new BerError(`${what}: missing fields`);
+}
+
+/** The text of the OBJECT IDENTIFIER just read. */
+function lastOid(cursor: BerCursor): string {
+  for (const known of KNOWN) if (cursor.objectIdentifierIs(known.content)) return known.text;
+  return objectIdentifierText(cursor.bytes, cursor.contentStart, cursor.position);
+}
+
+function readSignedDataFields(cursor: BerCursor): { content: Buffer; signer: Signer } {
+  const end = cursor.enter(0x30, 'SignedData');
+  expectMore(cursor, end, 'SignedData');
+  cursor.primitive(0x02, 'SignedData version');
+  expectMore(cursor, end, 'SignedData');
+  const algorithms = cursor.enter(0x31, 'SignedData digestAlgorithms');
+  while (cursor.more(algorithms)) readAlgorithm(cursor, 'digestAlgorithms');
+  cursor.leave(algorithms, 'SignedData digestAlgorithms');
+  expectMore(cursor, end, 'SignedData');
+  const content = encapsulatedContent(cursor);
   // Between the content and the signers only the (ignored) certificates [0] and CRLs [1] may come.
-  if (parts.slice(3, -1).some((part) => part.tag !== 0xa0 && part.tag !== 0xa1)) throw new BerError('unexpected element in SignedData');
-  const content = encapsulatedContent(der, parts[2] as BerElement);
-  const signerInfos = fields(der, parts[parts.length - 1] as BerElement, 0x31, 'SignerInfos', 0);
-  return { content, signers: signerInfos.map((signer) => readSigner(der, signer)) };
+  for (expectMore(cursor, end, 'SignedData'); cursor.peek() !== 0x31; expectMore(cursor, end, 'SignedData')) {
+    if (cursor.tag !== 0xa0 && cursor.tag !== 0xa1) throw new BerError('unexpected element in SignedData');
+    cursor.skip();
+  }
+  const signers = cursor.enter(0x31, 'SignerInfos');
+  if (!cursor.more(signers)) throw new BerError('expected exactly one signer');
+  const signer = readSigner(cursor);
+  if (cursor.more(signers)) throw new BerError('expected exactly one signer');
+  cursor.leave(signers, 'SignerInfos');
+  cursor.leave(end, 'SignedData');
+  return { content, signer };
 }
 
-function expectTag(element: BerElement, tag: number, what: string): void {
-  if (element.tag !== tag) throw new BerError(`${what}: unexpected tag 0x${element.tag.toString(16)}`);
-}
-
-/** The children of an element with the given tag, at least `minimum` of them. */
-function fields(der: Buffer, element: BerElement, tag: number, what: string, minimum: number): BerElement[] {
-  expectTag(element, tag, what);
-  const children = childrenOf(der, element);
-  if (children.length < minimum) throw new BerError(`${what}: missing fields`);
-  return children;
-}
-
-function encapsulatedContent(der: Buffer, info: BerElement): Buffer {
-  const [contentType, explicit] = fields(der, info, 0x30, 'EncapsulatedContentInfo', 1) as [BerElement, BerElement | undefined];
-  const type = objectIdentifier(der, contentType);
-  if (type !== OID_DATA) throw new BerError(`encapsulated content type ${type} is not data`);
-  // The metadata service sends a BER constructed OCTET STRING, whose chunks make the content.
-  const octets = explicit && fields(der, explicit, 0xa0, 'eContent', 1)[0];
-  const content = octets && octetString(der, octets);
+function encapsulatedContent(cursor: BerCursor): Buffer {
+  const end = cursor.enter(0x30, 'EncapsulatedContentInfo');
+  expectMore(cursor, end, 'EncapsulatedContentInfo');
+  cursor.objectIdentifier('eContentType');
+  if (!cursor.objectIdentifierIs(ID_DATA)) throw new BerError(`encapsulated content type ${lastOid(cursor)} is not data`);
+  let content: Buffer | undefined;
+  if (cursor.more(end)) {
+    const explicit = cursor.enter(0xa0, 'eContent');
+    expectMore(cursor, explicit, 'eContent');
+    // The metadata service sends a BER constructed OCTET STRING, whose chunks make the content.
+    content = cursor.octetString('eContent');
+    cursor.skipRest(explicit);
+  }
+  cursor.skipRest(end);
   if (!content || content.length === 0) throw new InvalidRequest('instance identity document could not be found in the signature');
   return content;
 }
 
-/** The OBJECT IDENTIFIER of an AlgorithmIdentifier (whose tag may be implicit). */
-export function algorithmOf(der: Buffer, element: BerElement, what: string, tag = 0x30): string {
-  return objectIdentifier(der, fields(der, element, tag, what, 1)[0] as BerElement);
+/** Reads an AlgorithmIdentifier (whose tag may be implicit) and answers its OBJECT IDENTIFIER. */
+export function readAlgorithm(cursor: BerCursor, what: string, tag = 0x30): string {
+  const end = cursor.enter(tag, what);
+  expectMore(cursor, end, what);
+  cursor.objectIdentifier(what);
+  const algorithm = lastOid(cursor);
+  cursor.skipRest(end);
+  return algorithm;
 }
 
-function readSigner(der: Buffer, info: BerElement): Signer {
-  const parts = fields(der, info, 0x30, 'SignerInfo', 5);
-  expectTag(parts[0] as BerElement, 0x02, 'SignerInfo version');
-  const sid = parts[1] as BerElement;
-  let issuer: Uint8Array | undefined;
-  let serialNumber: Uint8Array | undefined;
-  if (sid.tag !== 0x80) {
-    const [name, serial] = fields(der, sid, 0x30, 'IssuerAndSerialNumber', 2) as [BerElement, BerElement];
-    checkName(der, name);
-    expectTag(serial, 0x02, 'serialNumber');
-    issuer = derFraming(der, name);
-    serialNumber = der.subarray(serial.contentStart, serial.contentEnd);
+function readSigner(cursor: BerCursor): Signer {
+  const der = cursor.bytes as Buffer;
+  const end = cursor.enter(0x30, 'SignerInfo');
+  expectMore(cursor, end, 'SignerInfo');
+  cursor.primitive(0x02, 'SignerInfo version');
+  expectMore(cursor, end, 'SignerInfo');
+  let issuer: Buffer | undefined;
+  let serialNumber: Buffer | undefined;
+  if (cursor.peek() === 0x80) {
+    cursor.skip();
+  } else {
+    const sid = cursor.enter(0x30, 'IssuerAndSerialNumber');
+    expectMore(cursor, sid, 'IssuerAndSerialNumber');
+    issuer = readName(cursor);
+    expectMore(cursor, sid, 'IssuerAndSerialNumber');
+    const serialEnd = cursor.primitive(0x02, 'serialNumber');
+    serialNumber = der.subarray(cursor.contentStart, serialEnd);
+    cursor.skipRest(sid);
   }
-  const digestAlgorithm = algorithmOf(der, parts[2] as BerElement, 'digestAlgorithm');
-  let next = 3;
-  const signedAttributes = parts[next]?.tag === 0xa0 ? readSignedAttributes(der, parts[next++] as BerElement) : undefined;
-  const signatureAlgorithm = algorithmOf(der, parts[next++] as BerElement, 'signatureAlgorithm');
-  const signature = parts[next++];
-  if (!signature) throw new BerError('SignerInfo: missing signature');
-  if (parts.length > next + 1 || (parts[next] && parts[next]?.tag !== 0xa1)) throw new BerError('unexpected element in SignerInfo');
-  return { issuer, serialNumber, digestAlgorithm, signatureAlgorithm, signedAttributes, signature: octetString(der, signature) };
+  expectMore(cursor, end, 'SignerInfo');
+  const digestAlgorithm = readAlgorithm(cursor, 'digestAlgorithm');
+  expectMore(cursor, end, 'SignerInfo');
+  const signedAttributes = cursor.peek() === 0xa0 ? readSignedAttributes(cursor) : undefined;
+  expectMore(cursor, end, 'SignerInfo');
+  const signatureAlgorithm = readAlgorithm(cursor, 'signatureAlgorithm');
+  if (!cursor.more(end)) throw new BerError('SignerInfo: missing signature');
+  const signature = cursor.octetString('signature');
+  if (cursor.more(end) && cursor.peek() === 0xa1) cursor.skip();
+  cursor.leave(end, 'SignerInfo');
+  return { issuer, serialNumber, digestAlgorithm, signatureAlgorithm, signedAttributes, signature };
 }
 
-/** A Name is a SEQUENCE OF RelativeDistinguishedName, each a non-empty SET OF SEQUENCE { type OID, value }. */
-function checkName(der: Buffer, name: BerElement): void {
-  for (const relative of fields(der, name, 0x30, 'issuer', 0)) {
-    for (const pair of fields(der, relative, 0x31, 'issuer RDN', 1)) objectIdentifier(der, fields(der, pair, 0x30, 'issuer attribute', 2)[0] as BerElement);
+/**
+ * Reads a Name, a SEQUENCE OF RelativeDistinguishedName, each a non-empty SET OF SEQUENCE { type OID, value }, and
+ * answers its DER: the bytes as received when their framing is DER already (every document seen), else re-framed.
+ */
+function readName(cursor: BerCursor): Buffer {
+  const der = cursor.bytes as Buffer;
+  const start = cursor.position;
+  cursor.der = true;
+  const name = cursor.enter(0x30, 'issuer');
+  while (cursor.more(name)) {
+    const relative = cursor.enter(0x31, 'issuer RDN');
+    expectMore(cursor, relative, 'issuer RDN');
+    while (cursor.more(relative)) {
+      const pair = cursor.enter(0x30, 'issuer attribute');
+      expectMore(cursor, pair, 'issuer attribute');
+      cursor.objectIdentifier('issuer attribute type');
+      expectMore(cursor, pair, 'issuer attribute');
+      cursor.skipRest(pair);
+    }
+    cursor.leave(relative, 'issuer RDN');
   }
+  cursor.leave(name, 'issuer');
+  return cursor.der ? der.subarray(start, cursor.position) : (derFramed(der, start, cursor.position)[0] as Buffer);
 }
 
-function readSignedAttributes(der: Buffer, set: BerElement): { attributes: SignedAttribute[]; der: Buffer } {
-  let framed = true;
-  const types: BerElement[] = [];
-  const attributes = childrenOf(der, set).map((attribute) => {
-    const [type, values] = fields(der, attribute, 0x30, 'Attribute', 2) as [BerElement, BerElement];
-    framed &&= attribute.derHeader && values.derHeader;
-    types.push(type);
-    return { type: objectIdentifier(der, type), values: fields(der, values, 0x31, 'Attribute values', 0).map((value) => der.subarray(value.start, value.end)) };
-  });
-  // The signature covers a DER SET of the attributes (types and values as received): the [0] content itself when its
-  // framing is DER already, as it is in every document seen.
-  const typeOf = (index: number) => der.subarray(types[index]?.start, types[index]?.end);
-  const content = framed
-    ? [der.subarray(set.contentStart, set.contentEnd)]
-    : attributes.map((attribute, index) => encodeElement(0x30, [typeOf(index), encodeElement(0x31, attribute.values)]));
-  return { attributes, der: encodeElement(0x31, content) };
+/** The index in ATTRIBUTE_TYPES of the attribute type just read, or -1. */
+function attributeSlot(cursor: BerCursor): number {
+  for (let slot = 0; slot < ATTRIBUTE_TYPES.length; slot++) if (cursor.objectIdentifierIs(ATTRIBUTE_TYPES[slot] as Uint8Array)) return slot;
+  return -1;
+}
+
+function readSignedAttributes(cursor: BerCursor): SignedAttributes {
+  const der = cursor.bytes as Buffer;
+  const start = cursor.position;
+  cursor.der = true;
+  const end = cursor.enter(0xa0, 'signed attributes');
+  const headerIsDer = cursor.der;
+  const contentStart = cursor.position;
+  cursor.der = true;
+  const values: AttributeValue[] = [undefined, undefined, undefined, undefined];
+  while (cursor.more(end)) {
+    const attribute = cursor.enter(0x30, 'Attribute');
+    expectMore(cursor, attribute, 'Attribute');
+    cursor.objectIdentifier('Attribute type');
+    const slot = attributeSlot(cursor);
+    expectMore(cursor, attribute, 'Attribute');
+    const set = cursor.enter(0x31, 'Attribute values');
+    const valueStart = cursor.position;
+    let count = 0;
+    for (; cursor.more(set); count++) cursor.skip();
+    if (slot >= 0) values[slot] = values[slot] !== undefined || count !== 1 ? null : der.subarray(valueStart, cursor.position);
+    cursor.leave(set, 'Attribute values');
+    cursor.skipRest(attribute);
+  }
+  const contentEnd = cursor.position;
+  const contentIsDer = cursor.der;
+  cursor.leave(end, 'signed attributes');
+  const [contentType, messageDigest, signingTime, algorithmProtection] = values;
+  return { contentType, messageDigest, signingTime, algorithmProtection, der: signedSet(der, start, contentStart, contentEnd, headerIsDer, contentIsDer) };
+}
+
+/**
+ * The DER SET OF the signed attributes that the signature covers: in every genuine document the [0] element is DER
+ * already, and retagging it in place spares a copy; otherwise it is re-encoded with definite lengths.
+ */
+function signedSet(der: Buffer, start: number, contentStart: number, contentEnd: number, headerIsDer: boolean, contentIsDer: boolean): Buffer {
+  if (!contentIsDer) return encodeElement(0x31, derFramed(der, contentStart, contentEnd));
+  if (!headerIsDer) return encodeElement(0x31, [der.subarray(contentStart, contentEnd)]);
+  der[start] = 0x31;
+  return der.subarray(start, contentEnd);
 }

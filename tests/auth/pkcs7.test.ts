@@ -8,7 +8,7 @@ import { ContentInfo, SignedData } from '@peculiar/asn1-cms';
 import { AuthenticationRefused, InvalidRequest, isStrongroomError } from '../../src/core/errors.js';
 import { SHA1_DISABLED_MESSAGE, verifyPkcs7, type VerifiedContent } from '../../src/auth/pkcs7.js';
 import { parseTrustedCertificate } from '../../src/auth/parsed-certificate.js';
-import { BerError, octetStringChunks, readElement } from '../../src/auth/ber.js';
+import { BerCursor, BerError } from '../../src/auth/ber.js';
 import type { TrustedCertificate } from '../../src/auth/trusted-certificate.js';
 import { allAwsCertificates, awsCertificates, sampleCertificate, sampleFile, type SampleName } from '../support/aws-fixtures.js';
 import { buildCms, createSigner, OID, type TestSigner } from '../support/synthetic-cms.js';
@@ -216,6 +216,12 @@ describe('synthetic documents', () => {
     }
   });
 
+  it('reads a GeneralizedTime signing time (years from 2050)', () => {
+    const error = failure(() => verify(buildCms({ content, signer, signingTime: new Date('2051-02-03T04:05:06Z') })));
+    expect(error).toBeInstanceOf(AuthenticationRefused);
+    expect(error.message).toMatch(/signing time 2051-02-03T04:05:06.000Z is outside the validity/);
+  });
+
   it('refuses RSA-SHA1 unless SHA-1 is allowed', () => {
     const cms = buildCms({ content, signer, digest: 'sha1' });
     expect(failure(() => verify(cms)).message).toBe(SHA1_DISABLED_MESSAGE);
@@ -325,12 +331,15 @@ describe('malformed input', () => {
 
 describe('BER reader', () => {
   it('walks definite and indefinite lengths and reassembles a constructed OCTET STRING', () => {
-    // [0] { OCTET STRING (constructed, indefinite) { "ab", { "c" }, "" } }
+    // [0] { OCTET STRING (constructed, indefinite) { "ab", { "c" }, "" } }, then two bytes beyond it
     const bytes = Buffer.from('a00f2480040261622403040163040000000000', 'hex').subarray(0, 19);
-    const outer = readElement(bytes, 0);
-    expect(outer.end).toBe(17);
-    const inner = readElement(bytes, outer.contentStart);
-    expect(Buffer.concat(octetStringChunks(bytes, inner)).toString()).toBe('abc');
+    const cursor = new BerCursor(bytes);
+    expect(cursor.skip()).toBe(17);
+    cursor.position = 0;
+    const outer = cursor.enter(0xa0, 'outer');
+    expect(cursor.octetString('inner').toString()).toBe('abc');
+    cursor.leave(outer, 'outer');
+    expect(cursor.position).toBe(17);
   });
 
   it.each([
@@ -338,13 +347,17 @@ describe('BER reader', () => {
     ['a length of more than four octets', '04850100000000', /length too large/],
     ['a child running past its parent', '30030403616263', /truncated data|overruns/],
     ['a missing end-of-contents', '30800400', /truncated data/],
+    ['nesting beyond 32 levels', `${'3080'.repeat(40)}${'0000'.repeat(40)}`, /nesting too deep/],
   ])('refuses %s', (_name, hex, message) => {
-    expect(() => readElement(Buffer.from(hex, 'hex'), 0)).toThrow(message);
-    expect(() => readElement(Buffer.from(hex, 'hex'), 0)).toThrow(BerError);
+    expect(() => new BerCursor(Buffer.from(hex, 'hex')).skip()).toThrow(message);
+    expect(() => new BerCursor(Buffer.from(hex, 'hex')).skip()).toThrow(BerError);
   });
 
-  it('refuses a constructed OCTET STRING with other elements inside', () => {
-    const bytes = Buffer.from('2403020101', 'hex');
-    expect(() => octetStringChunks(bytes, readElement(bytes, 0))).toThrow(/not an OCTET STRING/);
+  it('refuses a constructed OCTET STRING with other elements inside, and children that do not fill their parent', () => {
+    expect(() => new BerCursor(Buffer.from('2403020101', 'hex')).octetString('value')).toThrow(/value: unexpected tag 0x2/);
+    const cursor = new BerCursor(Buffer.from('300302020101', 'hex'));
+    const end = cursor.enter(0x30, 'outer');
+    cursor.primitive(0x02, 'integer');
+    expect(() => cursor.leave(end, 'outer')).toThrow(/overruns/);
   });
 });
