@@ -10,10 +10,9 @@ function parentOf(key: string): { folder: string; name: string } {
   return slash < 0 ? { folder: '', name: key } : { folder: key.slice(0, slash + 1), name: key.slice(slash + 1) };
 }
 
+/** A native comparison through a Buffer view of the same memory (no copy). */
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
 }
 
 /**

@@ -5,7 +5,7 @@ import { unchanged } from '../core/stored-json.js';
 import { casOptions, checkCas } from './cas.js';
 import { now, type KvContext } from './context.js';
 import { applyJsonPatch, jsonPatchOperations } from './json-patch.js';
-import type { Change, Stage } from './key-store.js';
+import type { Change, ChangeFunction, Stage } from './key-store.js';
 import { mergePatch } from './merge-patch.js';
 import { newMetadata } from './metadata.js';
 import type { StoredConfig, StoredMetadata } from './records.js';
@@ -71,7 +71,7 @@ export class DataOperations {
     const { keys } = this.context;
     return keys.consistent(async (): Promise<VersionRead<T>> => {
       const key = await keys.read(path);
-      const entry = key && findVersion(key, resolveVersion(key, version));
+      const entry = key && (await keys.version(path, key, resolveVersion(key, version)));
       if (!key || !entry) return { state: 'missing' };
       const metadata = versionMetadata(key, entry);
       if (isHidden(entry, now(this.context))) return { state: 'hidden', metadata };
@@ -118,36 +118,41 @@ export class DataOperations {
   /** Soft-deletes the current version (DELETE data/). */
   async deleteLatest(path: string): Promise<string[]> {
     const time = now(this.context);
-    return this.changeVersions(path, (key) => ({ next: softDelete(key, [key.current_version], time) }));
+    return this.changeVersions(path, undefined, (key) => ({ next: softDelete(key, [key.current_version], time) }));
   }
 
   async deleteVersions(path: string, versions: number[] | undefined): Promise<string[]> {
     const numbers = requireVersions(versions, 'No version number provided');
     const time = now(this.context);
-    return this.changeVersions(path, (key) => ({ next: softDelete(key, numbers, time) }));
+    return this.changeVersions(path, numbers, (key) => ({ next: softDelete(key, numbers, time) }));
   }
 
   async undeleteVersions(path: string, versions: number[] | undefined): Promise<string[]> {
     const numbers = requireVersions(versions, 'No version number provided');
     const time = now(this.context);
     const config = await this.context.config.read();
-    return this.changeVersions(path, (key) => ({ next: undelete(key, numbers, time, config) }));
+    return this.changeVersions(path, numbers, (key) => ({ next: undelete(key, numbers, time, config) }));
   }
 
   async destroyVersions(path: string, versions: number[] | undefined): Promise<string[]> {
     const numbers = requireVersions(versions, 'no version number provided');
-    return this.changeVersions(path, (key) => destroy(key, numbers) ?? { next: undefined });
+    return this.changeVersions(path, numbers, (key) => destroy(key, numbers) ?? { next: undefined });
   }
 
-  /** A change of existing versions; a missing key or a change that alters nothing writes nothing. */
+  /**
+   * A change of existing versions (the current one when `numbers` is undefined); a missing key or a change that alters
+   * nothing writes nothing. The changed entries go inline into the record, so a change of many versions commits at once.
+   */
   private async changeVersions(
     path: string,
+    numbers: readonly number[] | undefined,
     change: (key: StoredMetadata) => { next: StoredMetadata | undefined; dropped?: string[] },
   ): Promise<string[]> {
-    const { warnings } = await this.context.keys.change(path, async (current) => {
+    const changeFunction: ChangeFunction<undefined> = async (current) => {
       const changed = current && change(current);
       return { next: changed?.next ?? unchanged, dropped: changed?.dropped, result: undefined };
-    });
+    };
+    const { warnings } = await this.context.keys.change(path, changeFunction, numbers);
     return warnings;
   }
 }

@@ -1,24 +1,33 @@
 import { InternalError } from '../core/errors.js';
 import { KeyedMutex } from '../core/lock.js';
 import { type JsonStore, unchanged, type UpdateResult } from '../core/stored-json.js';
+import { ConfirmedCleanups } from './confirmed-cleanups.js';
+import { EntryDocuments, StaleRead } from './entry-documents.js';
 import type { StoredMetadata, StoredVersion } from './records.js';
 import { newBlobId, type StorageLayout } from './storage-layout.js';
-import { destroy } from './versions.js';
+import { destroy, findVersion, keptRange, pruned, range } from './versions.js';
 
 /**
- * Storage access for keys: their metadata records and version blobs. The consistency model:
- * - a key's record is the source of truth and its commit point; blobs are written before the record that references
- *   them and removed only after a committed record stopped referencing them;
- * - in-process, changes to one key run under its lock; across processes, the record is committed through
- *   compareAndPut (JsonStore.update) and the change is re-run on conflict, removing the blobs of the lost attempt;
- * - blobs a record stops referencing are listed in its `garbage` until their removal is confirmed, and every later
- *   change of the key retries them, so a failed delete never leaves secret data behind for good.
+ * Storage access for keys: their head records, entry documents and version blobs. The consistency model:
+ * - a key's head record is the source of truth and its commit point. It holds the newest version's entry, any entries
+ *   the last change altered, and the newest others up to INLINE_ENTRIES; every other kept version's entry is in its
+ *   entry document (EntryDocuments), written before the head that stops holding it inline commits. Blobs are written before the record that references them and
+ *   removed only after a committed record stopped referencing them;
+ * - in-process, changes to one key run under its lock; across processes, the head is committed through compareAndPut
+ *   (JsonStore.update) and the change is re-run on conflict, removing the blobs of the lost attempt;
+ * - blobs a record stops referencing are listed in its `garbage`, and pruned entry documents in its `retired`, until
+ *   their removal is confirmed; every later change of the key retries them, so a failed delete never leaves secret
+ *   data behind for good.
  */
 
-/** Metadata referenced a blob that is gone: another process pruned or destroyed it after the metadata was read. */
-class StaleRead extends Error {}
-
 const MAX_STALE_READS = 8;
+
+/**
+ * Entries a head record keeps inline before it spills the oldest of them to their documents: the default max_versions,
+ * so that a key with the default keeps the single-record layout (nothing to spill or retire on a write), while a longer
+ * history costs a read or a write the same as ten versions.
+ */
+const INLINE_ENTRIES = 10;
 const MAX_REMOVE_ROUNDS = 16;
 
 const CLEANUP_WARNING = 'error occurred when cleaning up old versions, these will be cleaned up on the next change to this key';
@@ -34,6 +43,8 @@ export interface Change<R> {
   result: R;
 }
 
+export type ChangeFunction<R> = (current: StoredMetadata | undefined, stage: Stage) => Promise<Change<R>>;
+
 export interface Committed<R> {
   result: R;
   /** The record as stored afterwards (undefined for a key that does not exist). */
@@ -43,22 +54,34 @@ export interface Committed<R> {
   warnings: string[];
 }
 
+interface CommitOptions {
+  /** Versions whose entries the change needs in the record it is given, besides the inline ones. */
+  load?: (current: StoredMetadata) => readonly number[];
+  /** Keep every loaded entry inline, changed or not, so that no entry document is authoritative afterwards. */
+  inlineAll?: boolean;
+}
+
 function sameRecord(a: StoredMetadata | undefined, b: StoredMetadata | undefined): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
 export class KeyStore {
   private readonly mutex = new KeyedMutex();
+  private readonly entries: EntryDocuments;
+  private readonly cleanups = new ConfirmedCleanups();
 
   constructor(
     private readonly json: JsonStore,
     private readonly layout: StorageLayout,
-  ) {}
+  ) {
+    this.entries = new EntryDocuments(json, layout);
+  }
 
   async exists(path: string): Promise<boolean> {
     return (await this.json.getRaw(this.layout.metadata(path))) !== undefined;
   }
 
+  /** The head record; only its inline entries are in `versions` (see `versions` for all of them). */
   read(path: string): Promise<StoredMetadata | undefined> {
     return this.json.get<StoredMetadata>(this.layout.metadata(path));
   }
@@ -68,6 +91,20 @@ export class KeyStore {
     return this.json.list(this.layout.metadataFolder(folder));
   }
 
+  /** The entry of a kept version, inline or from its document (callers run inside `consistent`). */
+  async version(path: string, key: StoredMetadata, version: number): Promise<StoredVersion | undefined> {
+    const inline = findVersion(key, version);
+    if (inline) return inline;
+    const { from, to } = keptRange(key);
+    return version >= from && version <= to ? this.entries.read(this.layout.entries(path), version) : undefined;
+  }
+
+  /** Every kept version's entry, ascending (callers run inside `consistent`). */
+  async versions(path: string, key: StoredMetadata): Promise<StoredVersion[]> {
+    const { from, to } = keptRange(key);
+    return (await this.withEntries(this.layout.entries(path), key, range(from, to))).versions;
+  }
+
   /** The data of a version its record references (callers run inside `consistent` or `change`). */
   async data(version: StoredVersion): Promise<Record<string, unknown>> {
     const data = version.blob === undefined ? undefined : await this.json.get<Record<string, unknown>>(this.layout.blob(version.blob));
@@ -75,7 +112,7 @@ export class KeyStore {
     return data;
   }
 
-  /** Runs a read again when a blob vanished under it; a record that keeps pointing at a missing blob is a fault. */
+  /** Runs a read again when a document vanished under it; a record that keeps pointing at a missing one is a fault. */
   async consistent<T>(read: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
@@ -87,35 +124,49 @@ export class KeyStore {
     }
   }
 
-  /** One read-modify-write of a key's record, under the key's lock, committed atomically when the storage allows. */
-  change<R>(path: string, change: (current: StoredMetadata | undefined, stage: Stage) => Promise<Change<R>>): Promise<Committed<R>> {
+  /**
+   * One read-modify-write of a key's record, under the key's lock, committed atomically when the storage allows. The
+   * change sees the inline entries plus those of the `versions` it names.
+   */
+  change<R>(path: string, change: ChangeFunction<R>, versions?: readonly number[]): Promise<Committed<R>> {
     const key = this.layout.metadata(path);
-    return this.mutex.run(key, () => this.consistent(() => this.commit(key, change)));
+    const options = versions ? { load: () => versions } : {};
+    return this.mutex.run(key, () => this.consistent(() => this.commit(path, change, options)));
   }
 
   /**
-   * Removes a key and all its versions. The record is first committed with every version destroyed, then the blobs go,
-   * and only then the record: a failure at any step leaves a readable key that a retried delete finishes.
+   * Removes a key and all its versions. The record is first committed with every version inline and destroyed, then
+   * the blobs and entry documents go, and only then the record: a failure at any step leaves a readable key that a
+   * retried delete finishes.
    */
   remove(path: string): Promise<void> {
     const key = this.layout.metadata(path);
+    const options: CommitOptions = { load: (current) => range(keptRange(current).from, current.current_version), inlineAll: true };
     return this.mutex.run(key, async () => {
       for (let round = 0; round < MAX_REMOVE_ROUNDS; round++) {
-        const { stored, pending } = await this.commit(key, async (current) => {
-          const destroyed = current && destroy(current, current.versions.map((entry) => entry.version));
-          return { next: destroyed ? destroyed.next : unchanged, dropped: destroyed?.dropped, result: undefined };
-        });
+        const { stored, pending } = await this.commit(
+          path,
+          async (current) => {
+            // Committed even when nothing changed, so that every entry is inline before the documents go.
+            const destroyed = current && destroy(current, current.versions.map((entry) => entry.version));
+            return { next: destroyed?.next ?? current ?? unchanged, dropped: destroyed?.dropped, result: undefined };
+          },
+          options,
+        );
         if (!stored) return;
         if (pending.length > 0) throw new InternalError('removing the data of the destroyed versions failed; retry the delete');
+        await this.entries.removeThrough(this.layout.entries(path), stored.current_version);
         // Another process may have changed the key since: then destroy what it added and try again.
         const removal = await this.json.update<StoredMetadata>(key, (current) => (sameRecord(current, stored) ? undefined : unchanged));
-        if (removal.written || removal.previous === undefined) return;
+        if (removal.written || removal.previous === undefined) return this.cleanups.confirm(key, [], []);
       }
       throw new InternalError('the key kept changing while it was being deleted');
     });
   }
 
-  private async commit<R>(key: string, change: (current: StoredMetadata | undefined, stage: Stage) => Promise<Change<R>>): Promise<Committed<R>> {
+  private async commit<R>(path: string, change: ChangeFunction<R>, options: CommitOptions): Promise<Committed<R>> {
+    const key = this.layout.metadata(path);
+    const folder = this.layout.entries(path);
     const staged: string[] = [];
     const stage: Stage = async (data) => {
       const id = newBlobId();
@@ -125,6 +176,10 @@ export class KeyStore {
     };
     let outcome!: Change<R>;
     let leftover: string[] = [];
+    let dropped: string[] = [];
+    let retired: number[] = [];
+    // Pruned entry documents of earlier changes whose removal failed again: they stay retired.
+    let unretiredBefore: number[] = [];
     // Blobs of attempts that lost the race whose removal failed: retried on each attempt, then kept as garbage.
     let lost: string[] = [];
     let update: UpdateResult<StoredMetadata>;
@@ -132,22 +187,94 @@ export class KeyStore {
       update = await this.json.update<StoredMetadata>(key, async (current) => {
         // Only a previous attempt that lost the race to another writer leaves staged blobs: nothing references them.
         lost = await this.removeBlobs([...lost, ...staged.splice(0)]);
-        leftover = [...lost, ...(await this.removeBlobs(current?.garbage ?? []))];
-        outcome = await change(current, stage);
-        const garbage = [...leftover, ...(outcome.dropped ?? [])];
-        if (outcome.next !== unchanged) return { ...outcome.next, garbage };
-        return current && (lost.length > 0 || garbage.length < current.garbage.length) ? { ...current, garbage } : unchanged;
+        const confirmed = current !== undefined && this.cleanups.isConfirmed(key, current.garbage, current.retired);
+        leftover = [...lost, ...(confirmed ? [] : await this.removeBlobs(current?.garbage ?? []))];
+        unretiredBefore = confirmed ? [] : await this.entries.retire(folder, current?.retired ?? []);
+        const view = current && options.load ? await this.withEntries(folder, current, options.load(current), options.inlineAll) : current;
+        outcome = await change(view, stage);
+        if (outcome.next === unchanged) {
+          retired = [];
+          dropped = [...(outcome.dropped ?? [])];
+          const garbage = [...leftover, ...dropped];
+          if (!current) return unchanged;
+          const tidier = lost.length > 0 || garbage.length < current.garbage.length || unretiredBefore.length < current.retired.length;
+          return tidier ? { ...current, garbage, retired: unretiredBefore, revision: current.revision + 1 } : unchanged;
+        }
+        retired = pruned(current, outcome.next);
+        const [prunedBlobs, { versions, spilled }] = await Promise.all([
+          this.spilledBlobs(folder, view, retired),
+          this.spill(key, folder, current, view, outcome.next, options.inlineAll === true),
+        ]);
+        dropped = [...(outcome.dropped ?? []), ...prunedBlobs];
+        const garbage = [...leftover, ...dropped];
+        const revision = (current?.revision ?? 0) + 1;
+        return { ...outcome.next, versions, spilled: Math.max(current?.spilled ?? 0, spilled), garbage, retired: [...unretiredBefore, ...retired], revision };
       });
     } catch (error) {
       await this.discardUnreferenced(key, [...lost, ...staged]);
       throw error;
     }
-    const pending = [...leftover, ...(await this.removeBlobs(outcome.dropped ?? []))];
-    return { result: outcome.result, stored: update.next, pending, warnings: pending.length > 0 ? [CLEANUP_WARNING] : [] };
+    const [failed, unretired] = await Promise.all([this.removeBlobs(dropped), this.entries.retire(folder, retired)]);
+    const pending = [...leftover, ...failed];
+    const stored = update.next;
+    const clean = pending.length === 0 && unretiredBefore.length === 0 && unretired.length === 0;
+    if (stored && update.written) this.cleanups.confirm(key, clean ? stored.garbage : [], clean ? stored.retired : []);
+    const warnings = pending.length > 0 || unretired.length > 0 ? [CLEANUP_WARNING] : [];
+    return { result: outcome.result, stored, pending, warnings };
+  }
+
+  /** The record with the entries of the listed kept versions added from their documents. */
+  private async withEntries(folder: string, key: StoredMetadata, numbers: readonly number[], forRemoval = false): Promise<StoredMetadata> {
+    const inline = new Set(key.versions.map((entry) => entry.version));
+    const { from, to } = keptRange(key);
+    const wanted = [...new Set(numbers)].filter((version) => version >= from && version <= to && !inline.has(version));
+    if (wanted.length === 0) return key;
+    const read = (version: number) => (forRemoval ? this.entries.readForRemoval(folder, version) : this.entries.read(folder, version));
+    const loaded = await Promise.all(wanted.map(read));
+    return { ...key, versions: [...key.versions, ...loaded].sort((a, b) => a.version - b.version) };
+  }
+
+  /** The blobs of the listed versions that are not inline: pruned, they go as garbage with their entry documents. */
+  private async spilledBlobs(folder: string, view: StoredMetadata | undefined, versions: readonly number[]): Promise<string[]> {
+    if (versions.length === 0) return [];
+    const inline = new Set(view?.versions.map((entry) => entry.version));
+    const entries = await Promise.all(versions.filter((version) => !inline.has(version)).map((version) => this.entries.readForRemoval(folder, version)));
+    return entries.flatMap((entry) => (entry.blob === undefined ? [] : [entry.blob]));
+  }
+
+  /**
+   * The inline entries of the next record: the newest, those this change altered (or loaded, with `inlineAll`), and
+   * the newest of the other entries the current record holds inline, up to INLINE_ENTRIES in all. Entries the current
+   * record holds inline and the next one does not are written to their documents first; `spilled` is the highest of
+   * them (0: none).
+   */
+  private async spill(
+    key: string,
+    folder: string,
+    current: StoredMetadata | undefined,
+    view: StoredMetadata | undefined,
+    next: StoredMetadata,
+    inlineAll: boolean,
+  ): Promise<{ versions: StoredVersion[]; spilled: number }> {
+    const before = new Map(view?.versions.map((entry) => [entry.version, entry]));
+    const wasInline = new Set(current?.versions.map((entry) => entry.version));
+    const keep: StoredVersion[] = [];
+    const out: StoredVersion[] = [];
+    for (const entry of next.versions) {
+      if (inlineAll || entry.version === next.current_version || before.get(entry.version) !== entry) keep.push(entry);
+      else if (wasInline.has(entry.version)) out.push(entry);
+    }
+    const room = Math.max(0, INLINE_ENTRIES - keep.length);
+    if (room > 0) keep.push(...out.splice(Math.max(0, out.length - room)));
+    keep.sort((a, b) => a.version - b.version);
+    const headUnchanged = async () => sameRecord(await this.json.get<StoredMetadata>(key), current);
+    await Promise.all(out.map((entry) => this.entries.spill(folder, entry, headUnchanged)));
+    return { versions: keep, spilled: out.at(-1)?.version ?? 0 };
   }
 
   /** Removes blobs and answers the ids whose removal failed. */
   private async removeBlobs(ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
     const results = await Promise.allSettled(ids.map((id) => this.json.delete(this.layout.blob(id))));
     return ids.filter((_, index) => results[index]?.status === 'rejected');
   }

@@ -20,8 +20,11 @@ export class MetadataOperations {
   constructor(private readonly context: KvContext) {}
 
   async read(path: string): Promise<KeyMetadata | undefined> {
-    const key = await this.context.keys.read(path);
-    return key && keyMetadata(key);
+    const { keys } = this.context;
+    return keys.consistent(async () => {
+      const key = await keys.read(path);
+      return key && keyMetadata({ ...key, versions: await keys.versions(path, key) });
+    });
   }
 
   /** Creates the key when needed; a write with none of the four fields creates nothing. Never prunes. */

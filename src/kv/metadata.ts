@@ -37,8 +37,11 @@ export function newMetadata(now: number): StoredMetadata {
     cas_required: false,
     delete_version_after: 0,
     custom_metadata: {},
+    revision: 0,
+    spilled: 0,
     versions: [],
     garbage: [],
+    retired: [],
   };
 }
 

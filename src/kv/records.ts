@@ -21,6 +21,16 @@ export interface StoredVersion {
   blob?: string;
 }
 
+/**
+ * A version's entry document, the authority for a version that is no longer inline in its key's head record. `write`
+ * is a random id, fresh on every write of the document, so that a compareAndPut against bytes read earlier fails once
+ * anyone wrote the document since, even with the same entry.
+ */
+export interface StoredEntry extends StoredVersion {
+  write: string;
+}
+
+/** A key's head record: its commit point. */
 export interface StoredMetadata {
   created: number;
   /** When the newest version was added (or the key created): metadata changes leave it alone, as in the reference. */
@@ -32,11 +42,24 @@ export interface StoredMetadata {
   cas_required: boolean;
   delete_version_after: number;
   custom_metadata: Record<string, string>;
-  /** Ascending by version number; pruned versions are gone, destroyed ones stay (without a blob). */
+  /** Counts the commits of this record, so that equal bytes always mean no commit happened in between. */
+  revision: number;
+  /** The highest version ever written to an entry document (0: none); pruning retires documents only up to it. */
+  spilled: number;
+  /**
+   * The inline entries, ascending and authoritative: always the newest version's, those the last change altered, and
+   * the newest others up to ten in all. Every other version from oldest_version (or 1) to current_version has an entry
+   * document (StoredEntry); destroyed versions keep their entry (without a blob), pruned ones are gone.
+   */
   versions: StoredVersion[];
   /**
    * Blobs this record no longer references whose removal is not yet confirmed (pruned, destroyed). Every later change
    * of the key retries their removal before it commits, so a failed delete never leaves secret data behind for good.
    */
   garbage: string[];
+  /**
+   * Pruned versions whose entry documents (and the blobs they reference) are not yet confirmed removed; retried like
+   * `garbage`.
+   */
+  retired: number[];
 }

@@ -7,6 +7,9 @@ import { InvalidRequest } from '../core/errors.js';
  *   <prefix>config                   the engine configuration
  *   <prefix>metadata/<key path>      one record per key (StoredMetadata); folders mirror the key path, so LIST is a
  *                                    storage list of one folder
+ *   <prefix>entries/<key path>/<n>   the entry document (StoredEntry) of version n of a key, once it is no longer
+ *                                    inline in the key's record; a key's documents are the leaves of that folder (the
+ *                                    folders below it belong to longer key paths)
  *   <prefix>versions/<xx>/<id>       one blob per version: the secret data as JSON, under a random id that only the
  *                                    metadata references, so concurrent writers (even in other processes) never collide
  */
@@ -27,6 +30,11 @@ export class StorageLayout {
   /** The storage folder listing the keys below `folder` ('' or ending in '/'). */
   metadataFolder(folder: string): string {
     return `${this.prefix}metadata/${folder}`;
+  }
+
+  /** The folder of the entry documents of the key `path`. */
+  entries(path: string): string {
+    return `${this.prefix}entries/${path}/`;
   }
 
   /** Two hex characters of fan-out keep folder sizes small for storages backed by directories. */

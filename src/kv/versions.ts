@@ -112,3 +112,22 @@ export function destroy(key: StoredMetadata, numbers: readonly number[]): Destro
   });
   return next && { next, dropped };
 }
+
+/** The kept versions of a key: oldest_version (or 1 before the first pruning) through current_version. */
+export function keptRange(key: StoredMetadata): { from: number; to: number } {
+  return { from: Math.max(key.oldest_version, 1), to: key.current_version };
+}
+
+export function range(from: number, to: number): number[] {
+  return Array.from({ length: Math.max(0, to - from + 1) }, (_, index) => from + index);
+}
+
+/**
+ * Versions a commit prunes that may have an entry document, which is retired: those up to the highest version ever
+ * spilled (a write that failed before its commit may have left one for a later version, which no read ever reaches and
+ * a key deletion removes).
+ */
+export function pruned(current: StoredMetadata | undefined, next: StoredMetadata): number[] {
+  if (!current || next.oldest_version <= current.oldest_version) return [];
+  return range(keptRange(current).from, Math.min(next.oldest_version - 1, current.spilled));
+}

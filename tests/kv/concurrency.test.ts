@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import { KvEngine } from '../../src/kv/index.js';
 import type { Storage } from '../../src/ports/storage.js';
+import { kvProblems } from '../campaign/support/invariants.js';
 import { withoutCompareAndPut } from '../support/faulty-storage.js';
 import { dataOf, MERGE } from './helpers.js';
 
@@ -93,6 +94,29 @@ describe('several engines over one storage with compareAndPut', () => {
     expect(meta.current_version).toBe(writes);
     expect(new Set(data.map((entry: { i: number }) => entry.i)).size).toBe(writes);
     expect(await blobCount(storage)).toBe(writes);
+    expect(lostRaces.count).toBeGreaterThan(racesBefore);
+  });
+
+  it('keep every change of spilled versions while the other engine writes and spills', async () => {
+    const { storage, engine } = twoProcesses();
+    await engine(0).handle({ method: 'POST', path: 'metadata/k', body: { max_versions: 100 } });
+    for (let i = 1; i <= 20; i++) await engine(0).handle({ method: 'POST', path: 'data/k', body: { data: { i } } });
+    const racesBefore = lostRaces.count;
+    const writes = Array.from({ length: 10 }, (_, i) => engine(1).handle({ method: 'POST', path: 'data/k', body: { data: { i: 21 + i } } }));
+    const deletes = Array.from({ length: 8 }, (_, i) => engine(0).handle({ method: 'POST', path: 'delete/k', body: { versions: [i + 1] } }));
+    const destroys = [9, 10].map((version) => engine(0).handle({ method: 'PUT', path: 'destroy/k', body: { versions: [version] } }));
+    for (const response of await Promise.all([...writes, ...deletes, ...destroys])) expect(response.status).toBeLessThan(300);
+    const meta = dataOf(await engine(0).handle({ method: 'GET', path: 'metadata/k' }));
+    expect(meta.current_version).toBe(30);
+    for (let version = 1; version <= 30; version++) {
+      const summary = meta.versions[String(version)];
+      expect(summary.deletion_time !== '').toBe(version <= 8);
+      expect(summary.destroyed).toBe(version === 9 || version === 10);
+    }
+    for (let version = 11; version <= 30; version++) {
+      expect(dataOf(await engine(1).handle({ method: 'GET', path: 'data/k', query: { version: String(version) } })).data).toEqual({ i: version });
+    }
+    expect(await kvProblems(storage)).toEqual([]);
     expect(lostRaces.count).toBeGreaterThan(racesBefore);
   });
 

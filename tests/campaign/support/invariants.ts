@@ -57,19 +57,61 @@ function expectShape(key: string, record: Record<string, unknown>, shape: Record
   }
 }
 
-/** Versions of one KV record: their blobs, and the rules that tie them to current_version and oldest_version. */
-function checkVersions(key: string, record: Record<string, unknown>, problems: string[]): { blob: string; version: number }[] {
-  const { current_version: current, oldest_version: oldest, versions } = record;
-  if (!isCount(current) || !isCount(oldest) || !Array.isArray(versions)) {
+/** The folder of a KV key's entry documents (versions no longer inline in its head record). */
+export function kvEntryFolder(prefix: string, path: string): string {
+  return `${prefix}entries/${path}/`;
+}
+
+const isCountList = (value: unknown): value is number[] => Array.isArray(value) && value.every(isCount);
+
+export interface KvKeyState {
+  record: Record<string, unknown>;
+  /** Every kept version's entry, ascending: inline in the head record where it is, else its entry document. */
+  versions: Record<string, unknown>[];
+}
+
+/**
+ * A KV key as stored: its head record and the authoritative entry of every kept version. A kept version that is not
+ * inline and has no entry document is a problem (a version the head promises but nothing describes).
+ */
+export async function kvKeyState(storage: Storage, prefix: string, path: string, problems: string[] = []): Promise<KvKeyState | undefined> {
+  const key = `${prefix}metadata/${path}`;
+  if ((await storage.get(key)) === undefined) return undefined;
+  const record = await document(storage, key, problems);
+  if (!record) return undefined;
+  const { current_version: current, oldest_version: oldest, versions: inline } = record;
+  if (!isCount(current) || !isCount(oldest) || !Array.isArray(inline)) {
     problems.push(`${key}: current_version, oldest_version or versions malformed`);
-    return [];
+    return { record, versions: [] };
   }
+  const byVersion = new Map<number, Record<string, unknown>>();
+  for (const entry of inline as Record<string, unknown>[]) if (isCount(entry.version)) byVersion.set(entry.version, entry);
+  for (let version = Math.max(oldest, 1); version <= current; version++) {
+    if (byVersion.has(version)) continue;
+    const entryKey = `${kvEntryFolder(prefix, path)}${version}`;
+    if ((await storage.get(entryKey)) === undefined) {
+      problems.push(`${key}@${version}: neither inline nor in an entry document`);
+      continue;
+    }
+    const entry = await document(storage, entryKey, problems);
+    if (entry && (entry.version !== version || !isText(entry.write))) problems.push(`${entryKey}: not the entry of version ${version}`);
+    if (entry) byVersion.set(version, entry);
+  }
+  return { record, versions: [...byVersion.values()].sort((a, b) => (a.version as number) - (b.version as number)) };
+}
+
+/** Versions of one KV key: their blobs, and the rules that tie them to current_version and oldest_version. */
+function checkVersions(key: string, record: Record<string, unknown>, versions: Record<string, unknown>[], problems: string[]): { blob: string; version: number }[] {
+  const { current_version: current, oldest_version: oldest, versions: inline } = record;
+  if (!isCount(current) || !isCount(oldest) || !Array.isArray(inline)) return [];
   const blobs: { blob: string; version: number }[] = [];
   let previous = 0;
-  for (const entry of versions as Record<string, unknown>[]) {
+  for (const entry of inline as Record<string, unknown>[]) {
+    if (!isCount(entry.version) || entry.version <= previous) problems.push(`${key}: inline versions not strictly ascending at ${JSON.stringify(entry.version)}`);
+    else previous = entry.version;
+  }
+  for (const entry of versions) {
     const { version, blob, destroyed } = entry;
-    if (!isCount(version) || version <= previous) problems.push(`${key}: versions not strictly ascending at ${JSON.stringify(version)}`);
-    else previous = version;
     if (isCount(version) && (version > current || version < oldest)) {
       problems.push(`${key}: version ${version} outside oldest ${oldest} .. current ${current}`);
     }
@@ -77,9 +119,23 @@ function checkVersions(key: string, record: Record<string, unknown>, problems: s
     if (destroyed !== true && !isText(blob)) problems.push(`${key}: live version ${String(version)} has no data reference`);
     if (isText(blob) && isCount(version)) blobs.push({ blob, version });
   }
-  // Only a write adds versions, and pruning never removes the one it added: the newest entry is the current one.
-  const newest = versions.length === 0 ? 0 : (versions[versions.length - 1] as { version: unknown }).version;
-  if (newest !== current) problems.push(`${key}: newest version ${String(newest)} but current_version ${current}`);
+  // Only a write adds versions, and pruning never removes the one it added: the newest entry is the current one, and
+  // it is always inline in the head record (the commit point of every write).
+  const newest = inline.length === 0 ? 0 : (inline[inline.length - 1] as { version: unknown }).version;
+  if (newest !== current) problems.push(`${key}: newest inline version ${String(newest)} but current_version ${current}`);
+  return blobs;
+}
+
+/** Blobs still referenced by the entry documents of pruned versions whose removal is pending: garbage too. */
+async function retiredBlobs(storage: Storage, prefix: string, path: string, retired: number[], tidy: boolean, problems: string[]): Promise<string[]> {
+  const blobs: string[] = [];
+  for (const version of retired) {
+    const entryKey = `${kvEntryFolder(prefix, path)}${version}`;
+    if ((await storage.get(entryKey)) === undefined) continue;
+    if (tidy) problems.push(`${entryKey}: pruned entry still present after a clean change`);
+    const entry = await document(storage, entryKey, problems);
+    if (entry && isText(entry.blob)) blobs.push(entry.blob);
+  }
   return blobs;
 }
 
@@ -92,8 +148,9 @@ export interface KvCheckOptions {
 }
 
 /**
- * KV: every record is whole; every live version's data exists and is an object; no data is shared between versions;
- * every stored blob is referenced or still listed as garbage (and, when `tidy`, referenced).
+ * KV: every record is whole; every kept version has an entry (inline or its document); every live version's data
+ * exists and is an object; no data is shared between versions; every stored blob is referenced or still listed as
+ * garbage (and, when `tidy`, referenced).
  */
 export async function kvProblems(storage: Storage, options: KvCheckOptions = {}): Promise<string[]> {
   const prefix = options.prefix ?? 'kv/';
@@ -101,16 +158,25 @@ export async function kvProblems(storage: Storage, options: KvCheckOptions = {})
   const referenced = new Map<string, string>();
   const garbage = new Set<string>();
   for (const key of await allKeys(storage, `${prefix}metadata/`)) {
-    const record = await document(storage, key, problems);
-    if (!record) continue;
-    expectShape(key, record, { created: isCount, updated: isCount, max_versions: isCount, delete_version_after: isCount, garbage: isTextList }, problems);
+    const path = key.slice(`${prefix}metadata/`.length);
+    const state = await kvKeyState(storage, prefix, path, problems);
+    if (!state) continue;
+    const { record } = state;
+    expectShape(
+      key,
+      record,
+      { created: isCount, updated: isCount, max_versions: isCount, delete_version_after: isCount, revision: isCount, spilled: isCount, garbage: isTextList, retired: isCountList },
+      problems,
+    );
     if (!isPlainObject(record.custom_metadata) || !Object.values(record.custom_metadata).every(isText)) problems.push(`${key}: custom_metadata malformed`);
-    for (const { blob, version } of checkVersions(key, record, problems)) {
+    for (const { blob, version } of checkVersions(key, record, state.versions, problems)) {
       const owner = `${key}@${version}`;
       if (referenced.has(blob)) problems.push(`${owner}: shares its data with ${referenced.get(blob)}`);
       referenced.set(blob, owner);
     }
     for (const id of isTextList(record.garbage) ? record.garbage : []) garbage.add(id);
+    const retired = isCountList(record.retired) ? record.retired : [];
+    for (const id of await retiredBlobs(storage, prefix, path, retired, options.tidy === true, problems)) garbage.add(id);
   }
   for (const [blob, owner] of referenced) {
     const data = await storage.get(`${prefix}versions/${blob.slice(0, 2)}/${blob}`);

@@ -1,5 +1,6 @@
 import { isPlainObject } from '../../../src/core/fields.js';
 import type { Storage } from '../../../src/ports/storage.js';
+import { kvKeyState } from './invariants.js';
 
 /**
  * "No acknowledged write is lost", for runs where many operations race or fail. Every write and patch puts a unique
@@ -81,8 +82,8 @@ export class KvLedger {
   async problems(storage: Storage, prefix = 'kv/'): Promise<string[]> {
     const problems: string[] = [];
     for (const [key, tags] of this.attempted) {
-      const bytes = await storage.get(`${prefix}metadata/${key}`);
-      const record = bytes && (JSON.parse(decoder.decode(bytes)) as { oldest_version: number; versions: StoredVersionRecord[] });
+      const state = await kvKeyState(storage, prefix, key, problems);
+      const record = state && { oldest_version: state.record.oldest_version as number, versions: state.versions as unknown as StoredVersionRecord[] };
       const held = new Map<number, string>();
       const seen = new Map<string, number>();
       for (const entry of record?.versions ?? []) {

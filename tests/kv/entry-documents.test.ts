@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { JsonStore } from '../../src/core/stored-json.js';
+import { EntryDocuments } from '../../src/kv/entry-documents.js';
+import { StorageLayout } from '../../src/kv/storage-layout.js';
+import { kvEntryFolder, kvProblems } from '../campaign/support/invariants.js';
+import { dataOf, setup } from './helpers.js';
+
+/**
+ * Versions older than the ten newest live in entry documents; the key's head record stays small whatever the history.
+ */
+
+const INLINE = 10;
+const inlineRange = (current: number) => Array.from({ length: INLINE }, (_, index) => current - INLINE + 1 + index);
+
+const decoder = new TextDecoder();
+
+async function head(storage: MemoryStorage, path: string) {
+  return JSON.parse(decoder.decode(await storage.get(`kv/metadata/${path}`))) as { versions: { version: number }[]; garbage: string[]; retired: number[] };
+}
+
+async function entryDocuments(storage: MemoryStorage, path: string): Promise<number[]> {
+  return (await storage.list(kvEntryFolder('kv/', path))).map(Number).sort((a, b) => a - b);
+}
+
+async function blobCount(storage: MemoryStorage): Promise<number> {
+  let count = 0;
+  for (const folder of await storage.list('kv/versions/')) count += (await storage.list(`kv/versions/${folder}`)).length;
+  return count;
+}
+
+/** A MemoryStorage whose blob deletions fail while `failing` is set. */
+class BlobDeletesFail extends MemoryStorage {
+  failing = false;
+  override async delete(key: string): Promise<void> {
+    if (this.failing && key.startsWith('kv/versions/')) throw new Error('injected blob delete failure');
+    return super.delete(key);
+  }
+}
+
+async function withVersions(count: number, storage = new MemoryStorage()) {
+  const env = setup({ storage });
+  await env.MD('doc', { max_versions: 100 });
+  for (let version = 1; version <= count; version++) expect((await env.W('doc', { version })).status).toBe(200);
+  return { ...env, storage };
+}
+
+describe('entry documents', () => {
+  it('keep the ten newest entries inline, and serve reads of every older version', async () => {
+    const { storage, R, MR } = await withVersions(14);
+    expect((await head(storage, 'doc')).versions.map((entry) => entry.version)).toEqual(inlineRange(14));
+    expect(await entryDocuments(storage, 'doc')).toEqual([1, 2, 3, 4]);
+    for (let version = 1; version <= 14; version++) expect(dataOf(await R('doc', version)).data).toEqual({ version });
+    expect(Object.keys(dataOf(await MR('doc')).versions)).toHaveLength(14);
+    expect(await kvProblems(storage)).toEqual([]);
+  });
+
+  it('bring changed versions inline at once, and spill them again on the next change', async () => {
+    const { storage, R, W, MR, versions } = await withVersions(14);
+    expect((await versions('delete', 'doc', [1, 3])).status).toBe(204);
+    // The changed entries join the ten inline ones, which make room: the head still holds ten.
+    expect((await head(storage, 'doc')).versions.map((entry) => entry.version)).toEqual([1, 3, ...inlineRange(14).slice(2)]);
+    expect((await R('doc', 1)).status).toBe(404);
+    expect((await versions('undelete', 'doc', [3])).status).toBe(204);
+    expect(dataOf(await R('doc', 3)).data).toEqual({ version: 3 });
+    expect((await W('doc', { version: 15 })).status).toBe(200);
+    const inline = (await head(storage, 'doc')).versions.map((entry) => entry.version);
+    expect(inline).toHaveLength(INLINE);
+    expect(inline).not.toContain(1);
+    expect(await entryDocuments(storage, 'doc')).toContain(1);
+    const meta = dataOf(await MR('doc'));
+    expect(meta.versions['1'].deletion_time).not.toBe('');
+    expect(meta.versions['3'].deletion_time).toBe('');
+    expect((await R('doc', 1)).status).toBe(404);
+    expect(await kvProblems(storage)).toEqual([]);
+  });
+
+  it('prune spilled versions with their documents and data', async () => {
+    const { storage, MD, W, MR, MP } = await withVersions(16);
+    expect(await entryDocuments(storage, 'doc')).toEqual([1, 2, 3, 4, 5, 6]);
+    expect((await MD('doc', { max_versions: 12 })).status).toBe(204);
+    expect((await W('doc', { version: 17 })).status).toBe(200);
+    expect(Object.keys(dataOf(await MR('doc')).versions)).toHaveLength(12);
+    await MP('doc', {});
+    expect(await entryDocuments(storage, 'doc')).toEqual([6, 7]);
+    expect(await blobCount(storage)).toBe(12);
+    expect(await kvProblems(storage, { tidy: true })).toEqual([]);
+  });
+
+  it('destroy a spilled version whose data removal fails, and finish the removal on the next change', async () => {
+    const storage = new BlobDeletesFail();
+    const { R, MP, versions } = await withVersions(12, storage);
+    storage.failing = true;
+    const destroyed = await versions('destroy', 'doc', [1]);
+    expect(destroyed.status).toBe(200);
+    expect((destroyed.body as { warnings: string[] }).warnings).toHaveLength(1);
+    expect((await R('doc', 1)).status).toBe(404);
+    expect(await blobCount(storage)).toBe(12);
+    expect((await head(storage, 'doc')).garbage).toHaveLength(1);
+    expect(await kvProblems(storage)).toEqual([]);
+    storage.failing = false;
+    expect((await MP('doc', {})).status).toBe(204);
+    expect(await blobCount(storage)).toBe(11);
+    expect(await kvProblems(storage, { tidy: true })).toEqual([]);
+  });
+
+  it('remove every document with the key', async () => {
+    const { storage, handle } = await withVersions(14);
+    expect((await handle({ method: 'DELETE', path: 'metadata/doc' })).status).toBe(204);
+    expect(await storage.list('')).toEqual([]);
+  });
+});
+
+describe('a spill', () => {
+  const layout = new StorageLayout('kv/');
+  const entry = { version: 1, created: 1, blob: 'a'.repeat(32) };
+  const folder = kvEntryFolder('kv/', 'doc');
+
+  it('never overwrites a document once the head it read has changed', async () => {
+    const storage = new MemoryStorage();
+    const documents = new EntryDocuments(new JsonStore(storage), layout);
+    const key = `${folder}1`;
+    const newer = new TextEncoder().encode(JSON.stringify({ ...entry, deletion: 5, write: 'x' }));
+    await storage.put(key, newer);
+    await documents.spill(folder, entry, async () => false);
+    expect(await storage.get(key)).toEqual(newer);
+  });
+
+  it('replaces a leftover of an earlier attempt while the head still holds the entry inline', async () => {
+    const storage = new MemoryStorage();
+    const documents = new EntryDocuments(new JsonStore(storage), layout);
+    await storage.put(`${folder}1`, new TextEncoder().encode(JSON.stringify({ ...entry, deletion: 5, write: 'x' })));
+    await documents.spill(folder, entry, async () => true);
+    expect(await documents.read(folder, 1)).toEqual(entry);
+  });
+});
