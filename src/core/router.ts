@@ -26,9 +26,9 @@ export interface RouteContext<F> {
   readonly input: Readonly<Record<string, unknown>>;
   has(field: string): boolean;
   readonly operation: Operation;
-  /** The capability that was checked (undefined on unauthenticated routes). */
+  /** The capability that was checked; undefined when none was (no `authorize` callback, or an unauthenticated route). */
   readonly capability: Capability | undefined;
-  /** The existence check's answer, for write operations on routes that have one. */
+  /** The existence check's answer, for write operations that were authorised on routes that have one. */
   readonly exists: boolean | undefined;
   header(name: string): string | undefined;
 }
@@ -198,18 +198,17 @@ export class Dispatcher {
     if (!definition) throw new UnsupportedOperation(`${method} is not supported on ${JSON.stringify(path)}`);
     const { handler, fields: opFields, mediaTypes } = typeof definition === 'function' ? { handler: definition } as OperationDef<unknown> : definition;
 
+    // The capability (and so the existence check, a storage read) only matters when there is someone to ask.
     let exists: boolean | undefined;
     let capability: Capability | undefined;
-    if (operation === 'write') {
-      exists = route.exists ? await route.exists({ request, path, params }) : undefined;
-      capability = exists === false ? 'create' : 'update';
-    } else {
-      capability = FIXED_CAPABILITY[operation];
-    }
-    if (route.unauthenticated) {
-      capability = undefined;
-    } else if (request.authorize && !(await request.authorize({ capability, path }))) {
-      throw new PermissionDenied();
+    if (request.authorize && !route.unauthenticated) {
+      if (operation === 'write') {
+        exists = route.exists ? await route.exists({ request, path, params }) : undefined;
+        capability = exists === false ? 'create' : 'update';
+      } else {
+        capability = FIXED_CAPABILITY[operation];
+      }
+      if (!(await request.authorize({ capability, path }))) throw new PermissionDenied();
     }
 
     if (operation === 'patch' && mediaTypes) {

@@ -65,10 +65,16 @@ describe('the auth method never shows secret_key, a role HMAC key, a nonce or a 
     await call({ method: 'POST', path: 'role/web', body: { auth_type: 'ec2', bound_account_id: SYNTHETIC.accountId, role_tag: 'T' } });
     const hmacKey = JSON.parse(Buffer.from((await storage.inner.get('auth/role/web')) as Uint8Array).toString()).hmac_key as string;
 
-    const writes: EngineRequest[] = [
-      { method: 'POST', path: 'config/client', body: { access_key: 'AKIAOLD', secret_key: SECRET_KEY } },
+    // Refused before any storage call (no authorize callback, so not even an existence check): 400, and no echo.
+    const invalid: EngineRequest[] = [
       { method: 'POST', path: 'config/client', body: { secret_key: [SECRET_KEY] } },
       { method: 'POST', path: 'config/client', body: { secret_key: `${SECRET_KEY}${'x'.repeat(2000)}` } },
+    ];
+    for (const request of invalid) {
+      expect(await everyFault(storage, async () => expect((await call(request)).status).toBe(400))).toBe(0);
+    }
+    const writes: EngineRequest[] = [
+      { method: 'POST', path: 'config/client', body: { access_key: 'AKIAOLD', secret_key: SECRET_KEY } },
       { method: 'POST', path: 'role/web', body: { token_ttl: '1h', hmac_key: 'attempt' } },
       { method: 'POST', path: 'role/web/tag', body: { policies: '' } },
       { method: 'POST', path: 'login', body: { role: 'web', pkcs7: await syntheticPkcs7(), nonce: NONCE } },

@@ -103,6 +103,15 @@ describe('Dispatcher', () => {
     expect(seen).toEqual(['read', 'delete', 'patch']);
   });
 
+  it('runs no existence check when there is no authorize callback to ask', async () => {
+    const existence = vi.fn(async () => true);
+    const dispatcher = new Dispatcher([route({ pattern: 'x', exists: existence, operations: { write: async ({ capability }) => ok({ capability: capability ?? null }) } })]);
+    expect(await dispatcher.handle({ method: 'POST', path: 'x' })).toEqual({ status: 200, body: { data: { capability: null } } });
+    expect(existence).not.toHaveBeenCalled();
+    expect(await dispatcher.handle({ method: 'POST', path: 'x', authorize: () => true })).toEqual({ status: 200, body: { data: { capability: 'update' } } });
+    expect(existence).toHaveBeenCalledTimes(1);
+  });
+
   it('skips authorize on unauthenticated routes', async () => {
     const { dispatcher } = makeDispatcher();
     const authorize = vi.fn(() => false);
