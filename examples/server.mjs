@@ -2,10 +2,9 @@
 // tokens, ACL policies and periodic work. It imports only the public package, as a user's service would.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { AuthMethod, KvEngine, MemoryStorage, systemClock } from 'strongroom';
+import { AuthMethod, KvEngine, MemoryStorage, acceptListMethod, systemClock } from 'strongroom';
 import { createDispatcher } from './server/dispatch.mjs';
 import { errorResult, readRequest, sendResult } from './server/http.mjs';
-import { acceptListMethod } from './server/list-method.mjs';
 import { PolicyStore } from './server/policies.mjs';
 import { systemRoutes } from './server/routes.mjs';
 import { DEFAULT_MAX_TTL_SECONDS, TokenStore, newToken } from './server/tokens.mjs';

@@ -24,5 +24,6 @@ export { systemClock, ManualClock } from './adapters/clocks.js';
 export * from './kv/index.js';
 export * from './auth/index.js';
 export * from './adapters/aws/index.js';
+export * from './adapters/http/index.js';
 export * from './acl/index.js';
 export { AuthMethod, type AuthMethodOptions } from './auth-method.js';

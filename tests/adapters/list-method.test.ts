@@ -1,13 +1,12 @@
 // The LIST shim in front of node:http: a property test of the byte-stream rewriter over arbitrary message sequences
 // cut at arbitrary points, and a node:http server taking pipelined raw requests through it.
 import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { loadExample } from './harness.js';
-
-const { ListMethodRewriter, acceptListMethod } = await loadExample('server/list-method.mjs');
+import { ListMethodRewriter, acceptListMethod } from '../../src/adapters/http/index.js';
 
 interface Message {
   method: 'LIST' | 'GET' | 'POST' | 'DELETE';
@@ -117,6 +116,10 @@ describe('acceptListMethod', () => {
       expect(seen).toEqual(['GET /v1/secret/metadata/a?list=true', 'POST /v1/x', 'GET /v1/b?after=c&list=true']);
       expect(received.match(/HTTP\/1.1 200 OK/g)).toHaveLength(3);
     });
+  });
+
+  it('refuses a TLS server instead of stalling its handshakes', () => {
+    expect(() => acceptListMethod(https.createServer())).toThrow(/plain HTTP servers/);
   });
 
   it('leaves node:http to refuse what it refuses', async () => {
