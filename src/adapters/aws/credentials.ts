@@ -12,7 +12,13 @@ import type { AwsCredentials } from './signing.js';
 export type Environment = Record<string, string | undefined>;
 
 /** Temporary credentials are replaced this long before they expire, so no call goes out with a dying key. */
-export const refreshMarginMs = 5 * 60_000;
+const refreshMarginMs = 5 * 60_000;
+
+/** Long-term keys never go stale; temporary ones do shortly before they expire. */
+export function isFresh(credentials: AwsCredentials, clock: Clock): boolean {
+  const { expiresAt } = credentials;
+  return expiresAt === undefined || clock.now().getTime() < expiresAt.getTime() - refreshMarginMs;
+}
 
 const credentialsPath = '/latest/meta-data/iam/security-credentials/';
 
@@ -54,7 +60,8 @@ export class CredentialChain {
 
   private async instanceCredentials(): Promise<AwsCredentials> {
     const cached = this.instanceRole;
-    if (cached?.expiresAt && this.clock.now().getTime() < cached.expiresAt.getTime() - refreshMarginMs) return cached;
+    // Instance role credentials always carry an expiry.
+    if (cached && isFresh(cached, this.clock)) return cached;
     // Concurrent callers share one refresh; a failure is not remembered.
     this.pending ??= this.fetchInstanceRole().finally(() => {
       this.pending = undefined;

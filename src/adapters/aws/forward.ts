@@ -8,7 +8,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { CloudUnavailable, InvalidRequest } from '../../core/errors.js';
 import type { HttpResponseSnapshot, SignedHttpRequest } from '../../ports/cloud.js';
-import { backoffDelay, describeTransportError, isRetryableStatus, sleep, type RetryPolicy } from './retry.js';
+import { describeTransportError, isRetryableStatus, withRetries, type Outcome, type RetryPolicy } from './retry.js';
 
 /** STS answers are small; a larger one is not an answer worth reading. */
 const maxAnswerBytes = 1024 * 1024;
@@ -114,20 +114,14 @@ export async function forwardSignedRequest(
   const url = new URL(target.href);
   url.pathname = `${target.pathname.replace(/\/+$/, '')}${clientUrl.pathname}`;
   url.search = clientUrl.search;
-  for (let retry = 0; ; retry += 1) {
-    let answer: HttpResponseSnapshot | undefined;
-    let failure: string | undefined;
+  return withRetries(options.policy, async (): Promise<Outcome<HttpResponseSnapshot>> => {
     try {
-      answer = await send(url, request.method, headers, body, options.timeoutMs);
+      const answer = await send(url, request.method, headers, body, options.timeoutMs);
+      return { value: answer, retryable: isRetryableStatus(answer.status), retryAfter: answer.headers['retry-after'] };
     } catch (error) {
       if (!(error instanceof TransportFailure)) throw error;
-      failure = error.message;
+      const unreachable = new CloudUnavailable(`STS endpoint ${target.origin} unreachable: ${error.message}`);
+      return { retryable: true, error: unreachable };
     }
-    const retryable = answer === undefined || isRetryableStatus(answer.status);
-    if (!retryable || retry >= options.policy.maxRetries) {
-      if (answer) return answer;
-      throw new CloudUnavailable(`STS endpoint ${target.origin} unreachable: ${failure}`);
-    }
-    await sleep(backoffDelay(options.policy, retry, answer?.headers['retry-after']));
-  }
+  });
 }

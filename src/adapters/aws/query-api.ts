@@ -5,7 +5,7 @@
 import { CloudUnavailable } from '../../core/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Endpoint } from './endpoints.js';
-import { backoffDelay, describeTransportError, isRetryableStatus, sleep, type RetryPolicy } from './retry.js';
+import { describeTransportError, isRetryableStatus, withRetries, type Outcome } from './retry.js';
 import { signRequest, type AwsCredentials } from './signing.js';
 import { child, parseXml, text, type XmlNode } from './xml.js';
 
@@ -58,10 +58,6 @@ export interface QueryTransport {
   retryBaseDelayMs: number;
 }
 
-type Attempt =
-  | { done: true; root: XmlNode }
-  | { done: false; error: CloudUnavailable; retryable: boolean; retryAfter?: string | null };
-
 /** RFC 3986 encoding, as SigV4 canonicalisation expects it. */
 function encode(value: string): string {
   return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
@@ -91,16 +87,11 @@ export class QueryApiClient {
   /** Calls `action` and returns the `<ActionResponse>` element. */
   async call(target: QueryTarget, action: string, params: Record<string, string> = {}): Promise<XmlNode> {
     const body = encodeForm([['Action', action], ['Version', apiVersionOf[target.service]], ...Object.entries(params)]);
-    const policy: RetryPolicy = { maxRetries: target.maxRetries, baseDelayMs: this.transport.retryBaseDelayMs };
-    for (let retry = 0; ; retry += 1) {
-      const attempt = await this.attempt(target, action, body);
-      if (attempt.done) return attempt.root;
-      if (!attempt.retryable || retry >= policy.maxRetries) throw attempt.error;
-      await sleep(backoffDelay(policy, retry, attempt.retryAfter));
-    }
+    const policy = { maxRetries: target.maxRetries, baseDelayMs: this.transport.retryBaseDelayMs };
+    return withRetries(policy, () => this.attempt(target, action, body));
   }
 
-  private async attempt(target: QueryTarget, action: string, body: string): Promise<Attempt> {
+  private async attempt(target: QueryTarget, action: string, body: string): Promise<Outcome<XmlNode>> {
     const label = `${target.service} ${action}`;
     const { url, region } = target.endpoint;
     const signed = signRequest(
@@ -125,17 +116,16 @@ export class QueryApiClient {
       answer = await response.text();
     } catch (error) {
       const reason = describeTransportError(error);
-      return { done: false, retryable: true, error: new CloudUnavailable(`${label} at ${url.origin}: ${reason}`) };
+      return { retryable: true, error: new CloudUnavailable(`${label} at ${url.origin}: ${reason}`) };
     }
     if (status >= 200 && status < 300) {
       const root = child(parseXml(answer), `${action}Response`);
-      if (root !== undefined) return { done: true, root };
-      const error = new CloudUnavailable(`${label}: unparsable answer (HTTP ${status})`);
-      return { done: false, retryable: false, error };
+      if (root !== undefined) return { retryable: false, value: root };
+      return { retryable: false, error: new CloudUnavailable(`${label}: unparsable answer (HTTP ${status})`) };
     }
     const error = parseError(label, status, answer);
     const retryable = isRetryableStatus(status) || throttlingCodes.has(error.awsCode);
-    return { done: false, error, retryAfter, retryable };
+    return { error, retryAfter, retryable };
   }
 }
 

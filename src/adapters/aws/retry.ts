@@ -21,15 +21,30 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /** Backoff before retry number `retry` (0-based); a server's Retry-After (seconds) is honoured up to the cap. */
-export function backoffDelay(policy: RetryPolicy, retry: number, retryAfter?: string | null): number {
+function backoffDelay(policy: RetryPolicy, retry: number, retryAfter?: string | null): number {
   const hinted = retryAfter ? Number(retryAfter) * 1000 : Number.NaN;
   if (Number.isFinite(hinted) && hinted >= 0) return Math.min(hinted, maxDelayMs);
   const ceiling = Math.min(maxDelayMs, policy.baseDelayMs * 2 ** retry);
   return Math.random() * ceiling;
 }
 
-export function sleep(ms: number): Promise<void> {
+function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** What one try gave: an answer or a failure, and whether another try could do better. */
+export type Outcome<T> = { retryable: boolean; retryAfter?: string | null } & ({ value: T } | { error: Error });
+
+/** Tries until an outcome is final or the retries are spent; the last answer is returned, or its failure thrown. */
+export async function withRetries<T>(policy: RetryPolicy, attempt: () => Promise<Outcome<T>>): Promise<T> {
+  for (let retry = 0; ; retry += 1) {
+    const outcome = await attempt();
+    if (!outcome.retryable || retry >= policy.maxRetries) {
+      if ('error' in outcome) throw outcome.error;
+      return outcome.value;
+    }
+    await sleep(backoffDelay(policy, retry, outcome.retryAfter));
+  }
 }
 
 /** A short description of a transport failure, without request details (which may carry credentials). */

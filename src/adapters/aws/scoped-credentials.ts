@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { AuthenticationRefused } from '../../core/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CloudClientSettings, CloudScope, StsRoleBinding } from '../../ports/cloud.js';
-import { refreshMarginMs, type CredentialChain, type Environment } from './credentials.js';
+import { isFresh, type CredentialChain, type Environment } from './credentials.js';
 import { partitionOfRegion, stsEndpoint } from './endpoints.js';
 import type { QueryApiClient, QueryTarget } from './query-api.js';
 import { retriesFrom } from './retry.js';
@@ -98,10 +98,7 @@ export class ScopedCredentials {
   ): Promise<AwsCredentials> {
     const sts = stsEndpoint(scope.settings, region);
     const key = JSON.stringify([generation, sts.url.href, sts.region, scope.accountId, role.roleArn, role.externalId]);
-    const isFresh = (credentials: AwsCredentials) =>
-      credentials.expiresAt === undefined ||
-      this.clock.now().getTime() < credentials.expiresAt.getTime() - refreshMarginMs;
-    return cachedLoad(this.assumedRoles, key, isFresh, async () => {
+    return cachedLoad(this.assumedRoles, key, (credentials) => isFresh(credentials, this.clock), async () => {
       const sessionName = `strongroom-${this.clock.now().getTime()}`;
       return assumeRole(this.api, await this.stsTarget(scope.settings, region), role, sessionName);
     });
