@@ -4,11 +4,11 @@ import { InternalError } from './errors.js';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-export function encodeJson(value: unknown): Uint8Array {
+function encodeJson(value: unknown): Uint8Array {
   return encoder.encode(JSON.stringify(value));
 }
 
-export function decodeJson<T>(bytes: Uint8Array, key: string): T {
+function decodeJson<T>(bytes: Uint8Array, key: string): T {
   try {
     return JSON.parse(decoder.decode(bytes)) as T;
   } catch {
@@ -51,6 +51,13 @@ export class JsonStore {
 
   async delete(key: string): Promise<void> {
     await this.call('delete', () => this.storage.delete(key));
+  }
+
+  /** Deletes the document of each item, all at once; answers the items whose deletion failed, for a later retry. */
+  async deleteEach<T>(items: readonly T[], keyOf: (item: T) => string): Promise<T[]> {
+    if (items.length === 0) return [];
+    const results = await Promise.allSettled(items.map((item) => this.delete(keyOf(item))));
+    return items.filter((_, index) => results[index]?.status === 'rejected');
   }
 
   async list(prefix: string): Promise<string[]> {

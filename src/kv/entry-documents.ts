@@ -1,7 +1,7 @@
 import { InternalError } from '../core/errors.js';
 import type { JsonStore } from '../core/stored-json.js';
 import type { StoredEntry, StoredVersion } from './records.js';
-import { newBlobId, type StorageLayout } from './storage-layout.js';
+import { newBlobId } from './storage-layout.js';
 
 /**
  * The entry documents of versions that are no longer inline in their key's head record. Rules that keep them exact
@@ -30,12 +30,9 @@ function entryOf({ write: _write, ...entry }: StoredEntry): StoredVersion {
   return entry;
 }
 
-/** Every method takes the key's entry folder (StorageLayout.entries), hashed once per operation. */
+/** Every method takes the key's entry folder (StorageLayout.entries), worked out once per operation. */
 export class EntryDocuments {
-  constructor(
-    private readonly json: JsonStore,
-    private readonly layout: StorageLayout,
-  ) {}
+  constructor(private readonly json: JsonStore) {}
 
   /** The entry of a version whose document is authoritative; a missing document means the head read is stale. */
   async read(folder: string, version: number): Promise<StoredVersion> {
@@ -68,10 +65,8 @@ export class EntryDocuments {
   }
 
   /** Removes the documents of pruned versions (their blobs go as garbage); answers the versions whose removal failed. */
-  async retire(folder: string, versions: readonly number[]): Promise<number[]> {
-    if (versions.length === 0) return [];
-    const results = await Promise.allSettled(versions.map((version) => this.json.delete(`${folder}${version}`)));
-    return versions.filter((_, index) => results[index]?.status === 'rejected');
+  retire(folder: string, versions: readonly number[]): Promise<number[]> {
+    return this.json.deleteEach(versions, (version) => `${folder}${version}`);
   }
 
   /** Removes the documents of versions up to `through` (newer ones belong to writes that raced a key's deletion). */

@@ -74,7 +74,7 @@ export class KeyStore {
     private readonly json: JsonStore,
     private readonly layout: StorageLayout,
   ) {
-    this.entries = new EntryDocuments(json, layout);
+    this.entries = new EntryDocuments(json);
   }
 
   async exists(path: string): Promise<boolean> {
@@ -273,10 +273,8 @@ export class KeyStore {
   }
 
   /** Removes blobs and answers the ids whose removal failed. */
-  private async removeBlobs(ids: readonly string[]): Promise<string[]> {
-    if (ids.length === 0) return [];
-    const results = await Promise.allSettled(ids.map((id) => this.json.delete(this.layout.blob(id))));
-    return ids.filter((_, index) => results[index]?.status === 'rejected');
+  private removeBlobs(ids: readonly string[]): Promise<string[]> {
+    return this.json.deleteEach(ids, (id) => this.layout.blob(id));
   }
 
   /**

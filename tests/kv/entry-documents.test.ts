@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import { JsonStore } from '../../src/core/stored-json.js';
 import { EntryDocuments } from '../../src/kv/entry-documents.js';
-import { StorageLayout } from '../../src/kv/storage-layout.js';
 import { kvEntryFolder, kvProblems } from '../campaign/support/invariants.js';
 import { dataOf, setup } from './helpers.js';
 
@@ -112,13 +111,12 @@ describe('entry documents', () => {
 });
 
 describe('a spill', () => {
-  const layout = new StorageLayout('kv/');
   const entry = { version: 1, created: 1, blob: 'a'.repeat(32) };
   const folder = kvEntryFolder('kv/', 'doc');
 
   it('never overwrites a document once the head it read has changed', async () => {
     const storage = new MemoryStorage();
-    const documents = new EntryDocuments(new JsonStore(storage), layout);
+    const documents = new EntryDocuments(new JsonStore(storage));
     const key = `${folder}1`;
     const newer = new TextEncoder().encode(JSON.stringify({ ...entry, deletion: 5, write: 'x' }));
     await storage.put(key, newer);
@@ -128,7 +126,7 @@ describe('a spill', () => {
 
   it('replaces a leftover of an earlier attempt while the head still holds the entry inline', async () => {
     const storage = new MemoryStorage();
-    const documents = new EntryDocuments(new JsonStore(storage), layout);
+    const documents = new EntryDocuments(new JsonStore(storage));
     await storage.put(`${folder}1`, new TextEncoder().encode(JSON.stringify({ ...entry, deletion: 5, write: 'x' })));
     await documents.spill(folder, entry, async () => true);
     expect(await documents.read(folder, 1)).toEqual(entry);
