@@ -1,4 +1,4 @@
-// Engines and payloads shared by the KV, memory and concurrency benchmarks.
+// Engines, payloads and operations shared by the KV, memory, concurrency and login benchmarks and the profiler.
 import { randomBytes } from 'node:crypto';
 import { KvEngine, MemoryStorage } from 'strongroom';
 
@@ -31,6 +31,17 @@ export async function fillVersions(kv, path, maxVersions) {
   for (let version = 0; version < maxVersions + 1; version++) {
     await expectOk(kv.handle({ method: 'POST', path: `data/${path}`, body: { data: payload(version) } }));
   }
+}
+
+/** A read of the key's latest version through handle(), checked. */
+export function kvRead(kv, path) {
+  return () => expectOk(kv.handle({ method: 'GET', path: `data/${path}` }));
+}
+
+/** A write of a fresh 100-byte version through handle(), checked. */
+export function kvWrite(kv, path) {
+  const data = payload(1);
+  return () => expectOk(kv.handle({ method: 'POST', path: `data/${path}`, body: { data } }));
 }
 
 export async function expectOk(pending) {

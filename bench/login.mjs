@@ -2,6 +2,7 @@
 import { AuthMethod, buildIamLoginBody, ManualClock, MemoryStorage } from 'strongroom';
 import { batched, interleaved, spread } from './harness.mjs';
 import { cloudDouble, ROLE_ARN } from './cloud-double.mjs';
+import { expectOk } from './fixtures.mjs';
 import { sample } from './verify.mjs';
 
 const BATCH = 20;
@@ -13,11 +14,6 @@ async function expectGrant(pending) {
   return response.body.auth;
 }
 
-async function write(auth, path, body) {
-  const response = await auth.handle({ method: 'POST', path, body });
-  if (response.status >= 300) throw new Error(`${path}: ${response.status} ${JSON.stringify(response.body)}`);
-}
-
 /**
  * The genuine rsa2048 sample (signed by AWS, so its signature check is the real one), with the clock just after its
  * pendingTime; the instance re-authenticates with the nonce its first login was given, as a real client does.
@@ -27,7 +23,7 @@ export async function ec2Login() {
   const cloud = cloudDouble({ instanceId: document.instanceId, state: 'running', accountId: document.accountId, imageId: document.imageId, tags: {} });
   const clock = new ManualClock(new Date(new Date(document.pendingTime).getTime() + 10 * 60_000));
   const auth = new AuthMethod({ storage: new MemoryStorage(), clock, cloud, env: {} });
-  await write(auth, 'role/bench-ec2', { auth_type: 'ec2', bound_ami_id: document.imageId, token_policies: 'app' });
+  await expectOk(auth.handle({ method: 'POST', path: 'role/bench-ec2', body: { auth_type: 'ec2', bound_ami_id: document.imageId, token_policies: 'app' } }));
   const pkcs7 = rsa2048.replace(/\s+/g, '');
   const first = await expectGrant(auth.handle({ method: 'POST', path: 'login', body: { role: 'bench-ec2', pkcs7 } }));
   const body = { role: 'bench-ec2', pkcs7, nonce: first.metadata.nonce };
@@ -38,7 +34,7 @@ export async function ec2Login() {
 export async function iamLogin() {
   const cloud = cloudDouble({ instanceId: 'i-none', state: 'running', accountId: '123456789012', imageId: 'ami-none', tags: {} });
   const auth = new AuthMethod({ storage: new MemoryStorage(), cloud, env: {} });
-  await write(auth, 'role/bench-iam', { auth_type: 'iam', bound_iam_principal_arn: ROLE_ARN, token_policies: 'app' });
+  await expectOk(auth.handle({ method: 'POST', path: 'role/bench-iam', body: { auth_type: 'iam', bound_iam_principal_arn: ROLE_ARN, token_policies: 'app' } }));
   const body = buildIamLoginBody({ credentials: { accessKeyId: 'AKIABENCHKEY00000001', secretAccessKey: 'bench-secret' }, role: 'bench-iam' });
   await expectGrant(auth.handle({ method: 'POST', path: 'login', body }));
   return { cloud, login: () => expectGrant(auth.handle({ method: 'POST', path: 'login', body })) };

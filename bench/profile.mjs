@@ -2,18 +2,16 @@
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/profile.mjs <scenario> [seconds]
 //   node bench/profile-summary.mjs /tmp/prof
 // Scenarios: kv-read, kv-write (10 versions kept), kv-read-deep, kv-write-deep (1,000 kept), pkcs7, iam-login.
-import { BUILTIN_CERTIFICATES, verifyPkcs7 } from 'strongroom';
-import { fillVersions, keyPath, kvWithKeys, payload } from './fixtures.mjs';
-import { sample } from './verify.mjs';
+import { verifyPkcs7 } from 'strongroom';
+import { fillVersions, keyPath, kvRead, kvWithKeys, kvWrite } from './fixtures.mjs';
+import { PKCS7_TRUSTED, sample } from './verify.mjs';
 import { iamLogin } from './login.mjs';
 
 async function kv(versions, operation) {
   const { kv: engine } = await kvWithKeys(1);
   const path = keyPath(0);
   await fillVersions(engine, path, versions);
-  const data = payload(1);
-  if (operation === 'read') return () => engine.handle({ method: 'GET', path: `data/${path}` });
-  return () => engine.handle({ method: 'POST', path: `data/${path}`, body: { data } });
+  return operation === 'read' ? kvRead(engine, path) : kvWrite(engine, path);
 }
 
 const SCENARIOS = {
@@ -23,8 +21,7 @@ const SCENARIOS = {
   'kv-write-deep': () => kv(1000, 'write'),
   pkcs7: async () => {
     const { rsa2048 } = sample();
-    const trusted = BUILTIN_CERTIFICATES.filter((certificate) => certificate.type === 'pkcs7');
-    return async () => verifyPkcs7(rsa2048, trusted);
+    return async () => verifyPkcs7(rsa2048, PKCS7_TRUSTED);
   },
   'iam-login': async () => (await iamLogin()).login,
 };

@@ -7,7 +7,8 @@ import { createDispatcher } from './server/dispatch.mjs';
 import { errorResult, readRequest, sendResult } from './server/http.mjs';
 import { PolicyStore } from './server/policies.mjs';
 import { systemRoutes } from './server/routes.mjs';
-import { DEFAULT_MAX_TTL_SECONDS, TokenStore, newToken } from './server/tokens.mjs';
+import { DEFAULT_MAX_TTL_SECONDS } from './server/token-ttl.mjs';
+import { TokenStore, newToken } from './server/tokens.mjs';
 
 /**
  * @typedef {object} ServerOptions

@@ -6,12 +6,13 @@ import {
   InvalidRequest,
   ROOT_POLICY_NAME,
   parsePolicy,
+  sanitizePolicyNames,
 } from 'strongroom';
 
 /** @param {unknown} name */
 function normaliseName(name) {
-  const normalised = typeof name === 'string' ? name.trim().toLowerCase() : '';
-  if (normalised === '') throw new InvalidRequest('policy name must not be empty');
+  const [normalised] = typeof name === 'string' ? sanitizePolicyNames([name]) : [];
+  if (normalised === undefined) throw new InvalidRequest('policy name must not be empty');
   return normalised;
 }
 

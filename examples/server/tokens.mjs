@@ -1,12 +1,10 @@
 // Client tokens. strongroom's AuthMethod answers a login with a grant and issues no token itself: the embedding
 // service mints one, enforces its lifetime and use count, and hands the grant back to AuthMethod.renew() on renewal.
-// This is that part of the service, with Vault's lifetime rules.
+// This is that part of the service, with Vault's lifetime rules (token-ttl.mjs).
 import { createHash, randomBytes } from 'node:crypto';
 import { BlockList, isIPv6 } from 'node:net';
-import { InvalidRequest, formatDuration, formatTimestamp, tokenPolicies } from 'strongroom';
-
-/** Vault's system default and maximum token TTL: 768h. */
-export const DEFAULT_MAX_TTL_SECONDS = 768 * 3600;
+import { InvalidRequest, formatTimestamp, tokenPolicies } from 'strongroom';
+import { DEFAULT_MAX_TTL_SECONDS, calculateTtl } from './token-ttl.mjs';
 
 /**
  * @typedef {object} TokenEntry
@@ -53,42 +51,6 @@ function blockListOf(cidrs) {
 /** @param {BlockList} list @param {string | undefined} address */
 function isFrom(list, address) {
   return address !== undefined && list.check(address, isIPv6(address) ? 'ipv6' : 'ipv4');
-}
-
-/**
- * Vault's TTL arithmetic (sdk/framework CalculateTTL), in seconds: the effective maximum is the smallest of the
- * system maximum, the grant's max_ttl and explicit_max_ttl, counted from the issue time; a periodic token gets its
- * period each time, limited only by explicit_max_ttl.
- * @param {{ increment: number, ttl: number, period: number, maxTtl: number, explicitMaxTtl: number }} wanted
- * @param {{ issuedAt: number, now: number, defaultTtl: number, systemMaxTtl: number }} context
- */
-export function calculateTtl(wanted, { issuedAt, now, defaultTtl, systemMaxTtl }) {
-  const { increment, ttl, period, maxTtl, explicitMaxTtl } = wanted;
-  const warnings = [];
-  const elapsed = Math.floor((now - issuedAt) / 1000);
-  let max = systemMaxTtl;
-  if (maxTtl > 0 && maxTtl < max) max = maxTtl;
-  if (explicitMaxTtl > 0 && explicitMaxTtl < max) max = explicitMaxTtl;
-
-  if (period > 0) {
-    let result = period;
-    if (result > max) {
-      warnings.push(`period of ${formatDuration(period)} exceeded the effective max_ttl of ${formatDuration(max)}; period value is capped accordingly`);
-      result = max;
-    }
-    if (explicitMaxTtl > 0) result = Math.min(result, explicitMaxTtl - elapsed);
-    if (result <= 0) throw new InvalidRequest('past the max TTL, cannot renew');
-    return { ttl: result, warnings };
-  }
-
-  let result = increment > 0 ? increment : ttl > 0 ? ttl : defaultTtl;
-  const left = max - elapsed;
-  if (left <= 0) throw new InvalidRequest('past the max TTL, cannot renew');
-  if (result > left) {
-    warnings.push(`TTL of ${formatDuration(result)} exceeded the effective max_ttl of ${formatDuration(left)}; TTL value is capped accordingly`);
-    result = left;
-  }
-  return { ttl: result, warnings };
 }
 
 export class TokenStore {

@@ -4,7 +4,8 @@ import { ManualClock } from '../../src/adapters/clocks.js';
 import type { AuthGrant } from '../../src/core/request.js';
 import { loadExample } from './harness.js';
 
-const { TokenStore, calculateTtl } = await loadExample('server/tokens.mjs');
+const { TokenStore } = await loadExample('server/tokens.mjs');
+const { calculateTtl } = await loadExample('server/token-ttl.mjs');
 
 const HOUR = 3600;
 
