@@ -1,6 +1,6 @@
 import type { CloudClientSettings, CloudScope } from '../ports/cloud.js';
 import type { AuthContext } from './auth-context.js';
-import { cloudClientSettings, readClientConfig } from './client-config.js';
+import { cloudClientSettings, readClientConfig, type ClientConfig } from './client-config.js';
 import { readStsConfig, stsRoleBinding, type StsConfig } from './sts-config.js';
 
 /** Where a cloud call acts: the resource's region and owning account. */
@@ -22,9 +22,31 @@ export function buildCloudScope(settings: CloudClientSettings, target: CloudTarg
  * configured (without one the provider must check that its own credentials belong to the account, DECISIONS 11).
  */
 export async function resolveCloudScope(context: AuthContext, target: CloudTarget): Promise<CloudScope> {
-  const [config, sts] = await Promise.all([
-    readClientConfig(context),
-    target.accountId ? readStsConfig(context, target.accountId) : Promise.resolve(undefined),
-  ]);
-  return buildCloudScope(cloudClientSettings(config), target, sts);
+  return new CloudScopes(context).resolve(target);
+}
+
+/**
+ * The scopes of one operation (a login, a renewal, a role write) that may call the cloud several times: config/client
+ * and each account's config/sts are read at most once, so the calls also see one configuration.
+ */
+export class CloudScopes {
+  #clientConfig: Promise<ClientConfig | undefined> | undefined;
+  readonly #stsConfigs = new Map<string, Promise<StsConfig | undefined>>();
+
+  constructor(private readonly context: AuthContext) {}
+
+  clientConfig(): Promise<ClientConfig | undefined> {
+    return (this.#clientConfig ??= readClientConfig(this.context));
+  }
+
+  async resolve(target: CloudTarget): Promise<CloudScope> {
+    const [config, sts] = await Promise.all([this.clientConfig(), target.accountId ? this.#stsConfig(target.accountId) : undefined]);
+    return buildCloudScope(cloudClientSettings(config), target, sts);
+  }
+
+  #stsConfig(accountId: string): Promise<StsConfig | undefined> {
+    let config = this.#stsConfigs.get(accountId);
+    if (!config) this.#stsConfigs.set(accountId, (config = readStsConfig(this.context, accountId)));
+    return config;
+  }
 }

@@ -398,6 +398,20 @@ describe('iam login: inferring an ec2 instance', () => {
     expect(h.cloud.callsTo('describeInstance')[0]?.scope.accountId).toBe('210987654321');
   });
 
+  it('reads config/client, config/sts, config/identity and the role once, however many cloud calls it makes', async () => {
+    const h = await inferring();
+    const reads: string[] = [];
+    const get = h.storage.get.bind(h.storage);
+    h.storage.get = (key) => (reads.push(key), get(key));
+    grantOf(await h.login(iamFields({ role: 'web' })));
+    expect(h.cloud.callsTo('getPrincipal')).toHaveLength(1);
+    expect(h.cloud.callsTo('describeInstance')).toHaveLength(1);
+    const count = (key: string) => reads.filter((read) => read === key).length;
+    for (const key of ['auth/config/client', `auth/config/sts/${FAKE_ACCOUNT}`, 'auth/config/identity', 'auth/role/web']) {
+      expect(count(key), key).toBe(1);
+    }
+  });
+
   it('answers 502 when the instance cannot be described', async () => {
     const h = await inferring();
     h.cloud.failOn('describeInstance', new Error('timeout'));

@@ -17,6 +17,11 @@ export const BUILTIN_CERTIFICATES: readonly TrustedCertificate[] = BUILTIN_CERTI
   Object.freeze({ name: entry.name, type: entry.type, pem: entry.pem, builtin: true }),
 );
 
+const BUILTIN_BY_TYPE: Readonly<Record<CertificateType, readonly TrustedCertificate[]>> = {
+  pkcs7: BUILTIN_CERTIFICATES.filter((certificate) => certificate.type === 'pkcs7'),
+  identity: BUILTIN_CERTIFICATES.filter((certificate) => certificate.type === 'identity'),
+};
+
 export async function readCertificate(context: AuthContext, name: string): Promise<StoredCertificate | undefined> {
   return context.get<StoredCertificate>(CERTIFICATE_FOLDER + name);
 }
@@ -36,5 +41,5 @@ export async function certificatesFor(context: AuthContext, type: CertificateTyp
     const stored = await readCertificate(context, name);
     if (stored?.type === type) registered.push({ name, type, pem: `${stored.aws_public_cert.trim()}\n`, builtin: false });
   }
-  return [...BUILTIN_CERTIFICATES.filter((certificate) => certificate.type === type), ...registered];
+  return [...BUILTIN_BY_TYPE[type], ...registered];
 }

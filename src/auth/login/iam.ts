@@ -2,6 +2,7 @@ import { CloudUnavailable } from '../../core/errors.js';
 import type { AuthGrant } from '../../core/request.js';
 import { iamEntityFromCallerIdentity, type IamEntity } from '../arn.js';
 import type { AuthContext } from '../auth-context.js';
+import { CloudScopes } from '../cloud-scope.js';
 import { readIdentityConfig, type IamAlias } from '../identity-config.js';
 import type { IamLoginFields } from '../iam/request.js';
 import { EC2_INSTANCE_ENTITY } from '../roles/role.js';
@@ -22,21 +23,22 @@ export interface IamLoginRequestFields extends IamLoginFields {
  * instances, the instance. Nothing is stored.
  */
 export async function iamLogin(context: AuthContext, fields: IamLoginRequestFields, remoteAddress: string | undefined): Promise<AuthGrant> {
-  const identity = await authenticateWithSts(context, fields);
+  const scopes = new CloudScopes(context);
+  const identity = await authenticateWithSts(context, scopes, fields);
   const entity = iamEntityFromCallerIdentity(identity);
   if (entity.accountId !== identity.accountId) {
     throw new CloudUnavailable('error making upstream request: STS answered an Arn and an Account that disagree');
   }
   const roleName = fields.role || entity.friendlyName;
   const role = await loginRole(context, roleName, 'iam', remoteAddress);
-  await requirePrincipalBound(context, role, entity, `IAM Principal ${JSON.stringify(entity.arn)} does not belong to the role ${JSON.stringify(roleName)}`);
+  await requirePrincipalBound(context, scopes, role, entity, `IAM Principal ${JSON.stringify(entity.arn)} does not belong to the role ${JSON.stringify(roleName)}`);
 
   const inferring = role.inferred_entity_type === EC2_INSTANCE_ENTITY;
   const inferred = inferring
     ? { type: EC2_INSTANCE_ENTITY, id: entity.sessionName, region: role.inferred_aws_region }
     : { type: '', id: '', region: '' };
   if (inferring) {
-    await checkInferredInstance(context, role, roleName, { instanceId: inferred.id, region: inferred.region, accountId: entity.accountId });
+    await checkInferredInstance(context, scopes, role, roleName, { instanceId: inferred.id, region: inferred.region, accountId: entity.accountId });
   }
   const identityConfig = await readIdentityConfig(context);
   return buildGrant({

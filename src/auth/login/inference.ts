@@ -1,7 +1,7 @@
 import { AuthenticationRefused } from '../../core/errors.js';
 import type { InstanceDescription } from '../../ports/cloud.js';
 import type { AuthContext } from '../auth-context.js';
-import { resolveCloudScope } from '../cloud-scope.js';
+import type { CloudScopes } from '../cloud-scope.js';
 import type { StoredRole } from '../roles/role.js';
 import { checkInstanceConstraints } from './bound-constraints.js';
 import { describeRunningInstance } from './instance.js';
@@ -23,13 +23,14 @@ export interface InferredInstanceRef {
  */
 export async function checkInferredInstance(
   context: AuthContext,
+  scopes: CloudScopes,
   role: StoredRole,
   roleName: string,
   ref: InferredInstanceRef,
 ): Promise<InstanceDescription> {
   const what = `failed to verify ${ref.instanceId || 'the caller'} as a valid EC2 instance in region ${ref.region}`;
   if (ref.instanceId === '') throw new AuthenticationRefused(`${what}: it is not an assumed role whose session name is an instance ID`);
-  const scope = await resolveCloudScope(context, { region: ref.region, accountId: ref.accountId });
+  const scope = await scopes.resolve({ region: ref.region, accountId: ref.accountId });
   const instance = await describeRunningInstance(context, scope, ref.instanceId, ref.accountId, what);
   await checkInstanceConstraints(context, scope, role, roleName, { instance, accountId: ref.accountId }, VALIDATION_PREFIX);
   return instance;

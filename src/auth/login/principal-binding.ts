@@ -2,7 +2,7 @@ import { AuthenticationRefused } from '../../core/errors.js';
 import { matchesArnPattern, type IamEntity } from '../arn.js';
 import type { AuthContext } from '../auth-context.js';
 import { callCloud } from '../cloud-call.js';
-import { resolveCloudScope } from '../cloud-scope.js';
+import type { CloudScopes } from '../cloud-scope.js';
 import type { StoredRole } from '../roles/role.js';
 
 /**
@@ -12,14 +12,14 @@ import type { StoredRole } from '../roles/role.js';
  * bound wildcard. A role without bound principals admits every authenticated principal (possible only with
  * inferencing).
  */
-async function isPrincipalBound(context: AuthContext, role: StoredRole, entity: IamEntity): Promise<boolean> {
+async function isPrincipalBound(context: AuthContext, scopes: CloudScopes, role: StoredRole, entity: IamEntity): Promise<boolean> {
   const bound = role.bound_iam_principal_arn;
   if (bound.length === 0) return true;
   if (role.bound_iam_principal_id.includes(entity.uniqueId)) return true;
   if (!role.resolve_aws_unique_ids && bound.includes(entity.canonicalArn)) return true;
   const wildcards = bound.filter((arn) => arn.length >= 2 && arn.endsWith('*'));
   if (wildcards.length === 0) return false;
-  const fullArn = await fullArnOf(context, entity);
+  const fullArn = await fullArnOf(context, scopes, entity);
   return fullArn !== undefined && wildcards.some((pattern) => matchesArnPattern(pattern, fullArn));
 }
 
@@ -28,10 +28,10 @@ async function isPrincipalBound(context: AuthContext, role: StoredRole, entity: 
  * role's without the role's path, so a role is looked up in IAM; a role of that name that is not the caller's (a
  * different unique id) does not count.
  */
-async function fullArnOf(context: AuthContext, entity: IamEntity): Promise<string | undefined> {
+async function fullArnOf(context: AuthContext, scopes: CloudScopes, entity: IamEntity): Promise<string | undefined> {
   if (entity.type === 'user') return entity.arn;
   if (entity.type !== 'assumed-role' && entity.type !== 'role') return undefined;
-  const scope = await resolveCloudScope(context, { accountId: entity.accountId });
+  const scope = await scopes.resolve({ accountId: entity.accountId });
   const found = await callCloud(`error looking up full ARN of entity ${JSON.stringify(entity.canonicalArn)}`, () =>
     context.cloud.getPrincipal(scope, entity.canonicalArn),
   );
@@ -39,6 +39,12 @@ async function fullArnOf(context: AuthContext, entity: IamEntity): Promise<strin
 }
 
 /** Refuses a principal the role does not admit. */
-export async function requirePrincipalBound(context: AuthContext, role: StoredRole, entity: IamEntity, refusal: string): Promise<void> {
-  if (!(await isPrincipalBound(context, role, entity))) throw new AuthenticationRefused(refusal);
+export async function requirePrincipalBound(
+  context: AuthContext,
+  scopes: CloudScopes,
+  role: StoredRole,
+  entity: IamEntity,
+  refusal: string,
+): Promise<void> {
+  if (!(await isPrincipalBound(context, scopes, role, entity))) throw new AuthenticationRefused(refusal);
 }

@@ -5,6 +5,7 @@ import { formatTimestamp } from '../../core/time.js';
 import { readAccessListEntry, updateAccessListEntry, type AccessListEntry } from '../accesslist.js';
 import { iamEntityFromCallerIdentity } from '../arn.js';
 import type { AuthContext } from '../auth-context.js';
+import { CloudScopes } from '../cloud-scope.js';
 import { EC2_INSTANCE_ENTITY } from '../roles/role.js';
 import { checkEc2Instance } from './ec2.js';
 import { checkInferredInstance } from './inference.js';
@@ -69,14 +70,15 @@ async function renewEc2(context: AuthContext, data: Ec2InternalData): Promise<Li
  */
 async function renewIam(context: AuthContext, data: IamInternalData): Promise<Lifetimes> {
   const role = await grantedRole(context, data.role_name, data.role_id);
+  const scopes = new CloudScopes(context);
   if (role.inferred_entity_type === EC2_INSTANCE_ENTITY) {
     if (data.inferred_entity_type !== EC2_INSTANCE_ENTITY) {
       throw new AuthenticationRefused('the grant was issued before the role inferred ec2 instances; log in again');
     }
     const ref = { instanceId: data.inferred_entity_id, region: data.inferred_aws_region, accountId: data.account_id };
-    await checkInferredInstance(context, role, data.role_name, ref);
+    await checkInferredInstance(context, scopes, role, data.role_name, ref);
   }
   const entity = iamEntityFromCallerIdentity({ arn: data.client_arn, userId: data.client_user_id, accountId: data.account_id });
-  await requirePrincipalBound(context, role, entity, `role ${JSON.stringify(data.role_name)} no longer bound to ARN ${JSON.stringify(entity.canonicalArn)}`);
+  await requirePrincipalBound(context, scopes, role, entity, `role ${JSON.stringify(data.role_name)} no longer bound to ARN ${JSON.stringify(entity.canonicalArn)}`);
   return grantLifetimes(role.token, maxTtlBounds(context.mountMaxTtl, role.token.max_ttl).shortest);
 }

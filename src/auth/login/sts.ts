@@ -1,7 +1,8 @@
 import type { CallerIdentity, CloudScope } from '../../ports/cloud.js';
 import type { AuthContext } from '../auth-context.js';
-import { cloudClientSettings, DEFAULT_CLIENT_CONFIG, readClientConfig } from '../client-config.js';
+import { cloudClientSettings, DEFAULT_CLIENT_CONFIG } from '../client-config.js';
 import { callCloud } from '../cloud-call.js';
+import type { CloudScopes } from '../cloud-scope.js';
 import { parseCallerIdentityResponse } from '../iam/caller-identity.js';
 import { decodeIamRequest, type IamLoginFields } from '../iam/request.js';
 
@@ -12,8 +13,8 @@ import { decodeIamRequest, type IamLoginFields } from '../iam/request.js';
  * sts_endpoint as in the reference. What STS vouches for is the caller's identity: STS refusing the signature is 403,
  * an unreachable or misbehaving STS 502 (DECISIONS 16).
  */
-export async function authenticateWithSts(context: AuthContext, fields: IamLoginFields): Promise<CallerIdentity> {
-  const stored = await readClientConfig(context);
+export async function authenticateWithSts(context: AuthContext, scopes: CloudScopes, fields: IamLoginFields): Promise<CallerIdentity> {
+  const stored = await scopes.clientConfig();
   const config = stored ?? DEFAULT_CLIENT_CONFIG;
   const decoded = decodeIamRequest(fields, {
     serverIdHeaderValue: config.iam_server_id_header_value,

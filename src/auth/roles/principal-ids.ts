@@ -2,11 +2,11 @@ import { AuthenticationRefused, InvalidRequest, isStrongroomError } from '../../
 import { parsePrincipalArn, type PrincipalArn } from '../arn.js';
 import type { AuthContext } from '../auth-context.js';
 import { callCloud } from '../cloud-call.js';
-import { resolveCloudScope } from '../cloud-scope.js';
+import { CloudScopes } from '../cloud-scope.js';
 import type { StoredRole } from './role.js';
 
 /** The provider's unique id (AIDA.../AROA...) of the user or role a bound ARN names. */
-export async function resolvePrincipalId(context: AuthContext, arn: string): Promise<string> {
+async function resolvePrincipalId(context: AuthContext, scopes: CloudScopes, arn: string): Promise<string> {
   const what = `unable to resolve ARN ${JSON.stringify(arn)} to internal ID`;
   let principal: PrincipalArn;
   try {
@@ -17,7 +17,7 @@ export async function resolvePrincipalId(context: AuthContext, arn: string): Pro
   if (principal.type !== 'user' && principal.type !== 'role') {
     throw new InvalidRequest(`${what}: unrecognized principal type ${JSON.stringify(principal.type)}`);
   }
-  const scope = await resolveCloudScope(context, { accountId: principal.accountId });
+  const scope = await scopes.resolve({ accountId: principal.accountId });
   // The provider refusing to act for the principal's account is a configuration problem here (config/sts), not a
   // refused login.
   const found = await callCloud(what, () => context.cloud.getPrincipal(scope, arn)).catch((error: unknown) => {
@@ -34,9 +34,10 @@ export async function resolvePrincipalId(context: AuthContext, arn: string): Pro
  */
 export async function resolvePrincipalIds(context: AuthContext, role: StoredRole): Promise<StoredRole> {
   if (role.auth_type !== 'iam' || !role.resolve_aws_unique_ids || role.bound_iam_principal_id.length > 0) return role;
+  const scopes = new CloudScopes(context);
   const ids: string[] = [];
   for (const arn of role.bound_iam_principal_arn) {
-    if (!arn.endsWith('*')) ids.push(await resolvePrincipalId(context, arn));
+    if (!arn.endsWith('*')) ids.push(await resolvePrincipalId(context, scopes, arn));
   }
   return { ...role, bound_iam_principal_id: ids };
 }
