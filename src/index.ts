@@ -1,5 +1,5 @@
 /** strongroom: a cloud identity auth method and a versioned key-value secrets engine for Node services. */
-export type { Storage } from './ports/storage.js';
+export type { Storage, StorageOperation, ListPageOptions } from './ports/storage.js';
 export type { Clock } from './ports/clock.js';
 export type * from './ports/cloud.js';
 export type { Capability, CapabilityCheck, EngineRequest, EngineResponse, ResponseBody, AuthGrant, HttpMethod } from './core/request.js';
@@ -19,6 +19,7 @@ export {
 export { parseDuration, formatDuration } from './core/duration.js';
 export { formatTimestamp } from './core/time.js';
 export { validatePath, MAX_PATH_LENGTH } from './core/path.js';
+export { compareKeys } from './core/key-order.js';
 export { MemoryStorage } from './adapters/memory-storage.js';
 export { systemClock, ManualClock } from './adapters/clocks.js';
 export * from './kv/index.js';

@@ -1,4 +1,5 @@
-import type { Storage } from '../ports/storage.js';
+import { compareKeys } from '../core/key-order.js';
+import type { ListPageOptions, Storage, StorageOperation } from '../ports/storage.js';
 
 interface Folder {
   leaves: Set<string>;
@@ -44,19 +45,67 @@ export class MemoryStorage implements Storage {
     if (!folder) return [];
     const names = [...folder.leaves];
     for (const sub of folder.subfolders) names.push(`${sub}/`);
-    return names.sort();
+    return names.sort(compareKeys);
   }
 
   async compareAndPut(key: string, expected: Uint8Array | undefined, value: Uint8Array): Promise<boolean> {
-    const current = this.values.get(key);
-    if (current === undefined ? expected !== undefined : expected === undefined || !equalBytes(current, expected)) return false;
+    if (!this.holds(key, expected ?? null)) return false;
     this.store(key, value);
     return true;
+  }
+
+  async compareAndDelete(key: string, expected: Uint8Array): Promise<boolean> {
+    if (!this.holds(key, expected)) return false;
+    await this.delete(key);
+    return true;
+  }
+
+  async commit(operations: readonly StorageOperation[]): Promise<boolean> {
+    const seen = new Set<string>();
+    for (const operation of operations) {
+      if (seen.has(operation.key)) throw new Error(`a commit names the key ${JSON.stringify(operation.key)} twice`);
+      seen.add(operation.key);
+      if (operation.expected !== undefined && !this.holds(operation.key, operation.expected)) return false;
+    }
+    for (const operation of operations) {
+      if (operation.type === 'put') this.store(operation.key, operation.value);
+      else await this.delete(operation.key);
+    }
+    return true;
+  }
+
+  /** Sorts the folder (or, recursive, the subtree) on each call: memory is for tests and single processes. */
+  async listPage(prefix: string, options: ListPageOptions): Promise<string[]> {
+    const names = options.recursive ? this.subtree(prefix) : await this.list(prefix);
+    if (options.recursive) names.sort(compareKeys);
+    const after = options.after;
+    const start = after === undefined ? 0 : names.findIndex((name) => compareKeys(name, after) > 0);
+    return start < 0 ? [] : names.slice(start, start + options.limit);
   }
 
   /** Number of stored keys. */
   get size(): number {
     return this.values.size;
+  }
+
+  /** Whether the key holds `expected` (null: the key is absent). */
+  private holds(key: string, expected: Uint8Array | null): boolean {
+    const current = this.values.get(key);
+    return current === undefined ? expected === null : expected !== null && equalBytes(current, expected);
+  }
+
+  /** Every key below `prefix`, relative to it, unsorted. */
+  private subtree(prefix: string): string[] {
+    const keys: string[] = [];
+    const pending = [prefix];
+    for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
+      const entry = this.folders.get(folder);
+      if (!entry) continue;
+      const relative = folder.slice(prefix.length);
+      for (const leaf of entry.leaves) keys.push(relative + leaf);
+      for (const sub of entry.subfolders) pending.push(`${folder}${sub}/`);
+    }
+    return keys;
   }
 
   private store(key: string, value: Uint8Array): void {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { bool, int, str } from '../core/fields.js';
 import type { KeyStore } from './key-store.js';
 import { findVersion } from './versions.js';
+import { compareKeys as compareNames } from '../core/key-order.js';
 
 /**
  * LIST metadata/<folder>/: the direct children of a folder, keys as `name` and sub-folders as `name/` (a name can be
@@ -16,18 +17,6 @@ export const listFields = z.object({
   exclude_deleted: bool().optional(),
 });
 export type ListFields = z.output<typeof listFields>;
-
-/** Code point order, which is the byte order of UTF-8 (JavaScript's default sort uses UTF-16 code units). */
-function compareNames(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let index = 0; index < length; index++) {
-    const x = a.codePointAt(index) as number;
-    const y = b.codePointAt(index) as number;
-    if (x !== y) return x - y;
-    if (x > 0xffff) index++;
-  }
-  return a.length - b.length;
-}
 
 async function hasDeletedHead(keys: KeyStore, path: string): Promise<boolean> {
   const key = await keys.read(path);

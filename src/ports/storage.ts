@@ -1,6 +1,12 @@
 /**
  * The persistence port. A flat key space with '/' as the folder separator, deliberately as small as
- * unstorage's driver interface so that any database or KV store can back the engines.
+ * unstorage's driver interface so that any database or KV store can back the engines. The four required members are
+ * enough for one process; the optional ones let several processes share one storage exactly, and let listings page
+ * without reading whole folders. Engines use an optional member whenever the storage has it.
+ *
+ * Order: wherever this port says "sorted" it means the byte order of the names' UTF-8 form (code point order), which
+ * is what SQLite's BINARY and PostgreSQL's "C" collations give. JavaScript's default sort (UTF-16 code units) differs
+ * for characters above U+FFFF; use `compareKeys` from the root entry.
  */
 export interface Storage {
   get(key: string): Promise<Uint8Array | undefined>;
@@ -17,4 +23,37 @@ export interface Storage {
    * every read-modify-write through it and retry on conflict.
    */
   compareAndPut?(key: string, expected: Uint8Array | undefined, value: Uint8Array): Promise<boolean>;
+  /** Optional: atomically delete the key only if it currently holds exactly `expected`; resolves to whether it did. */
+  compareAndDelete?(key: string, expected: Uint8Array): Promise<boolean>;
+  /**
+   * Optional: apply every operation or none, atomically towards every other caller of the storage (other processes
+   * included). Resolves to false, changing nothing, when any operation's `expected` condition does not hold; rejects
+   * on a storage failure, also changing nothing (unless the failure hid a commit that took effect, which a caller
+   * detects by reading back). A key appears at most once in one commit.
+   */
+  commit?(operations: readonly StorageOperation[]): Promise<boolean>;
+  /**
+   * Optional: one sorted page of what lies below `prefix` (which ends in '/' or is ''), strictly after `after` and at
+   * most `limit` names, at a cost proportional to the page rather than to the folder. Without `recursive` the names are
+   * those `list` gives (direct children, sub-folders ending in '/'); with it, every key below `prefix`, as its path
+   * relative to `prefix`, and no folder names.
+   */
+  listPage?(prefix: string, options: ListPageOptions): Promise<string[]>;
+}
+
+/**
+ * One operation of an atomic commit. `expected` conditions it: omitted, unconditional; `null`, the key must be absent;
+ * bytes, the key must hold exactly them.
+ */
+export type StorageOperation =
+  | { type: 'put'; key: string; value: Uint8Array; expected?: Uint8Array | null }
+  | { type: 'delete'; key: string; expected?: Uint8Array | null };
+
+export interface ListPageOptions {
+  /** Only names (relative to the prefix) sorting strictly after this one. */
+  after?: string;
+  /** At most this many names; must be a positive integer. */
+  limit: number;
+  /** Every key below the prefix instead of its direct children. */
+  recursive?: boolean;
 }
