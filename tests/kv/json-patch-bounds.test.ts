@@ -138,12 +138,12 @@ describe('nesting is bounded after patching and walks over stored data cannot ov
     await env.W('k', { n: 1 });
     let pointer = '';
     for (let request = 0; request < 15; request++) {
-      const response = await env.PATCH('k', { data: [{ op: 'add', path: `${pointer}/d`, value: nested(60) }] }, JSON_PATCH);
+      const response = await env.PATCH('k', { data: [{ op: 'add', path: `${pointer}/d`, value: nested(240) }] }, JSON_PATCH);
       if (response.status !== 200) {
         expectError(response, 400, 'nested more than 255 levels deep');
         break;
       }
-      pointer += `/d${'/n'.repeat(59)}`;
+      pointer += `/d${'/n'.repeat(239)}`;
     }
     expect((await env.SUB('k')).status).toBe(200);
     expect((await env.PATCH('k', { data: [{ op: 'add', path: '/fine', value: 1 }] }, JSON_PATCH)).status).toBe(200);
