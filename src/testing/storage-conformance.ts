@@ -100,12 +100,13 @@ const basicCases: ConformanceCase[] = [
   {
     name: 'unicode and punctuation in keys',
     async run(storage) {
-      const keys = ['ünï/cødé', '日本/語', 'emoji/😀🔑', 'quote/\'"`', 'percent/%_\\', 'space/a b', 'plus/a+b=c&d?e#f'];
+      const keys = ['ünï/cødé', '日本/語', 'emoji/😀🔑', 'quote/\'"`', 'percent/%_\\', 'pct/%_/a', 'pct/xy/b', 'space/a b', 'plus/a+b=c&d?e#f'];
       await putAll(storage, keys);
       for (const key of keys) checkBytes(await storage.get(key), encode(key), `get(${JSON.stringify(key)})`);
       checkEqual(await storage.list('emoji/'), ['😀🔑'], 'list of a folder with an emoji leaf');
       check((await storage.get('percent/%')) === undefined, 'keys are matched exactly, never as LIKE patterns');
-      checkEqual(await storage.list('percent/%'), [], 'a prefix is matched exactly, never as a LIKE pattern');
+      checkEqual(await storage.list('pct/%_/'), ['a'], 'a prefix is matched exactly, never as a LIKE pattern');
+      checkEqual(await storage.list('pct/'), ['%_/', 'xy/'], 'sub-folders with pattern characters');
     },
   },
   {
