@@ -21,6 +21,7 @@ import {
 } from './data-operations.js';
 import type { JsonPatchOperation } from './json-patch.js';
 import { KeyStore } from './key-store.js';
+import { OrphanReclaim, type ReclaimOptions, type ReclaimResult } from './orphan-reclaim.js';
 import { listFields } from './listing.js';
 import { metadataPatchFields, metadataWriteFields, type KvMetadataInput, type KvMetadataPatchInput } from './metadata.js';
 import { MetadataOperations } from './metadata-operations.js';
@@ -82,12 +83,15 @@ export class KvEngine {
   private readonly data: DataOperations;
   private readonly metadata: MetadataOperations;
   private readonly config: ConfigStore;
+  private readonly orphans: OrphanReclaim;
 
   constructor(options: KvEngineOptions) {
     const json = new JsonStore(options.storage);
     const layout = new StorageLayout(options.storagePrefix ?? 'kv/');
-    const context: KvContext = { keys: new KeyStore(json, layout), config: new ConfigStore(json, layout), clock: options.clock ?? systemClock };
+    const clock = options.clock ?? systemClock;
+    const context: KvContext = { keys: new KeyStore(json, layout, () => clock.now().getTime()), config: new ConfigStore(json, layout), clock };
     this.config = context.config;
+    this.orphans = new OrphanReclaim(json, layout, () => clock.now().getTime());
     this.data = new DataOperations(context);
     this.metadata = new MetadataOperations(context);
     const routes = kvRoutes({ data: this.data, metadata: this.metadata, config: this.config, keys: context.keys });
@@ -168,6 +172,15 @@ export class KvEngine {
   /** Removes the key, its metadata and every version; a missing key is not an error. */
   async deleteMetadata(path: string): Promise<void> {
     await this.metadata.remove(keyPath(path));
+  }
+
+  /**
+   * Removes version data and entry documents that a process which died mid-change left unreferenced over a storage
+   * without atomic commits (with them, nothing is ever left and this returns at once). Safe while other processes
+   * write; bounded by `limit`; call again with `after: next` while `complete` is false. See docs/kv.md.
+   */
+  reclaimOrphans(options: ReclaimOptions = {}): Promise<ReclaimResult> {
+    return this.orphans.run(options);
   }
 
   /** The direct children of a folder ('' is the root); an empty folder gives []. */
