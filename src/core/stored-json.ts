@@ -64,6 +64,26 @@ export class JsonStore {
     return this.call('list', () => this.storage.list(prefix));
   }
 
+  /**
+   * Every key below `prefix` ('' or ending in '/'), relative to it, in byte order: in pages of `page` where the storage
+   * lists recursively, else folder by folder.
+   */
+  async *keysBelow(prefix: string, page = 1000): AsyncGenerator<string> {
+    const listPage = this.storage.listPage?.bind(this.storage);
+    if (listPage) {
+      for (let after: string | undefined; ; ) {
+        const names = await this.call('list', () => listPage(prefix, { recursive: true, limit: page, ...(after === undefined ? {} : { after }) }));
+        yield* names;
+        if (names.length < page) return;
+        after = names.at(-1);
+      }
+    }
+    for (const name of await this.list(prefix)) {
+      if (!name.endsWith('/')) yield name;
+      else for await (const below of this.keysBelow(prefix + name, page)) yield name + below;
+    }
+  }
+
   /** Whether the storage can apply several conditional puts and deletes all or nothing. */
   get canCommit(): boolean {
     return typeof this.storage.commit === 'function';

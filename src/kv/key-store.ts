@@ -1,9 +1,10 @@
-import { InternalError } from '../core/errors.js';
+import { InternalError, InvalidRequest } from '../core/errors.js';
 import { AtomicChanges } from './atomic-changes.js';
 import { KeyedMutex } from '../core/lock.js';
 import { encodeJson, type JsonStore, unchanged, type UpdateResult } from '../core/stored-json.js';
 import { ConfirmedCleanups } from './confirmed-cleanups.js';
 import { EntryDocuments, leavingHead, StaleRead } from './entry-documents.js';
+import { KeyTransfer, type TransferOptions } from './key-transfer.js';
 import type { StoredMetadata, StoredVersion } from './records.js';
 import { timedBlobId, type StorageLayout } from './storage-layout.js';
 import { destroy, findVersion, keptRange, pruned, range } from './versions.js';
@@ -78,6 +79,7 @@ export class KeyStore {
   private readonly entries: EntryDocuments;
   private readonly cleanups = new ConfirmedCleanups();
   private readonly atomic: AtomicChanges | undefined;
+  private readonly transfers: KeyTransfer | undefined;
 
   constructor(
     private readonly json: JsonStore,
@@ -86,6 +88,7 @@ export class KeyStore {
   ) {
     this.entries = new EntryDocuments(json);
     this.atomic = json.canCommit ? new AtomicChanges(json, layout, this.entries, now, INLINE_ENTRIES) : undefined;
+    this.transfers = this.atomic && new KeyTransfer(json, layout, this.entries, this.atomic, now);
   }
 
   async exists(path: string): Promise<boolean> {
@@ -100,6 +103,18 @@ export class KeyStore {
   /** Names directly below a folder ('' or ending in '/'): keys, and sub-folders ending in '/'. */
   names(folder: string): Promise<string[]> {
     return this.json.list(this.layout.metadataFolder(folder));
+  }
+
+  /** Every key below a folder ('' or ending in '/'), relative to it, in byte order, read page by page. */
+  keysBelow(folder: string): AsyncGenerator<string> {
+    return this.json.keysBelow(this.layout.metadataFolder(folder));
+  }
+
+  /** Moves or copies a key with its whole history in one commit: only over a storage with atomic commits. */
+  transfer(from: string, to: string, options: TransferOptions): Promise<void> {
+    const { transfers } = this;
+    if (!transfers) throw new InvalidRequest('moving or copying a key needs a storage with atomic commits');
+    return this.consistent(() => transfers.run(from, to, options));
   }
 
   /** The entry of a kept version, inline or from its document (callers run inside `consistent`). */

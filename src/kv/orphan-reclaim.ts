@@ -22,7 +22,6 @@ import { keptRange } from './versions.js';
 
 const DEFAULT_GRACE_SECONDS = 15 * 60;
 const DEFAULT_LIMIT = 1000;
-const PAGE = 1000;
 
 export interface ReclaimOptions {
   /** Only items written at least this long ago; default 900 (15 minutes), at least 120. */
@@ -39,23 +38,6 @@ export interface ReclaimResult {
   /** False when the call stopped at its limit or time budget: call again with `after: next`. */
   complete: boolean;
   next?: string;
-}
-
-/** Every key below `prefix`, relative to it, in pages where the storage can list recursively. */
-async function* keysBelow(json: JsonStore, prefix: string): AsyncGenerator<string> {
-  const { storage } = json;
-  if (storage.listPage) {
-    for (let after: string | undefined; ; ) {
-      const page = await storage.listPage(prefix, { recursive: true, limit: PAGE, ...(after === undefined ? {} : { after }) });
-      yield* page;
-      if (page.length < PAGE) return;
-      after = page.at(-1);
-    }
-  }
-  for (const name of await json.list(prefix)) {
-    if (!name.endsWith('/')) yield name;
-    else for await (const below of keysBelow(json, prefix + name)) yield name + below;
-  }
 }
 
 export class OrphanReclaim {
@@ -80,14 +62,14 @@ export class OrphanReclaim {
     const heads = new Map<string, StoredMetadata>();
     const referenced = new Set<string>();
     const metadata = this.layout.metadataFolder('');
-    for await (const path of keysBelow(this.json, metadata)) {
+    for await (const path of this.json.keysBelow(metadata)) {
       const head = await this.json.get<StoredMetadata>(metadata + path);
       if (!head) continue;
       heads.set(path, head);
       for (const entry of head.versions) if (entry.blob) referenced.add(entry.blob);
     }
     const entries = this.layout.entriesRoot;
-    for await (const name of keysBelow(this.json, entries)) {
+    for await (const name of this.json.keysBelow(entries)) {
       const slash = name.lastIndexOf('/');
       const path = name.slice(0, slash);
       const version = Number(name.slice(slash + 1));
@@ -105,7 +87,7 @@ export class OrphanReclaim {
     }
     const versions = this.layout.blobsRoot;
     let after = options.after;
-    for await (const name of keysBelow(this.json, versions)) {
+    for await (const name of this.json.keysBelow(versions)) {
       if (after !== undefined && name <= after) continue;
       const id = name.slice(name.lastIndexOf('/') + 1);
       const time = blobTime(id);
