@@ -1,19 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { EncryptedStorage, MemoryStorage, type Storage } from '../../src/index.js';
+import { EncryptedStorage, MemoryStorage } from '../../src/index.js';
+import { withoutCompareAndPut } from '../support/faulty-storage.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (value: Uint8Array | undefined) => (value === undefined ? undefined : new TextDecoder().decode(value));
-
-/** Hides the optional members of a storage, to check that the barrier offers only what it wraps. */
-function minimal(inner: Storage): Storage {
-  return {
-    get: (key) => inner.get(key),
-    put: (key, value) => inner.put(key, value),
-    delete: (key) => inner.delete(key),
-    list: (prefix) => inner.list(prefix),
-  };
-}
 
 describe('EncryptedStorage', () => {
   it('round-trips values and never stores the plaintext', async () => {
@@ -56,7 +47,7 @@ describe('EncryptedStorage', () => {
     for (const member of ['compareAndPut', 'compareAndDelete', 'commit', 'listPage'] as const) {
       expect(typeof full[member]).toBe('function');
     }
-    const bare = new EncryptedStorage({ storage: minimal(new MemoryStorage()), key: randomBytes(32) });
+    const bare = new EncryptedStorage({ storage: withoutCompareAndPut(new MemoryStorage()), key: randomBytes(32) });
     for (const member of ['compareAndPut', 'compareAndDelete', 'commit', 'listPage']) expect(member in bare).toBe(false);
   });
 
