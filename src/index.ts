@@ -31,6 +31,7 @@ export * from './encryption/index.js';
 export * from './kv/index.js';
 export * from './auth/index.js';
 export * from './adapters/aws/index.js';
+export { KmsRootKey, type KmsRootKeyOptions } from './adapters/aws/kms-root-key.js';
 export * from './adapters/http/index.js';
 export * from './acl/index.js';
 export { AuthMethod, type AuthMethodOptions } from './auth-method.js';
