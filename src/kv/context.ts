@@ -1,10 +1,12 @@
 import type { Clock } from '../ports/clock.js';
 import type { ConfigStore } from './config.js';
+import type { KeyPages } from './key-pages.js';
 import type { KeyStore } from './key-store.js';
 
 /** What the engine's operations share. */
 export interface KvContext {
   readonly keys: KeyStore;
+  readonly pages: KeyPages;
   readonly config: ConfigStore;
   readonly clock: Clock;
 }

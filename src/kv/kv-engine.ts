@@ -20,6 +20,8 @@ import {
   type VersionRead,
 } from './data-operations.js';
 import type { JsonPatchOperation } from './json-patch.js';
+import { FolderListing, type DetailedListing } from './folder-listing.js';
+import { KeyPages } from './key-pages.js';
 import { KeyStore } from './key-store.js';
 import { listFields } from './listing.js';
 import { metadataPatchFields, metadataWriteFields, type KvMetadataInput, type KvMetadataPatchInput } from './metadata.js';
@@ -35,6 +37,12 @@ export interface KvEngineOptions {
   clock?: Clock;
   /** Where the engine keeps its records in `storage`, so that one Storage can hold several engines. Default 'kv/'. */
   storagePrefix?: string;
+  /**
+   * Listings (LIST, SCAN, detailed-metadata) show only what the caller may read, as if every request asked with
+   * `readable_only=true`: keys need `read` on `data/<key>`, sub-folders `list` on `metadata/<folder>/`. Only requests
+   * with an `authorize` callback are narrowed. Default false (a request can still ask).
+   */
+  filterListings?: boolean;
   /** Every server-side fault answered as 500, for the service's logs (with the request without its body). */
   onInternalError?: (error: unknown, request: EngineRequest) => void;
 }
@@ -61,6 +69,9 @@ export interface KvListOptions {
   excludeDeleted?: boolean;
 }
 
+/** SCAN: every key below a folder, as paths relative to it. */
+export type KvScanOptions = Omit<KvListOptions, 'excludeDeleted'>;
+
 
 function hiddenVersion(path: string, metadata: VersionMetadata): NotFound {
   return new NotFound(`version ${metadata.version} of ${JSON.stringify(path)} is ${metadata.destroyed ? 'destroyed' : 'deleted'}`);
@@ -82,15 +93,22 @@ export class KvEngine {
   private readonly data: DataOperations;
   private readonly metadata: MetadataOperations;
   private readonly config: ConfigStore;
+  private readonly listing: FolderListing;
 
   constructor(options: KvEngineOptions) {
     const json = new JsonStore(options.storage);
     const layout = new StorageLayout(options.storagePrefix ?? 'kv/');
-    const context: KvContext = { keys: new KeyStore(json, layout), config: new ConfigStore(json, layout), clock: options.clock ?? systemClock };
+    const context: KvContext = {
+      keys: new KeyStore(json, layout),
+      pages: new KeyPages(options.storage, layout),
+      config: new ConfigStore(json, layout),
+      clock: options.clock ?? systemClock,
+    };
     this.config = context.config;
     this.data = new DataOperations(context);
     this.metadata = new MetadataOperations(context);
-    const routes = kvRoutes({ data: this.data, metadata: this.metadata, config: this.config, keys: context.keys });
+    this.listing = new FolderListing(context, this.metadata, options.filterListings === true);
+    const routes = kvRoutes({ data: this.data, metadata: this.metadata, config: this.config, keys: context.keys, listing: this.listing });
     this.dispatcher = new Dispatcher(routes, { onInternalError: options.onInternalError });
   }
 
@@ -173,6 +191,18 @@ export class KvEngine {
   /** The direct children of a folder ('' is the root); an empty folder gives []. */
   async list(folder = '', options: KvListOptions = {}): Promise<string[]> {
     const fields = parseInput(listFields, { after: options.after, limit: options.limit, exclude_deleted: options.excludeDeleted });
-    return this.metadata.list(folderPath(folder), fields);
+    return this.listing.names({}, folderPath(folder), fields, false);
+  }
+
+  /** Every key below a folder ('' is the root) as a path relative to it, in storage order; an empty folder gives []. */
+  async scan(folder = '', options: KvScanOptions = {}): Promise<string[]> {
+    const fields = parseInput(listFields, { after: options.after, limit: options.limit });
+    return this.listing.names({}, folderPath(folder), fields, true);
+  }
+
+  /** A page of a folder's names (or with `recursive`, of every key below it) with each key's metadata. */
+  async listDetailed(folder = '', options: KvListOptions & { recursive?: boolean } = {}): Promise<DetailedListing> {
+    const fields = parseInput(listFields, { after: options.after, limit: options.limit, exclude_deleted: options.excludeDeleted });
+    return this.listing.detailed({}, folderPath(folder), fields, options.recursive === true);
   }
 }

@@ -1,6 +1,5 @@
 import { unchanged } from '../core/stored-json.js';
 import { now, type KvContext } from './context.js';
-import { listKeys, type ListFields } from './listing.js';
 import {
   applyMetadataPatch,
   applyMetadataWrite,
@@ -12,7 +11,7 @@ import {
 } from './metadata.js';
 import { keyMetadata, type KeyMetadata } from './views.js';
 
-/** The operations on keys as a whole: metadata read, write, patch, delete, and listing. */
+/** The operations on keys as a whole: metadata read, write, patch and delete. */
 
 export type MetadataPatchOutcome = { state: 'missing' } | { state: 'patched'; warnings: string[] };
 
@@ -51,10 +50,6 @@ export class MetadataOperations {
   /** Removes the key and every version; a missing key is not an error. */
   remove(path: string): Promise<void> {
     return this.context.keys.remove(path);
-  }
-
-  list(folder: string, options: ListFields): Promise<string[]> {
-    return listKeys(this.context.keys, folder, options);
   }
 
   private async casWarnings(fields: MetadataWrite | MetadataPatch): Promise<string[]> {
