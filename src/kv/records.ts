@@ -9,6 +9,8 @@ export interface StoredConfig {
   cas_required: boolean;
   /** Seconds; 0 = unset; negative (stored as -1) disables automatic deletion for the whole engine. */
   delete_version_after: number;
+  /** Every metadata write and patch must carry metadata_cas; absent in records written before it existed. */
+  metadata_cas_required?: boolean;
 }
 
 export interface StoredVersion {
@@ -42,6 +44,10 @@ export interface StoredMetadata {
   cas_required: boolean;
   delete_version_after: number;
   custom_metadata: Record<string, string>;
+  /** Metadata writes and patches since the key was created (OpenBao's current_metadata_version); absent means 0. */
+  metadata_version?: number;
+  /** This key's metadata writes and patches must carry metadata_cas; absent means false. */
+  metadata_cas_required?: boolean;
   /** Counts the commits of this record, so that equal bytes always mean no commit happened in between. */
   revision: number;
   /** The highest version ever written to an entry document (0: none); pruning retires documents only up to it. */
