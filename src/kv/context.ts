@@ -1,4 +1,5 @@
 import type { Clock } from '../ports/clock.js';
+import type { ChangeFeed } from './change-feed.js';
 import type { ConfigStore } from './config.js';
 import type { KeyPages } from './key-pages.js';
 import type { KeyStore } from './key-store.js';
@@ -9,6 +10,7 @@ export interface KvContext {
   readonly pages: KeyPages;
   readonly config: ConfigStore;
   readonly clock: Clock;
+  readonly feed: ChangeFeed;
 }
 
 export function now(context: KvContext): number {

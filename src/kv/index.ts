@@ -7,3 +7,5 @@ export type { KvMetadataInput, KvMetadataPatchInput } from './metadata.js';
 export type { JsonPatchOperation } from './json-patch.js';
 export type { VersionMetadata, VersionSummary, SecretVersion, SecretSubkeys, KeyMetadata } from './views.js';
 export type { DetailedListing } from './folder-listing.js';
+export type { KvChangeEvent, KvChangeOperation } from './change-events.js';
+export type { KvChangeListener } from './change-feed.js';

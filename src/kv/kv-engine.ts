@@ -20,6 +20,8 @@ import {
   type VersionRead,
 } from './data-operations.js';
 import type { JsonPatchOperation } from './json-patch.js';
+import type { KvChangeEvent } from './change-events.js';
+import { ChangeFeed, type KvChangeListener } from './change-feed.js';
 import { FolderListing, type DetailedListing } from './folder-listing.js';
 import { KeyPages } from './key-pages.js';
 import { KeyStore } from './key-store.js';
@@ -43,6 +45,8 @@ export interface KvEngineOptions {
    * with an `authorize` callback are narrowed. Default false (a request can still ask).
    */
   filterListings?: boolean;
+  /** A change listener threw: the change stands (it is committed); this reports the listener's error. */
+  onListenerError?: (error: unknown) => void;
   /** Every server-side fault answered as 500, for the service's logs (with the request without its body). */
   onInternalError?: (error: unknown, request: EngineRequest) => void;
 }
@@ -94,6 +98,7 @@ export class KvEngine {
   private readonly metadata: MetadataOperations;
   private readonly config: ConfigStore;
   private readonly listing: FolderListing;
+  private readonly feed: ChangeFeed;
 
   constructor(options: KvEngineOptions) {
     const json = new JsonStore(options.storage);
@@ -103,7 +108,9 @@ export class KvEngine {
       pages: new KeyPages(options.storage, layout),
       config: new ConfigStore(json, layout),
       clock: options.clock ?? systemClock,
+      feed: new ChangeFeed((error) => options.onListenerError?.(error)),
     };
+    this.feed = context.feed;
     this.config = context.config;
     this.data = new DataOperations(context);
     this.metadata = new MetadataOperations(context);
@@ -204,5 +211,18 @@ export class KvEngine {
   async listDetailed(folder = '', options: KvListOptions & { recursive?: boolean } = {}): Promise<DetailedListing> {
     const fields = parseInput(listFields, { after: options.after, limit: options.limit, exclude_deleted: options.excludeDeleted });
     return this.listing.detailed({}, folderPath(folder), fields, options.recursive === true);
+  }
+
+  /**
+   * Calls `listener` with every committed change of a key whose path starts with `prefix` ('' for all; a folder is
+   * `name/`), after the change is committed; a refused request makes no event. Answers the function that unsubscribes.
+   */
+  subscribe(prefix: string, listener: KvChangeListener): () => void {
+    return this.feed.subscribe(prefix, listener);
+  }
+
+  /** The same events as an async iterator; ending the loop or aborting `signal` unsubscribes. */
+  events(prefix = '', options: { signal?: AbortSignal } = {}): AsyncIterableIterator<KvChangeEvent> {
+    return this.feed.events(prefix, options);
   }
 }

@@ -9,6 +9,7 @@ import {
   type MetadataPatch,
   type MetadataWrite,
 } from './metadata.js';
+import { recordedChange, removalEvent } from './change-events.js';
 import { checkMetadataCas, metadataCasRequiredWarnings, nextMetadataVersion } from './metadata-cas.js';
 import type { StoredConfig } from './records.js';
 import { keyMetadata, type KeyMetadata } from './views.js';
@@ -33,7 +34,7 @@ export class MetadataOperations {
     if (!hasMetadataFields(fields)) return [];
     const time = now(this.context);
     const config = await this.context.config.read();
-    const { warnings } = await this.context.keys.change(path, async (current) => {
+    const { warnings } = await recordedChange(this.context, path, 'metadata-write', async (current) => {
       checkMetadataCas(fields.metadata_cas, current, config);
       const next = applyMetadataWrite(current ?? newMetadata(time), fields);
       return { next: { ...next, metadata_version: nextMetadataVersion(current) }, result: undefined };
@@ -44,7 +45,7 @@ export class MetadataOperations {
   /** Needs an existing key. */
   async patch(path: string, fields: MetadataPatch): Promise<MetadataPatchOutcome> {
     const config = await this.context.config.read();
-    const { result: found, warnings } = await this.context.keys.change(path, async (current) => {
+    const { result: found, warnings } = await recordedChange(this.context, path, 'metadata-patch', async (current) => {
       if (!current || !hasMetadataFields(fields)) return { next: unchanged, result: current !== undefined };
       checkMetadataCas(fields.metadata_cas, current, config);
       return { next: { ...applyMetadataPatch(current, fields), metadata_version: nextMetadataVersion(current) }, result: true };
@@ -54,8 +55,11 @@ export class MetadataOperations {
   }
 
   /** Removes the key and every version; a missing key is not an error. */
-  remove(path: string): Promise<void> {
-    return this.context.keys.remove(path);
+  async remove(path: string): Promise<void> {
+    const { keys, feed } = this.context;
+    const last = await keys.read(path);
+    await keys.remove(path);
+    if (last) feed.deliver([removalEvent(path, last, now(this.context))]);
   }
 
   private casWarnings(fields: MetadataWrite | MetadataPatch, config: StoredConfig): string[] {
