@@ -11,8 +11,8 @@
  *   await aws.stop();
  */
 import http from 'node:http';
-import { systemClock } from '../../../src/adapters/clocks.js';
-import type { Clock } from '../../../src/ports/clock.js';
+import { systemClock } from '../../adapters/clocks.js';
+import type { Clock } from '../../ports/clock.js';
 import { actionsOf } from './actions.js';
 import { listenLocally, type LocalServer } from './listen.js';
 import { headerMap, readScope, verifySignature, type ReceivedRequest } from './sigv4.js';

@@ -3,7 +3,7 @@
  * (long-term user keys, limited to two per user as in AWS, and temporary session keys with tokens and expiry).
  */
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../../../src/ports/clock.js';
+import type { Clock } from '../../ports/clock.js';
 
 export type FakePartition = 'aws' | 'aws-cn' | 'aws-us-gov';
 
