@@ -4,7 +4,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: {
     // Docs examples import the package by its public name; tests run them against the sources.
-    alias: [{ find: /^strongroom\/testing$/, replacement: fileURLToPath(new URL('./src/testing/index.ts', import.meta.url)) }],
+    alias: [
+      { find: /^strongroom$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+      { find: /^strongroom\/testing$/, replacement: fileURLToPath(new URL('./src/testing/index.ts', import.meta.url)) },
+    ],
   },
   test: {
     include: ['tests/**/*.test.ts'],

@@ -13,3 +13,12 @@ export {
 } from './fake-aws/state.js';
 export { verifySignature, readScope, type ReceivedRequest } from './fake-aws/sigv4.js';
 export { listenLocally, type LocalServer } from './fake-aws/listen.js';
+export {
+  FakeContainerCredentials,
+  type FakeContainerCredentialsOptions,
+} from './fake-aws/container-credentials.js';
+export {
+  IdentityDocumentSigner,
+  type IdentityDocumentFields,
+  type SignedIdentityDocument,
+} from './fake-aws/identity-document.js';
