@@ -8,10 +8,21 @@
  *   await auth.handle({ operation: 'update', path: 'config/certificate/test-ca', data: { aws_public_cert: signer.certificatePem } });
  *   const { pkcs7 } = signer.sign({ instanceId, accountId, region, imageId, pendingTime });
  */
-import { createHash, generateKeyPairSync, sign, type KeyObject, webcrypto, randomBytes } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
-import { Certificate, Time } from '@peculiar/asn1-x509';
+import {
+  AlgorithmIdentifier,
+  AttributeTypeAndValue,
+  AttributeValue,
+  Certificate,
+  Name,
+  RelativeDistinguishedName,
+  SubjectPublicKeyInfo,
+  TBSCertificate,
+  Time,
+  Validity,
+  Version,
+} from '@peculiar/asn1-x509';
 import {
   Attribute,
   CMSVersion,
@@ -35,6 +46,7 @@ const sha256WithRsaOid = '1.2.840.113549.1.1.11';
 const contentTypeOid = '1.2.840.113549.1.9.3';
 const messageDigestOid = '1.2.840.113549.1.9.4';
 const signingTimeOid = '1.2.840.113549.1.9.5';
+const commonNameOid = '2.5.4.3';
 
 /** The fields an instance identity document carries; the auth method reads the first five. */
 export interface IdentityDocumentFields {
@@ -71,32 +83,42 @@ export class IdentityDocumentSigner {
   private constructor(
     /** PEM of the self-signed certificate to register with the auth method. */
     readonly certificatePem: string,
-    private readonly certificate: x509.X509Certificate,
+    private readonly certificate: TBSCertificate,
     private readonly privateKey: KeyObject,
   ) {}
 
+  /** A fresh RSA-2048 key and a self-signed certificate for it (`CN=<commonName>`, valid for `validDays`). */
   static async create(options: { commonName?: string; validDays?: number } = {}): Promise<IdentityDocumentSigner> {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const algorithm = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
-    const subtle = webcrypto.subtle;
-    const keys = {
-      privateKey: await subtle.importKey('pkcs8', privateKey.export({ type: 'pkcs8', format: 'der' }), algorithm, true, ['sign']),
-      publicKey: await subtle.importKey('spki', publicKey.export({ type: 'spki', format: 'der' }), algorithm, true, ['verify']),
-    };
+    const name = new Name([
+      new RelativeDistinguishedName([
+        new AttributeTypeAndValue({
+          type: commonNameOid,
+          value: new AttributeValue({ utf8String: options.commonName ?? 'strongroom test identity CA' }),
+        }),
+      ]),
+    ]);
     const now = Date.now();
-    // @peculiar/x509 is typed against the DOM's Crypto, which the project's lib settings leave out.
-    type Generate = Parameters<typeof x509.X509CertificateGenerator.createSelfSigned>;
-    const certificate = await x509.X509CertificateGenerator.createSelfSigned(
-      {
-        name: `CN=${options.commonName ?? 'strongroom test identity CA'}`,
+    const algorithm = new AlgorithmIdentifier({ algorithm: sha256WithRsaOid, parameters: null });
+    const serial = randomBytes(8);
+    serial[0] = (serial[0] as number) & 0x7f; // a positive INTEGER
+    const tbsCertificate = new TBSCertificate({
+      version: Version.v3,
+      serialNumber: toArrayBuffer(serial),
+      signature: algorithm,
+      issuer: name,
+      validity: new Validity({
         notBefore: new Date(now - 86_400_000),
         notAfter: new Date(now + (options.validDays ?? 365) * 86_400_000),
-        serialNumber: randomBytes(8).toString('hex').replace(/^[89a-f]/, '1'),
-        keys: keys as unknown as Generate[0]['keys'],
-      },
-      webcrypto as unknown as Generate[1],
-    );
-    return new IdentityDocumentSigner(certificate.toString('pem'), certificate, privateKey);
+      }),
+      subject: name,
+      subjectPublicKeyInfo: AsnConvert.parse(publicKey.export({ type: 'spki', format: 'der' }), SubjectPublicKeyInfo),
+    });
+    const signatureValue = sign('sha256', Buffer.from(AsnConvert.serialize(tbsCertificate)), privateKey);
+    const certificate = new Certificate({ tbsCertificate, signatureAlgorithm: algorithm, signatureValue: toArrayBuffer(signatureValue) });
+    const der = Buffer.from(AsnConvert.serialize(certificate)).toString('base64');
+    const pem = `-----BEGIN CERTIFICATE-----\n${der.replace(/.{1,64}/g, '$&\n')}-----END CERTIFICATE-----\n`;
+    return new IdentityDocumentSigner(pem, tbsCertificate, privateKey);
   }
 
   sign(fields: IdentityDocumentFields): SignedIdentityDocument {
@@ -136,7 +158,7 @@ export class IdentityDocumentSigner {
     // The signature covers the attributes DER-encoded as a SET OF (tag 0x31), members in ascending byte order.
     const encoded = signedAttrs.map((item) => Buffer.from(AsnConvert.serialize(item))).sort(Buffer.compare);
     const signedBytes = Buffer.concat([derHeader(0x31, encoded.reduce((sum, item) => sum + item.length, 0)), ...encoded]);
-    const { tbsCertificate } = AsnConvert.parse(this.certificate.rawData, Certificate);
+    const tbsCertificate = this.certificate;
     const signerInfo = new SignerInfo({
       version: CMSVersion.v1,
       sid: new SignerIdentifier({
