@@ -26,7 +26,8 @@ import { metadataPatchFields, metadataWriteFields, type KvMetadataInput, type Kv
 import { MetadataOperations } from './metadata-operations.js';
 import { kvRoutes } from './paths.js';
 import { StorageLayout } from './storage-layout.js';
-import { folderPath, keyPath, parseInput } from './typed-input.js';
+import { folderPath, keyPath } from './typed-input.js';
+import { parseInput } from '../core/parse-input.js';
 import type { KeyMetadata, SecretSubkeys, SecretVersion, VersionMetadata } from './views.js';
 
 export interface KvEngineOptions {
