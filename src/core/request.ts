@@ -40,7 +40,26 @@ export interface EngineResponse {
   body?: ResponseBody;
 }
 
-export type ResponseBody = { data?: unknown; warnings?: string[]; auth?: AuthGrant } | { errors: string[] };
+/**
+ * The body of a success (and of the 404s that carry data). `errors` is declared absent so that reading `data`, `auth`
+ * or `errors` on any ResponseBody type-checks, and a test of one of them narrows the union.
+ */
+export interface SuccessBody {
+  data?: unknown;
+  warnings?: string[];
+  /** Set by a successful login or renewal. */
+  auth?: AuthGrant;
+  errors?: undefined;
+}
+
+export interface ErrorBody {
+  errors: string[];
+  data?: undefined;
+  warnings?: undefined;
+  auth?: undefined;
+}
+
+export type ResponseBody = SuccessBody | ErrorBody;
 
 /** What a successful login yields; the caller mints a token from it and hands it back to `renew()` later. */
 export interface AuthGrant {

@@ -33,7 +33,8 @@ import { MetadataOperations } from './metadata-operations.js';
 import { kvRoutes } from './paths.js';
 import { StorageLayout } from './storage-layout.js';
 import { DEFAULT_MAX_VALUE_BYTES, MAX_DATA_DEPTH } from './value-limits.js';
-import { folderPath, keyPath, parseInput } from './typed-input.js';
+import { folderPath, keyPath } from './typed-input.js';
+import { parseInput } from '../core/parse-input.js';
 import type { KeyMetadata, SecretSubkeys, SecretVersion, VersionMetadata } from './views.js';
 
 export interface KvEngineOptions {
