@@ -14,6 +14,7 @@ export {
   UnsupportedMediaType,
   InternalError,
   CloudUnavailable,
+  QuotaExceeded,
   isStrongroomError,
 } from './core/errors.js';
 export { parseDuration, formatDuration } from './core/duration.js';

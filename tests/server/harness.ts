@@ -1,45 +1,45 @@
-// Starts the example server (examples/server.mjs, plain JavaScript over the built package) on a free port, and sends
-// raw HTTP requests to it: node:http keeps paths exactly as written, where fetch would normalise `..` and `%2e%2e`.
-import { execFileSync } from 'node:child_process';
+// Starts strongroom's server (src/server) on a free port, and sends raw HTTP requests to it: node:http keeps paths
+// exactly as written, where fetch would normalise `..` and `%2e%2e`. Also builds the `strongroom` command for tests
+// that run it as a child process.
 import http from 'node:http';
+import https from 'node:https';
+import { mkdirSync } from 'node:fs';
+import { build } from 'esbuild';
+import { createServer, type ServerOptions, type StrongroomServer } from '../../src/server/index.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 
-/** The examples import 'strongroom', which resolves to dist/: build it when the sources are newer. */
-export function ensureBuilt(): void {
-  execFileSync(process.execPath, ['scripts/ensure-ready.mjs'], { cwd: root, stdio: 'ignore' });
-}
-
-/** What examples/server.mjs's createServer returns; typed here because the examples are plain JavaScript. */
-export interface ExampleServer {
-  rootToken: string;
-  listen(address: { port?: number; host?: string }): Promise<string>;
-  close(options?: { graceMs?: number }): Promise<void>;
-  runPeriodic(): Promise<void>;
-  server: http.Server;
-}
-
 export interface Started {
-  app: ExampleServer;
+  app: StrongroomServer;
   url: string;
+  rootToken: string;
   logs: Record<string, unknown>[];
   stop(): Promise<void>;
 }
 
-/**
- * Loads a module of examples/. They are plain JavaScript with JSDoc, which the TypeScript build does not read, so
- * the path is computed and the module comes back untyped.
- */
-export function loadExample(path: string): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  return import(`${root}examples/${path}`);
+export async function startServer(options: ServerOptions = {}): Promise<Started> {
+  const logs: Record<string, unknown>[] = [];
+  const app = createServer({ log: (entry) => logs.push(entry), ...options });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  const rootToken = options.rootToken ?? (await app.ready())!;
+  return { app, url, rootToken, logs, stop: () => app.close({ graceMs: 1000 }) };
 }
 
-export async function startServer(options: Record<string, unknown> = {}): Promise<Started> {
-  const { createServer } = (await loadExample('server.mjs')) as { createServer(options: Record<string, unknown>): ExampleServer };
-  const logs: Record<string, unknown>[] = [];
-  const app = createServer({ log: (entry: Record<string, unknown>) => logs.push(entry), ...options });
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { app, url, logs, stop: () => app.close({ graceMs: 1000 }) };
+let cli: Promise<string> | undefined;
+
+/**
+ * The `strongroom` command bundled from source into .test-build/ (tsup's full build takes minutes on a busy machine);
+ * packages stay external and resolve from the repository's node_modules, as they do for the published bin.
+ */
+export function builtCli(): Promise<string> {
+  cli ??= (async () => {
+    const dir = `${root}.test-build`;
+    mkdirSync(dir, { recursive: true });
+    const outfile = `${dir}/cli-${process.pid}.mjs`;
+    await build({ entryPoints: [`${root}src/server/cli.ts`], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile, logLevel: 'silent' });
+    return outfile;
+  })();
+  return cli;
 }
 
 export interface RawResponse {
@@ -59,17 +59,20 @@ export interface RawRequest {
   body?: unknown;
   /** A body sent as is, bypassing JSON encoding. */
   rawBody?: string | Buffer;
+  /** For https URLs: e.g. the `ca` to trust. */
+  tls?: https.RequestOptions;
 }
 
 export function request(baseUrl: string, options: RawRequest): Promise<RawResponse> {
-  const { hostname, port } = new URL(baseUrl);
+  const { hostname, port, protocol } = new URL(baseUrl);
+  const client = protocol === 'https:' ? https : http;
   const payload = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers['X-Vault-Token'] = options.token;
   // With Transfer-Encoding: chunked set, node:http chunks the body itself.
   if (payload !== undefined && !headers['Transfer-Encoding']) headers['Content-Length'] = String(Buffer.byteLength(payload));
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: hostname, port, method: options.method ?? 'GET', path: options.path, headers, agent: false }, (res) => {
+    const req = client.request({ host: hostname, port, method: options.method ?? 'GET', path: options.path, headers, agent: false, ...options.tls }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
