@@ -63,6 +63,15 @@ export interface RawRequest {
   tls?: https.RequestOptions;
 }
 
+/** The body as JSON; undefined when empty or not JSON (a framework's own HTML error page, say). */
+function parseJson(text: string): any { // eslint-disable-line @typescript-eslint/no-explicit-any
+  try {
+    return text === '' ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 export function request(baseUrl: string, options: RawRequest): Promise<RawResponse> {
   const { hostname, port, protocol } = new URL(baseUrl);
   const client = protocol === 'https:' ? https : http;
@@ -77,7 +86,7 @@ export function request(baseUrl: string, options: RawRequest): Promise<RawRespon
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: text === '' ? undefined : JSON.parse(text) });
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: parseJson(text) });
       });
     });
     req.on('error', reject);
