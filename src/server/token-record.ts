@@ -58,9 +58,9 @@ export function parseTokenRecord(value: unknown, key: string): TokenRecord {
   return parsed.data as TokenRecord;
 }
 
-/** Seconds left; 0 for a token that never expires. */
+/** Seconds left, to the nearest second (a token minted a millisecond ago shows its whole TTL); 0 = never expires. */
 export function ttlLeft(record: TokenRecord, now: number): number {
-  return record.expiresAt === 0 ? 0 : Math.max(0, Math.floor((record.expiresAt - now) / 1000));
+  return record.expiresAt === 0 ? 0 : Math.max(0, Math.round((record.expiresAt - now) / 1000));
 }
 
 /** The `auth` member of a login, token creation or renewal answer. */
