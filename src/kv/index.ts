@@ -6,3 +6,4 @@ export type { KvConfig, KvConfigInput } from './config.js';
 export type { KvMetadataInput, KvMetadataPatchInput } from './metadata.js';
 export type { JsonPatchOperation } from './json-patch.js';
 export type { VersionMetadata, VersionSummary, SecretVersion, SecretSubkeys, KeyMetadata } from './views.js';
+export type { ReclaimOptions, ReclaimResult } from './orphan-reclaim.js';

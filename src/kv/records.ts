@@ -28,6 +28,8 @@ export interface StoredVersion {
  */
 export interface StoredEntry extends StoredVersion {
   write: string;
+  /** When this document was written (epoch ms; absent on older documents): the orphan reclaim spares fresh ones. */
+  written?: number;
 }
 
 /** A key's head record: its commit point. */
