@@ -1,12 +1,15 @@
 import type { Clock } from '../ports/clock.js';
 import type { ConfigStore } from './config.js';
 import type { KeyStore } from './key-store.js';
+import type { ValueLimits } from './value-limits.js';
 
 /** What the engine's operations share. */
 export interface KvContext {
   readonly keys: KeyStore;
   readonly config: ConfigStore;
   readonly clock: Clock;
+  /** What a version's data may be: every write and patch result is checked against them. */
+  readonly limits: ValueLimits;
 }
 
 export function now(context: KvContext): number {

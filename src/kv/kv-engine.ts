@@ -28,6 +28,7 @@ import { metadataPatchFields, metadataWriteFields, type KvMetadataInput, type Kv
 import { MetadataOperations } from './metadata-operations.js';
 import { kvRoutes } from './paths.js';
 import { StorageLayout } from './storage-layout.js';
+import { DEFAULT_MAX_VALUE_BYTES, MAX_DATA_DEPTH } from './value-limits.js';
 import { folderPath, keyPath, parseInput } from './typed-input.js';
 import type { KeyMetadata, SecretSubkeys, SecretVersion, VersionMetadata } from './views.js';
 
@@ -37,6 +38,11 @@ export interface KvEngineOptions {
   clock?: Clock;
   /** Where the engine keeps its records in `storage`, so that one Storage can hold several engines. Default 'kv/'. */
   storagePrefix?: string;
+  /**
+   * Largest data a version may hold, in bytes of serialised JSON (default 1 MiB, the example server's body limit).
+   * A write or patch whose data would be larger is a 400.
+   */
+  maxValueBytes?: number;
   /** Every server-side fault answered as 500, for the service's logs (with the request without its body). */
   onInternalError?: (error: unknown, request: EngineRequest) => void;
 }
@@ -91,7 +97,12 @@ export class KvEngine {
     const json = new JsonStore(options.storage);
     const layout = new StorageLayout(options.storagePrefix ?? 'kv/');
     const clock = options.clock ?? systemClock;
-    const context: KvContext = { keys: new KeyStore(json, layout, () => clock.now().getTime()), config: new ConfigStore(json, layout), clock };
+    const context: KvContext = {
+      keys: new KeyStore(json, layout, () => clock.now().getTime()),
+      config: new ConfigStore(json, layout),
+      clock,
+      limits: { maxBytes: options.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES, maxDepth: MAX_DATA_DEPTH },
+    };
     this.config = context.config;
     this.keys = context.keys;
     this.orphans = new OrphanReclaim(json, layout, () => clock.now().getTime());

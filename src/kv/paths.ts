@@ -103,7 +103,9 @@ export function kvRoutes({ data, metadata, config, keys }: KvRouteTargets): Rout
         patch: operation(
           dataPatchFields,
           async ({ params, fields, request }) => patchResponse(await data.patch(keyOf(params), fields, mediaTypeOf(request) ?? MERGE_PATCH)),
-          { mediaTypes: [MERGE_PATCH, JSON_PATCH] },
+          // JSON Patch's `test` and `remove` answer differently for right and wrong guesses of values and field
+          // names: it needs `read` as well. A merge patch reveals nothing, so `patch` alone suffices, as in Vault.
+          { mediaTypes: [MERGE_PATCH, JSON_PATCH], alsoRequires: (request) => (mediaTypeOf(request) === JSON_PATCH ? ['read'] : []) },
         ),
         delete: async ({ params }) => okOrNoContent(await data.deleteLatest(keyOf(params))),
       },
