@@ -145,8 +145,12 @@ export class JsonStore {
       const next = await change(previous);
       if (next === unchanged) return { previous, next: previous, written: false };
       if (next === undefined) {
-        if (raw !== undefined) await this.settled(key, undefined, () => this.delete(key));
-        return { previous, next, written: raw !== undefined };
+        if (raw === undefined) return { previous, next, written: false };
+        // With compareAndDelete, a document changed since it was read is not removed: the change runs again instead.
+        const cad = this.storage.compareAndDelete?.bind(this.storage);
+        const remove = cad ? () => this.call('delete', () => cad(key, raw)) : () => this.delete(key).then(() => true);
+        if (await this.settled(key, undefined, remove)) return { previous, next, written: true };
+        continue;
       }
       const bytes = encodeJson(next);
       if (await this.settled(key, bytes, () => this.putBytesIfUnchanged(key, raw, bytes))) return { previous, next, written: true };

@@ -106,6 +106,20 @@ describe('racing operations on the same keys', () => {
     CAMPAIGN_TIMEOUT,
   );
 
+  it('with atomic commits, a metadata delete racing writers on another engine leaves no write\'s data behind', async () => {
+    const storage = new MemoryStorage();
+    const engines = [0, 1].map((index) => new KvEngine({ storage: new InterleavingStorage(storage, 5 + index, true) }));
+    const ledger = new KvLedger();
+    for (let round = 0; round < scaled(10, 300); round++) {
+      await Promise.all([
+        ...Array.from({ length: 4 }, (_, i) => runKvStep(engines[1] as KvEngine, { operation: i % 2 ? 'write' : 'mergePatch', key: 'k', pick: i }, ledger)),
+        runKvStep(engines[0] as KvEngine, { operation: 'metadataDelete', key: 'k', pick: 0 }, ledger).then((response) => expect(response.status).toBe(204)),
+      ]);
+      expect(await kvProblems(storage, { tidy: true })).toEqual([]);
+      expect(await ledger.problems(storage)).toEqual([]);
+    }
+  });
+
   it('a metadata delete racing writers on another engine leaves every key consistent', async () => {
     const storage = new MemoryStorage();
     const engines = [0, 1].map((index) => new KvEngine({ storage: new InterleavingStorage(storage, 5 + index) }));

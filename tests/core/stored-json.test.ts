@@ -56,3 +56,21 @@ describe('JsonStore', () => {
     expect(await store.get('n')).toBe(5);
   });
 });
+
+describe('an update that removes a document', () => {
+  it('removes it only if unchanged since it was read, where the storage has compareAndDelete, and re-runs otherwise', async () => {
+    const storage = new MemoryStorage();
+    const json = new JsonStore(storage);
+    await json.put('doc', { expires: 1 });
+    let attempts = 0;
+    const result = await json.update<{ expires: number }>('doc', async (current) => {
+      attempts += 1;
+      // Another process renews the document between this read and the removal.
+      if (attempts === 1) await storage.put('doc', new TextEncoder().encode(JSON.stringify({ expires: 9 })));
+      return current && current.expires < 5 ? undefined : unchanged;
+    });
+    expect(attempts).toBe(2);
+    expect(result.written).toBe(false);
+    expect(await json.get('doc')).toEqual({ expires: 9 });
+  });
+});

@@ -1,8 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/adapters/clocks.js';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import { KvEngine } from '../../src/kv/index.js';
 import type { Storage } from '../../src/ports/storage.js';
+import { SqliteStorage } from '../../src/sqlite.js';
 import { allKeys, kvProblems } from '../campaign/support/invariants.js';
 import { withoutCommit } from '../support/faulty-storage.js';
 import { type Call, PausedStorage } from '../support/paused-storage.js';
@@ -10,33 +14,53 @@ import { type Call, PausedStorage } from '../support/paused-storage.js';
 /**
  * A metadata delete in one engine racing a write in another, over one storage, interleaved step by step: the write is
  * either removed by the delete that finished after it was acknowledged, or readable; its data is never left behind.
+ * Over one MemoryStorage, and over two SqliteStorage connections to one file (as two processes would have).
  */
+
+const directory = mkdtempSync(join(tmpdir(), 'strongroom-kv-race-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+let files = 0;
+
+/** Two handles on one store: the first is also read directly by the checks. */
+const backends: [string, () => [MemoryStorage | SqliteStorage, MemoryStorage | SqliteStorage]][] = [
+  ['MemoryStorage', () => {
+    const storage = new MemoryStorage();
+    return [storage, storage];
+  }],
+  ['two SqliteStorage connections on one file', () => {
+    const path = join(directory, `race-${files++}.db`);
+    return [new SqliteStorage({ path }), new SqliteStorage({ path })];
+  }],
+];
 
 const HEAD = 'kv/metadata/foo';
 
 /** compareAndPut and compareAndDelete, but no atomic commits. */
-function conditionalOnly(storage: MemoryStorage): Storage {
+function conditionalOnly(storage: MemoryStorage | SqliteStorage): Storage {
   return { ...withoutCommit(storage), compareAndDelete: (key, expected) => storage.compareAndDelete(key, expected) };
 }
 
-const variants: [string, (storage: MemoryStorage) => Storage, (call: Call) => boolean][] = [
+const variants: [string, (storage: MemoryStorage | SqliteStorage) => Storage, (call: Call) => boolean][] = [
   ['with atomic commits', (storage) => storage, (call) => call.name === 'commit' && call.keys.includes(HEAD)],
   ['with compareAndPut and compareAndDelete', conditionalOnly, (call) => call.name === 'compareAndDelete' && call.keys.includes(HEAD)],
 ];
 
-function engines(variant: (storage: MemoryStorage) => Storage) {
-  const inner = new MemoryStorage();
-  const shared = new PausedStorage(variant(inner));
+describe.each(backends)('over %s', (_backend, open) => {
+function engines(variant: (storage: MemoryStorage | SqliteStorage) => Storage) {
+  const [inner, other] = open();
+  const first = new PausedStorage(variant(inner));
+  const second = new PausedStorage(variant(other));
   const clock = new ManualClock('2026-03-01T12:00:00Z');
-  return { inner, shared, a: new KvEngine({ storage: shared, clock }), b: new KvEngine({ storage: shared, clock }) };
+  // Each engine pauses on its own connection: the deleter on the first, the writer on the second.
+  return { inner, deleter: first, writer: second, a: new KvEngine({ storage: first, clock }), b: new KvEngine({ storage: second, clock }) };
 }
 
 describe.each(variants)('a metadata delete racing a write in another engine, %s', (_name, variant, removal) => {
   it('a write acknowledged between the delete\'s last read and its removal is removed with the key, data and all', async () => {
-    const { inner, shared, a, b } = engines(variant);
+    const { inner, deleter, a, b } = engines(variant);
     await a.write('foo', { v: 1 });
     await a.write('foo', { v: 2 });
-    const held = shared.pause(removal);
+    const held = deleter.pause(removal);
     const deleting = a.deleteMetadata('foo');
     await held.reached;
     const written = await b.write('foo', { v: 3 });
@@ -49,9 +73,9 @@ describe.each(variants)('a metadata delete racing a write in another engine, %s'
   });
 
   it('a write whose commit was held while the key was deleted lands on the fresh key and stays readable', async () => {
-    const { inner, shared, a, b } = engines(variant);
+    const { inner, writer, a, b } = engines(variant);
     await a.write('foo', { v: 1 });
-    const held = shared.pause((call) => (call.name === 'commit' || call.name === 'compareAndPut') && call.keys.includes(HEAD));
+    const held = writer.pause((call) => (call.name === 'commit' || call.name === 'compareAndPut') && call.keys.includes(HEAD));
     const writing = b.write('foo', { v: 2 });
     await held.reached;
     await a.deleteMetadata('foo');
@@ -61,4 +85,5 @@ describe.each(variants)('a metadata delete racing a write in another engine, %s'
     expect((await a.read('foo')).data).toEqual({ v: 2 });
     expect(await kvProblems(inner, { tidy: true })).toEqual([]);
   });
+});
 });

@@ -1,9 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/adapters/clocks.js';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import type { EngineRequest } from '../../src/core/request.js';
 import { KvEngine } from '../../src/kv/index.js';
 import type { Storage } from '../../src/ports/storage.js';
+import { SqliteStorage } from '../../src/sqlite.js';
 import { allKeys, kvProblems } from '../campaign/support/invariants.js';
 import { FaultyStorage, withoutCommit } from '../support/faulty-storage.js';
 import { expectError, policy } from './helpers.js';
@@ -11,6 +15,14 @@ import { expectError, policy } from './helpers.js';
 /** POST move/<key> and copy/<key>: a key with its whole history and metadata, all or nothing. */
 
 const START = '2026-03-01T12:00:00Z';
+
+const directory = mkdtempSync(join(tmpdir(), 'strongroom-kv-move-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+let files = 0;
+const backends: [string, () => Storage][] = [
+  ['MemoryStorage', () => new MemoryStorage()],
+  ['SqliteStorage', () => new SqliteStorage({ path: join(directory, `move-${files++}.db`), synchronous: 'normal' })],
+];
 
 /** Twelve versions (two spilled to entry documents), custom metadata, one deleted and one destroyed version. */
 const HISTORY: EngineRequest[] = [
@@ -109,14 +121,14 @@ describe('move and copy', () => {
     ['move', move('b')],
     ['copy', copy('b')],
   ])('%s interrupted by a storage fault at every step leaves the old state or the new', (_name, request) => {
-    it('never both, never neither', async () => {
-      const reference = new MemoryStorage();
+    it.each(backends)('never both, never neither, over %s', async (_backend, open) => {
+      const reference = open();
       const before = { a: await key(reference, 'a'), b: undefined };
       await (await engineWith(reference)).handle(request);
       const after = { a: await key(reference, 'a'), b: await key(reference, 'b') };
       let faults = 0;
       for (let n = 1; ; n++) {
-        const inner = new MemoryStorage();
+        const inner = open();
         const faulty = new FaultyStorage(inner);
         const kv = await engineWith(faulty);
         const old = { a: await key(inner, 'a'), b: undefined };

@@ -94,7 +94,8 @@ export function random(seed: number): () => number {
 
 /**
  * Yields to other tasks a seeded random number of times before every call, so that concurrent operations interleave
- * differently from run to run of the seed; counts compareAndPut calls that lost a race.
+ * differently from run to run of the seed; counts compareAndPut calls that lost a race. With `atomic`, it also offers
+ * the inner storage's compareAndDelete and commit (without, engines take their compareAndPut-only paths).
  */
 export class InterleavingStorage implements Storage {
   conflicts = 0;
@@ -103,8 +104,19 @@ export class InterleavingStorage implements Storage {
   constructor(
     private readonly inner: Storage,
     seed: number,
+    private readonly atomic = false,
   ) {
     this.next = random(seed);
+  }
+
+  get compareAndDelete(): Storage['compareAndDelete'] {
+    const inner = this.atomic ? this.inner.compareAndDelete?.bind(this.inner) : undefined;
+    return inner && (async (key, expected) => (await this.pause(), inner(key, expected)));
+  }
+
+  get commit(): Storage['commit'] {
+    const inner = this.atomic ? this.inner.commit?.bind(this.inner) : undefined;
+    return inner && (async (operations) => (await this.pause(), inner(operations)));
   }
 
   private async pause(): Promise<void> {
