@@ -2,7 +2,7 @@
 export type { Storage, StorageOperation, ListPageOptions } from './ports/storage.js';
 export type { Clock } from './ports/clock.js';
 export type * from './ports/cloud.js';
-export type { Capability, CapabilityCheck, EngineRequest, EngineResponse, ResponseBody, AuthGrant, HttpMethod } from './core/request.js';
+export type { Capability, CapabilityCheck, EngineRequest, EngineResponse, ResponseBody, AuthGrant, HttpMethod, BulkAuthorizer } from './core/request.js';
 export {
   StrongroomError,
   InvalidRequest,
