@@ -1,6 +1,7 @@
 /** strongroom: a cloud identity auth method and a versioned key-value secrets engine for Node services. */
 export type { Storage, StorageOperation, ListPageOptions } from './ports/storage.js';
 export type { Clock } from './ports/clock.js';
+export type { RootKeyProvider } from './ports/root-key.js';
 export type * from './ports/cloud.js';
 export type { Capability, CapabilityCheck, EngineRequest, EngineResponse, ResponseBody, AuthGrant, HttpMethod, BulkAuthorizer } from './core/request.js';
 export {
@@ -14,6 +15,10 @@ export {
   UnsupportedMediaType,
   InternalError,
   CloudUnavailable,
+  SealedValueInvalid,
+  UnknownKeyTerm,
+  WrongRootKey,
+  RootKeyUnavailable,
   isStrongroomError,
 } from './core/errors.js';
 export { parseDuration, formatDuration } from './core/duration.js';
@@ -22,9 +27,11 @@ export { validatePath, MAX_PATH_LENGTH } from './core/path.js';
 export { compareKeys } from './core/key-order.js';
 export { MemoryStorage } from './adapters/memory-storage.js';
 export { systemClock, ManualClock } from './adapters/clocks.js';
+export * from './encryption/index.js';
 export * from './kv/index.js';
 export * from './auth/index.js';
 export * from './adapters/aws/index.js';
+export { KmsRootKey, type KmsRootKeyOptions } from './adapters/aws/kms-root-key.js';
 export * from './adapters/http/index.js';
 export * from './acl/index.js';
 export { AuthMethod, type AuthMethodOptions } from './auth-method.js';

@@ -40,6 +40,8 @@ export interface OperationDef<F> {
   readonly handler: Handler<F>;
   /** For PATCH: the accepted Content-Types (parameters such as charset are ignored); others get 415. */
   readonly mediaTypes?: readonly string[];
+  /** Capabilities the request needs besides the operation's own, each asked of `authorize` in turn. */
+  readonly alsoRequires?: (request: EngineRequest) => readonly Capability[];
 }
 
 export interface ExistenceContext {
@@ -77,7 +79,7 @@ export function route<S extends z.ZodType | undefined = undefined>(definition: {
 export function operation<S extends z.ZodType>(
   fields: S,
   handler: Handler<z.output<S>>,
-  options: { mediaTypes?: readonly string[] } = {},
+  options: Pick<OperationDef<unknown>, 'mediaTypes' | 'alsoRequires'> = {},
 ): OperationDef<z.output<S>> {
   return { fields, handler, ...options };
 }
@@ -199,7 +201,7 @@ export class Dispatcher {
     const { route, params } = matched;
     const definition = route.operations[operation];
     if (!definition) throw new UnsupportedOperation(`${method} is not supported on ${JSON.stringify(path)}`);
-    const { handler, fields: opFields, mediaTypes } = typeof definition === 'function' ? { handler: definition } as OperationDef<unknown> : definition;
+    const { handler, fields: opFields, mediaTypes, alsoRequires } = typeof definition === 'function' ? ({ handler: definition } as OperationDef<unknown>) : definition;
 
     // The capability (and so the existence check, a storage read) only matters when there is someone to ask.
     let exists: boolean | undefined;
@@ -211,7 +213,9 @@ export class Dispatcher {
       } else {
         capability = FIXED_CAPABILITY[operation];
       }
-      if (!(await request.authorize({ capability, path }))) throw new PermissionDenied();
+      for (const needed of [capability, ...(alsoRequires?.(request) ?? [])]) {
+        if (!(await request.authorize({ capability: needed, path }))) throw new PermissionDenied();
+      }
     }
 
     if (operation === 'patch' && mediaTypes) {

@@ -3,6 +3,7 @@ import type { ChangeFeed } from './change-feed.js';
 import type { ConfigStore } from './config.js';
 import type { KeyPages } from './key-pages.js';
 import type { KeyStore } from './key-store.js';
+import type { ValueLimits } from './value-limits.js';
 
 /** What the engine's operations share. */
 export interface KvContext {
@@ -10,6 +11,8 @@ export interface KvContext {
   readonly pages: KeyPages;
   readonly config: ConfigStore;
   readonly clock: Clock;
+  /** What a version's data may be: every write and patch result is checked against them. */
+  readonly limits: ValueLimits;
   readonly feed: ChangeFeed;
 }
 

@@ -11,6 +11,7 @@ import { mergePatch } from './merge-patch.js';
 import { newMetadata } from './metadata.js';
 import type { StoredConfig, StoredMetadata } from './records.js';
 import { subkeys } from './subkeys.js';
+import { checkValue, type ValueLimits } from './value-limits.js';
 import { addVersion, destroy, findVersion, isHidden, resolveVersion, softDelete, undelete } from './versions.js';
 import { versionMetadata, type VersionMetadata } from './views.js';
 
@@ -51,12 +52,12 @@ function requireData<T>(data: T | undefined): T {
   return data;
 }
 
-function patcher(mediaType: string, data: unknown): (current: Record<string, unknown>) => unknown {
+function patcher(mediaType: string, data: unknown, limits: ValueLimits): (current: Record<string, unknown>) => unknown {
   const schema = z.object({ data: mediaType === JSON_PATCH ? jsonPatchOperations : object({ nullable: false }) });
   const parsed = schema.safeParse({ data: requireData(data) });
   if (!parsed.success) throw new InvalidRequest(describeFieldError(parsed.error));
   const operations = parsed.data.data;
-  return Array.isArray(operations) ? (current) => applyJsonPatch(current, operations) : (current) => mergePatch(current, operations);
+  return Array.isArray(operations) ? (current) => applyJsonPatch(current, operations, limits) : (current) => mergePatch(current, operations);
 }
 
 function requireVersions(versions: number[] | undefined, message: string): number[] {
@@ -91,14 +92,14 @@ export class DataOperations {
     const config = await this.context.config.read();
     const { result, warnings } = await recordedChange(this.context, path, 'write', async (current, stage) => {
       checkCas(fields.options?.cas, current?.current_version ?? 0, config.cas_required || current?.cas_required === true);
-      return append(current ?? newMetadata(time), data, { time, config, stage });
+      return append(current ?? newMetadata(time), data, { time, config, stage, limits: this.context.limits });
     });
     return { metadata: result, warnings };
   }
 
   /** Applies a merge patch or JSON Patch to the current version's data, as a new version. */
   async patch(path: string, fields: DataPatch, mediaType: string): Promise<PatchOutcome> {
-    const apply = patcher(mediaType, fields.data);
+    const apply = patcher(mediaType, fields.data, this.context.limits);
     const time = now(this.context);
     const config = await this.context.config.read();
     const { keys } = this.context;
@@ -110,7 +111,7 @@ export class DataOperations {
       if (isHidden(head, time)) return { next: unchanged, result: { state: 'hidden', metadata: versionMetadata(current, head) } };
       const patched = apply(await keys.data(head));
       if (!isPlainObject(patched)) throw new InvalidRequest('the patched data must be a JSON object');
-      const appended = await append(current, patched, { time, config, stage });
+      const appended = await append(current, patched, { time, config, stage, limits: this.context.limits });
       return { ...appended, result: { state: 'written', metadata: appended.result } };
     });
     return result.state === 'written' ? { ...result, warnings } : result;
@@ -160,13 +161,15 @@ export class DataOperations {
 }
 
 interface AppendContext {
+  limits: ValueLimits;
   time: number;
   config: StoredConfig;
   stage: Stage;
 }
 
-/** Stores the data, then answers the record with the new version added (and older ones pruned). */
-async function append(key: StoredMetadata, data: Record<string, unknown>, { time, config, stage }: AppendContext): Promise<Change<VersionMetadata>> {
+/** Stores the data (within the limits: a merge patch can grow a value too), then answers the record with the new version added (and older ones pruned). */
+async function append(key: StoredMetadata, data: Record<string, unknown>, { time, config, stage, limits }: AppendContext): Promise<Change<VersionMetadata>> {
+  checkValue(data, limits);
   const blob = await stage(data);
   const { next, added, dropped } = addVersion(key, blob, time, config);
   return { next, dropped, result: versionMetadata(next, added) };

@@ -6,6 +6,7 @@ export type { KvConfig, KvConfigInput } from './config.js';
 export type { KvMetadataInput, KvMetadataPatchInput } from './metadata.js';
 export type { JsonPatchOperation } from './json-patch.js';
 export type { VersionMetadata, VersionSummary, SecretVersion, SecretSubkeys, KeyMetadata } from './views.js';
+export type { ReclaimOptions, ReclaimResult } from './orphan-reclaim.js';
 export type { DetailedListing } from './folder-listing.js';
 export type { KvChangeEvent, KvChangeOperation } from './change-events.js';
 export type { KvChangeListener } from './change-feed.js';

@@ -17,6 +17,7 @@ import {
 } from './data-operations.js';
 import type { FolderListing } from './folder-listing.js';
 import type { KeyStore } from './key-store.js';
+import { deleteFolder, folderDeleteFields, transferFields, transferKey } from './key-moves.js';
 import { listFields } from './listing.js';
 import { metadataPatchFields, metadataWriteFields } from './metadata.js';
 import type { MetadataOperations } from './metadata-operations.js';
@@ -111,7 +112,9 @@ export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTarge
         patch: operation(
           dataPatchFields,
           async ({ params, fields, request }) => patchResponse(await data.patch(keyOf(params), fields, mediaTypeOf(request) ?? MERGE_PATCH)),
-          { mediaTypes: [MERGE_PATCH, JSON_PATCH] },
+          // JSON Patch's `test` and `remove` answer differently for right and wrong guesses of values and field
+          // names: it needs `read` as well. A merge patch reveals nothing, so `patch` alone suffices, as in Vault.
+          { mediaTypes: [MERGE_PATCH, JSON_PATCH], alsoRequires: (request) => (mediaTypeOf(request) === JSON_PATCH ? ['read'] : []) },
         ),
         delete: async ({ params }) => okOrNoContent(await data.deleteLatest(keyOf(params))),
       },
@@ -148,7 +151,21 @@ export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTarge
         read: metadataFolder,
         write: metadataFolder,
         patch: metadataFolder,
-        delete: metadataFolder,
+        delete: operation(folderDeleteFields, async (context) => {
+          if (!context.fields.recursive || context.params.path === '') return metadataFolder(context);
+          await deleteFolder(keys, keyOf(context.params), context.request.authorize);
+          return noContent();
+        }),
+      },
+    }),
+    route({
+      pattern: new RegExp(`^(?<verb>move|copy)/${KEY}$`),
+      fields: transferFields,
+      operations: {
+        write: async ({ params, fields, request }) => {
+          await transferKey(keys, keyOf(params), fields, params.verb === 'copy', request.authorize);
+          return noContent();
+        },
       },
     }),
     route({

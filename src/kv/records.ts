@@ -32,6 +32,8 @@ export interface StoredVersion {
  */
 export interface StoredEntry extends StoredVersion {
   write: string;
+  /** When this document was written (epoch ms; absent on older documents): the orphan reclaim spares fresh ones. */
+  written?: number;
 }
 
 /** One committed change of a key, as its record remembers it for change events. */
