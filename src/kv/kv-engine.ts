@@ -226,7 +226,7 @@ export class KvEngine {
   async deleteFolder(folder: string): Promise<{ removed: number }> {
     const path = folderPath(folder);
     if (path === '') throw new InvalidRequest('missing path: deleting every key of the engine is not offered');
-    return { removed: await deleteFolder(this.keys, path) };
+    return { removed: await deleteFolder(this.keys, path, undefined, (key) => this.metadata.remove(key)) };
   }
 
   /**
