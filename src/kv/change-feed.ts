@@ -19,7 +19,7 @@ export class ChangeFeed {
   /** Per key: the last revision delivered, and whether that event removed the key. */
   private readonly delivered = new Map<string, { revision: number; removed: boolean }>();
 
-  constructor(private readonly onListenerError: (error: unknown) => void) {}
+  constructor(private readonly onEventError: (error: unknown) => void) {}
 
   subscribe(prefix: string, listener: KvChangeListener): () => void {
     const subscription = { prefix, listener };
@@ -87,7 +87,7 @@ export class ChangeFeed {
           listener(event);
         } catch (error) {
           // The change is committed whatever a listener does; its failure is the listener's to report.
-          this.onListenerError(error);
+          this.onEventError(error);
         }
       }
     }

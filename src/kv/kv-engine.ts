@@ -53,8 +53,8 @@ export interface KvEngineOptions {
    * with an `authorize` callback are narrowed. Default false (a request can still ask).
    */
   filterListings?: boolean;
-  /** A change listener threw: the change stands (it is committed); this reports the listener's error. */
-  onListenerError?: (error: unknown) => void;
+  /** A change listener threw, or watching other processes failed: the change stands (it is committed); this reports it. */
+  onEventError?: (error: unknown) => void;
   /** Every server-side fault answered as 500, for the service's logs (with the request without its body). */
   onInternalError?: (error: unknown, request: EngineRequest) => void;
 }
@@ -120,7 +120,7 @@ export class KvEngine {
       config: new ConfigStore(json, layout),
       clock,
       limits: { maxBytes: options.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES, maxDepth: MAX_DATA_DEPTH },
-      feed: new ChangeFeed((error) => options.onListenerError?.(error)),
+      feed: new ChangeFeed((error) => options.onEventError?.(error)),
     };
     this.feed = context.feed;
     this.config = context.config;

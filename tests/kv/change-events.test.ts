@@ -107,7 +107,7 @@ describe('change events', () => {
 
   it('a throwing listener neither fails the request nor stops other listeners; its error is reported', async () => {
     const errors: unknown[] = [];
-    const env = setup({ onListenerError: (error) => errors.push(error) });
+    const env = setup({ onEventError: (error) => errors.push(error) });
     env.kv.subscribe('', () => {
       throw new Error('listener bug');
     });
