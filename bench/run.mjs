@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { configure, settings } from './harness.mjs';
 import { concurrencyBenchmarks } from './concurrency.mjs';
 import { kvBenchmarks } from './kv.mjs';
+import { listingBenchmarks } from './listing.mjs';
 import { loginBenchmarks } from './login.mjs';
 import { memoryBenchmarks } from './memory.mjs';
 import { verifyBenchmarks } from './verify.mjs';
@@ -12,6 +13,7 @@ import { finish, machine, printTable, writeResults } from './report.mjs';
 
 const SECTIONS = {
   kv: kvBenchmarks,
+  listing: listingBenchmarks,
   verify: verifyBenchmarks,
   login: loginBenchmarks,
   memory: memoryBenchmarks,

@@ -1,5 +1,5 @@
 /** strongroom: a cloud identity auth method and a versioned key-value secrets engine for Node services. */
-export type { Storage, StorageOperation, ListPageOptions } from './ports/storage.js';
+export type { Storage, StorageOperation, ListPageOptions, StorageWatch, StorageWatchHandlers } from './ports/storage.js';
 export type { Clock } from './ports/clock.js';
 export type { RootKeyProvider } from './ports/root-key.js';
 export type * from './ports/cloud.js';
@@ -13,6 +13,7 @@ export type {
   ErrorBody,
   AuthGrant,
   HttpMethod,
+  BulkAuthorizer,
 } from './core/request.js';
 export { isOk, isGrant, errorsOf, type SuccessStatus, type SuccessResponse, type GrantResponse } from './core/results.js';
 export {

@@ -32,6 +32,10 @@ type Candidate = Pick<SegmentRule, 'isPrefix' | 'firstWildcard' | 'wildcards' | 
 interface Narrowed {
   readonly prefixOrder: readonly string[];
   readonly segmentRules: readonly SegmentRule[];
+  /** Whether any exact rule names a path below the folder. */
+  readonly hasExact?: boolean;
+  /** The mask of every path directly below the folder, when no rule tells them apart. */
+  readonly folderMask?: CapabilityMask;
 }
 
 // Vault treats a path as having segment wildcards when it is "+", starts with "+/" or contains "/+".
@@ -128,7 +132,7 @@ export class Acl {
       const folder = path.slice(0, path.lastIndexOf('/') + 1);
       let rules = narrowed.get(folder);
       if (!rules) narrowed.set(folder, (rules = this.narrow(folder)));
-      const mask = this.exact.get(path) ?? this.nonExactMask(path, rules) ?? 0;
+      const mask = rules.folderMask ?? (rules.hasExact ? this.exact.get(path) : undefined) ?? this.nonExactMask(path, rules) ?? 0;
       return (mask & bitOf(capability)) !== 0;
     });
   }
@@ -161,9 +165,15 @@ export class Acl {
     const covering = this.prefixOrder.find((candidate) => folder.startsWith(candidate));
     const inner = this.prefixOrder.filter((candidate) => candidate.length > folder.length && candidate.startsWith(folder));
     const parts = folder === '' ? [] : folder.slice(0, -1).split('/');
+    const segmentRules = this.segmentRules.filter((rule) => mayMatchBelow(rule, parts));
+    const hasExact = [...this.exact.keys()].some((path) => path.length > folder.length && path.startsWith(folder));
+    // Nothing below the folder is more specific than the longest prefix covering it: one verdict for every name.
+    const uniform = !hasExact && inner.length === 0 && segmentRules.length === 0;
     return {
       prefixOrder: covering === undefined ? inner : [...inner, covering],
-      segmentRules: this.segmentRules.filter((rule) => mayMatchBelow(rule, parts)),
+      segmentRules,
+      hasExact,
+      folderMask: uniform ? (covering === undefined ? 0 : this.prefixes.get(covering)) : undefined,
     };
   }
 

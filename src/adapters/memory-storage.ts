@@ -16,6 +16,18 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
 }
 
+/** The index of the first name sorting strictly after `after` (names.length when none does). */
+function firstAfter(names: readonly string[], after: string): number {
+  let low = 0;
+  let high = names.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compareKeys(names[middle]!, after) > 0) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
 /**
  * In-memory Storage with a folder index, so `list` costs the size of one folder, not of the whole key space. Values
  * are copied in and out: callers can never mutate stored bytes.
@@ -23,6 +35,8 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
 export class MemoryStorage implements Storage {
   private readonly values = new Map<string, Uint8Array>();
   private readonly folders = new Map<string, Folder>([['', { leaves: new Set(), subfolders: new Set() }]]);
+  /** listPage's sorted names per prefix, dropped whenever the set of keys changes. */
+  private readonly sorted = new Map<string, string[]>();
 
   async get(key: string): Promise<Uint8Array | undefined> {
     const value = this.values.get(key);
@@ -35,6 +49,7 @@ export class MemoryStorage implements Storage {
 
   async delete(key: string): Promise<void> {
     if (!this.values.delete(key)) return;
+    this.sorted.clear();
     const { folder, name } = parentOf(key);
     this.folders.get(folder)?.leaves.delete(name);
     this.release(folder);
@@ -74,13 +89,20 @@ export class MemoryStorage implements Storage {
     return true;
   }
 
-  /** Sorts the folder (or, recursive, the subtree) on each call: memory is for tests and single processes. */
+  /**
+   * Sorts the folder (or, recursive, the subtree) once and keeps the order until a key is added or removed, so that
+   * paging through a folder that does not change costs a binary search and the page.
+   */
   async listPage(prefix: string, options: ListPageOptions): Promise<string[]> {
-    const names = options.recursive ? this.subtree(prefix) : await this.list(prefix);
-    if (options.recursive) names.sort(compareKeys);
+    const cacheKey = `${options.recursive ? 'r' : 'f'}${prefix}`;
+    let names = this.sorted.get(cacheKey);
+    if (!names) {
+      names = options.recursive ? this.subtree(prefix).sort(compareKeys) : await this.list(prefix);
+      this.sorted.set(cacheKey, names);
+    }
     const after = options.after;
-    const start = after === undefined ? 0 : names.findIndex((name) => compareKeys(name, after) > 0);
-    return start < 0 ? [] : names.slice(start, start + options.limit);
+    const start = after === undefined ? 0 : firstAfter(names, after);
+    return names.slice(start, start + options.limit);
   }
 
   /** Number of stored keys. */
@@ -111,7 +133,10 @@ export class MemoryStorage implements Storage {
   private store(key: string, value: Uint8Array): void {
     const isNew = !this.values.has(key);
     this.values.set(key, new Uint8Array(value));
-    if (isNew) this.index(key);
+    if (isNew) {
+      this.sorted.clear();
+      this.index(key);
+    }
   }
 
   private index(key: string): void {

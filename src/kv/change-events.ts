@@ -80,6 +80,6 @@ export async function recordedChange<R>(
 }
 
 /** The event of a key's removal: one revision past the last record the remover saw. */
-export function removalEvent(path: string, last: StoredMetadata, time: number): KvChangeEvent {
+export function removalEvent(path: string, last: Pick<StoredMetadata, 'revision' | 'current_version'>, time: number): KvChangeEvent {
   return { path, operation: 'metadata-delete', version: last.current_version, revision: last.revision + 1, time: formatTimestamp(time) };
 }

@@ -17,9 +17,9 @@ interface Subscription {
 export class ChangeFeed {
   private readonly subscriptions = new Set<Subscription>();
   /** Per key: the last revision delivered, and whether that event removed the key. */
-  private readonly delivered = new Map<string, { revision: number; removed: boolean }>();
+  private readonly delivered = new Map<string, { revision: number; version: number; removed: boolean }>();
 
-  constructor(private readonly onListenerError: (error: unknown) => void) {}
+  constructor(private readonly onEventError: (error: unknown) => void) {}
 
   subscribe(prefix: string, listener: KvChangeListener): () => void {
     const subscription = { prefix, listener };
@@ -63,15 +63,21 @@ export class ChangeFeed {
     return iterator;
   }
 
-  /** Whether the feed has subscribers (watching other processes only pays off then). */
-  get active(): boolean {
-    return this.subscriptions.size > 0;
+  /** The last event delivered for a key that still exists, as far as this feed knows. */
+  last(path: string): { revision: number; version: number } | undefined {
+    const last = this.delivered.get(path);
+    return last && !last.removed ? last : undefined;
   }
 
-  /** The last revision delivered for a key, if any. */
-  lastRevision(path: string): number | undefined {
+  /** Keys this feed knows to exist. */
+  knownPaths(): string[] {
+    return [...this.delivered].filter(([, last]) => !last.removed).map(([path]) => path);
+  }
+
+  /** Marks a key's changes up to `revision` as delivered without delivering them (a watch's starting point). */
+  acknowledge(path: string, revision: number, version: number): void {
     const last = this.delivered.get(path);
-    return last && !last.removed ? last.revision : undefined;
+    if (!last || last.removed || last.revision < revision) this.delivered.set(path, { revision, version, removed: false });
   }
 
   /** Delivers the events that are new, in the order given (callers give one key's events in revision order). */
@@ -80,14 +86,14 @@ export class ChangeFeed {
       const last = this.delivered.get(event.path);
       if (last && !last.removed && event.revision <= last.revision) continue;
       if (last?.removed && event.revision <= last.revision && event.operation === 'metadata-delete') continue;
-      this.delivered.set(event.path, { revision: event.revision, removed: event.operation === 'metadata-delete' });
+      this.delivered.set(event.path, { revision: event.revision, version: event.version, removed: event.operation === 'metadata-delete' });
       for (const { prefix, listener } of this.subscriptions) {
         if (!event.path.startsWith(prefix)) continue;
         try {
           listener(event);
         } catch (error) {
           // The change is committed whatever a listener does; its failure is the listener's to report.
-          this.onListenerError(error);
+          this.onEventError(error);
         }
       }
     }

@@ -47,7 +47,13 @@ export async function transferKey(keys: KeyStore, from: string, fields: Transfer
  * each authorised (`delete` on every key's `metadata/` path) before any of them is removed. Interrupted, it leaves
  * some keys removed and the others whole; running it again finishes. Answers how many keys it removed.
  */
-export async function deleteFolder(keys: KeyStore, folder: string, authorize?: Authorize): Promise<number> {
+export async function deleteFolder(
+  keys: KeyStore,
+  folder: string,
+  authorize?: Authorize,
+  // The engine passes its own removal, which also makes the change event of each key.
+  remove: (path: string) => Promise<void> = (path) => keys.remove(path),
+): Promise<number> {
   let removed = 0;
   let batch: string[] = [];
   const flush = async () => {
@@ -55,7 +61,9 @@ export async function deleteFolder(keys: KeyStore, folder: string, authorize?: A
       authorize,
       batch.map((path) => ({ capability: 'delete', path: `metadata/${path}` })),
     );
-    await Promise.all(batch.map((path) => keys.remove(path)));
+    // Every removal of the batch finishes before a failure is answered, so the answer never races a removal.
+    const failed = (await Promise.allSettled(batch.map(remove))).find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
     removed += batch.length;
     batch = [];
   };

@@ -6,7 +6,7 @@ import type { Clock } from '../ports/clock.js';
 import { systemClock } from '../core/system-clock.js';
 import type { Storage } from '../ports/storage.js';
 import { ConfigStore, configView, configWriteFields, type KvConfig, type KvConfigInput } from './config.js';
-import type { KvContext } from './context.js';
+import { now, type KvContext } from './context.js';
 import {
   DataOperations,
   dataPatchFields,
@@ -22,6 +22,7 @@ import {
 import type { JsonPatchOperation } from './json-patch.js';
 import type { KvChangeEvent } from './change-events.js';
 import { ChangeFeed, type KvChangeListener } from './change-feed.js';
+import { RemoteChanges } from './remote-changes.js';
 import { FolderListing, type DetailedListing } from './folder-listing.js';
 import { KeyPages } from './key-pages.js';
 import { KeyStore } from './key-store.js';
@@ -54,8 +55,8 @@ export interface KvEngineOptions {
    * with an `authorize` callback are narrowed. Default false (a request can still ask).
    */
   filterListings?: boolean;
-  /** A change listener threw: the change stands (it is committed); this reports the listener's error. */
-  onListenerError?: (error: unknown) => void;
+  /** A change listener threw, or watching other processes failed: the change stands (it is committed); this reports it. */
+  onEventError?: (error: unknown) => void;
   /** Every server-side fault answered as 500, for the service's logs (with the request without its body). */
   onInternalError?: (error: unknown, request: EngineRequest) => void;
 }
@@ -110,6 +111,8 @@ export class KvEngine {
   private readonly keys: KeyStore;
   private readonly listing: FolderListing;
   private readonly feed: ChangeFeed;
+  private readonly remote: RemoteChanges;
+  private readonly onEventError?: (error: unknown) => void;
 
   constructor(options: KvEngineOptions) {
     const json = new JsonStore(options.storage);
@@ -121,9 +124,11 @@ export class KvEngine {
       config: new ConfigStore(json, layout),
       clock,
       limits: { maxBytes: options.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES, maxDepth: MAX_DATA_DEPTH },
-      feed: new ChangeFeed((error) => options.onListenerError?.(error)),
+      feed: new ChangeFeed((error) => options.onEventError?.(error)),
     };
     this.feed = context.feed;
+    this.remote = new RemoteChanges(options.storage, layout, context.keys, context.pages, context.feed, () => now(context));
+    this.onEventError = options.onEventError;
     this.config = context.config;
     this.keys = context.keys;
     this.orphans = new OrphanReclaim(json, layout, () => clock.now().getTime());
@@ -227,7 +232,7 @@ export class KvEngine {
   async deleteFolder(folder: string): Promise<{ removed: number }> {
     const path = folderPath(folder);
     if (path === '') throw new InvalidRequest('missing path: deleting every key of the engine is not offered');
-    return { removed: await deleteFolder(this.keys, path) };
+    return { removed: await deleteFolder(this.keys, path, undefined, (key) => this.metadata.remove(key)) };
   }
 
   /**
@@ -262,11 +267,33 @@ export class KvEngine {
    * `name/`), after the change is committed; a refused request makes no event. Answers the function that unsubscribes.
    */
   subscribe(prefix: string, listener: KvChangeListener): () => void {
+    this.startWatching();
     return this.feed.subscribe(prefix, listener);
   }
 
   /** The same events as an async iterator; ending the loop or aborting `signal` unsubscribes. */
   events(prefix = '', options: { signal?: AbortSignal } = {}): AsyncIterableIterator<KvChangeEvent> {
+    this.startWatching();
     return this.feed.events(prefix, options);
+  }
+
+  /**
+   * Over a storage that can `watch` (PostgreSQL), changes made by other processes are delivered too, from the moment
+   * this resolves; subscribing starts the watch. Resolves at once over other storages.
+   */
+  watching(): Promise<void> {
+    return this.remote.start();
+  }
+
+  /** Stops watching other processes (subscribers stay, and still get this process's changes). */
+  stopWatching(): Promise<void> {
+    return this.remote.stop();
+  }
+
+  private startWatching(): void {
+    this.remote.start().catch((error: unknown) => {
+      void this.remote.stop();
+      this.onEventError?.(error);
+    });
   }
 }

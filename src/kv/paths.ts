@@ -153,7 +153,7 @@ export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTarge
         patch: metadataFolder,
         delete: operation(folderDeleteFields, async (context) => {
           if (!context.fields.recursive || context.params.path === '') return metadataFolder(context);
-          await deleteFolder(keys, keyOf(context.params), context.request.authorize);
+          await deleteFolder(keys, keyOf(context.params), context.request.authorize, (path) => metadata.remove(path));
           return noContent();
         }),
       },

@@ -39,6 +39,24 @@ export interface Storage {
    * relative to `prefix`, and no folder names.
    */
   listPage?(prefix: string, options: ListPageOptions): Promise<string[]>;
+  /**
+   * Optional: tells this process which keys below `prefix` any process sharing the storage (this one included) changes,
+   * once each change is committed, until the answer's `close`. Names only, and best effort: `reset` is called whenever
+   * notifications may have been lost (a dropped connection was re-established), and the caller then reads what it
+   * needs to catch up. The engines use it to deliver change events made by other processes.
+   */
+  watch?(prefix: string, handlers: StorageWatchHandlers): Promise<StorageWatch>;
+}
+
+export interface StorageWatchHandlers {
+  /** A key below the prefix was written or deleted (possibly more than once since the last call for it). */
+  changed(key: string): void;
+  /** Notifications may have been missed since the watch began or since the last reset. */
+  reset(): void;
+}
+
+export interface StorageWatch {
+  close(): Promise<void>;
 }
 
 /**

@@ -107,7 +107,7 @@ describe('change events', () => {
 
   it('a throwing listener neither fails the request nor stops other listeners; its error is reported', async () => {
     const errors: unknown[] = [];
-    const env = setup({ onListenerError: (error) => errors.push(error) });
+    const env = setup({ onEventError: (error) => errors.push(error) });
     env.kv.subscribe('', () => {
       throw new Error('listener bug');
     });
@@ -128,5 +128,16 @@ describe('change events', () => {
       ['metadata-delete', 1],
       ['write', 1],
     ]);
+  });
+
+  it('a recursive folder delete makes one metadata-delete event per removed key', async () => {
+    const env = setup();
+    for (const path of ['f/a', 'f/b/c', 'g']) await env.W(path, { a: 1 });
+    const { events } = recorder(env);
+    expect((await env.handle({ method: 'DELETE', path: 'metadata/f/', query: { recursive: 'true' } })).status).toBe(204);
+    expect(events.map((event) => `${event.operation}:${event.path}`).sort()).toEqual(['metadata-delete:f/a', 'metadata-delete:f/b/c']);
+    await env.W('h/i', { a: 1 });
+    await env.kv.deleteFolder('h');
+    expect(events.at(-1)).toMatchObject({ operation: 'metadata-delete', path: 'h/i' });
   });
 });

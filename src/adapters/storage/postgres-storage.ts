@@ -1,7 +1,8 @@
 import { compareKeys } from '../../core/key-order.js';
-import type { ListPageOptions, Storage, StorageOperation } from '../../ports/storage.js';
+import type { ListPageOptions, Storage, StorageOperation, StorageWatch, StorageWatchHandlers } from '../../ports/storage.js';
 import { assertDistinctKeys, checkPageLimit, pageStart, prefixEnd, type Bound } from './key-range.js';
 import { loadOptionalDriver } from './optional-driver.js';
+import { watchTable, type ListeningSql } from './postgres-watch.js';
 import { retryTransient } from './retry.js';
 
 export interface PostgresStorageOptions {
@@ -157,6 +158,12 @@ export class PostgresStorage implements Storage {
   }
 
   /** Waits for running queries (up to 5 s), then closes every connection; later calls reject. */
+  /** Changed keys from every process sharing the table, by LISTEN/NOTIFY (postgres-watch.ts). */
+  async watch(prefix: string, handlers: StorageWatchHandlers): Promise<StorageWatch> {
+    const sql = await this.ready();
+    return watchTable(sql as unknown as ListeningSql, this.options.table ?? 'strongroom', prefix, handlers);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const client = this.client;

@@ -1,0 +1,88 @@
+// Listing extensions: SCAN and LIST pages must cost the same in a big mount as in a small one (storage listPage,
+// never the whole folder), and an ACL-filtered LIST against the same LIST unfiltered.
+import { Acl, KvEngine, MemoryStorage, parsePolicy } from 'strongroom';
+import { compare } from './harness.mjs';
+import { expectOk, payload } from './fixtures.mjs';
+
+const PAGE = 100;
+const SMALL = 1_000;
+const LARGE = 100_000;
+const FILTERED = 10_000;
+
+/** `keys` keys: a flat folder `flat/` and the same names spread over sub-folders of `tree/` for SCAN. */
+async function mount(keys) {
+  const kv = new KvEngine({ storage: new MemoryStorage() });
+  for (let index = 0; index < keys; index++) {
+    const name = `key-${String(index).padStart(6, '0')}`;
+    await kv.write(`flat/${name}`, payload(index));
+    await kv.write(`tree/${String(index % 50).padStart(2, '0')}/${name}`, payload(index));
+  }
+  return kv;
+}
+
+/** A page of PAGE names from the middle of the listing (a page after a name, as a client paging through would ask). */
+function page(kv, method, folder, after) {
+  return async () => {
+    const response = await expectOk(kv.handle({ method, path: `metadata/${folder}`, query: { after, limit: String(PAGE) } }));
+    if (response.body.data.keys.length !== PAGE) throw new Error(`${method} page came back short`);
+  };
+}
+
+function flatRow(name, result, limitName) {
+  return { section: 'listing', name, unit: 'pages/s', result, limitName, goal: { kind: 'slowdown-max', value: 1.3 } };
+}
+
+/** A policy of 50 rules over team folders, of which the listing's caller may read about half the names. */
+function fiftyRulePolicy() {
+  const rules = ['path "secret/metadata/*" { capabilities = ["list"] }'];
+  for (let team = 0; team < 45; team++) rules.push(`path "secret/data/other-${team}/*" { capabilities = ["read"] }`);
+  rules.push('path "secret/data/flat/key-00*" { capabilities = ["read"] }');
+  rules.push('path "secret/data/flat/key-0+" { capabilities = ["deny"] }');
+  rules.push('path "secret/data/flat/key-001*" { capabilities = ["deny"] }');
+  rules.push('path "secret/data/flat/key-0050*" { capabilities = ["read"] }');
+  rules.push('path "secret/data/+/key-0000*" { capabilities = ["read", "list"] }');
+  return new Acl([{ name: 'fifty', rules: parsePolicy(rules.join('\n')) }]);
+}
+
+export async function listingBenchmarks(log) {
+  const rows = [];
+  log(`listing: filling mounts of ${SMALL} and ${LARGE} keys`);
+  const small = await mount(SMALL);
+  const large = await mount(LARGE);
+  const middle = (keys) => `key-${String(keys / 2).padStart(6, '0')}`;
+
+  log('listing: SCAN and LIST pages');
+  rows.push(
+    flatRow(
+      `SCAN page of ${PAGE}, ${LARGE} keys vs ${SMALL}`,
+      await compare({ name: 'scan large', fn: page(large, 'SCAN', 'tree/', `25/${middle(LARGE)}`) }, { name: 'scan small', fn: page(small, 'SCAN', 'tree/', `25/${middle(SMALL)}`) }),
+      `same page, ${SMALL} keys`,
+    ),
+  );
+  rows.push(
+    flatRow(
+      `LIST page of ${PAGE}, ${LARGE} keys vs ${SMALL}`,
+      await compare({ name: 'list large', fn: page(large, 'LIST', 'flat/', middle(LARGE)) }, { name: 'list small', fn: page(small, 'LIST', 'flat/', middle(SMALL)) }),
+      `same page, ${SMALL} keys`,
+    ),
+  );
+
+  log(`listing: ACL-filtered LIST of ${FILTERED} names`);
+  const filtered = await mount(FILTERED);
+  const authorize = fiftyRulePolicy().authorizer('secret');
+  const visible = (await filtered.handle({ method: 'LIST', path: 'metadata/flat/', query: { readable_only: 'true' }, authorize })).body.data.keys.length;
+  log(`listing: the policy shows ${visible} of ${FILTERED} names`);
+  const list = (query) => async () => {
+    const response = await expectOk(filtered.handle({ method: 'LIST', path: 'metadata/flat/', query, authorize }));
+    if (response.body.data.keys.length !== (query.readable_only ? visible : FILTERED)) throw new Error('LIST lost names');
+  };
+  rows.push({
+    section: 'listing',
+    name: `ACL-filtered LIST of ${FILTERED} names, 50-rule policy, vs unfiltered`,
+    unit: 'lists/s',
+    result: await compare({ name: 'filtered', fn: list({ readable_only: 'true' }) }, { name: 'unfiltered', fn: list({}) }),
+    limitName: 'the same LIST unfiltered',
+    goal: { kind: 'info' },
+  });
+  return rows;
+}
