@@ -43,7 +43,16 @@ export type FakeFault =
   | { kind: 'hang' };
 
 /** IAM only accepts signatures scoped to its partition's home region. */
-const iamRegions = new Set(['us-east-1', 'us-gov-west-1', 'cn-north-1']);
+const iamRegions = new Set([
+  'us-east-1',
+  'us-gov-west-1',
+  'cn-north-1',
+  'us-iso-east-1',
+  'us-isob-east-1',
+  'eu-isoe-west-1',
+  'us-isof-south-1',
+  'eusc-de-east-1',
+]);
 
 function isService(name: string): name is FakeService {
   return name === 'ec2' || name === 'iam' || name === 'sts';
