@@ -22,3 +22,4 @@ export {
   type IdentityDocumentFields,
   type SignedIdentityDocument,
 } from './fake-aws/identity-document.js';
+export * from './storage-conformance.js';
