@@ -14,6 +14,7 @@ import http from 'node:http';
 import { systemClock } from '../../adapters/clocks.js';
 import type { Clock } from '../../ports/clock.js';
 import { actionsOf, unsignedActions } from './actions.js';
+import { FakeKms } from './kms.js';
 import { listenLocally, type LocalServer } from './listen.js';
 import { headerMap, readScope, verifySignature, type ReceivedRequest } from './sigv4.js';
 import { callerOf, FakeAwsError, FakeAwsState } from './state.js';
@@ -66,6 +67,17 @@ export class FakeAws extends FakeAwsState {
   private server: LocalServer | undefined;
   url = '';
 
+  /**
+   * KMS (Encrypt, Decrypt; keys from `aws.kms.createKey()`), at the same URL, signed for us-east-1 with any key this
+   * fake issued.
+   */
+  readonly kms = new FakeKms({
+    credentials: new Proxy({} as Record<string, string>, {
+      get: (_, accessKeyId) => (typeof accessKeyId === 'string' ? this.keys.get(accessKeyId)?.secretAccessKey : undefined),
+    }),
+    now: () => this.clock.now(),
+  });
+
   static async start(options: { clock?: Clock } = {}): Promise<FakeAws> {
     const aws = new FakeAws(options.clock ?? systemClock);
     aws.server = await listenLocally((request, response) => void aws.serve(request, response));
@@ -96,6 +108,8 @@ export class FakeAws extends FakeAwsState {
   }
 
   private async serve(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+    // KMS speaks the JSON protocol, told apart by its target header; it checks its own signatures.
+    if (String(request.headers['x-amz-target'] ?? '').startsWith('TrentService.')) return this.kms.handle(request, response);
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const received: ReceivedRequest = {
