@@ -3,6 +3,7 @@
 //   node bench/run.mjs [--quick] [--only=kv,login,...]
 import { fileURLToPath } from 'node:url';
 import { configure, settings } from './harness.mjs';
+import { awsBenchmarks } from './aws.mjs';
 import { concurrencyBenchmarks } from './concurrency.mjs';
 import { kvBenchmarks } from './kv.mjs';
 import { listingBenchmarks } from './listing.mjs';
@@ -18,6 +19,7 @@ const SECTIONS = {
   login: loginBenchmarks,
   memory: memoryBenchmarks,
   concurrency: concurrencyBenchmarks,
+  aws: awsBenchmarks,
 };
 
 const args = process.argv.slice(2);

@@ -4,6 +4,7 @@ import { bool, int, str, stringList } from '../core/fields.js';
 import type { CloudClientSettings } from '../ports/cloud.js';
 import type { AuthContext } from './auth-context.js';
 import { configuredHeaderName } from './header-name.js';
+import { isRegionName } from './region.js';
 import { suppliedFields } from './supplied.js';
 
 /** Storage key of the client configuration, relative to the storage prefix. */
@@ -18,11 +19,18 @@ export interface ClientConfig {
   sts_endpoint: string;
   sts_region: string;
   use_sts_region_from_client: boolean;
+  /**
+   * Extension: with use_sts_region_from_client, the regions a client's signature may name. Empty means "the regions of
+   * the provider's own partition".
+   */
+  allowed_sts_regions: string[];
   iam_server_id_header_value: string;
   /** Canonical header names (`X-Custom-Header`). */
   allowed_sts_header_values: string[];
   /** -1 means the provider's default. */
   max_retries: number;
+  /** Extension: seconds a running instance's description may be reused by ec2 logins (0 = off, at most 60). */
+  instance_cache_seconds: number;
 }
 
 export const DEFAULT_CLIENT_CONFIG: Readonly<ClientConfig> = Object.freeze({
@@ -33,9 +41,11 @@ export const DEFAULT_CLIENT_CONFIG: Readonly<ClientConfig> = Object.freeze({
   sts_endpoint: '',
   sts_region: '',
   use_sts_region_from_client: false,
+  allowed_sts_regions: [],
   iam_server_id_header_value: '',
   allowed_sts_header_values: [],
   max_retries: -1,
+  instance_cache_seconds: 0,
 });
 
 function endpoint() {
@@ -70,9 +80,13 @@ export const clientConfigFields = z.object({
   sts_endpoint: endpoint().optional(),
   sts_region: str({ maxLength: 64 }).optional(),
   use_sts_region_from_client: bool().optional(),
+  allowed_sts_regions: stringList()
+    .refine((regions) => regions.every(isRegionName), { message: 'must list region names such as us-east-1' })
+    .optional(),
   iam_server_id_header_value: str({ maxLength: 1024 }).optional(),
   allowed_sts_header_values: stringList().optional(),
   max_retries: int({ min: -1, max: 100 }).optional(),
+  instance_cache_seconds: int({ min: 0, max: 60 }).optional(),
 });
 
 export type ClientConfigFields = z.output<typeof clientConfigFields>;
@@ -111,7 +125,9 @@ export function cloudClientSettings(config: ClientConfig | undefined): CloudClie
     iamEndpoint: source.iam_endpoint,
     stsEndpoint: source.sts_endpoint,
     stsRegion: source.sts_region,
+    allowedStsRegions: source.allowed_sts_regions,
     maxRetries: source.max_retries,
+    instanceCacheSeconds: source.instance_cache_seconds,
   };
 }
 

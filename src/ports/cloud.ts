@@ -13,8 +13,15 @@ export interface CloudClientSettings {
   iamEndpoint: string;
   stsEndpoint: string;
   stsRegion: string;
+  /**
+   * Regions a client's signed login may choose for STS (use_sts_region_from_client); empty or absent: the regions of
+   * the provider's own partition.
+   */
+  allowedStsRegions?: string[];
   /** -1 means the provider's default. */
   maxRetries: number;
+  /** Seconds a running instance's description may be reused (0 or absent: never; the provider caps it at 60). */
+  instanceCacheSeconds?: number;
 }
 
 /** A per-account role that the provider assumes instead of using its base credentials (config/sts). */

@@ -22,4 +22,5 @@ export {
   type IdentityDocumentFields,
   type SignedIdentityDocument,
 } from './fake-aws/identity-document.js';
+export { FakeKms, startFakeKms, type FakeKmsOptions, type FakeKmsCall, type RunningFakeKms } from './fake-aws/kms.js';
 export * from './storage-conformance.js';

@@ -19,9 +19,11 @@ describe('config/client', () => {
       sts_endpoint: '',
       sts_region: '',
       use_sts_region_from_client: false,
+      allowed_sts_regions: [],
       iam_server_id_header_value: '',
       allowed_sts_header_values: [],
       max_retries: -1,
+      instance_cache_seconds: 0,
     });
     expect(JSON.stringify(response)).not.toContain(SECRET);
   });

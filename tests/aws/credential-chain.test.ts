@@ -37,7 +37,7 @@ const file = (name: string, text: string) => {
   return path;
 };
 const provider = (env: Record<string, string | undefined>, extra: Parameters<typeof newProvider>[0] = {}) =>
-  newProvider({ env, clock, onCredentials: (event) => events.push(event), ...extra });
+  newProvider({ env, clock, imdsTimeoutMs: 10_000, timeoutMs: 10_000, onCredentials: (event) => events.push(event), ...extra });
 const callerArn = async (chosen: ReturnType<typeof newProvider>) => (await chosen.getCallerIdentity({ settings: keyless })).arn;
 const session = (sessionName: string, durationSeconds = 3600) =>
   world.aws.issueSessionCredentials({ accountId: otherAccount, roleName: 'service', sessionName, durationSeconds });

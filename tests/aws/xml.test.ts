@@ -48,7 +48,7 @@ describe('parseArn', () => {
   });
 
   it('refuses malformed ARNs', () => {
-    for (const arn of ['', 'arn:aws:iam', 'arn:aws:iam::012345678901:role', 'arn:aws:ec2::012345678901:role/x', 'arn:aws:iam::12:role/x', 'arn:aws-iso:iam::012345678901:role/x']) {
+    for (const arn of ['', 'arn:aws:iam', 'arn:aws:iam::012345678901:role', 'arn:aws:ec2::012345678901:role/x', 'arn:aws:iam::12:role/x', 'arn:aws-mars:iam::012345678901:role/x']) {
       expect(() => parseArn(arn)).toThrow(InvalidRequest);
     }
   });

@@ -5,7 +5,8 @@
 import { CloudUnavailable, InvalidRequest } from '../../core/errors.js';
 import type { CloudClientSettings } from '../../ports/cloud.js';
 
-export type Partition = 'aws' | 'aws-cn' | 'aws-us-gov';
+export const partitions = ['aws', 'aws-cn', 'aws-us-gov', 'aws-iso', 'aws-iso-b', 'aws-iso-e', 'aws-iso-f', 'aws-eusc'] as const;
+export type Partition = (typeof partitions)[number];
 
 /** A URL to send to and the region whose SigV4 scope the request must carry. */
 export interface Endpoint {
@@ -13,29 +14,32 @@ export interface Endpoint {
   region: string;
 }
 
-/** IAM is a global service: one endpoint per partition, signed for the partition's home region. */
-export const iamRegionOf: Readonly<Record<Partition, string>> = {
-  aws: 'us-east-1',
-  'aws-us-gov': 'us-gov-west-1',
-  'aws-cn': 'cn-north-1',
+interface PartitionFacts {
+  /** Which region names belong to the partition (most specific first in `partitionOfRegion`). */
+  regions: RegExp;
+  dnsSuffix: string;
+  /** IAM is a global service: one endpoint per partition, signed for the partition's home region. */
+  iamRegion: string;
+  iamHost: string;
+}
+
+const partitionFacts: Readonly<Record<Partition, PartitionFacts>> = {
+  'aws-us-gov': { regions: /^us-gov-/, dnsSuffix: 'amazonaws.com', iamRegion: 'us-gov-west-1', iamHost: 'iam.us-gov.amazonaws.com' },
+  'aws-cn': { regions: /^cn-/, dnsSuffix: 'amazonaws.com.cn', iamRegion: 'cn-north-1', iamHost: 'iam.cn-north-1.amazonaws.com.cn' },
+  'aws-iso': { regions: /^us-iso-/, dnsSuffix: 'c2s.ic.gov', iamRegion: 'us-iso-east-1', iamHost: 'iam.us-iso-east-1.c2s.ic.gov' },
+  'aws-iso-b': { regions: /^us-isob-/, dnsSuffix: 'sc2s.sgov.gov', iamRegion: 'us-isob-east-1', iamHost: 'iam.us-isob-east-1.sc2s.sgov.gov' },
+  'aws-iso-e': { regions: /^eu-isoe-/, dnsSuffix: 'cloud.adc-e.uk', iamRegion: 'eu-isoe-west-1', iamHost: 'iam.eu-isoe-west-1.cloud.adc-e.uk' },
+  'aws-iso-f': { regions: /^us-isof-/, dnsSuffix: 'csp.hci.ic.gov', iamRegion: 'us-isof-south-1', iamHost: 'iam.us-isof-south-1.csp.hci.ic.gov' },
+  'aws-eusc': { regions: /^eusc-/, dnsSuffix: 'amazonaws.eu', iamRegion: 'eusc-de-east-1', iamHost: 'iam.eusc-de-east-1.amazonaws.eu' },
+  aws: { regions: /^(?:us|eu|ap|sa|ca|me|af|il|mx)-/, dnsSuffix: 'amazonaws.com', iamRegion: 'us-east-1', iamHost: 'iam.amazonaws.com' },
 };
 
-const iamHostOf: Readonly<Record<Partition, string>> = {
-  aws: 'iam.amazonaws.com',
-  'aws-us-gov': 'iam.us-gov.amazonaws.com',
-  'aws-cn': 'iam.cn-north-1.amazonaws.com.cn',
-};
+export const iamRegionOf = (partition: Partition): string => partitionFacts[partition].iamRegion;
 
-const dnsSuffixOf: Readonly<Record<Partition, string>> = {
-  aws: 'amazonaws.com',
-  'aws-us-gov': 'amazonaws.com',
-  'aws-cn': 'amazonaws.com.cn',
-};
-
-/** The global STS endpoint, used for forwarded logins when neither an override nor a region says otherwise. */
+/** The global STS endpoint (commercial partition only), used for forwarded logins when nothing names a region. */
 const globalStsUrl = 'https://sts.amazonaws.com';
 
-const regionPattern = /^[a-z]{2}(?:-[a-z]+)+-\d{1,2}$/;
+const regionPattern = /^(?:[a-z]{2}|eusc)(?:-[a-z]+)+-\d{1,2}$/;
 
 function assertRegion(region: string): void {
   if (!regionPattern.test(region)) throw new InvalidRequest(`invalid region "${region}"`);
@@ -43,18 +47,14 @@ function assertRegion(region: string): void {
 
 export function partitionOfRegion(region: string): Partition {
   assertRegion(region);
-  if (region.startsWith('cn-')) return 'aws-cn';
-  if (region.startsWith('us-gov-')) return 'aws-us-gov';
-  if (/^[a-z]{2}-iso/.test(region)) {
-    throw new InvalidRequest(
-      `region "${region}" is in a partition without default endpoints; configure endpoint overrides`,
-    );
+  for (const [partition, facts] of Object.entries(partitionFacts) as Array<[Partition, PartitionFacts]>) {
+    if (facts.regions.test(region)) return partition;
   }
-  return 'aws';
+  throw new InvalidRequest(`region "${region}" belongs to no known partition`);
 }
 
 export function partitionFromName(name: string): Partition {
-  if (name === 'aws' || name === 'aws-cn' || name === 'aws-us-gov') return name;
+  if ((partitions as readonly string[]).includes(name)) return name as Partition;
   throw new InvalidRequest(`unsupported partition "${name}"`);
 }
 
@@ -76,7 +76,7 @@ function parseEndpointOverride(name: string, value: string): URL {
 }
 
 function regionalUrl(service: string, region: string): URL {
-  return new URL(`https://${service}.${region}.${dnsSuffixOf[partitionOfRegion(region)]}`);
+  return new URL(`https://${service}.${region}.${partitionFacts[partitionOfRegion(region)].dnsSuffix}`);
 }
 
 /** EC2 of `region`; the `endpoint` override replaces the host of every region, the signature keeps the region. */
@@ -89,8 +89,8 @@ export function ec2Endpoint(settings: CloudClientSettings, region: string): Endp
 export function iamEndpoint(settings: CloudClientSettings, partition: Partition): Endpoint {
   const url = settings.iamEndpoint
     ? parseEndpointOverride('iam_endpoint', settings.iamEndpoint)
-    : new URL(`https://${iamHostOf[partition]}`);
-  return { url, region: iamRegionOf[partition] };
+    : new URL(`https://${partitionFacts[partition].iamHost}`);
+  return { url, region: iamRegionOf(partition) };
 }
 
 /** STS for the provider's own calls: `sts_region` wins over the call's region, `sts_endpoint` over the default host. */

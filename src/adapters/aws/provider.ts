@@ -4,6 +4,7 @@ import type { Clock } from '../../ports/clock.js';
 import type {
   AccessKey,
   CallerIdentity,
+  CloudClientSettings,
   CloudProvider,
   CloudScope,
   HttpResponseSnapshot,
@@ -22,9 +23,12 @@ import { ec2Endpoint, forwardingEndpoint, iamEndpoint, iamRegionOf, partitionOfR
 import { forwardSignedRequest } from './forward.js';
 import * as iam from './iam.js';
 import { defaultImdsEndpoint, ImdsClient } from './imds.js';
-import { QueryApiClient, type QueryTarget } from './query-api.js';
+import { ExpiringCache } from './expiring-cache.js';
+import { isThrottlingError, QueryApiClient, type QueryTarget } from './query-api.js';
+import { defaultRateLimit, RateLimiter, type RateLimit } from './rate-limiter.js';
 import { retriesFrom } from './retry.js';
 import { ScopedCredentials } from './scoped-credentials.js';
+import { singleFlight } from './single-flight.js';
 import { getCallerIdentity } from './sts.js';
 
 /** An assumed role is looked up as the role it assumed. */
@@ -55,6 +59,8 @@ export interface AwsCloudProviderOptions {
   /** Dates the signatures and decides when temporary credentials are due for renewal. */
   clock?: Clock;
   fetch?: typeof fetch;
+  /** The provider's own EC2 lookups per account and region; default 10/s, bursts of 50, waits of at most 10 s. */
+  rateLimit?: Partial<RateLimit>;
 }
 
 export class AwsCloudProvider implements CloudProvider {
@@ -63,9 +69,15 @@ export class AwsCloudProvider implements CloudProvider {
   private readonly credentials: ScopedCredentials;
   private readonly timeoutMs: number;
   private readonly retryBaseDelayMs: number;
+  private readonly clock: Clock;
+  private readonly limiter: RateLimiter;
+  private readonly instanceLookups = new Map<string, Promise<InstanceDescription | undefined>>();
+  private readonly instanceCache = new ExpiringCache<InstanceDescription | undefined>();
 
   constructor(options: AwsCloudProviderOptions = {}) {
     const clock = options.clock ?? systemClock;
+    this.clock = clock;
+    this.limiter = new RateLimiter({ ...defaultRateLimit, ...options.rateLimit });
     const fetchImpl = options.fetch ?? globalThis.fetch;
     this.env = options.env ?? process.env;
     this.timeoutMs = options.timeoutMs ?? 10_000;
@@ -95,15 +107,38 @@ export class AwsCloudProvider implements CloudProvider {
     this.credentials = new ScopedCredentials(chain, this.api, clock);
   }
 
+  /**
+   * Identical concurrent lookups (same account, region, STS role and external ID, endpoint, instance) share one
+   * request; each request waits its turn in the account and region's rate limit; with `instance_cache_seconds`, a
+   * running instance's description is reused that long (never a stopped one's, so a stop is seen at once).
+   */
   async describeInstance(scope: CloudScope, instanceId: string): Promise<InstanceDescription | undefined> {
     const region = this.regionOf(scope);
-    const target: QueryTarget = {
-      service: 'ec2',
-      endpoint: ec2Endpoint(scope.settings, region),
-      credentials: await this.credentials.forScope(scope, region),
-      maxRetries: retriesFrom(scope.settings.maxRetries),
-    };
-    return describeInstance(this.api, target, instanceId);
+    const endpoint = ec2Endpoint(scope.settings, region);
+    const { roleArn = '', externalId = '' } = scope.stsRole ?? {};
+    const key = JSON.stringify([scope.accountId ?? '', region, roleArn, externalId, endpoint.url.href, instanceId]);
+    const cacheMs = Math.min(60, Math.max(0, scope.settings.instanceCacheSeconds ?? 0)) * 1000;
+    const cached = this.instanceCache.get(key);
+    if (cacheMs > 0 && cached && cached.until > this.clock.now().getTime()) return cached.description;
+    return singleFlight(this.instanceLookups, key, async () => {
+      const bucket = `account ${scope.accountId ?? '(own)'} in ${region}`;
+      await this.limiter.acquire(bucket, 'ec2 DescribeInstances');
+      const target: QueryTarget = {
+        service: 'ec2',
+        endpoint,
+        credentials: await this.credentials.forScope(scope, region),
+        maxRetries: retriesFrom(scope.settings.maxRetries),
+      };
+      let description: InstanceDescription | undefined;
+      try {
+        description = await describeInstance(this.api, target, instanceId);
+      } catch (error) {
+        if (isThrottlingError(error)) this.limiter.throttled(bucket);
+        throw error;
+      }
+      if (cacheMs > 0 && description?.state === 'running') this.instanceCache.remember(key, description, this.clock.now().getTime() + cacheMs);
+      return description;
+    });
   }
 
   async getInstanceProfile(scope: CloudScope, arn: string): Promise<InstanceProfileDescription | undefined> {
@@ -119,7 +154,9 @@ export class AwsCloudProvider implements CloudProvider {
     return iam.getPrincipal(this.api, await this.iamTarget(scope, parsed), type, parsed.name);
   }
 
-  forwardCallerIdentity(scope: CloudScope, request: SignedHttpRequest): Promise<HttpResponseSnapshot> {
+  /** A scope with a region here carries the region of the client's own signature (use_sts_region_from_client). */
+  async forwardCallerIdentity(scope: CloudScope, request: SignedHttpRequest): Promise<HttpResponseSnapshot> {
+    if (scope.region !== undefined) this.checkClientStsRegion(scope.settings, scope.region);
     const target = forwardingEndpoint(scope.settings, scope.region);
     return forwardSignedRequest(target, request, {
       timeoutMs: this.timeoutMs,
@@ -147,6 +184,27 @@ export class AwsCloudProvider implements CloudProvider {
     await iam.deleteAccessKey(this.api, await this.iamTarget(scope), userName, accessKeyId);
   }
 
+  /**
+   * A client may pick its STS region only within the provider's own partition (that of its default region:
+   * CLOUD_REGION, AWS_REGION, AWS_DEFAULT_REGION, else us-east-1), or among allowed_sts_regions when that list is set: a login cannot send the server's traffic to
+   * a partition the operator never chose.
+   */
+  private checkClientStsRegion(settings: CloudClientSettings, region: string): void {
+    const allowed = settings.allowedStsRegions ?? [];
+    if (allowed.length > 0) {
+      if (!allowed.includes(region)) {
+        throw new InvalidRequest(`STS region "${region}" of the request's signature is not in allowed_sts_regions`);
+      }
+      return;
+    }
+    const own = partitionOfRegion(this.regionOf({ settings }));
+    if (partitionOfRegion(region) !== own) {
+      throw new InvalidRequest(
+        `STS region "${region}" of the request's signature is outside partition "${own}"; list it in allowed_sts_regions to accept it`,
+      );
+    }
+  }
+
   private regionOf(scope: CloudScope): string {
     const { CLOUD_REGION, AWS_REGION, AWS_DEFAULT_REGION } = this.env;
     return scope.region || CLOUD_REGION || AWS_REGION || AWS_DEFAULT_REGION || 'us-east-1';
@@ -167,7 +225,7 @@ export class AwsCloudProvider implements CloudProvider {
     return {
       service: 'iam',
       endpoint: iamEndpoint(scope.settings, partition),
-      credentials: await this.credentials.forScope(accountScope, iamRegionOf[partition]),
+      credentials: await this.credentials.forScope(accountScope, iamRegionOf(partition)),
       maxRetries: retriesFrom(scope.settings.maxRetries),
     };
   }

@@ -32,6 +32,9 @@ const throttlingCodes = new Set([
   'EC2ThrottledException',
 ]);
 
+export const isThrottlingError = (error: unknown): boolean =>
+  error instanceof AwsApiError && (throttlingCodes.has(error.awsCode) || error.httpStatus === 429);
+
 /** An error answer from AWS; a CloudUnavailable (502) unless the caller maps its code (e.g. "not found"). */
 export class AwsApiError extends CloudUnavailable {
   constructor(

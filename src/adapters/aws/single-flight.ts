@@ -23,3 +23,12 @@ export async function cachedLoad<T>(
   });
   return loading;
 }
+
+/** Concurrent callers of one key share one run; the next caller after it settles starts a new one. */
+export function singleFlight<T>(running: Map<string, Promise<T>>, key: string, run: () => Promise<T>): Promise<T> {
+  const existing = running.get(key);
+  if (existing) return existing;
+  const started = run().finally(() => running.delete(key));
+  running.set(key, started);
+  return started;
+}

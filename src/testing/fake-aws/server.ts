@@ -14,6 +14,7 @@ import http from 'node:http';
 import { systemClock } from '../../adapters/clocks.js';
 import type { Clock } from '../../ports/clock.js';
 import { actionsOf, unsignedActions } from './actions.js';
+import { FakeKms } from './kms.js';
 import { listenLocally, type LocalServer } from './listen.js';
 import { headerMap, readScope, verifySignature, type ReceivedRequest } from './sigv4.js';
 import { callerOf, FakeAwsError, FakeAwsState } from './state.js';
@@ -43,7 +44,16 @@ export type FakeFault =
   | { kind: 'hang' };
 
 /** IAM only accepts signatures scoped to its partition's home region. */
-const iamRegions = new Set(['us-east-1', 'us-gov-west-1', 'cn-north-1']);
+const iamRegions = new Set([
+  'us-east-1',
+  'us-gov-west-1',
+  'cn-north-1',
+  'us-iso-east-1',
+  'us-isob-east-1',
+  'eu-isoe-west-1',
+  'us-isof-south-1',
+  'eusc-de-east-1',
+]);
 
 function isService(name: string): name is FakeService {
   return name === 'ec2' || name === 'iam' || name === 'sts';
@@ -56,6 +66,17 @@ export class FakeAws extends FakeAwsState {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   private server: LocalServer | undefined;
   url = '';
+
+  /**
+   * KMS (Encrypt, Decrypt; keys from `aws.kms.createKey()`), at the same URL, signed for us-east-1 with any key this
+   * fake issued.
+   */
+  readonly kms = new FakeKms({
+    credentials: new Proxy({} as Record<string, string>, {
+      get: (_, accessKeyId) => (typeof accessKeyId === 'string' ? this.keys.get(accessKeyId)?.secretAccessKey : undefined),
+    }),
+    now: () => this.clock.now(),
+  });
 
   static async start(options: { clock?: Clock } = {}): Promise<FakeAws> {
     const aws = new FakeAws(options.clock ?? systemClock);
@@ -87,6 +108,8 @@ export class FakeAws extends FakeAwsState {
   }
 
   private async serve(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+    // KMS speaks the JSON protocol, told apart by its target header; it checks its own signatures.
+    if (String(request.headers['x-amz-target'] ?? '').startsWith('TrentService.')) return this.kms.handle(request, response);
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const received: ReceivedRequest = {

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../ports/clock.js';
 
-export type FakePartition = 'aws' | 'aws-cn' | 'aws-us-gov';
+export type FakePartition = 'aws' | 'aws-cn' | 'aws-us-gov' | 'aws-iso' | 'aws-iso-b' | 'aws-iso-e' | 'aws-iso-f' | 'aws-eusc';
 
 export interface FakeUser {
   partition: FakePartition;

@@ -1,0 +1,87 @@
+// Fewer EC2 calls per login without weaker security: shared concurrent lookups, the opt-in running-instance cache,
+// and a login storm against a fake EC2 that throttles like AWS.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AwsCloudProvider } from '../../src/adapters/aws/index.js';
+import { AuthMethod, MemoryStorage } from '../../src/index.js';
+import { FakeAws, IdentityDocumentSigner } from '../../src/testing/index.js';
+import { noImds, ownAccount, startWorld, type World } from './world.js';
+
+const instanceId = (n: number) => `i-${n.toString(16).padStart(17, '0')}`;
+
+describe('shared lookups and the instance cache', () => {
+  let world: World;
+  beforeEach(async () => {
+    world = await startWorld();
+    world.aws.addInstance({ accountId: ownAccount, region: 'us-east-1', instanceId: instanceId(1), imageId: 'ami-1' });
+    world.aws.addInstance({ accountId: ownAccount, region: 'us-east-1', instanceId: instanceId(2), imageId: 'ami-1', state: 'stopped' });
+  });
+  afterEach(() => world.aws.stop());
+  const provider = () => new AwsCloudProvider({ env: {}, imdsEndpoint: noImds, retryBaseDelayMs: 1 });
+
+  it('20 identical concurrent lookups make one DescribeInstances call; other instances and regions their own', async () => {
+    const cloud = provider();
+    const scope = world.scope({ region: 'us-east-1' });
+    const answers = await Promise.all(Array.from({ length: 20 }, () => cloud.describeInstance(scope, instanceId(1))));
+    expect(new Set(answers.map((answer) => answer?.state))).toEqual(new Set(['running']));
+    expect(world.aws.calls('DescribeInstances')).toHaveLength(1);
+    await Promise.all([cloud.describeInstance(scope, instanceId(1)), cloud.describeInstance(scope, instanceId(2))]);
+    expect(world.aws.calls('DescribeInstances')).toHaveLength(3);
+  });
+
+  it('instance_cache_seconds reuses a running description, never a stopped one; off by default', async () => {
+    const cloud = provider();
+    const off = world.scope({ region: 'us-east-1' });
+    await cloud.describeInstance(off, instanceId(1));
+    await cloud.describeInstance(off, instanceId(1));
+    expect(world.aws.calls('DescribeInstances')).toHaveLength(2);
+    const on = { ...off, settings: { ...off.settings, instanceCacheSeconds: 30 } };
+    await cloud.describeInstance(on, instanceId(1));
+    await cloud.describeInstance(on, instanceId(1));
+    expect(world.aws.calls('DescribeInstances')).toHaveLength(3);
+    await cloud.describeInstance(on, instanceId(2));
+    expect((await cloud.describeInstance(on, instanceId(2)))?.state).toBe('stopped');
+    expect(world.aws.calls('DescribeInstances')).toHaveLength(5);
+  });
+});
+
+describe('login storm', () => {
+  let aws: FakeAws;
+  beforeEach(async () => {
+    aws = await FakeAws.start();
+  });
+  afterEach(() => aws.stop());
+
+  it('1,000 instances at once against 10 DescribeInstances/s, burst 50: 200 or 502, never 500, never a stopped instance', async () => {
+    aws.limitRate('DescribeInstances', { perSecond: 10, burst: 50 });
+    aws.createUser({ accountId: ownAccount, userName: 'strongroom' });
+    const key = aws.createAccessKey(ownAccount, 'strongroom');
+    const signer = await IdentityDocumentSigner.create();
+    const instances = Array.from({ length: 1000 }, (_, n) =>
+      aws.addInstance({ accountId: ownAccount, region: 'eu-west-1', instanceId: instanceId(n + 16), imageId: 'ami-0abc1234', state: n % 10 === 3 ? 'stopped' : 'running' }),
+    );
+    const auth = new AuthMethod({
+      storage: new MemoryStorage(),
+      cloud: new AwsCloudProvider({ env: {}, imdsEndpoint: noImds, retryBaseDelayMs: 50, rateLimit: { maxWaitMs: 2_000 } }),
+    });
+    const post = (path: string, body: object) => auth.handle({ method: 'POST', path, body });
+    await post('config/client', { access_key: key.accessKeyId, secret_key: key.secretAccessKey, endpoint: aws.url, iam_endpoint: aws.url, sts_endpoint: aws.url });
+    await post('config/certificate/test-ca', { aws_public_cert: signer.certificatePem, type: 'pkcs7' });
+    await post('role/web', { auth_type: 'ec2', bound_ami_id: ['ami-0abc1234'] });
+    const bodies = instances.map((instance) => ({ role: 'web', pkcs7: signer.sign(instance).pkcs7, nonce: `nonce-${instance.instanceId}` }));
+
+    const answers = await Promise.all(bodies.map((body) => post('login', body)));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses).not.toContain(500);
+    expect(new Set(statuses).size).toBeLessThanOrEqual(3);
+    for (const [n, answer] of answers.entries()) {
+      const stopped = instances[n]?.state === 'stopped';
+      if (answer.status === 200) expect(stopped).toBe(false);
+      else if (answer.status === 502) expect((answer.body as { errors: string[] }).errors[0]).toMatch(/rate .* at its limit|RequestLimitExceeded/);
+      else expect([stopped, answer.status]).toEqual([true, 403]);
+    }
+    expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(40);
+    expect(statuses.filter((status) => status === 502).length).toBeGreaterThan(0);
+    // The provider's own limit kept it inside AWS's: hardly any call was refused by the fake.
+    expect(aws.calls('DescribeInstances').filter((entry) => entry.errorCode === 'RequestLimitExceeded').length).toBeLessThanOrEqual(5);
+  }, 120_000);
+});
