@@ -26,6 +26,7 @@ export {
   UnsupportedMediaType,
   InternalError,
   CloudUnavailable,
+  QuotaExceeded,
   SealedValueInvalid,
   UnknownKeyTerm,
   WrongRootKey,

@@ -95,3 +95,9 @@ export class CloudUnavailable extends StrongroomError {
 export function isStrongroomError(error: unknown): error is StrongroomError {
   return error instanceof StrongroomError;
 }
+
+/** A configured bound is reached, such as the number of live tokens a server keeps (429). */
+export class QuotaExceeded extends StrongroomError {
+  readonly code = 'ERR_QUOTA_EXCEEDED';
+  readonly status = 429;
+}

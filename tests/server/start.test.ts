@@ -1,23 +1,24 @@
-// `npm start`'s script as a user runs it: a child process that prints its URL and root token, serves, and stops
-// cleanly on SIGTERM and SIGINT. Also the periodic timer of the server it builds.
+// The `strongroom server` command (what `npm start` runs) as a user runs it: a child process that prints its URL and
+// root token, serves, and stops cleanly on SIGTERM and SIGINT. Also graceful close() and the periodic timer.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import type { Storage } from '../../src/ports/storage.js';
-import { ensureBuilt, request, startServer } from './harness.js';
+import { builtCli, request, startServer } from './harness.js';
 
-const root = new URL('../../', import.meta.url).pathname;
 const running: ChildProcess[] = [];
+let cli: string;
 
-beforeAll(() => ensureBuilt(), 120_000);
+beforeAll(async () => {
+  cli = await builtCli();
+}, 120_000);
 afterEach(() => {
   for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
-/** Starts examples/start.mjs on a free port and waits for its banner. */
+/** Starts `strongroom server` on a free port and waits for its banner. */
 async function start(env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; banner: string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, ['examples/start.mjs'], {
-    cwd: root,
+  const child = spawn(process.execPath, [cli, 'server'], {
     env: { ...process.env, PORT: '0', STRONGROOM_ROOT_TOKEN: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -30,13 +31,13 @@ async function start(env: Record<string, string> = {}): Promise<{ child: ChildPr
       const found = /listening on (http:\/\/\S+)/.exec(banner);
       if (found && banner.includes('root token')) resolve(found[1]!);
     });
-    child.on('exit', () => reject(new Error(`start.mjs exited early:\n${banner}`)));
+    child.on('exit', () => reject(new Error(`strongroom server exited early:\n${banner}`)));
   });
   child.stdout!.resume();
   return { child, url, banner, exited };
 }
 
-describe('examples/start.mjs', () => {
+describe('strongroom server', () => {
   it('generates and prints a root token when none is given, and it works', async () => {
     const { url, banner } = await start();
     const token = /root token: (\S+)/.exec(banner)![1]!;
@@ -62,7 +63,7 @@ describe('examples/start.mjs', () => {
   });
 
   it('refuses a PORT that is not a port number', async () => {
-    const child = spawn(process.execPath, ['examples/start.mjs'], { cwd: root, env: { ...process.env, PORT: 'eighty' }, stdio: 'pipe' });
+    const child = spawn(process.execPath, [cli, 'server'], { env: { ...process.env, PORT: 'eighty' }, stdio: 'pipe' });
     running.push(child);
     let output = '';
     child.stderr.on('data', (chunk: Buffer) => (output += chunk));
@@ -78,11 +79,14 @@ describe('close()', () => {
     const inStorage = new Promise<void>((resolve) => (reached = resolve));
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    // A storage whose reads wait at a gate, so that a request is provably in flight when close() is called.
+    let armed = false;
+    // A storage whose reads of the secret wait at a gate, so that a request is provably in flight when close() is called.
     const storage: Storage = {
       get: async (key) => {
-        reached();
-        await gate;
+        if (armed && key.includes('slow')) {
+          reached();
+          await gate;
+        }
         return inner.get(key);
       },
       put: (key, value) => inner.put(key, value),
@@ -90,7 +94,8 @@ describe('close()', () => {
       list: (prefix) => inner.list(prefix),
     };
     const started = await startServer({ storage });
-    const pending = request(started.url, { path: '/v1/secret/data/slow', token: started.app.rootToken });
+    armed = true;
+    const pending = request(started.url, { path: '/v1/secret/data/slow', token: started.rootToken });
     await inStorage;
     const closed = started.app.close({ graceMs: 10_000 });
     release();
@@ -105,7 +110,7 @@ describe('close()', () => {
 describe('periodic work', () => {
   it('runs on its timer', async () => {
     const started = await startServer({ periodicIntervalMs: 5 });
-    const periodic = vi.spyOn((started.app as unknown as { auth: { periodic(): Promise<void> } }).auth, 'periodic');
+    const periodic = vi.spyOn(started.app.auth, 'periodic');
     await vi.waitFor(() => expect(periodic.mock.calls.length).toBeGreaterThanOrEqual(2));
     await started.stop();
   });

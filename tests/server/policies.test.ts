@@ -1,16 +1,15 @@
 // ACL policy administration and the root token's own endpoints, over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import vault from 'node-vault';
-import { ensureBuilt, request, startServer, type Started } from './harness.js';
+import { request, startServer, type Started } from './harness.js';
 
 let started: Started;
 let root: string;
 const send = (options: Parameters<typeof request>[1]) => request(started.url, options);
 
 beforeAll(async () => {
-  ensureBuilt();
   started = await startServer({ rootToken: 'sr.test-root' });
-  root = started.app.rootToken;
+  root = started.rootToken;
 }, 120_000);
 
 afterAll(() => started?.stop());

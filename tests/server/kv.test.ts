@@ -1,15 +1,14 @@
 // The KV engine through the example server, driven by node-vault, a third-party Vault client from npm.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import vault from 'node-vault';
-import { ensureBuilt, failure, startServer, type Started } from './harness.js';
+import { failure, startServer, type Started } from './harness.js';
 
 let started: Started;
 let client: vault.client;
 
 beforeAll(async () => {
-  ensureBuilt();
   started = await startServer();
-  client = vault({ endpoint: started.url, token: started.app.rootToken });
+  client = vault({ endpoint: started.url, token: started.rootToken });
 }, 120_000);
 
 afterAll(() => started?.stop());
@@ -99,7 +98,7 @@ describe('KV v2 over HTTP with node-vault', () => {
     const listed = await client.list('secret/metadata/team');
     expect(listed.data.keys).toEqual(['alpha', 'beta', 'sub/']);
 
-    const plainGet = vault({ endpoint: started.url, token: started.app.rootToken, noCustomHTTPVerbs: true });
+    const plainGet = vault({ endpoint: started.url, token: started.rootToken, noCustomHTTPVerbs: true });
     expect((await plainGet.list('secret/metadata/team/')).data.keys).toEqual(['alpha', 'beta', 'sub/']);
 
     expect((await failure(client.list('secret/metadata/nothing-here'))).statusCode).toBe(404);

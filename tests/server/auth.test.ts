@@ -5,7 +5,7 @@ import aws4 from 'aws4';
 import vault from 'node-vault';
 import { ManualClock } from '../../src/adapters/clocks.js';
 import { FakeAws } from '../../src/testing/index.js';
-import { ensureBuilt, failure, request, startServer, type Started } from './harness.js';
+import { failure, request, startServer, type Started } from './harness.js';
 
 const ACCOUNT = '111122223333';
 const SERVER_ID = 'strongroom.test';
@@ -54,7 +54,6 @@ async function loggedIn(role: string): Promise<{ client: vault.client; login: an
 }
 
 beforeAll(async () => {
-  ensureBuilt();
   // The fake STS checks signature times against real time; the server's clock starts now and moves by hand.
   aws = await FakeAws.start();
   const operator = aws.createUser({ accountId: ACCOUNT, userName: 'strongroom' });
@@ -67,7 +66,7 @@ beforeAll(async () => {
     clock,
     env: { CLOUD_ACCESS_KEY: operatorKey.accessKeyId, CLOUD_SECRET_KEY: operatorKey.secretAccessKey, CLOUD_REGION: 'us-east-1' },
   });
-  admin = vault({ endpoint: started.url, token: started.app.rootToken });
+  admin = vault({ endpoint: started.url, token: started.rootToken });
 
   await admin.write('auth/cloud/config/client', { sts_endpoint: aws.url, iam_endpoint: aws.url, iam_server_id_header_value: SERVER_ID });
   const role = { auth_type: 'iam', bound_iam_principal_arn: [webUser.arn], token_policies: ['web-reader'], token_ttl: 600, token_max_ttl: 1200 };
