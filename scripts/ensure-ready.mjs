@@ -2,7 +2,7 @@
 // the lockfile names, and rebuilds dist/ when any source file is newer than the build. Silent unless something fails:
 // the install and build logs are shown only then.
 import { execSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -30,17 +30,48 @@ function installMatchesLock() {
   return !missing && Object.entries(installed).every(([path, entry]) => wanted[path]?.version === entry.version);
 }
 
+class StepFailed extends Error {}
+
 function run(command) {
   try {
     execSync(command, { cwd: root, stdio: 'pipe' });
   } catch (error) {
     process.stderr.write(`[strongroom] ${command} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
-    process.exit(typeof error.status === 'number' && error.status !== 0 ? error.status : 1);
+    throw new StepFailed(command);
   }
 }
 
-if (!installMatchesLock()) run('npm ci --no-audit --no-fund');
+// Several test files (or `npm start` beside `npm test`) may get ready at once: one installs and builds while the others
+// wait, so no build cleans dist/ under another. A lock older than any build is left by a killed run.
+const lock = at('.ensure-ready.lock');
+const STALE_MS = 600_000;
+function locked(work) {
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+      if (Date.now() - since > STALE_MS) rmSync(lock, { recursive: true, force: true });
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
 
-const built = at('dist', 'index.js');
-const sourceTime = Math.max(newestIn(at('src')), mtime(at('package.json')), mtime(at('tsup.config.ts')));
-if (!existsSync(built) || sourceTime > mtime(built)) run('npm run build --silent');
+try {
+  locked(() => {
+    if (!installMatchesLock()) run('npm ci --no-audit --no-fund');
+    const built = at('dist', 'index.js');
+    const sourceTime = Math.max(newestIn(at('src')), mtime(at('package.json')), mtime(at('tsup.config.ts')));
+    if (!existsSync(built) || sourceTime > mtime(built)) run('npm run build --silent');
+  });
+} catch (error) {
+  if (!(error instanceof StepFailed)) throw error;
+  process.exitCode = 1;
+}

@@ -17,7 +17,7 @@ describe('the published build', () => {
     const ready = spawnSync(process.execPath, ['scripts/ensure-ready.mjs'], { cwd: root, encoding: 'utf8' });
     expect(ready.status).toBe(0);
     readyOutput = ready.stdout + ready.stderr;
-  }, 120_000);
+  }, 300_000);
 
   it('gets ready for `npm start` and `npm test` without printing anything', () => {
     expect(readyOutput).toBe('');

@@ -27,7 +27,7 @@ describe('the runnable blocks of the documentation', () => {
     const ready = spawnSync(process.execPath, ['scripts/ensure-ready.mjs'], { cwd: root, encoding: 'utf8' });
     expect(ready.status, ready.stderr).toBe(0);
     app = createDocApp(linkRepository);
-  }, 180_000);
+  }, 300_000);
   afterAll(() => app?.remove());
 
   it('include the README embedding example', () => {
