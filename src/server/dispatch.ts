@@ -40,6 +40,8 @@ function capabilityFor(method: ApiMethod, exists: boolean | undefined): Required
       return 'read';
     case 'LIST':
       return 'list';
+    case 'SCAN':
+      return 'scan';
     case 'DELETE':
       return 'delete';
     case 'PATCH':
@@ -49,7 +51,7 @@ function capabilityFor(method: ApiMethod, exists: boolean | undefined): Required
   }
 }
 
-const OPERATIONS: Record<ApiMethod, string> = { GET: 'read', HEAD: 'read', LIST: 'list', DELETE: 'delete', PATCH: 'patch', POST: 'update', PUT: 'update' };
+const OPERATIONS: Record<ApiMethod, string> = { GET: 'read', HEAD: 'read', LIST: 'list', SCAN: 'scan', DELETE: 'delete', PATCH: 'patch', POST: 'update', PUT: 'update' };
 
 export interface DispatchServices {
   mounts: readonly Mount[];
