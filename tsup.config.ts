@@ -2,7 +2,7 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts', sqlite: 'src/sqlite.ts', postgres: 'src/postgres.ts', testing: 'src/testing/index.ts', server: 'src/server/index.ts' },
+    entry: { index: 'src/index.ts', sqlite: 'src/sqlite.ts', postgres: 'src/postgres.ts', server: 'src/server/index.ts', testing: 'src/testing/index.ts' },
     format: ['esm', 'cjs'],
     dts: true,
     sourcemap: true,
