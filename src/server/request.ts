@@ -9,14 +9,14 @@ import type { HttpMethod } from '../core/request.js';
 
 export const API_PREFIX = '/v1/';
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
-const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'LIST']);
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'LIST', 'SCAN']);
 // Headers that carry the caller's credentials: used to find the token, never passed on to an engine.
 const CREDENTIAL_HEADERS = new Set(['x-vault-token', 'authorization']);
 
 export type ApiMethod = HttpMethod | 'HEAD';
 
 export interface ApiRequest {
-  /** `GET ?list=true` arrives as LIST. */
+  /** `GET ?list=true` arrives as LIST, `GET ?scan=true` as SCAN. */
   method: ApiMethod;
   /** Decoded, without `/v1/` (e.g. `secret/data/app`). */
   path: string;
@@ -119,8 +119,9 @@ export async function readRequest(req: IncomingMessage, { maxBodyBytes }: { maxB
   const query = parseQuery(rawQuery);
   const given = req.method ?? 'GET';
   if (!KNOWN_METHODS.has(given)) throw new InvalidRequest(`unsupported method ${JSON.stringify(given)}`);
-  const method = (given === 'GET' && isTrue(query.list) ? 'LIST' : given) as ApiMethod;
+  const method = (given === 'GET' && isTrue(query.list) ? 'LIST' : given === 'GET' && isTrue(query.scan) ? 'SCAN' : given) as ApiMethod;
   if (method === 'LIST') delete query.list;
+  if (method === 'SCAN') delete query.scan;
 
   const raw = await readBody(req, maxBodyBytes);
   const body = BODY_METHODS.has(method) ? parseBody(raw) : undefined;

@@ -14,6 +14,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Storage } from '../ports/storage.js';
 import { AuditLog } from './audit.js';
 import { createDispatcher, type Mount } from './dispatch.js';
+import { eventRoutes } from './event-routes.js';
 import { PolicyStore } from './policy-store.js';
 import { ClientGone, API_PREFIX, readRequest } from './request.js';
 import { serverKey } from './server-keys.js';
@@ -114,7 +115,11 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     await policies.initialise();
     const madeRoot = await tokens.ensureRoot(options.rootToken);
     await tokens.sweep();
-    const routes = [...sysRoutes({ mounts, policies, audit, clock }), ...tokenRoutes({ tokens, auth, clock })];
+    const routes = [
+      ...sysRoutes({ mounts, policies, audit, clock }),
+      ...tokenRoutes({ tokens, auth, clock }),
+      ...eventRoutes({ kv, mount: 'secret/', tokens, policies }),
+    ];
     return { tokens, audit, madeRoot, dispatch: createDispatcher({ mounts, routes, tokens, policies, audit, clock }) };
   })();
   // Failure surfaces through ready(), listen() and each request; never as an unhandled rejection.

@@ -79,6 +79,7 @@ export function tokenRoutes({ tokens, auth, clock }: TokenServices): Route[] {
 
   /** Renews through AuthMethod.renew() for a token minted from a login, by the token's own rules otherwise. */
   const renew = async (record: TokenRecord, token: string, increment: number, requestId: string): Promise<ApiResult> => {
+    // Before asking the auth method: a token that cannot be renewed costs no cloud call.
     if (!record.renewable) throw new InvalidRequest('lease is not renewable');
     let changes: Partial<TokenRecord> = {};
     let wanted = { increment, ttl: record.ttl, period: record.period, maxTtl: 0 };

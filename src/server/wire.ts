@@ -8,6 +8,8 @@ export interface ApiResult {
   status: number;
   /** Sent as JSON; absent means an empty answer. */
   body?: object;
+  /** A Server-Sent Events stream instead of a body: called with the open response, answers how to stop it. */
+  stream?: (res: ServerResponse) => () => void;
 }
 
 export interface EnvelopeContent {
@@ -55,6 +57,13 @@ export function errorResult(error: unknown): ApiResult {
 /** `close`: close the connection after answering (shutdown, or a body left unread). */
 export function sendResult(res: ServerResponse, result: ApiResult, { close = false } = {}): void {
   if (res.headersSent || res.destroyed) return;
+  if (result.stream) {
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+    res.flushHeaders();
+    const stop = result.stream(res);
+    res.once('close', stop);
+    return;
+  }
   const headers: Record<string, string | number> = { 'Cache-Control': 'no-store', ...(close ? { Connection: 'close' } : {}) };
   if (result.status === 204 || result.body === undefined) {
     res.writeHead(result.status, headers).end();

@@ -4,14 +4,14 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import vault from 'node-vault';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtCli, failure } from './harness.js';
+import { builtCli, dataDir, failure } from './harness.js';
 
 const ROOT = 'sr.e2e-root';
 let child: ChildProcess;
 let url: string;
 
 beforeAll(async () => {
-  child = spawn(process.execPath, [await builtCli(), 'server'], { env: { ...process.env, PORT: '0', STRONGROOM_ROOT_TOKEN: ROOT }, stdio: ['ignore', 'ignore', 'pipe'] });
+  child = spawn(process.execPath, [await builtCli(), 'server'], { env: { ...process.env, PORT: '0', STRONGROOM_ROOT_TOKEN: ROOT, STRONGROOM_DATA_DIR: dataDir() }, stdio: ['ignore', 'ignore', 'pipe'] });
   let banner = '';
   url = await new Promise<string>((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => {

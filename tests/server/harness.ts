@@ -3,7 +3,9 @@
 // that run it as a child process.
 import http from 'node:http';
 import https from 'node:https';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 import { createServer, type ServerOptions, type StrongroomServer } from '../../src/server/index.js';
 
@@ -23,6 +25,11 @@ export async function startServer(options: ServerOptions = {}): Promise<Started>
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   const rootToken = options.rootToken ?? (await app.ready())!;
   return { app, url, rootToken, logs, stop: () => app.close({ graceMs: 1000 }) };
+}
+
+/** A fresh, empty data directory for one run of the command. */
+export function dataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'strongroom-data-'));
 }
 
 let cli: Promise<string> | undefined;

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import type { Storage } from '../../src/ports/storage.js';
-import { builtCli, request, startServer } from './harness.js';
+import { builtCli, dataDir, request, startServer } from './harness.js';
 
 const running: ChildProcess[] = [];
 let cli: string;
@@ -19,7 +19,7 @@ afterEach(() => {
 /** Starts `strongroom server` on a free port and waits for its banner. */
 async function start(env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; banner: string; exited: Promise<number | null> }> {
   const child = spawn(process.execPath, [cli, 'server'], {
-    env: { ...process.env, PORT: '0', STRONGROOM_ROOT_TOKEN: '', ...env },
+    env: { ...process.env, PORT: '0', STRONGROOM_ROOT_TOKEN: '', STRONGROOM_DATA_DIR: dataDir(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.push(child);

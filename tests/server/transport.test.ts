@@ -6,7 +6,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtCli, request, startServer, type Started } from './harness.js';
+import { builtCli, dataDir, request, startServer, type Started } from './harness.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'strongroom-tls-'));
 const certFile = join(dir, 'cert.pem');
@@ -18,7 +18,7 @@ beforeAll(() => {
 
 /** Runs `strongroom server` until its banner is complete; answers the banner and stops it. */
 async function banner(env: Record<string, string>): Promise<{ text: string; url: string | undefined; code: number | null }> {
-  const child = spawn(process.execPath, [await builtCli(), 'server'], { env: { ...process.env, PORT: '0', STRONGROOM_ROOT_TOKEN: 'sr.t', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [await builtCli(), 'server'], { env: { ...process.env, PORT: '0', STRONGROOM_ROOT_TOKEN: 'sr.t', STRONGROOM_DATA_DIR: dataDir(), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let text = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   await new Promise<void>((resolve) => {
