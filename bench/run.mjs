@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { configure, settings } from './harness.mjs';
 import { concurrencyBenchmarks } from './concurrency.mjs';
+import { encryptionBenchmarks } from './encryption.mjs';
 import { kvBenchmarks } from './kv.mjs';
 import { loginBenchmarks } from './login.mjs';
 import { memoryBenchmarks } from './memory.mjs';
@@ -16,6 +17,7 @@ const SECTIONS = {
   login: loginBenchmarks,
   memory: memoryBenchmarks,
   concurrency: concurrencyBenchmarks,
+  encryption: encryptionBenchmarks,
 };
 
 const args = process.argv.slice(2);
