@@ -8,7 +8,14 @@ const alias = process.env.STRONGROOM_TEST_ENCRYPTION === '1'
   : [];
 
 export default defineConfig({
-  resolve: { alias },
+  resolve: {
+    alias: [
+      ...alias,
+      // Docs examples import the package by its public name; tests run them against the sources.
+      { find: /^strongroom$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+      { find: /^strongroom\/testing$/, replacement: fileURLToPath(new URL('./src/testing/index.ts', import.meta.url)) },
+    ],
+  },
   test: {
     include: ['tests/**/*.test.ts'],
     testTimeout: 20_000,

@@ -3,7 +3,18 @@ export type { Storage, StorageOperation, ListPageOptions } from './ports/storage
 export type { Clock } from './ports/clock.js';
 export type { RootKeyProvider } from './ports/root-key.js';
 export type * from './ports/cloud.js';
-export type { Capability, CapabilityCheck, EngineRequest, EngineResponse, ResponseBody, AuthGrant, HttpMethod } from './core/request.js';
+export type {
+  Capability,
+  CapabilityCheck,
+  EngineRequest,
+  EngineResponse,
+  ResponseBody,
+  SuccessBody,
+  ErrorBody,
+  AuthGrant,
+  HttpMethod,
+} from './core/request.js';
+export { isOk, isGrant, errorsOf, type SuccessStatus, type SuccessResponse, type GrantResponse } from './core/results.js';
 export {
   StrongroomError,
   InvalidRequest,
@@ -34,4 +45,4 @@ export * from './adapters/aws/index.js';
 export { KmsRootKey, type KmsRootKeyOptions } from './adapters/aws/kms-root-key.js';
 export * from './adapters/http/index.js';
 export * from './acl/index.js';
-export { AuthMethod, type AuthMethodOptions } from './auth-method.js';
+export { AuthMethod, type AuthMethodOptions, type LoginBody } from './auth-method.js';

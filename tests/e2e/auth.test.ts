@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import aws4 from 'aws4';
 import vault from 'node-vault';
 import { ManualClock } from '../../src/adapters/clocks.js';
-import { FakeAws } from '../support/fake-aws/index.js';
+import { FakeAws } from '../../src/testing/index.js';
 import { ensureBuilt, failure, request, startServer, type Started } from './harness.js';
 
 const ACCOUNT = '111122223333';

@@ -9,8 +9,10 @@ import { RootKeyUnavailable, WrongRootKey } from '../../core/errors.js';
 import { systemClock } from '../../core/system-clock.js';
 import type { Clock } from '../../ports/clock.js';
 import type { RootKeyProvider } from '../../ports/root-key.js';
+import { ecsCredentialsEndpoint } from './container-credentials.js';
 import { CredentialChain, type Environment } from './credentials.js';
 import { defaultImdsEndpoint, ImdsClient } from './imds.js';
+import { QueryApiClient } from './query-api.js';
 import { describeTransportError, isRetryableStatus, withRetries, type Outcome } from './retry.js';
 import { amzDate, type AwsCredentials } from './signing.js';
 
@@ -156,7 +158,9 @@ function describeError(text: string, status: number): { code: string; message: s
 }
 
 function defaultCredentials(env: Environment, clock: Clock, fetchImpl: typeof fetch): () => Promise<AwsCredentials> {
-  const imds = new ImdsClient({ endpoint: defaultImdsEndpoint, timeoutMs: 2_000, clock, fetch: fetchImpl });
-  const chain = new CredentialChain(env, imds, clock);
+  const localTimeoutMs = 2_000;
+  const imds = new ImdsClient({ endpoint: defaultImdsEndpoint, timeoutMs: localTimeoutMs, clock, fetch: fetchImpl });
+  const api = new QueryApiClient({ fetch: fetchImpl, clock, timeoutMs: 10_000, retryBaseDelayMs: 200 });
+  const chain = new CredentialChain({ env, api, imds, clock, fetch: fetchImpl, localTimeoutMs, containerEndpoint: ecsCredentialsEndpoint });
   return () => chain.resolve({ accessKey: '', secretKey: '', endpoint: '', iamEndpoint: '', stsEndpoint: '', stsRegion: '', maxRetries: -1 });
 }

@@ -11,12 +11,12 @@
  *   await aws.stop();
  */
 import http from 'node:http';
-import { systemClock } from '../../../src/adapters/clocks.js';
-import type { Clock } from '../../../src/ports/clock.js';
-import { actionsOf } from './actions.js';
+import { systemClock } from '../../adapters/clocks.js';
+import type { Clock } from '../../ports/clock.js';
+import { actionsOf, unsignedActions } from './actions.js';
 import { listenLocally, type LocalServer } from './listen.js';
 import { headerMap, readScope, verifySignature, type ReceivedRequest } from './sigv4.js';
-import { FakeAwsError, FakeAwsState } from './state.js';
+import { callerOf, FakeAwsError, FakeAwsState } from './state.js';
 import { errorXml, successXml, type FakeService } from './xml.js';
 
 export interface FakeAwsRequest {
@@ -52,6 +52,8 @@ function isService(name: string): name is FakeService {
 export class FakeAws extends FakeAwsState {
   readonly requests: FakeAwsRequest[] = [];
   private readonly faults: FakeFault[] = [];
+  private readonly rateLimits = new Map<string, { perSecond: number; burst: number }>();
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
   private server: LocalServer | undefined;
   url = '';
 
@@ -60,6 +62,14 @@ export class FakeAws extends FakeAwsState {
     aws.server = await listenLocally((request, response) => void aws.serve(request, response));
     aws.url = aws.server.url;
     return aws;
+  }
+
+  /**
+   * Enforces an AWS-style request rate on one action, per account and region: a bucket of `burst` requests refilled at
+   * `perSecond`; a request finding it empty is answered 503 RequestLimitExceeded, as EC2 does.
+   */
+  limitRate(action: string, limit: { perSecond: number; burst: number }): void {
+    this.rateLimits.set(action, limit);
   }
 
   /** Queues faults for the next requests, one each, in order. */
@@ -107,14 +117,19 @@ export class FakeAws extends FakeAwsState {
         if (fault.retryAfter) response.setHeader('Retry-After', fault.retryAfter);
         throw new FakeAwsError(fault.status, fault.code, fault.message ?? fault.code);
       }
+      const action = params.get('Action') ?? '';
+      if (!scope && Object.hasOwn(unsignedActions, action)) {
+        const result = unsignedActions[action]!({ state: this, region: 'us-east-1', params });
+        return this.reply(response, entry, 200, successXml('sts', action, result));
+      }
       if (!scope || !service) throw new FakeAwsError(403, 'MissingAuthenticationToken', 'Request is missing Authentication Token');
       this.authenticate(received, scope.accessKeyId, scope.sessionToken);
       if (service === 'iam' && !iamRegions.has(scope.region)) {
         throw new FakeAwsError(403, 'SignatureDoesNotMatch', `Credential should be scoped to a valid region, not '${scope.region}'.`);
       }
-      const action = params.get('Action') ?? '';
       const handlers = actionsOf[service];
       if (!Object.hasOwn(handlers, action)) throw new FakeAwsError(400, 'InvalidAction', `Could not find operation ${action}`);
+      this.throttle(service, scope.accessKeyId, scope.region, action);
       const caller = this.keys.get(scope.accessKeyId);
       const result = handlers[action]!({ state: this, caller: caller!, region: scope.region, params });
       this.reply(response, entry, 200, successXml(service, action, result));
@@ -123,6 +138,20 @@ export class FakeAws extends FakeAwsState {
       entry.errorCode = error.code;
       this.reply(response, entry, error.status, errorXml(service, error));
     }
+  }
+
+  private throttle(service: FakeService, accessKeyId: string, region: string, action: string): void {
+    const limit = this.rateLimits.get(action);
+    const key = this.keys.get(accessKeyId);
+    if (!limit || !key) return;
+    const bucketKey = `${service}/${callerOf(key.owner).accountId}/${region}/${action}`;
+    const now = this.clock.now().getTime();
+    const bucket = this.buckets.get(bucketKey) ?? { tokens: limit.burst, at: now };
+    bucket.tokens = Math.min(limit.burst, bucket.tokens + ((now - bucket.at) / 1000) * limit.perSecond);
+    bucket.at = now;
+    this.buckets.set(bucketKey, bucket);
+    if (bucket.tokens < 1) throw new FakeAwsError(503, 'RequestLimitExceeded', 'Request limit exceeded.');
+    bucket.tokens -= 1;
   }
 
   private authenticate(received: ReceivedRequest, accessKeyId: string, sessionToken: string | undefined): void {

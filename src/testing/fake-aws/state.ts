@@ -3,7 +3,7 @@
  * (long-term user keys, limited to two per user as in AWS, and temporary session keys with tokens and expiry).
  */
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../../../src/ports/clock.js';
+import type { Clock } from '../../ports/clock.js';
 
 export type FakePartition = 'aws' | 'aws-cn' | 'aws-us-gov';
 
@@ -96,6 +96,8 @@ export class FakeAwsState {
   readonly instanceProfiles = new Map<string, FakeInstanceProfile>();
   readonly instances = new Map<string, FakeInstance>();
   readonly keys = new Map<string, FakeKey>();
+  /** Web identity tokens (as an OIDC provider would sign them) and the role ARNs each may assume. */
+  readonly webIdentityTokens = new Map<string, string[]>();
 
   constructor(readonly clock: Clock) {}
 
@@ -165,6 +167,13 @@ export class FakeAwsState {
     };
     this.keys.set(key.accessKeyId, key);
     return { accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey, sessionToken: key.sessionToken as string, expiration };
+  }
+
+  /** A web identity token (as EKS projects into a pod) that AssumeRoleWithWebIdentity accepts for `roleArn`. */
+  issueWebIdentityToken(roleArn: string): string {
+    const token = `fake-oidc.${randomBytes(32).toString('base64url')}`;
+    this.webIdentityTokens.set(token, [roleArn]);
+    return token;
   }
 
   addInstanceProfile(input: { accountId: string; name: string; roleNames: string[]; path?: string }): FakeInstanceProfile {

@@ -14,7 +14,7 @@ type Action = (context: ActionContext) => string;
 
 const accountOf = (context: ActionContext) => callerOf(context.caller.owner).accountId;
 
-function required(context: ActionContext, name: string): string {
+function required(context: Pick<ActionContext, 'params'>, name: string): string {
   const value = context.params.get(name);
   if (!value) throw new FakeAwsError(400, 'ValidationError', `${name} is required`);
   return value;
@@ -126,16 +126,34 @@ const stsActions: Record<string, Action> = {
     const denied = () =>
       new FakeAwsError(403, 'AccessDenied', `User: ${callerOf(context.caller.owner).arn} is not authorized to perform: sts:AssumeRole on resource: ${roleArn}`);
     if (!role || (role.externalId !== undefined && context.params.get('ExternalId') !== role.externalId)) throw denied();
-    const durationSeconds = Number(context.params.get('DurationSeconds') ?? '3600');
-    const issued = context.state.issueSessionCredentials({ accountId: role.accountId, roleName: role.roleName, sessionName, durationSeconds });
-    const credentials =
-      tag('AccessKeyId', issued.accessKeyId) +
-      tag('SecretAccessKey', issued.secretAccessKey) +
-      tag('SessionToken', issued.sessionToken) +
-      tag('Expiration', issued.expiration.toISOString());
-    const assumed = callerOf({ kind: 'session', role, sessionName });
-    return wrap('Credentials', credentials) + wrap('AssumedRoleUser', tag('AssumedRoleId', assumed.userId) + tag('Arn', assumed.arn));
+    return assumedRoleXml(context, role, sessionName);
   },
 };
+
+/** Actions AWS answers without a signature: the token in the request is the proof. */
+export const unsignedActions: Record<string, (context: Omit<ActionContext, 'caller'>) => string> = {
+  AssumeRoleWithWebIdentity(context) {
+    const roleArn = required(context, 'RoleArn');
+    const sessionName = required(context, 'RoleSessionName');
+    const token = required(context, 'WebIdentityToken');
+    const role = [...context.state.roles.values()].find((candidate) => candidate.arn === roleArn);
+    if (!context.state.webIdentityTokens.get(token)?.includes(roleArn) || !role) {
+      throw new FakeAwsError(400, 'InvalidIdentityToken', 'The web identity token is not valid for this role');
+    }
+    return assumedRoleXml(context, role, sessionName);
+  },
+};
+
+function assumedRoleXml(context: Omit<ActionContext, 'caller'>, role: FakeRole, sessionName: string): string {
+  const durationSeconds = Number(context.params.get('DurationSeconds') ?? '3600');
+  const issued = context.state.issueSessionCredentials({ accountId: role.accountId, roleName: role.roleName, sessionName, durationSeconds });
+  const credentials =
+    tag('AccessKeyId', issued.accessKeyId) +
+    tag('SecretAccessKey', issued.secretAccessKey) +
+    tag('SessionToken', issued.sessionToken) +
+    tag('Expiration', issued.expiration.toISOString());
+  const assumed = callerOf({ kind: 'session', role, sessionName });
+  return wrap('Credentials', credentials) + wrap('AssumedRoleUser', tag('AssumedRoleId', assumed.userId) + tag('Arn', assumed.arn));
+}
 
 export const actionsOf: Record<FakeService, Record<string, Action>> = { ec2: ec2Actions, iam: iamActions, sts: stsActions };
