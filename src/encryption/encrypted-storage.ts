@@ -112,6 +112,7 @@ export class EncryptedStorage implements Storage {
   }
 
   async list(prefix: string): Promise<string[]> {
+    if (prefix.startsWith(RESERVED_FOLDER)) return [];
     const names = await this.inner.list(prefix);
     return prefix === '' ? names.filter((name) => name !== RESERVED_FOLDER) : names;
   }
@@ -275,6 +276,7 @@ export class EncryptedStorage implements Storage {
   }
 
   private async visiblePage(prefix: string, options: ListPageOptions): Promise<string[]> {
+    if (prefix.startsWith(RESERVED_FOLDER)) return [];
     if (prefix !== '') return this.inner.listPage!(prefix, options);
     // Ask for as many more names as could be hidden, so a full page stays full.
     const extra = options.recursive ? RESERVED_KEYS : 1;
