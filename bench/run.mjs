@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { configure, settings } from './harness.mjs';
 import { awsBenchmarks } from './aws.mjs';
 import { concurrencyBenchmarks } from './concurrency.mjs';
+import { encryptionBenchmarks } from './encryption.mjs';
 import { kvBenchmarks } from './kv.mjs';
 import { listingBenchmarks } from './listing.mjs';
 import { loginBenchmarks } from './login.mjs';
@@ -20,6 +21,7 @@ const SECTIONS = {
   memory: memoryBenchmarks,
   concurrency: concurrencyBenchmarks,
   aws: awsBenchmarks,
+  encryption: encryptionBenchmarks,
 };
 
 const args = process.argv.slice(2);

@@ -6,6 +6,7 @@ import type { ListPageOptions, Storage, StorageOperation } from '../ports/storag
 import { systemClock } from '../core/system-clock.js';
 import { KeyringStore, sameBytes } from './keyring-store.js';
 import { runRewrap, type RewrapOptions, type RewrapReport } from './rewrap.js';
+import { OpenedCache } from './opened-cache.js';
 import { open, seal, termOf } from './sealed-value.js';
 import { StaticRootKey } from './static-root-key.js';
 
@@ -16,6 +17,11 @@ export interface EncryptedStorageOptions {
   key: Uint8Array | RootKeyProvider;
   /** Dates the keyring's terms; default the system clock. */
   clock?: Clock;
+  /**
+   * Bytes of recently used entries (sealed and opened) kept to skip decrypting a value whose stored bytes have not
+   * changed; default 8 MiB, 0 turns it off. The plaintexts stay in this process's memory, as they do while in use.
+   */
+  cacheBytes?: number;
 }
 
 export interface KeyringStatus {
@@ -38,6 +44,7 @@ interface Written {
   key: string;
   sealed: Uint8Array;
   plaintext: Uint8Array;
+  term: number;
 }
 
 /**
@@ -57,10 +64,12 @@ export class EncryptedStorage implements Storage {
   private readonly clock: Clock;
   /** Serialises writes and rewraps of one key when the wrapped storage has no compare-and-put to do it. */
   private readonly keyLocks = new KeyedMutex();
+  private readonly opened: OpenedCache;
 
   constructor(options: EncryptedStorageOptions) {
     this.inner = options.storage;
     this.clock = options.clock ?? systemClock;
+    this.opened = new OpenedCache(options.cacheBytes ?? 8 * 1024 * 1024);
     const provider = options.key instanceof Uint8Array ? new StaticRootKey(options.key) : options.key;
     this.keyring = new KeyringStore(this.inner, provider, KEYRING_KEY, () => this.clock.now());
     const inner = this.inner;
@@ -83,22 +92,27 @@ export class EncryptedStorage implements Storage {
   async get(key: string): Promise<Uint8Array | undefined> {
     checkKey(key);
     const sealed = await this.inner.get(key);
-    return sealed === undefined ? undefined : this.openValue(key, sealed);
+    if (sealed !== undefined) return this.openValue(key, sealed);
+    this.opened.forget(key);
+    return undefined;
   }
 
   async put(key: string, value: Uint8Array): Promise<void> {
     checkKey(key);
     const written = await this.sealFor(key, value);
     await this.exclusive(key, () => this.inner.put(key, written.sealed));
+    this.remember(written);
     await this.confirm([written]);
   }
 
   async delete(key: string): Promise<void> {
     checkKey(key);
     await this.exclusive(key, () => this.inner.delete(key));
+    this.opened.forget(key);
   }
 
   async list(prefix: string): Promise<string[]> {
+    if (prefix.startsWith(RESERVED_FOLDER)) return [];
     const names = await this.inner.list(prefix);
     return prefix === '' ? names.filter((name) => name !== RESERVED_FOLDER) : names;
   }
@@ -131,8 +145,11 @@ export class EncryptedStorage implements Storage {
   }
 
   private async openValue(key: string, sealed: Uint8Array): Promise<Uint8Array> {
+    let keyring = this.keyring.known ?? (await this.keyring.current());
+    const known = this.opened.lookup(key, sealed);
+    // A remembered value of a term retired since is refused like any other value of that term.
+    if (known && keyring.keyOf(known.term)) return known.plaintext;
     const term = termOf(sealed, key);
-    let keyring = await this.keyring.current();
     // A term this process has not seen may come from another process's rotation.
     if (!keyring.keyOf(term)) keyring = (await this.keyring.refresh()).keyring;
     const termKey = keyring.keyOf(term);
@@ -140,12 +157,19 @@ export class EncryptedStorage implements Storage {
       const why = keyring.isRetired(term) ? 'which was retired' : 'which this keyring does not hold';
       throw new UnknownKeyTerm(`stored entry ${JSON.stringify(key)} is sealed under key term ${term}, ${why}`);
     }
-    return open(termKey, sealed, key);
+    const plaintext = open(termKey, sealed, key);
+    this.opened.remember(key, sealed, plaintext, term);
+    return plaintext;
   }
 
   private async sealFor(key: string, plaintext: Uint8Array): Promise<Written> {
-    const keyring = await this.keyring.current();
-    return { key, plaintext, sealed: seal(keyring.activeKey, keyring.active, key, plaintext) };
+    const keyring = this.keyring.known ?? (await this.keyring.current());
+    return { key, plaintext, term: keyring.active, sealed: seal(keyring.activeKey, keyring.active, key, plaintext) };
+  }
+
+  /** Once a write has landed, a read of what it wrote needs no decryption. */
+  private remember(written: Written): void {
+    this.opened.remember(written.key, written.sealed, written.plaintext, written.term);
   }
 
   /**
@@ -158,8 +182,9 @@ export class EncryptedStorage implements Storage {
     if (!cas || writes.length === 0 || (await this.keyring.unchanged())) return;
     const keyring = await this.keyring.current();
     for (const write of writes) {
-      if (termOf(write.sealed, write.key) === keyring.active) continue;
-      await cas(write.key, write.sealed, seal(keyring.activeKey, keyring.active, write.key, write.plaintext));
+      if (write.term === keyring.active) continue;
+      const again = { ...write, term: keyring.active, sealed: seal(keyring.activeKey, keyring.active, write.key, write.plaintext) };
+      if (await cas(write.key, write.sealed, again.sealed)) this.remember(again);
     }
   }
 
@@ -173,20 +198,29 @@ export class EncryptedStorage implements Storage {
     return sameBytes(await this.openValue(key, stored), expected);
   }
 
+  /**
+   * The stored bytes a conditional write of `key` is to be conditioned on. A first try guesses: the ciphertext this
+   * process last saw holding `expected` (or, to create, nothing), which saves a read; a wrong guess only makes the
+   * wrapped storage refuse the write, and the next try reads.
+   */
+  private async storedFor(key: string, expected: Uint8Array | null | undefined, guess: boolean): Promise<Uint8Array | undefined> {
+    if (guess && !expected) return undefined;
+    return (guess && expected && this.opened.sealedHolding(key, expected)) || this.inner.get(key);
+  }
+
   private async putIfPlaintext(key: string, expected: Uint8Array | undefined, value: Uint8Array): Promise<boolean> {
     checkKey(key);
     const cas = this.inner.compareAndPut!.bind(this.inner);
     for (let attempt = 0; attempt < MAX_CONFLICTS; attempt++) {
-      // Creating needs no read: the wrapped storage's own answer is exact.
-      const stored = expected === undefined && attempt === 0 ? undefined : await this.inner.get(key);
+      const stored = await this.storedFor(key, expected, attempt === 0);
       if (!(await this.holdsPlaintext(key, stored, expected))) return false;
       const written = await this.sealFor(key, value);
       if (await cas(key, stored, written.sealed)) {
+        this.remember(written);
         await this.confirm([written]);
         return true;
       }
-      if (expected === undefined) return false;
-      // Otherwise the ciphertext changed: the plaintext may not have (a rewrap), so compare again.
+      // The key exists after all, or its ciphertext changed while its plaintext may not have (a re-seal): read it.
     }
     throw new InternalError(`too many concurrent writers on ${JSON.stringify(key)}`);
   }
@@ -194,9 +228,12 @@ export class EncryptedStorage implements Storage {
   private async deleteIfPlaintext(key: string, expected: Uint8Array): Promise<boolean> {
     checkKey(key);
     for (let attempt = 0; attempt < MAX_CONFLICTS; attempt++) {
-      const stored = await this.inner.get(key);
+      const stored = await this.storedFor(key, expected, attempt === 0);
       if (!(await this.holdsPlaintext(key, stored, expected))) return false;
-      if (await this.inner.compareAndDelete!(key, stored as Uint8Array)) return true;
+      if (await this.inner.compareAndDelete!(key, stored as Uint8Array)) {
+        this.opened.forget(key);
+        return true;
+      }
     }
     throw new InternalError(`too many concurrent writers on ${JSON.stringify(key)}`);
   }
@@ -206,7 +243,9 @@ export class EncryptedStorage implements Storage {
     for (const operation of operations) checkKey(operation.key);
     for (let attempt = 0; attempt < MAX_CONFLICTS; attempt++) {
       const stored = await Promise.all(
-        operations.map((operation) => (operation.expected === undefined ? undefined : this.inner.get(operation.key))),
+        operations.map((operation) =>
+          operation.expected === undefined ? undefined : this.storedFor(operation.key, operation.expected, attempt === 0),
+        ),
       );
       const sealed: StorageOperation[] = [];
       const writes: Written[] = [];
@@ -226,6 +265,8 @@ export class EncryptedStorage implements Storage {
         sealed.push({ type: 'put', key: operation.key, value: written.sealed, ...condition });
       }
       if (await this.inner.commit!(sealed)) {
+        for (const operation of operations) this.opened.forget(operation.key);
+        for (const written of writes) this.remember(written);
         await this.confirm(writes);
         return true;
       }
@@ -235,6 +276,7 @@ export class EncryptedStorage implements Storage {
   }
 
   private async visiblePage(prefix: string, options: ListPageOptions): Promise<string[]> {
+    if (prefix.startsWith(RESERVED_FOLDER)) return [];
     if (prefix !== '') return this.inner.listPage!(prefix, options);
     // Ask for as many more names as could be hidden, so a full page stays full.
     const extra = options.recursive ? RESERVED_KEYS : 1;
@@ -249,11 +291,10 @@ export class EncryptedStorage implements Storage {
         const stored = await this.inner.get(key);
         if (stored === undefined || termOf(stored, key) >= active) return false;
         const written = await this.sealFor(key, await this.openValue(key, stored));
-        if (!this.inner.compareAndPut) {
-          await this.inner.put(key, written.sealed);
-          return true;
-        }
-        if (await this.inner.compareAndPut(key, stored, written.sealed)) return true;
+        if (this.inner.compareAndPut && !(await this.inner.compareAndPut(key, stored, written.sealed))) continue;
+        if (!this.inner.compareAndPut) await this.inner.put(key, written.sealed);
+        this.remember(written);
+        return true;
       }
       throw new InternalError(`too many concurrent writers on ${JSON.stringify(key)}`);
     });

@@ -40,6 +40,11 @@ export class KeyringStore {
     private readonly now: () => Date,
   ) {}
 
+  /** The keyring last seen, without waiting; undefined before the first load. */
+  get known(): Keyring | undefined {
+    return this.loaded?.keyring;
+  }
+
   /** The keyring, loading (or creating) it on first use. */
   async current(): Promise<Keyring> {
     return (this.loaded ?? (await this.refresh())).keyring;

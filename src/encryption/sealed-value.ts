@@ -9,7 +9,7 @@
  * The additional authenticated data is the 5-byte header followed by the UTF-8 storage key, so a value copied to
  * another key, or relabelled with another term, fails to open.
  */
-import { createCipheriv, createDecipheriv, randomBytes, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomFillSync, type KeyObject } from 'node:crypto';
 import { SealedValueInvalid } from '../core/errors.js';
 
 export const FORMAT_VERSION = 1;
@@ -20,6 +20,20 @@ const TAG_LENGTH = 16;
 export const SEAL_OVERHEAD = HEADER_LENGTH + NONCE_LENGTH + TAG_LENGTH;
 
 const encoder = new TextEncoder();
+
+/** Random nonces drawn a thousand at a time: one call into the CSPRNG per value costs as much as the encryption. */
+const noncePool = Buffer.alloc(NONCE_LENGTH * 1024);
+let noncePosition = noncePool.length;
+
+/** 96 fresh random bits; a view that is only valid until the next call, which `seal` has copied by then. */
+function freshNonce(): Buffer {
+  if (noncePosition === noncePool.length) {
+    randomFillSync(noncePool);
+    noncePosition = 0;
+  }
+  noncePosition += NONCE_LENGTH;
+  return noncePool.subarray(noncePosition - NONCE_LENGTH, noncePosition);
+}
 
 function header(term: number): Buffer {
   const bytes = Buffer.allocUnsafe(HEADER_LENGTH);
@@ -34,7 +48,7 @@ function additionalData(head: Uint8Array, storageKey: string): Buffer {
 
 export function seal(key: KeyObject, term: number, storageKey: string, plaintext: Uint8Array): Uint8Array {
   const head = header(term);
-  const nonce = randomBytes(NONCE_LENGTH);
+  const nonce = freshNonce();
   const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_LENGTH });
   cipher.setAAD(additionalData(head, storageKey));
   return joined([head, nonce, cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);

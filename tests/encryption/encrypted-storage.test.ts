@@ -39,7 +39,10 @@ describe('EncryptedStorage', () => {
     expect(await storage.listPage!('', { limit: 2 })).toEqual(['a', 'b/']);
     expect(await storage.listPage!('', { limit: 2, recursive: true })).toEqual(['a', 'b/c']);
     expect(await storage.listPage!('', { limit: 1, recursive: true, after: 'a' })).toEqual(['b/c']);
+    expect(await storage.list('.encryption/')).toEqual([]);
+    expect(await storage.listPage!('.encryption/', { limit: 10, recursive: true })).toEqual([]);
     await expect(storage.get('.encryption/keyring')).rejects.toThrow(/reserved/);
+    await expect(storage.put('.encryption/keyring', bytes('x'))).rejects.toThrow(/reserved/);
   });
 
   it('offers exactly the optional members the wrapped storage has', () => {

@@ -1,0 +1,60 @@
+/**
+ * The plaintexts of recently read or written entries, each with the exact sealed bytes it came from. A read whose
+ * stored bytes are identical to the remembered ones skips the decryption: the same ciphertext always opens to the same
+ * plaintext, so the answer is exact whoever wrote the entry. Least recently used entries go first, within a byte budget.
+ */
+import { sameBytes } from './keyring-store.js';
+
+interface Entry {
+  sealed: Uint8Array;
+  plaintext: Uint8Array;
+  term: number;
+}
+
+export class OpenedCache {
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+
+  constructor(private readonly budget: number) {}
+
+  /** The plaintext when `sealed` is exactly what was remembered for `key`; a copy the caller may keep. */
+  lookup(key: string, sealed: Uint8Array): { plaintext: Uint8Array; term: number } | undefined {
+    const entry = this.entries.get(key);
+    if (!entry || !sameBytes(entry.sealed, sealed)) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return { plaintext: entry.plaintext.slice(), term: entry.term };
+  }
+
+  /** The remembered sealed bytes of `key` when they open to exactly `plaintext`. */
+  sealedHolding(key: string, plaintext: Uint8Array): Uint8Array | undefined {
+    const entry = this.entries.get(key);
+    return entry && sameBytes(entry.plaintext, plaintext) ? entry.sealed : undefined;
+  }
+
+  remember(key: string, sealed: Uint8Array, plaintext: Uint8Array, term: number): void {
+    this.forget(key);
+    const size = sealed.length + plaintext.length;
+    // One entry may take at most a sixteenth of the budget, so a few large values cannot flush everything else.
+    if (size * 16 > this.budget) return;
+    this.entries.set(key, { sealed, plaintext: plaintext.slice(), term });
+    this.bytes += size;
+    for (const [oldest, entry] of this.entries) {
+      if (this.bytes <= this.budget) break;
+      this.entries.delete(oldest);
+      this.bytes -= entry.sealed.length + entry.plaintext.length;
+    }
+  }
+
+  forget(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.sealed.length + entry.plaintext.length;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+}
