@@ -58,6 +58,7 @@ export class EncryptedStorage implements Storage {
   declare readonly compareAndDelete?: Storage['compareAndDelete'];
   declare readonly commit?: Storage['commit'];
   declare readonly listPage?: Storage['listPage'];
+  declare readonly watch?: Storage['watch'];
 
   private readonly inner: Storage;
   private readonly keyring: KeyringStore;
@@ -78,6 +79,11 @@ export class EncryptedStorage implements Storage {
     if (inner.compareAndDelete) members.compareAndDelete = (key, expected) => this.deleteIfPlaintext(key, expected);
     if (inner.commit) members.commit = (operations) => this.commitSealed(operations);
     if (inner.listPage) members.listPage = (prefix, options) => this.visiblePage(prefix, options);
+    // Notifications carry key names only, which are not sealed; the keyring's own keys stay hidden as in listings.
+    if (inner.watch) {
+      members.watch = (prefix, handlers) =>
+        inner.watch!(prefix, { changed: (key) => key.startsWith(RESERVED_FOLDER) || handlers.changed(key), reset: () => handlers.reset() });
+    }
     Object.assign(this, members);
   }
 
