@@ -13,7 +13,7 @@ import { responseForError } from './response.js';
  * for its fields, the operations it supports and an optional existence check that tells create from update.
  */
 
-export type Operation = 'read' | 'list' | 'write' | 'patch' | 'delete';
+export type Operation = 'read' | 'list' | 'scan' | 'write' | 'patch' | 'delete';
 
 export interface RouteContext<F> {
   /** The request as the caller sent it. */
@@ -40,6 +40,8 @@ export interface OperationDef<F> {
   readonly handler: Handler<F>;
   /** For PATCH: the accepted Content-Types (parameters such as charset are ignored); others get 415. */
   readonly mediaTypes?: readonly string[];
+  /** Capabilities the request needs besides the operation's own, each asked of `authorize` in turn. */
+  readonly alsoRequires?: (request: EngineRequest) => readonly Capability[];
 }
 
 export interface ExistenceContext {
@@ -77,7 +79,7 @@ export function route<S extends z.ZodType | undefined = undefined>(definition: {
 export function operation<S extends z.ZodType>(
   fields: S,
   handler: Handler<z.output<S>>,
-  options: { mediaTypes?: readonly string[] } = {},
+  options: Pick<OperationDef<unknown>, 'mediaTypes' | 'alsoRequires'> = {},
 ): OperationDef<z.output<S>> {
   return { fields, handler, ...options };
 }
@@ -85,6 +87,7 @@ export function operation<S extends z.ZodType>(
 const OPERATION_OF_METHOD: Record<HttpMethod, Operation> = {
   GET: 'read',
   LIST: 'list',
+  SCAN: 'scan',
   POST: 'write',
   PUT: 'write',
   PATCH: 'patch',
@@ -94,6 +97,7 @@ const OPERATION_OF_METHOD: Record<HttpMethod, Operation> = {
 const FIXED_CAPABILITY: Record<Exclude<Operation, 'write'>, Capability> = {
   read: 'read',
   list: 'list',
+  scan: 'scan',
   patch: 'patch',
   delete: 'delete',
 };
@@ -119,8 +123,8 @@ function compilePattern(pattern: string | RegExp): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-function listRequested(query: EngineRequest['query']): boolean {
-  const raw = query?.list;
+function flagRequested(query: EngineRequest['query'], flag: 'list' | 'scan'): boolean {
+  const raw = query?.[flag];
   const value: unknown = Array.isArray(raw) ? raw[0] : raw;
   return typeof value === 'string' && ['true', 't', '1'].includes(value.toLowerCase());
 }
@@ -128,14 +132,15 @@ function listRequested(query: EngineRequest['query']): boolean {
 function normaliseMethod(request: EngineRequest): HttpMethod {
   const method = typeof request.method === 'string' ? request.method.toUpperCase() : '';
   if (!(method in OPERATION_OF_METHOD)) throw new UnsupportedOperation(`unsupported method ${JSON.stringify(request.method)}`);
-  if (method === 'GET' && listRequested(request.query)) return 'LIST';
+  if (method === 'GET' && flagRequested(request.query, 'list')) return 'LIST';
+  if (method === 'GET' && flagRequested(request.query, 'scan')) return 'SCAN';
   return method as HttpMethod;
 }
 
 function queryInput(query: EngineRequest['query'], operation: Operation): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(query ?? {})) {
-    if (operation === 'list' && key === 'list') continue;
+    if (key === operation && (operation === 'list' || operation === 'scan')) continue;
     Object.defineProperty(input, key, { value, enumerable: true, writable: true, configurable: true });
   }
   return input;
@@ -188,7 +193,7 @@ export class Dispatcher {
     const method = normaliseMethod(request);
     if (typeof request.path !== 'string') throw new InvalidRequest('the request path must be a string');
     validatePath(request.path);
-    const path = method === 'LIST' && request.path !== '' && !request.path.endsWith('/') ? `${request.path}/` : request.path;
+    const path = (method === 'LIST' || method === 'SCAN') && request.path !== '' && !request.path.endsWith('/') ? `${request.path}/` : request.path;
     const operation = OPERATION_OF_METHOD[method];
 
     const matched = this.match(path);
@@ -196,7 +201,7 @@ export class Dispatcher {
     const { route, params } = matched;
     const definition = route.operations[operation];
     if (!definition) throw new UnsupportedOperation(`${method} is not supported on ${JSON.stringify(path)}`);
-    const { handler, fields: opFields, mediaTypes } = typeof definition === 'function' ? { handler: definition } as OperationDef<unknown> : definition;
+    const { handler, fields: opFields, mediaTypes, alsoRequires } = typeof definition === 'function' ? ({ handler: definition } as OperationDef<unknown>) : definition;
 
     // The capability (and so the existence check, a storage read) only matters when there is someone to ask.
     let exists: boolean | undefined;
@@ -208,7 +213,9 @@ export class Dispatcher {
       } else {
         capability = FIXED_CAPABILITY[operation];
       }
-      if (!(await request.authorize({ capability, path }))) throw new PermissionDenied();
+      for (const needed of [capability, ...(alsoRequires?.(request) ?? [])]) {
+        if (!(await request.authorize({ capability: needed, path }))) throw new PermissionDenied();
+      }
     }
 
     if (operation === 'patch' && mediaTypes) {

@@ -3,6 +3,7 @@ import { InvalidRequest } from '../core/errors.js';
 import { describeFieldError, int, intList, isPlainObject, object } from '../core/fields.js';
 import { unchanged } from '../core/stored-json.js';
 import { casOptions, checkCas } from './cas.js';
+import { recordedChange, type KvChangeOperation } from './change-events.js';
 import { now, type KvContext } from './context.js';
 import { applyJsonPatch, jsonPatchOperations } from './json-patch.js';
 import type { Change, ChangeFunction, Stage } from './key-store.js';
@@ -10,6 +11,7 @@ import { mergePatch } from './merge-patch.js';
 import { newMetadata } from './metadata.js';
 import type { StoredConfig, StoredMetadata } from './records.js';
 import { subkeys } from './subkeys.js';
+import { checkValue, type ValueLimits } from './value-limits.js';
 import { addVersion, destroy, findVersion, isHidden, resolveVersion, softDelete, undelete } from './versions.js';
 import { versionMetadata, type VersionMetadata } from './views.js';
 
@@ -50,12 +52,12 @@ function requireData<T>(data: T | undefined): T {
   return data;
 }
 
-function patcher(mediaType: string, data: unknown): (current: Record<string, unknown>) => unknown {
+function patcher(mediaType: string, data: unknown, limits: ValueLimits): (current: Record<string, unknown>) => unknown {
   const schema = z.object({ data: mediaType === JSON_PATCH ? jsonPatchOperations : object({ nullable: false }) });
   const parsed = schema.safeParse({ data: requireData(data) });
   if (!parsed.success) throw new InvalidRequest(describeFieldError(parsed.error));
   const operations = parsed.data.data;
-  return Array.isArray(operations) ? (current) => applyJsonPatch(current, operations) : (current) => mergePatch(current, operations);
+  return Array.isArray(operations) ? (current) => applyJsonPatch(current, operations, limits) : (current) => mergePatch(current, operations);
 }
 
 function requireVersions(versions: number[] | undefined, message: string): number[] {
@@ -88,20 +90,20 @@ export class DataOperations {
     const data = requireData(fields.data);
     const time = now(this.context);
     const config = await this.context.config.read();
-    const { result, warnings } = await this.context.keys.change(path, async (current, stage) => {
+    const { result, warnings } = await recordedChange(this.context, path, 'write', async (current, stage) => {
       checkCas(fields.options?.cas, current?.current_version ?? 0, config.cas_required || current?.cas_required === true);
-      return append(current ?? newMetadata(time), data, { time, config, stage });
+      return append(current ?? newMetadata(time), data, { time, config, stage, limits: this.context.limits });
     });
     return { metadata: result, warnings };
   }
 
   /** Applies a merge patch or JSON Patch to the current version's data, as a new version. */
   async patch(path: string, fields: DataPatch, mediaType: string): Promise<PatchOutcome> {
-    const apply = patcher(mediaType, fields.data);
+    const apply = patcher(mediaType, fields.data, this.context.limits);
     const time = now(this.context);
     const config = await this.context.config.read();
     const { keys } = this.context;
-    const { result, warnings } = await keys.change(path, async (current, stage): Promise<Change<PatchStep>> => {
+    const { result, warnings } = await recordedChange(this.context, path, 'patch', async (current, stage): Promise<Change<PatchStep>> => {
       if (!current) return { next: unchanged, result: { state: 'missing' } };
       checkCas(fields.options?.cas, current.current_version, config.cas_required || current.cas_required);
       const head = findVersion(current, current.current_version);
@@ -109,7 +111,7 @@ export class DataOperations {
       if (isHidden(head, time)) return { next: unchanged, result: { state: 'hidden', metadata: versionMetadata(current, head) } };
       const patched = apply(await keys.data(head));
       if (!isPlainObject(patched)) throw new InvalidRequest('the patched data must be a JSON object');
-      const appended = await append(current, patched, { time, config, stage });
+      const appended = await append(current, patched, { time, config, stage, limits: this.context.limits });
       return { ...appended, result: { state: 'written', metadata: appended.result } };
     });
     return result.state === 'written' ? { ...result, warnings } : result;
@@ -118,25 +120,25 @@ export class DataOperations {
   /** Soft-deletes the current version (DELETE data/). */
   async deleteLatest(path: string): Promise<string[]> {
     const time = now(this.context);
-    return this.changeVersions(path, undefined, (key) => ({ next: softDelete(key, [key.current_version], time) }));
+    return this.changeVersions(path, 'delete', undefined, (key) => ({ next: softDelete(key, [key.current_version], time) }));
   }
 
   async deleteVersions(path: string, versions: number[] | undefined): Promise<string[]> {
     const numbers = requireVersions(versions, 'No version number provided');
     const time = now(this.context);
-    return this.changeVersions(path, numbers, (key) => ({ next: softDelete(key, numbers, time) }));
+    return this.changeVersions(path, 'delete', numbers, (key) => ({ next: softDelete(key, numbers, time) }));
   }
 
   async undeleteVersions(path: string, versions: number[] | undefined): Promise<string[]> {
     const numbers = requireVersions(versions, 'No version number provided');
     const time = now(this.context);
     const config = await this.context.config.read();
-    return this.changeVersions(path, numbers, (key) => ({ next: undelete(key, numbers, time, config) }));
+    return this.changeVersions(path, 'undelete', numbers, (key) => ({ next: undelete(key, numbers, time, config) }));
   }
 
   async destroyVersions(path: string, versions: number[] | undefined): Promise<string[]> {
     const numbers = requireVersions(versions, 'no version number provided');
-    return this.changeVersions(path, numbers, (key) => destroy(key, numbers) ?? { next: undefined });
+    return this.changeVersions(path, 'destroy', numbers, (key) => destroy(key, numbers) ?? { next: undefined });
   }
 
   /**
@@ -145,6 +147,7 @@ export class DataOperations {
    */
   private async changeVersions(
     path: string,
+    operation: KvChangeOperation,
     numbers: readonly number[] | undefined,
     change: (key: StoredMetadata) => { next: StoredMetadata | undefined; dropped?: string[] },
   ): Promise<string[]> {
@@ -152,19 +155,21 @@ export class DataOperations {
       const changed = current && change(current);
       return { next: changed?.next ?? unchanged, dropped: changed?.dropped, result: undefined };
     };
-    const { warnings } = await this.context.keys.change(path, changeFunction, numbers);
+    const { warnings } = await recordedChange(this.context, path, operation, changeFunction, numbers);
     return warnings;
   }
 }
 
 interface AppendContext {
+  limits: ValueLimits;
   time: number;
   config: StoredConfig;
   stage: Stage;
 }
 
-/** Stores the data, then answers the record with the new version added (and older ones pruned). */
-async function append(key: StoredMetadata, data: Record<string, unknown>, { time, config, stage }: AppendContext): Promise<Change<VersionMetadata>> {
+/** Stores the data (within the limits: a merge patch can grow a value too), then answers the record with the new version added (and older ones pruned). */
+async function append(key: StoredMetadata, data: Record<string, unknown>, { time, config, stage, limits }: AppendContext): Promise<Change<VersionMetadata>> {
+  checkValue(data, limits);
   const blob = await stage(data);
   const { next, added, dropped } = addVersion(key, blob, time, config);
   return { next, dropped, result: versionMetadata(next, added) };

@@ -4,12 +4,20 @@ import { isPlainObject } from '../core/fields.js';
  * The structure of a secret without its values: every leaf becomes null. A leaf is anything but a non-empty object
  * (scalars, arrays, `{}`), and, when `depth` is non-zero, any member at that nesting level (top-level members are
  * level 1). A negative depth therefore behaves like 1, as in the reference.
+ *
+ * Iterative: stored data of any depth (including data written before depth was bounded) cannot overflow the stack.
  */
-export function subkeys(data: Record<string, unknown>, depth: number, level = 1): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(data).map(([name, value]) => {
+export function subkeys(data: Record<string, unknown>, depth: number): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  const pending: { source: Record<string, unknown>; target: Record<string, unknown>; level: number }[] = [{ source: data, target: root, level: 1 }];
+  while (pending.length > 0) {
+    const { source, target, level } = pending.pop() as (typeof pending)[number];
+    for (const [name, value] of Object.entries(source)) {
       const descend = isPlainObject(value) && Object.keys(value).length > 0 && (depth === 0 || level + 1 <= depth);
-      return [name, descend ? subkeys(value, depth, level + 1) : null];
-    }),
-  );
+      const child = descend ? {} : null;
+      Object.defineProperty(target, name, { value: child, enumerable: true, writable: true, configurable: true });
+      if (descend) pending.push({ source: value, target: child as Record<string, unknown>, level: level + 1 });
+    }
+  }
+  return root;
 }

@@ -7,6 +7,7 @@ import { resolveCloudScope } from '../cloud-scope.js';
 import { readIdentityConfig, type Ec2Alias } from '../identity-config.js';
 import type { IdentityDocument } from '../identity-document.js';
 import type { StoredRole } from '../roles/role.js';
+import { refuseRootPolicy } from '../roles/token-settings.js';
 import { checkBoundRegion, checkInstanceConstraints } from './bound-constraints.js';
 import { verifyEc2Document, type Ec2DocumentFields } from './ec2-document.js';
 import { buildGrant } from './grant.js';
@@ -54,6 +55,9 @@ export async function ec2Login(context: AuthContext, fields: Ec2LoginFields, rem
 
   const instance = await checkEc2Instance(context, role, roleName, document);
   const tag = await checkRoleTag(context, role, roleName, instance);
+  const policies = tag?.policies ?? role.token.policies;
+  // Before the access-list commit: a grant the service must refuse may not consume the instance's nonce.
+  refuseRootPolicy(policies, 'the policies of this login');
   const tagMaxTtl = tag?.maxTtl ?? 0;
   const { shortest, longest } = maxTtlBounds(context.mountMaxTtl, role.token.max_ttl, tagMaxTtl);
   const identityConfig = await readIdentityConfig(context);
@@ -83,7 +87,7 @@ export async function ec2Login(context: AuthContext, fields: Ec2LoginFields, rem
   if (returnedNonce !== undefined) fixedMetadata.set('nonce', returnedNonce);
   return buildGrant({
     role,
-    policies: tag?.policies ?? role.token.policies,
+    policies,
     maxTtl: shortest,
     fixedMetadata,
     selectable: ec2Metadata(document),

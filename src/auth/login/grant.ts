@@ -1,5 +1,6 @@
 import type { AuthGrant } from '../../core/request.js';
 import type { StoredRole } from '../roles/role.js';
+import { refuseRootPolicy } from '../roles/token-settings.js';
 import type { InternalData } from './internal-data.js';
 import { grantLifetimes } from './ttl.js';
 
@@ -23,6 +24,7 @@ export interface GrantParts {
  * and on its alias; the fixed keys only on the grant. Token settings come from the role.
  */
 export function buildGrant(parts: GrantParts): AuthGrant {
+  refuseRootPolicy(parts.policies, 'the policies of this login');
   const chosen = Object.fromEntries(
     parts.selected.flatMap((name) => {
       const value = parts.selectable.get(name);

@@ -6,7 +6,7 @@ import { operation, route, type Route } from '../../core/router.js';
 import type { AuthContext } from '../auth-context.js';
 import { createRoleTagNonce, roleTagPoliciesAllowed, signRoleTag } from '../role-tag.js';
 import { normalizeRoleName, readRole, type StoredRole } from '../roles/role.js';
-import { sanitizePolicies } from '../roles/token-settings.js';
+import { refuseRootPolicy, sanitizePolicies } from '../roles/token-settings.js';
 import { pathPattern } from './pattern.js';
 
 const roleTagFields = z.object({
@@ -63,6 +63,8 @@ export function roleTagRoutes(context: AuthContext): Route[] {
           const instanceId = (fields.instance_id ?? '').toLowerCase();
           refuseSeparators('policies', policies ?? []);
           refuseSeparators('instance_id', [instanceId]);
+          // A tag without policies grants the role's: a role stored before root was refused must not pass it on.
+          refuseRootPolicy(policies ?? role.token.policies, 'the role tag\'s policies');
           const warnings = checkTagFields(role, { ...fields, policies }, context.mountMaxTtl);
           const value = signRoleTag(
             {

@@ -66,6 +66,19 @@ export function sanitizePolicies(policies: readonly string[]): string[] {
   return [...new Set(policies.map((policy) => policy.trim().toLowerCase()).filter((policy) => policy !== ''))].sort();
 }
 
+const ROOT_POLICY = 'root';
+
+/**
+ * Refuses `root` among the policies a login would grant. A service refuses to mint root tokens for an auth method, and
+ * a login refused after the instance's nonce was committed would lock the instance out; so roles and role tags may
+ * not name it, and a login whose role (stored before this rule) does is refused before anything is committed.
+ */
+export function refuseRootPolicy(policies: readonly string[], what: string): void {
+  if (policies.some((policy) => policy.trim().toLowerCase() === ROOT_POLICY)) {
+    throw new InvalidRequest(`${what} cannot include the "${ROOT_POLICY}" policy: auth methods cannot create root tokens`);
+  }
+}
+
 function tokenType(value: string): TokenType {
   const type = value === '' ? 'default' : value;
   if (!TOKEN_TYPES.includes(type)) throw new InvalidRequest(`invalid 'token_type' value ${JSON.stringify(value)}`);
@@ -115,6 +128,7 @@ export function applyTokenFields(
   token.max_ttl = maxTtl.token;
   token.period = period.token;
   token.policies = policies.token;
+  refuseRootPolicy(token.policies, 'token_policies');
 
   if (token.type === 'batch' && token.period !== 0) {
     throw new InvalidRequest("'token_type' cannot be 'batch' when set to generate periodic tokens");
