@@ -145,7 +145,8 @@ export class JsonStore {
       const next = await change(previous);
       if (next === unchanged) return { previous, next: previous, written: false };
       if (next === undefined) {
-        if (raw !== undefined) await this.settled(key, undefined, () => this.delete(key));
+        // Conditional, so a document another process rewrote since our read is not deleted: we decide again.
+        if (raw !== undefined && !(await this.deleteIfUnchanged(key, raw))) continue;
         return { previous, next, written: raw !== undefined };
       }
       const bytes = encodeJson(next);
