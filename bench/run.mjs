@@ -7,6 +7,7 @@ import { concurrencyBenchmarks } from './concurrency.mjs';
 import { kvBenchmarks } from './kv.mjs';
 import { loginBenchmarks } from './login.mjs';
 import { memoryBenchmarks } from './memory.mjs';
+import { storageBenchmarks } from './storage.mjs';
 import { verifyBenchmarks } from './verify.mjs';
 import { finish, machine, printTable, writeResults } from './report.mjs';
 
@@ -16,6 +17,7 @@ const SECTIONS = {
   login: loginBenchmarks,
   memory: memoryBenchmarks,
   concurrency: concurrencyBenchmarks,
+  storage: storageBenchmarks,
 };
 
 const args = process.argv.slice(2);
