@@ -14,17 +14,17 @@ const decode = (bytes) => JSON.parse(decoder.decode(bytes));
 
 /**
  * The floor of a read in this storage layout: the key's record and the version's blob, each fetched and decoded.
- * A copy of the engine's steady-state bytes in a storage of its own, so the engine's state is never touched.
+ * A copy of the engine's steady-state bytes in a storage of its own (`raw`, of the same kind), so the engine's state
+ * is never touched.
  */
-async function rawStorage(storage, path) {
+export async function rawStorage(storage, path, raw = new MemoryStorage()) {
   const { metadata, blob } = await storedKeys(storage, path);
-  const raw = new MemoryStorage();
   await raw.put(metadata, await storage.get(metadata));
   await raw.put(blob, await storage.get(blob));
   return { raw, metadata, blob };
 }
 
-function rawRead({ raw, metadata, blob }) {
+export function rawRead({ raw, metadata, blob }) {
   return async () => {
     decode(await raw.get(metadata));
     decode(await raw.get(blob));
@@ -32,7 +32,7 @@ function rawRead({ raw, metadata, blob }) {
 }
 
 /** The floor of a write: fetch and decode the record, encode and store the new data, encode and store the record. */
-function rawWrite({ raw, metadata, blob }) {
+export function rawWrite({ raw, metadata, blob }) {
   const data = payload(1);
   return async () => {
     const record = decode(await raw.get(metadata));

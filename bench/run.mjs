@@ -10,6 +10,7 @@ import { kvBenchmarks } from './kv.mjs';
 import { listingBenchmarks } from './listing.mjs';
 import { loginBenchmarks } from './login.mjs';
 import { memoryBenchmarks } from './memory.mjs';
+import { storageBenchmarks } from './storage.mjs';
 import { verifyBenchmarks } from './verify.mjs';
 import { finish, machine, printTable, writeResults } from './report.mjs';
 
@@ -22,6 +23,7 @@ const SECTIONS = {
   concurrency: concurrencyBenchmarks,
   aws: awsBenchmarks,
   encryption: encryptionBenchmarks,
+  storage: storageBenchmarks,
 };
 
 const args = process.argv.slice(2);

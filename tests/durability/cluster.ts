@@ -5,13 +5,30 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { afterAll, beforeAll } from 'vitest';
 import type { EngineRequest, EngineResponse } from '../../src/core/request.js';
 import { postgresAvailable, startPostgres, type PostgresServer } from '../support/postgres.js';
 import type { Ack, WorkerMessage, WorkerReply } from './worker.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
-export async function buildWorker(): Promise<{ script: string; remove(): void }> {
+/**
+ * Bundles the worker for the calling test file (once, before its tests) and, after them, kills any worker a failed
+ * test left running and removes the bundle. Answers the bundle's path.
+ */
+export function useWorkerScript(): () => string {
+  let built: { script: string; remove(): void } | undefined;
+  beforeAll(async () => {
+    built = await buildWorker();
+  }, 60_000);
+  afterAll(async () => {
+    await stopAllWorkers();
+    built?.remove();
+  });
+  return () => built!.script;
+}
+
+async function buildWorker(): Promise<{ script: string; remove(): void }> {
   const directory = mkdtempSync(join(root, '.tmp-durability-'));
   const script = join(directory, 'worker.mjs');
   await build({ entryPoints: [join(root, 'tests/durability/worker.ts')], bundle: true, platform: 'node', format: 'esm', outfile: script, packages: 'external', logLevel: 'silent' });
@@ -38,6 +55,12 @@ export async function sqliteBackend(): Promise<Backend> {
   };
 }
 
+/** The databases every durability test runs on: [name, open, available here]. */
+export const BACKENDS: ReadonlyArray<[string, () => Promise<Backend>, boolean]> = [
+  ['SQLite', () => sqliteBackend(), true],
+  ['PostgreSQL', () => postgresBackend(), postgresHere],
+];
+
 export async function postgresBackend(): Promise<Backend & { server: PostgresServer }> {
   const server = await startPostgres();
   return { name: 'postgres', server, env: () => ({ STORAGE_KIND: 'postgres', STORAGE_TARGET: server.url }), stop: () => server.stop() };
@@ -45,6 +68,13 @@ export async function postgresBackend(): Promise<Backend & { server: PostgresSer
 
 /** A message without its id, for each kind of message (Omit alone would merge the union). */
 type Outgoing<T = WorkerMessage> = T extends WorkerMessage ? Omit<T, 'id'> : never;
+
+const live = new Set<Worker>();
+
+/** Kills every worker still running (a failed test may leave some behind). */
+export async function stopAllWorkers(): Promise<void> {
+  await Promise.all([...live].map((worker) => worker.stop()));
+}
 
 export class Worker {
   private nextId = 1;
@@ -71,6 +101,8 @@ export class Worker {
   static async start(script: string, env: Record<string, string>): Promise<Worker> {
     const child = fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
     const worker = new Worker(child);
+    live.add(worker);
+    void worker.exited.then(() => live.delete(worker));
     await new Promise<void>((resolve, reject) => {
       worker.pending.set(0, { resolve: () => resolve(), reject });
     });

@@ -15,7 +15,7 @@ export type WorkerMessage =
   | { id: number; type: 'instance'; instance: { instanceId: string; accountId: string; imageId: string; region: string } }
   | { id: number; type: 'clock'; time: string }
   | { id: number; type: 'idle' }
-  | { id: number; type: 'load'; streams: number; keys: number };
+  | { id: number; type: 'load'; prefix: string; streams: number; keys: number };
 
 export interface WorkerReply {
   id: number;
@@ -40,13 +40,13 @@ const onInternalError = (error: unknown) => faults.push(String((error as Error)?
 const kv = new KvEngine({ storage, clock, onInternalError });
 const auth = new AuthEngine({ storage, clock, cloud, env: {}, onInternalError });
 
-async function load(streams: number, keys: number): Promise<void> {
+async function load(prefix: string, streams: number, keys: number): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: streams }, async (_, stream) => {
       for (;;) {
         const value = next++;
-        const path = `load/s${stream}/k${value % keys}`;
+        const path = `${prefix}s${stream}/k${value % keys}`;
         const response = await kv.handle({ method: 'POST', path: `data/${path}`, body: { data: { value } } });
         if (response.status !== 200) throw new Error(`load write failed: ${JSON.stringify(response)} ${faults.at(-1) ?? ''}`);
         const version = (response.body as { data: { version: number } }).data.version;
@@ -72,7 +72,7 @@ process.on('message', async (message: WorkerMessage) => {
     } else if (message.type === 'idle') {
       await auth.idle();
     } else if (message.type === 'load') {
-      void load(message.streams, message.keys).catch((error: unknown) => {
+      void load(message.prefix, message.streams, message.keys).catch((error: unknown) => {
         process.send!({ id: -1, error: String(error) } satisfies WorkerReply);
       });
     }

@@ -1,0 +1,99 @@
+// The persistent adapters: KV reads and writes over SQLite and PostgreSQL against the raw adapter calls that move
+// the same bytes, and the write throughput of four processes against one over one PostgreSQL.
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { KvEngine } from 'strongroom';
+import { PostgresStorage } from 'strongroom/postgres';
+import { SqliteStorage } from 'strongroom/sqlite';
+import { batched, compare, settings, spread } from './harness.mjs';
+import { fillVersions, keyPath, kvRead, kvWrite } from './fixtures.mjs';
+import { rawRead, rawStorage, rawWrite } from './kv.mjs';
+
+const BATCH = 20;
+const task = (name, operation) => ({ name, fn: batched(BATCH, operation), batch: BATCH });
+const row = (name, result, goal, limitName) => ({ section: 'storage', name, unit: 'ops/s', result, limitName, goal: { kind: 'ratio-min', value: goal } });
+
+/** The throwaway PostgreSQL of the tests (tests/support/postgres.ts), compiled on the fly: one harness for both. */
+async function postgresHarness(directory) {
+  const outfile = join(directory, 'postgres-harness.mjs');
+  await build({ entryPoints: [fileURLToPath(new URL('../tests/support/postgres.ts', import.meta.url))], bundle: true, platform: 'node', format: 'esm', outfile, logLevel: 'silent' });
+  return import(pathToFileURL(outfile).href);
+}
+
+/** KV read and write through handle() against raw get/put of the same bytes in a second storage of the same kind. */
+async function engineVersusRaw(name, storage, raw, goal, log) {
+  const kv = new KvEngine({ storage });
+  const path = keyPath(0);
+  await fillVersions(kv, path, 10);
+  const copy = await rawStorage(storage, path, raw);
+  log(`storage: ${name} read and write against raw adapter calls`);
+  return [
+    row(`KV read over ${name} via handle()`, await compare(task('read', kvRead(kv, path)), task('raw read', rawRead(copy))), goal, `raw ${name} 2 gets + JSON decode`),
+    row(`KV write over ${name} via handle()`, await compare(task('write', kvWrite(kv, path)), task('raw write', rawWrite(copy))), goal, `raw ${name} get + 2 puts + JSON`),
+  ];
+}
+
+/** Total acknowledged KV writes per second of `processes` OS processes on distinct keys, one measurement. */
+async function processesWriting(url, processes, milliseconds) {
+  const script = fileURLToPath(new URL('storage-writer.mjs', import.meta.url));
+  const children = Array.from({ length: processes }, (_, id) => fork(script, [url, 'bench_processes', String(id), String(milliseconds)], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] }));
+  const outputs = children.map((child) => {
+    let text = '';
+    child.stdout.on('data', (chunk) => (text += chunk));
+    return new Promise((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(text).writes) : reject(new Error(`writer exited ${code}`)))));
+  });
+  await Promise.all(children.map((child) => new Promise((resolve) => child.once('message', resolve))));
+  for (const child of children) child.send('go');
+  const writes = (await Promise.all(outputs)).reduce((sum, count) => sum + count, 0);
+  return (writes * 1000) / milliseconds;
+}
+
+async function scaling(url, log) {
+  log('storage: 4 processes vs 1 over one PostgreSQL, distinct keys');
+  const four = [];
+  const one = [];
+  const milliseconds = Math.max(settings.time * 3, 300);
+  for (let round = 0; round < settings.rounds; round++) {
+    // Alternating which goes first, like the in-process comparisons.
+    if (round % 2) one.push(await processesWriting(url, 1, milliseconds));
+    four.push(await processesWriting(url, 4, milliseconds));
+    if (!(round % 2)) one.push(await processesWriting(url, 1, milliseconds));
+  }
+  const ratios = four.map((rate, index) => rate / one[index]);
+  return {
+    section: 'storage',
+    name: 'KV writes, 4 processes vs 1 over one PostgreSQL (distinct keys)',
+    unit: 'writes/s',
+    result: { subject: spread(four), limit: spread(one), ratio: spread(ratios) },
+    limitName: '1 process, same load',
+    goal: { kind: 'ratio-min', value: 2 },
+  };
+}
+
+export async function storageBenchmarks(log) {
+  const directory = mkdtempSync(join(tmpdir(), 'strongroom-bench-storage-'));
+  const stores = [];
+  const open = (storage) => (stores.push(storage), storage);
+  try {
+    const rows = await engineVersusRaw('SQLite', open(new SqliteStorage({ path: join(directory, 'kv.db') })), open(new SqliteStorage({ path: join(directory, 'raw.db') })), 0.7, log);
+    const { postgresAvailable, startPostgres } = await postgresHarness(directory);
+    if (!postgresAvailable()) return rows;
+    const server = await startPostgres();
+    try {
+      const pg = (table) => open(new PostgresStorage({ connectionString: server.url, table }));
+      rows.push(...(await engineVersusRaw('PostgreSQL', pg('bench_kv'), pg('bench_raw'), 0.8, log)));
+      rows.push(await scaling(server.url, log));
+    } finally {
+      await Promise.all(stores.splice(0).map((storage) => storage.close()));
+      await server.stop();
+    }
+    return rows;
+  } finally {
+    await Promise.all(stores.map((storage) => storage.close()));
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
