@@ -28,7 +28,7 @@ export function useWorkerScript(): () => string {
   return () => built!.script;
 }
 
-async function buildWorker(): Promise<{ script: string; remove(): void }> {
+export async function buildWorker(): Promise<{ script: string; remove(): void }> {
   const directory = mkdtempSync(join(root, '.tmp-durability-'));
   const script = join(directory, 'worker.mjs');
   await build({ entryPoints: [join(root, 'tests/durability/worker.ts')], bundle: true, platform: 'node', format: 'esm', outfile: script, packages: 'external', logLevel: 'silent' });
