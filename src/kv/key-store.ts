@@ -1,6 +1,6 @@
 import { InternalError } from '../core/errors.js';
 import { KeyedMutex } from '../core/lock.js';
-import { type JsonStore, unchanged, type UpdateResult } from '../core/stored-json.js';
+import { CorruptDocument, type JsonStore, unchanged, type UpdateResult } from '../core/stored-json.js';
 import { ConfirmedCleanups } from './confirmed-cleanups.js';
 import { EntryDocuments, StaleRead } from './entry-documents.js';
 import type { StoredMetadata, StoredVersion } from './records.js';
@@ -162,6 +162,21 @@ export class KeyStore {
       }
       throw new InternalError('the key kept changing while it was being deleted');
     });
+  }
+
+  /**
+   * `remove`, for a key whose record (or one of its entries) has the wrong shape and so cannot be followed to its
+   * versions: the record itself is deleted, which keeps every key repairable through the API. Documents it referenced
+   * stay behind, unreferenced.
+   */
+  async removeEvenIfCorrupt(path: string): Promise<void> {
+    try {
+      await this.remove(path);
+    } catch (error) {
+      if (!(error instanceof CorruptDocument)) throw error;
+      const key = this.layout.metadata(path);
+      await this.mutex.run(key, () => this.json.update(key, () => undefined, { replaceCorrupt: true }));
+    }
   }
 
   private async commit<R>(path: string, change: ChangeFunction<R>, options: CommitOptions): Promise<Committed<R>> {

@@ -26,6 +26,7 @@ import { metadataPatchFields, metadataWriteFields, type KvMetadataInput, type Kv
 import { MetadataOperations } from './metadata-operations.js';
 import { kvRoutes } from './paths.js';
 import { StorageLayout } from './storage-layout.js';
+import { kvStoredShapes } from './stored-shapes.js';
 import { DEFAULT_MAX_VALUE_BYTES, MAX_DATA_DEPTH } from './value-limits.js';
 import { folderPath, keyPath, parseInput } from './typed-input.js';
 import type { KeyMetadata, SecretSubkeys, SecretVersion, VersionMetadata } from './views.js';
@@ -90,8 +91,8 @@ export class KvEngine {
   private readonly config: ConfigStore;
 
   constructor(options: KvEngineOptions) {
-    const json = new JsonStore(options.storage);
     const layout = new StorageLayout(options.storagePrefix ?? 'kv/');
+    const json = new JsonStore(options.storage, kvStoredShapes(layout));
     const context: KvContext = {
       keys: new KeyStore(json, layout),
       config: new ConfigStore(json, layout),

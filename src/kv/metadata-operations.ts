@@ -50,7 +50,7 @@ export class MetadataOperations {
 
   /** Removes the key and every version; a missing key is not an error. */
   remove(path: string): Promise<void> {
-    return this.context.keys.remove(path);
+    return this.context.keys.removeEvenIfCorrupt(path);
   }
 
   list(folder: string, options: ListFields): Promise<string[]> {
