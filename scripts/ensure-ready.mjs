@@ -1,7 +1,8 @@
-// Makes `npm start` and `npm test` work on a fresh clone: installs dependencies when node_modules is missing or older
-// than the lockfile, and rebuilds dist/ when any source file is newer than the build.
+// Makes `npm start` and `npm test` work on a fresh clone: installs dependencies when node_modules does not hold what
+// the lockfile names, and rebuilds dist/ when any source file is newer than the build. Silent unless something fails:
+// the install and build logs are shown only then.
 import { execSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -17,13 +18,28 @@ function newestIn(dir) {
   return newest;
 }
 
-function run(command) {
-  console.error(`[strongroom] ${command}`);
-  execSync(command, { cwd: root, stdio: 'inherit' });
+// Compared by content, not timestamps: a checkout that touches the lockfile without changing a version (moving a
+// package between dependencies and devDependencies, say) must not wipe and reinstall a working node_modules.
+function installMatchesLock() {
+  const installedPath = at('node_modules', '.package-lock.json');
+  if (!existsSync(installedPath)) return false;
+  const wanted = JSON.parse(readFileSync(at('package-lock.json'), 'utf8')).packages;
+  const installed = JSON.parse(readFileSync(installedPath, 'utf8')).packages;
+  // Optional packages are platform-specific builds: only those for this machine are installed.
+  const missing = Object.entries(wanted).some(([path, entry]) => path !== '' && !entry.optional && !(path in installed));
+  return !missing && Object.entries(installed).every(([path, entry]) => wanted[path]?.version === entry.version);
 }
 
-const installed = at('node_modules', '.package-lock.json');
-if (!existsSync(installed) || mtime(at('package-lock.json')) > mtime(installed)) run('npm ci --no-audit --no-fund');
+function run(command) {
+  try {
+    execSync(command, { cwd: root, stdio: 'pipe' });
+  } catch (error) {
+    process.stderr.write(`[strongroom] ${command} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+    process.exit(typeof error.status === 'number' && error.status !== 0 ? error.status : 1);
+  }
+}
+
+if (!installMatchesLock()) run('npm ci --no-audit --no-fund');
 
 const built = at('dist', 'index.js');
 const sourceTime = Math.max(newestIn(at('src')), mtime(at('package.json')), mtime(at('tsup.config.ts')));

@@ -1,8 +1,20 @@
 /** strongroom: a cloud identity auth method and a versioned key-value secrets engine for Node services. */
 export type { Storage, StorageOperation, ListPageOptions } from './ports/storage.js';
 export type { Clock } from './ports/clock.js';
+export type { RootKeyProvider } from './ports/root-key.js';
 export type * from './ports/cloud.js';
-export type { Capability, CapabilityCheck, EngineRequest, EngineResponse, ResponseBody, AuthGrant, HttpMethod } from './core/request.js';
+export type {
+  Capability,
+  CapabilityCheck,
+  EngineRequest,
+  EngineResponse,
+  ResponseBody,
+  SuccessBody,
+  ErrorBody,
+  AuthGrant,
+  HttpMethod,
+} from './core/request.js';
+export { isOk, isGrant, errorsOf, type SuccessStatus, type SuccessResponse, type GrantResponse } from './core/results.js';
 export {
   StrongroomError,
   InvalidRequest,
@@ -14,6 +26,11 @@ export {
   UnsupportedMediaType,
   InternalError,
   CloudUnavailable,
+  QuotaExceeded,
+  SealedValueInvalid,
+  UnknownKeyTerm,
+  WrongRootKey,
+  RootKeyUnavailable,
   isStrongroomError,
 } from './core/errors.js';
 export { parseDuration, formatDuration } from './core/duration.js';
@@ -22,9 +39,11 @@ export { validatePath, MAX_PATH_LENGTH } from './core/path.js';
 export { compareKeys } from './core/key-order.js';
 export { MemoryStorage } from './adapters/memory-storage.js';
 export { systemClock, ManualClock } from './adapters/clocks.js';
+export * from './encryption/index.js';
 export * from './kv/index.js';
 export * from './auth/index.js';
 export * from './adapters/aws/index.js';
+export { KmsRootKey, type KmsRootKeyOptions } from './adapters/aws/kms-root-key.js';
 export * from './adapters/http/index.js';
 export * from './acl/index.js';
-export { AuthMethod, type AuthMethodOptions } from './auth-method.js';
+export { AuthMethod, type AuthMethodOptions, type LoginBody } from './auth-method.js';

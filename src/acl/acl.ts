@@ -1,9 +1,10 @@
-import type { CapabilityCheck } from '../core/request.js';
+import type { BulkAuthorizer, CapabilityCheck } from '../core/request.js';
 import {
   bitOf,
   capabilitiesOf,
-  maskOf,
   mergeMasks,
+  ruleMask,
+  SCAN_BY_LIST,
   type CapabilityMask,
   type PolicyCapability,
   type RequiredCapability,
@@ -26,6 +27,12 @@ interface SegmentRule {
 
 /** A match of a non-exact rule; a plain `*` rule is a segment rule with no `+` and its glob at its end. */
 type Candidate = Pick<SegmentRule, 'isPrefix' | 'firstWildcard' | 'wildcards' | 'literal' | 'mask'>;
+
+/** The non-exact rules that matter below one folder, in the evaluator's order. */
+interface Narrowed {
+  readonly prefixOrder: readonly string[];
+  readonly segmentRules: readonly SegmentRule[];
+}
 
 // Vault treats a path as having segment wildcards when it is "+", starts with "+/" or contains "/+".
 function hasSegmentWildcards(path: string): boolean {
@@ -66,22 +73,26 @@ export class Acl {
   /** Prefix rules, longest first, so the first match is Vault's longest-prefix match. */
   private readonly prefixOrder: string[];
   private readonly segmentRules: SegmentRule[];
+  private readonly allRules: Narrowed;
 
   constructor(policies: Iterable<NamedPolicy>) {
     let isRoot = false;
     for (const policy of policies) {
       if (policy.name === ROOT_POLICY_NAME) isRoot = true;
-      for (const rule of policy.rules) this.add(rule.path, maskOf(rule.capabilities));
+      const namesScan = policy.rules.some((rule) => rule.capabilities.includes('scan'));
+      for (const rule of policy.rules) this.add(rule.path, ruleMask(rule.capabilities, namesScan));
     }
     this.isRoot = isRoot;
     this.prefixOrder = [...this.prefixes.keys()].sort((a, b) => b.length - a.length);
     this.segmentRules = [...this.segmentMasks].map(([path, mask]) => describeSegmentRule(path, mask));
+    this.allRules = { prefixOrder: this.prefixOrder, segmentRules: this.segmentRules };
   }
 
   /** Whether the policies grant `capability` on `path` (a full path such as `secret/data/app`, no leading '/'). */
   allows(capability: RequiredCapability, path: string): boolean {
     if (this.isRoot) return true;
-    return (this.maskFor(path, capability === 'list') & bitOf(capability)) !== 0;
+    const wanted = capability === 'scan' ? bitOf('scan') | SCAN_BY_LIST : bitOf(capability);
+    return (this.maskFor(path, capability === 'list' || capability === 'scan') & wanted) !== 0;
   }
 
   /**
@@ -97,9 +108,29 @@ export class Acl {
    * The `authorize` callback for an engine mounted at `mount` (e.g. `secret/`): engines pass mount-relative paths,
    * while policies name full paths.
    */
-  authorizer(mount: string): (check: CapabilityCheck) => boolean {
+  authorizer(mount: string): BulkAuthorizer {
     const prefix = mount === '' || mount.endsWith('/') ? mount : `${mount}/`;
-    return ({ capability, path }) => this.allows(capability, prefix + path);
+    const authorize = ({ capability, path }: CapabilityCheck) => this.allows(capability, prefix + path);
+    authorize.many = (checks: readonly CapabilityCheck[]) => this.allowsMany(checks.map(({ capability, path }) => ({ capability, path: prefix + path })));
+    return authorize;
+  }
+
+  /**
+   * The verdicts of many checks, equal to asking `allows` for each. Checks are grouped by folder, and for each folder
+   * the rules that cannot match anything below it are set aside once, so a page of names in one folder costs a map
+   * lookup and a short scan per name however many rules the policies hold.
+   */
+  allowsMany(checks: readonly { capability: RequiredCapability; path: string }[]): boolean[] {
+    if (this.isRoot) return checks.map(() => true);
+    const narrowed = new Map<string, Narrowed>();
+    return checks.map(({ capability, path }) => {
+      if (capability === 'list' || capability === 'scan') return this.allows(capability, path);
+      const folder = path.slice(0, path.lastIndexOf('/') + 1);
+      let rules = narrowed.get(folder);
+      if (!rules) narrowed.set(folder, (rules = this.narrow(folder)));
+      const mask = this.exact.get(path) ?? this.nonExactMask(path, rules) ?? 0;
+      return (mask & bitOf(capability)) !== 0;
+    });
   }
 
   private add(rawPath: string, mask: CapabilityMask): void {
@@ -125,19 +156,47 @@ export class Acl {
     return this.nonExactMask(path) ?? 0;
   }
 
-  private nonExactMask(path: string): CapabilityMask | undefined {
-    const prefix = this.prefixOrder.find((candidate) => path.startsWith(candidate));
-    if (this.segmentRules.length === 0) return prefix === undefined ? undefined : this.prefixes.get(prefix);
+  /** The prefix and segment rules that can match a path directly below `folder` (which is '' or ends in '/'). */
+  private narrow(folder: string): Narrowed {
+    const covering = this.prefixOrder.find((candidate) => folder.startsWith(candidate));
+    const inner = this.prefixOrder.filter((candidate) => candidate.length > folder.length && candidate.startsWith(folder));
+    const parts = folder === '' ? [] : folder.slice(0, -1).split('/');
+    return {
+      prefixOrder: covering === undefined ? inner : [...inner, covering],
+      segmentRules: this.segmentRules.filter((rule) => mayMatchBelow(rule, parts)),
+    };
+  }
+
+  private nonExactMask(path: string, rules: Narrowed = this.allRules): CapabilityMask | undefined {
+    const prefix = rules.prefixOrder.find((candidate) => path.startsWith(candidate));
+    if (rules.segmentRules.length === 0) return prefix === undefined ? undefined : this.prefixes.get(prefix);
     let best: Candidate | undefined;
     if (prefix !== undefined) {
       best = { isPrefix: true, firstWildcard: prefix.length, wildcards: 0, literal: prefix, mask: this.prefixes.get(prefix)! };
     }
     const parts = path.split('/');
-    for (const rule of this.segmentRules) {
+    for (const rule of rules.segmentRules) {
       if (matchesSegments(rule, parts) && (!best || compareCandidates(rule, best) > 0)) best = rule;
     }
     return best?.mask;
   }
+}
+
+/**
+ * Whether a segment rule can match some path that has the folder `parts` as its first segments and at least one more
+ * segment: every folder segment must match, and the rule must allow a further segment.
+ */
+function mayMatchBelow(rule: SegmentRule, parts: readonly string[]): boolean {
+  const { segments, isPrefix } = rule;
+  for (let i = 0; i < parts.length; i++) {
+    if (i >= segments.length) return false;
+    const segment = segments[i]!;
+    const last = i === segments.length - 1;
+    if (last && isPrefix && (segment === '+' || parts[i]!.startsWith(segment))) return true;
+    if (segment !== '+' && segment !== parts[i]) return false;
+    if (last) return false;
+  }
+  return true;
 }
 
 function withoutTrailingSlash(path: string): string {

@@ -1,7 +1,10 @@
 import { InvalidRequest } from '../core/errors.js';
 
-/** The capabilities a policy can grant on a path, with Vault's names. `deny` overrides every other one. */
-export const POLICY_CAPABILITIES = ['deny', 'create', 'read', 'update', 'delete', 'list', 'sudo', 'patch'] as const;
+/**
+ * The capabilities a policy can grant on a path, with Vault's names (and OpenBao's `scan`, a recursive listing). `deny`
+ * overrides every other one. New names go at the end: a mask's bits follow this order.
+ */
+export const POLICY_CAPABILITIES = ['deny', 'create', 'read', 'update', 'delete', 'list', 'sudo', 'patch', 'scan'] as const;
 
 export type PolicyCapability = (typeof POLICY_CAPABILITIES)[number];
 
@@ -20,6 +23,18 @@ export function bitOf(capability: PolicyCapability): CapabilityMask {
 }
 
 export const DENY: CapabilityMask = bitOf('deny');
+
+/**
+ * Granted with `list` by a policy that never names `scan`: such a policy was written before recursive listings existed,
+ * and its author meant "may enumerate these names", which a SCAN does too. Never reported as a capability of its own.
+ */
+export const SCAN_BY_LIST: CapabilityMask = 1 << POLICY_CAPABILITIES.length;
+
+/** The mask a rule contributes: `scan` rides along with `list` unless the rule's policy mentions `scan` anywhere. */
+export function ruleMask(capabilities: readonly PolicyCapability[], policyNamesScan: boolean): CapabilityMask {
+  const mask = maskOf(capabilities);
+  return !policyNamesScan && mask & bitOf('list') ? mask | SCAN_BY_LIST : mask;
+}
 
 /**
  * A rule that lists `deny` keeps nothing else: Vault drops the other capabilities of such a rule. Rules built by hand
@@ -43,7 +58,7 @@ export function mergeMasks(current: CapabilityMask | undefined, added: Capabilit
 }
 
 // The order in which Vault's capabilities endpoints report them.
-const REPORT_ORDER: readonly RequiredCapability[] = ['sudo', 'read', 'list', 'update', 'delete', 'create', 'patch'];
+const REPORT_ORDER: readonly RequiredCapability[] = ['sudo', 'read', 'list', 'update', 'delete', 'create', 'patch', 'scan'];
 
 /** The capabilities of a mask as Vault reports them: `['deny']` when denied or when nothing is granted. */
 export function capabilitiesOf(mask: CapabilityMask): PolicyCapability[] {

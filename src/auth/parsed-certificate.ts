@@ -1,13 +1,12 @@
-import 'reflect-metadata';
 import { X509Certificate, verify, type KeyObject } from 'node:crypto';
-import { AsnConvert, AsnParser } from '@peculiar/asn1-schema';
-import { Certificate } from '@peculiar/asn1-x509';
+import { BerCursor } from './ber.js';
+import { readName } from './signed-data.js';
 import type { TrustedCertificate } from './trusted-certificate.js';
 
 /** What signature verification needs from a trusted certificate, decoded once. */
 export interface ParsedCertificate {
   certificate: TrustedCertificate;
-  /** DER of the issuer Name as re-encoded by asn1-schema, comparable with a signer's re-encoded issuer. */
+  /** DER of the issuer Name, read as a signer's issuer is read, so the two compare byte for byte. */
   issuer: Buffer;
   /** The serial number's INTEGER content octets. */
   serialNumber: Buffer;
@@ -69,21 +68,35 @@ export function findTrustedCertificate(trusted: readonly TrustedCertificate[], i
 function decode(pem: string): Decoded | null {
   try {
     const x509 = new X509Certificate(pem);
-    const tbs = AsnParser.parse(x509.raw, Certificate).tbsCertificate;
+    const { issuer, serialNumber } = issuerAndSerialNumber(x509.raw);
     const publicKey = x509.publicKey;
-    const serialNumber = Buffer.from(tbs.serialNumber);
     return {
-      issuer: Buffer.from(AsnConvert.serialize(tbs.issuer)),
+      issuer,
       serialNumber,
       serialHint: serialHint(serialNumber),
-      notBefore: tbs.validity.notBefore.getTime(),
-      notAfter: tbs.validity.notAfter.getTime(),
+      notBefore: new Date(x509.validFrom),
+      notAfter: new Date(x509.validTo),
       publicKey,
       keyType: publicKey.asymmetricKeyType ?? '',
     };
   } catch {
     return null;
   }
+}
+
+/**
+ * The issuer Name and serial number of a certificate node:crypto has already parsed (which exposes neither as bytes):
+ * Certificate ::= SEQUENCE { tbsCertificate SEQUENCE { [0] version OPTIONAL, serialNumber, signature, issuer, ... } }.
+ */
+function issuerAndSerialNumber(der: Buffer): { issuer: Buffer; serialNumber: Buffer } {
+  const cursor = new BerCursor(der);
+  cursor.enter(0x30, 'Certificate');
+  cursor.enter(0x30, 'tbsCertificate');
+  if (cursor.peek() === 0xa0) cursor.skip();
+  const serialEnd = cursor.primitive(0x02, 'serialNumber');
+  const serialNumber = Buffer.from(der.subarray(cursor.contentStart, serialEnd));
+  cursor.skip();
+  return { issuer: Buffer.from(readName(cursor)), serialNumber };
 }
 
 /** Whether `signature` over `data` verifies with the certificate's key (RSA PKCS#1 v1.5, or DSA with a DER signature). */

@@ -175,7 +175,7 @@ function readSigner(cursor: BerCursor): Signer {
  * Reads a Name, a SEQUENCE OF RelativeDistinguishedName, each a non-empty SET OF SEQUENCE { type OID, value }, and
  * answers its DER: the bytes as received when their framing is DER already (every document seen), else re-framed.
  */
-function readName(cursor: BerCursor): Buffer {
+export function readName(cursor: BerCursor): Buffer {
   const der = cursor.bytes as Buffer;
   const start = cursor.position;
   cursor.der = true;

@@ -59,8 +59,31 @@ export class UnsupportedMediaType extends StrongroomError {
 
 /** A fault on the server side: a storage failure or a bug (500). Its message never carries the cause's text. */
 export class InternalError extends StrongroomError {
-  readonly code = 'ERR_INTERNAL';
+  readonly code: string = 'ERR_INTERNAL';
   readonly status = 500;
+}
+
+/**
+ * A stored value that does not open under encryption at rest: a flipped bit, a truncation, a value copied from another
+ * key, or bytes that are not a sealed value at all (500). Never served as data.
+ */
+export class SealedValueInvalid extends InternalError {
+  override readonly code = 'ERR_SEALED_VALUE_INVALID';
+}
+
+/** A stored value sealed under a key term the keyring does not hold: retired, or from another keyring (500). */
+export class UnknownKeyTerm extends InternalError {
+  override readonly code = 'ERR_UNKNOWN_KEY_TERM';
+}
+
+/** The root key does not open the stored keyring: it is not the key the keyring was created with (500). */
+export class WrongRootKey extends InternalError {
+  override readonly code = 'ERR_WRONG_ROOT_KEY';
+}
+
+/** The root key provider (a KMS) could not be reached or refused the call for another reason than a wrong key (500). */
+export class RootKeyUnavailable extends InternalError {
+  override readonly code = 'ERR_ROOT_KEY_UNAVAILABLE';
 }
 
 /** The cloud provider is unreachable, erroring, or answering something unparsable (502). */
@@ -71,4 +94,10 @@ export class CloudUnavailable extends StrongroomError {
 
 export function isStrongroomError(error: unknown): error is StrongroomError {
   return error instanceof StrongroomError;
+}
+
+/** A configured bound is reached, such as the number of live tokens a server keeps (429). */
+export class QuotaExceeded extends StrongroomError {
+  readonly code = 'ERR_QUOTA_EXCEEDED';
+  readonly status = 429;
 }

@@ -1,8 +1,9 @@
 /** The transport-neutral request model shared by both engines (CONTRACT.md, "Requests and responses"). */
 
-export type Capability = 'create' | 'read' | 'update' | 'patch' | 'delete' | 'list';
+/** `scan` (a recursive listing) is asked only by SCAN requests; see the Acl for how policies that predate it grant it. */
+export type Capability = 'create' | 'read' | 'update' | 'patch' | 'delete' | 'list' | 'scan';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'LIST';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'LIST' | 'SCAN';
 
 export interface CapabilityCheck {
   capability: Capability;
@@ -10,11 +11,20 @@ export interface CapabilityCheck {
   path: string;
 }
 
+/**
+ * An `authorize` callback that can also answer many checks in one call (the Acl's `authorizer` is one). Listings that
+ * show only what the caller may read use `many` when it is there, and otherwise ask once per name.
+ */
+export interface BulkAuthorizer {
+  (check: CapabilityCheck): boolean | Promise<boolean>;
+  many(checks: readonly CapabilityCheck[]): boolean[] | Promise<boolean[]>;
+}
+
 export interface EngineRequest {
   method: HttpMethod;
   /** Relative to the mount (`data/app/db`, `role/web`, `login`), never starting with '/'. */
   path: string;
-  /** GET ...?version=2, ?list=true (GET + list=true means LIST). */
+  /** GET ...?version=2, ?list=true (GET + list=true means LIST, GET + scan=true means SCAN). */
   query?: Record<string, string | string[]>;
   /** The parsed JSON body. */
   body?: unknown;
@@ -30,7 +40,26 @@ export interface EngineResponse {
   body?: ResponseBody;
 }
 
-export type ResponseBody = { data?: unknown; warnings?: string[]; auth?: AuthGrant } | { errors: string[] };
+/**
+ * The body of a success (and of the 404s that carry data). `errors` is declared absent so that reading `data`, `auth`
+ * or `errors` on any ResponseBody type-checks, and a test of one of them narrows the union.
+ */
+export interface SuccessBody {
+  data?: unknown;
+  warnings?: string[];
+  /** Set by a successful login or renewal. */
+  auth?: AuthGrant;
+  errors?: undefined;
+}
+
+export interface ErrorBody {
+  errors: string[];
+  data?: undefined;
+  warnings?: undefined;
+  auth?: undefined;
+}
+
+export type ResponseBody = SuccessBody | ErrorBody;
 
 /** What a successful login yields; the caller mints a token from it and hands it back to `renew()` later. */
 export interface AuthGrant {

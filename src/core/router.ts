@@ -13,7 +13,7 @@ import { responseForError } from './response.js';
  * for its fields, the operations it supports and an optional existence check that tells create from update.
  */
 
-export type Operation = 'read' | 'list' | 'write' | 'patch' | 'delete';
+export type Operation = 'read' | 'list' | 'scan' | 'write' | 'patch' | 'delete';
 
 export interface RouteContext<F> {
   /** The request as the caller sent it. */
@@ -90,6 +90,7 @@ export function operation<S extends z.ZodType>(
 const OPERATION_OF_METHOD: Record<HttpMethod, Operation> = {
   GET: 'read',
   LIST: 'list',
+  SCAN: 'scan',
   POST: 'write',
   PUT: 'write',
   PATCH: 'patch',
@@ -99,6 +100,7 @@ const OPERATION_OF_METHOD: Record<HttpMethod, Operation> = {
 const FIXED_CAPABILITY: Record<Exclude<Operation, 'write'>, Capability> = {
   read: 'read',
   list: 'list',
+  scan: 'scan',
   patch: 'patch',
   delete: 'delete',
 };
@@ -124,8 +126,8 @@ function compilePattern(pattern: string | RegExp): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-function listRequested(query: EngineRequest['query']): boolean {
-  const raw = query?.list;
+function flagRequested(query: EngineRequest['query'], flag: 'list' | 'scan'): boolean {
+  const raw = query?.[flag];
   const value: unknown = Array.isArray(raw) ? raw[0] : raw;
   return typeof value === 'string' && ['true', 't', '1'].includes(value.toLowerCase());
 }
@@ -133,14 +135,15 @@ function listRequested(query: EngineRequest['query']): boolean {
 function normaliseMethod(request: EngineRequest): HttpMethod {
   const method = typeof request.method === 'string' ? request.method.toUpperCase() : '';
   if (!(method in OPERATION_OF_METHOD)) throw new UnsupportedOperation(`unsupported method ${JSON.stringify(request.method)}`);
-  if (method === 'GET' && listRequested(request.query)) return 'LIST';
+  if (method === 'GET' && flagRequested(request.query, 'list')) return 'LIST';
+  if (method === 'GET' && flagRequested(request.query, 'scan')) return 'SCAN';
   return method as HttpMethod;
 }
 
 function queryInput(query: EngineRequest['query'], operation: Operation): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(query ?? {})) {
-    if (operation === 'list' && key === 'list') continue;
+    if (key === operation && (operation === 'list' || operation === 'scan')) continue;
     Object.defineProperty(input, key, { value, enumerable: true, writable: true, configurable: true });
   }
   return input;
@@ -193,7 +196,7 @@ export class Dispatcher {
     const method = normaliseMethod(request);
     if (typeof request.path !== 'string') throw new InvalidRequest('the request path must be a string');
     validatePath(request.path);
-    const path = method === 'LIST' && request.path !== '' && !request.path.endsWith('/') ? `${request.path}/` : request.path;
+    const path = (method === 'LIST' || method === 'SCAN') && request.path !== '' && !request.path.endsWith('/') ? `${request.path}/` : request.path;
     const operation = OPERATION_OF_METHOD[method];
 
     const matched = this.match(path);

@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import type { Storage } from '../ports/storage.js';
+import type { Storage, StorageOperation } from '../ports/storage.js';
 import { InternalError } from './errors.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-function encodeJson(value: unknown): Uint8Array {
+export function encodeJson(value: unknown): Uint8Array {
   return encoder.encode(JSON.stringify(value));
 }
 
@@ -14,6 +14,16 @@ function encodeJson(value: unknown): Uint8Array {
  * at fault, never a value: the document may hold secrets.
  */
 export class CorruptDocument extends InternalError {}
+
+/** Decodes a stored document without checking its shape (callers that know what they read). */
+export function decodeJson<T>(bytes: Uint8Array, key: string): T {
+  try {
+    return JSON.parse(decoder.decode(bytes)) as T;
+  } catch {
+    // No cause: JSON.parse quotes the text around a syntax error, and the text may be a stored secret.
+    throw new CorruptDocument(`stored entry ${JSON.stringify(key)} is corrupt`);
+  }
+}
 
 /** The shape the document under a key must have; undefined for keys without a rule. */
 export type StoredShapes = (key: string) => z.ZodType | undefined;
@@ -46,14 +56,9 @@ export class JsonStore {
     private readonly shapes: StoredShapes = () => undefined,
   ) {}
 
-  private decode<T>(bytes: Uint8Array, key: string): T {
-    let value: unknown;
-    try {
-      value = JSON.parse(decoder.decode(bytes));
-    } catch {
-      // No cause: JSON.parse quotes the text around a syntax error, and the text may be a stored secret.
-      throw new CorruptDocument(`stored entry ${JSON.stringify(key)} is corrupt`);
-    }
+  /** A stored document, checked against its key's shape. */
+  decode<T>(bytes: Uint8Array, key: string): T {
+    const value = decodeJson<unknown>(bytes, key);
     const checked = this.shapes(key)?.safeParse(value);
     if (checked && !checked.success) {
       throw new CorruptDocument(`stored entry ${JSON.stringify(key)} is corrupt: ${fieldOf(checked.error.issues[0])} has the wrong shape`);
@@ -88,6 +93,51 @@ export class JsonStore {
 
   async list(prefix: string): Promise<string[]> {
     return this.call('list', () => this.storage.list(prefix));
+  }
+
+  /**
+   * Every key below `prefix` ('' or ending in '/'), relative to it, in byte order: in pages of `page` where the storage
+   * lists recursively, else folder by folder.
+   */
+  async *keysBelow(prefix: string, page = 1000): AsyncGenerator<string> {
+    const listPage = this.storage.listPage?.bind(this.storage);
+    if (listPage) {
+      for (let after: string | undefined; ; ) {
+        const names = await this.call('list', () => listPage(prefix, { recursive: true, limit: page, ...(after === undefined ? {} : { after }) }));
+        yield* names;
+        if (names.length < page) return;
+        after = names.at(-1);
+      }
+    }
+    for (const name of await this.list(prefix)) {
+      if (!name.endsWith('/')) yield name;
+      else for await (const below of this.keysBelow(prefix + name, page)) yield name + below;
+    }
+  }
+
+  /** Whether the storage can apply several conditional puts and deletes all or nothing. */
+  get canCommit(): boolean {
+    return typeof this.storage.commit === 'function';
+  }
+
+  /** The storage's atomic commit (check `canCommit` first); false when a condition did not hold. */
+  async commit(operations: readonly StorageOperation[]): Promise<boolean> {
+    const commit = this.storage.commit?.bind(this.storage);
+    if (!commit) throw new InternalError('the storage has no atomic commit');
+    return this.call('commit', () => commit(operations));
+  }
+
+  /**
+   * Deletes the key only if it still holds `expected`, atomically when the storage has compareAndDelete; otherwise
+   * after a read, which callers serialise in-process.
+   */
+  async deleteIfUnchanged(key: string, expected: Uint8Array): Promise<boolean> {
+    const cad = this.storage.compareAndDelete?.bind(this.storage);
+    if (cad) return this.settled(key, undefined, () => this.call('delete', () => cad(key, expected)));
+    const stored = await this.getRaw(key);
+    if (stored === undefined || !Buffer.from(stored).equals(expected)) return false;
+    await this.delete(key);
+    return true;
   }
 
   /** Whether the storage can commit read-modify-writes atomically across processes. */

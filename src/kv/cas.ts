@@ -18,7 +18,7 @@ const casValue = z.unknown().transform((value, ctx): number => {
 /** The `options` map; only `cas` is known. */
 export const casOptions = object().pipe(z.object({ cas: casValue.optional() }));
 
-const CAS_MISMATCH = 'check-and-set parameter did not match the current version';
+export const CAS_MISMATCH = 'check-and-set parameter did not match the current version';
 const CAS_REQUIRED = 'check-and-set parameter required for this call';
 
 /**

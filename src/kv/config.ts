@@ -17,6 +17,7 @@ export const configWriteFields = z.object({
   max_versions: int({ min: 0 }).optional(),
   cas_required: bool().optional(),
   delete_version_after: duration({ allowNegative: true }).optional(),
+  metadata_cas_required: bool().optional(),
 });
 export type ConfigWrite = z.output<typeof configWriteFields>;
 /** What `writeConfig` takes: the fields of `POST config`, with the same loose conversions. */
@@ -26,6 +27,7 @@ export interface KvConfig {
   cas_required: boolean;
   delete_version_after: string;
   max_versions: number;
+  metadata_cas_required: boolean;
 }
 
 export function configView(config: StoredConfig): KvConfig {
@@ -33,6 +35,7 @@ export function configView(config: StoredConfig): KvConfig {
     cas_required: config.cas_required,
     delete_version_after: formatDuration(config.delete_version_after),
     max_versions: config.max_versions,
+    metadata_cas_required: config.metadata_cas_required === true,
   };
 }
 
@@ -42,6 +45,7 @@ function applyConfigWrite(current: StoredConfig, write: ConfigWrite): StoredConf
     max_versions: write.max_versions ?? current.max_versions,
     cas_required: write.cas_required ?? current.cas_required,
     delete_version_after: dva === undefined ? current.delete_version_after : dva < 0 ? DISABLED : dva,
+    metadata_cas_required: write.metadata_cas_required ?? current.metadata_cas_required,
   };
 }
 

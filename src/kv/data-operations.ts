@@ -3,6 +3,7 @@ import { InvalidRequest } from '../core/errors.js';
 import { describeFieldError, int, intList, isPlainObject, object } from '../core/fields.js';
 import { unchanged } from '../core/stored-json.js';
 import { casOptions, checkCas } from './cas.js';
+import { recordedChange, type KvChangeOperation } from './change-events.js';
 import { now, type KvContext } from './context.js';
 import { applyJsonPatch, jsonPatchOperations } from './json-patch.js';
 import type { Change, ChangeFunction, Stage } from './key-store.js';
@@ -89,7 +90,7 @@ export class DataOperations {
     const data = requireData(fields.data);
     const time = now(this.context);
     const config = await this.context.config.read();
-    const { result, warnings } = await this.context.keys.change(path, async (current, stage) => {
+    const { result, warnings } = await recordedChange(this.context, path, 'write', async (current, stage) => {
       checkCas(fields.options?.cas, current?.current_version ?? 0, config.cas_required || current?.cas_required === true);
       return append(current ?? newMetadata(time), data, { time, config, stage, limits: this.context.limits });
     });
@@ -102,7 +103,7 @@ export class DataOperations {
     const time = now(this.context);
     const config = await this.context.config.read();
     const { keys } = this.context;
-    const { result, warnings } = await keys.change(path, async (current, stage): Promise<Change<PatchStep>> => {
+    const { result, warnings } = await recordedChange(this.context, path, 'patch', async (current, stage): Promise<Change<PatchStep>> => {
       if (!current) return { next: unchanged, result: { state: 'missing' } };
       checkCas(fields.options?.cas, current.current_version, config.cas_required || current.cas_required);
       const head = findVersion(current, current.current_version);
@@ -119,25 +120,25 @@ export class DataOperations {
   /** Soft-deletes the current version (DELETE data/). */
   async deleteLatest(path: string): Promise<string[]> {
     const time = now(this.context);
-    return this.changeVersions(path, undefined, (key) => ({ next: softDelete(key, [key.current_version], time) }));
+    return this.changeVersions(path, 'delete', undefined, (key) => ({ next: softDelete(key, [key.current_version], time) }));
   }
 
   async deleteVersions(path: string, versions: number[] | undefined): Promise<string[]> {
     const numbers = requireVersions(versions, 'No version number provided');
     const time = now(this.context);
-    return this.changeVersions(path, numbers, (key) => ({ next: softDelete(key, numbers, time) }));
+    return this.changeVersions(path, 'delete', numbers, (key) => ({ next: softDelete(key, numbers, time) }));
   }
 
   async undeleteVersions(path: string, versions: number[] | undefined): Promise<string[]> {
     const numbers = requireVersions(versions, 'No version number provided');
     const time = now(this.context);
     const config = await this.context.config.read();
-    return this.changeVersions(path, numbers, (key) => ({ next: undelete(key, numbers, time, config) }));
+    return this.changeVersions(path, 'undelete', numbers, (key) => ({ next: undelete(key, numbers, time, config) }));
   }
 
   async destroyVersions(path: string, versions: number[] | undefined): Promise<string[]> {
     const numbers = requireVersions(versions, 'no version number provided');
-    return this.changeVersions(path, numbers, (key) => destroy(key, numbers) ?? { next: undefined });
+    return this.changeVersions(path, 'destroy', numbers, (key) => destroy(key, numbers) ?? { next: undefined });
   }
 
   /**
@@ -146,6 +147,7 @@ export class DataOperations {
    */
   private async changeVersions(
     path: string,
+    operation: KvChangeOperation,
     numbers: readonly number[] | undefined,
     change: (key: StoredMetadata) => { next: StoredMetadata | undefined; dropped?: string[] },
   ): Promise<string[]> {
@@ -153,7 +155,7 @@ export class DataOperations {
       const changed = current && change(current);
       return { next: changed?.next ?? unchanged, dropped: changed?.dropped, result: undefined };
     };
-    const { warnings } = await this.context.keys.change(path, changeFunction, numbers);
+    const { warnings } = await recordedChange(this.context, path, operation, changeFunction, numbers);
     return warnings;
   }
 }

@@ -1,7 +1,8 @@
 import { InternalError } from '../core/errors.js';
 import type { JsonStore } from '../core/stored-json.js';
-import type { StoredEntry, StoredVersion } from './records.js';
+import type { StoredEntry, StoredMetadata, StoredVersion } from './records.js';
 import { newBlobId } from './storage-layout.js';
+import { keptRange } from './versions.js';
 
 /**
  * The entry documents of versions that are no longer inline in their key's head record. Rules that keep them exact
@@ -26,8 +27,39 @@ const MAX_SPILL_ATTEMPTS = 64;
 const WRITER = newBlobId();
 let writes = 0;
 
-function entryOf({ write: _write, ...entry }: StoredEntry): StoredVersion {
+function entryOf({ write: _write, written: _written, ...entry }: StoredEntry): StoredVersion {
   return entry;
+}
+
+/** A new document of an entry, with a fresh write id and its writing time. */
+export function entryDocument(entry: StoredVersion, time: number): StoredEntry {
+  return { ...entry, write: `${WRITER}.${(writes += 1)}`, written: time };
+}
+
+/**
+ * Which entries of the next record stay inline: the newest, those this change altered (or loaded, with `inlineAll`),
+ * and the newest of the other entries the current record holds inline, up to `limit` in all. The others the current
+ * record holds inline leave the head (`out`): their documents must be written before the head commits.
+ */
+export function leavingHead(
+  current: StoredMetadata | undefined,
+  view: StoredMetadata | undefined,
+  next: StoredMetadata,
+  inlineAll: boolean,
+  limit: number,
+): { keep: StoredVersion[]; out: StoredVersion[] } {
+  const before = new Map(view?.versions.map((entry) => [entry.version, entry]));
+  const wasInline = new Set(current?.versions.map((entry) => entry.version));
+  const keep: StoredVersion[] = [];
+  const out: StoredVersion[] = [];
+  for (const entry of next.versions) {
+    if (inlineAll || entry.version === next.current_version || before.get(entry.version) !== entry) keep.push(entry);
+    else if (wasInline.has(entry.version)) out.push(entry);
+  }
+  const room = Math.max(0, limit - keep.length);
+  if (room > 0) keep.push(...out.splice(Math.max(0, out.length - room)));
+  keep.sort((a, b) => a.version - b.version);
+  return { keep, out };
 }
 
 /** Every method takes the key's entry folder (StorageLayout.entries), worked out once per operation. */
@@ -51,9 +83,9 @@ export class EntryDocuments {
    * Writes an inline entry to its document before the head commits without it. Returns without writing when the head
    * changed meanwhile: the head's compareAndPut then fails and the change runs again on the fresh head.
    */
-  async spill(folder: string, entry: StoredVersion, headUnchanged: () => Promise<boolean>): Promise<void> {
+  async spill(folder: string, entry: StoredVersion, time: number, headUnchanged: () => Promise<boolean>): Promise<void> {
     const key = `${folder}${entry.version}`;
-    const document: StoredEntry = { ...entry, write: `${WRITER}.${(writes += 1)}` };
+    const document = entryDocument(entry, time);
     for (let attempt = 0; attempt < MAX_SPILL_ATTEMPTS; attempt++) {
       if (await this.json.putIfUnchanged(key, undefined, document)) return;
       const found = await this.json.getRaw(key);
@@ -64,6 +96,30 @@ export class EntryDocuments {
     throw new InternalError(`too many concurrent writers on ${JSON.stringify(key)}`);
   }
 
+  /** The record with the entries of the listed kept versions added from their documents. */
+  async withEntries(folder: string, key: StoredMetadata, numbers: readonly number[], forRemoval = false): Promise<StoredMetadata> {
+    const inline = new Set(key.versions.map((entry) => entry.version));
+    const { from, to } = keptRange(key);
+    const wanted = [...new Set(numbers)].filter((version) => version >= from && version <= to && !inline.has(version));
+    if (wanted.length === 0) return key;
+    const loaded = await Promise.all(wanted.map((version) => (forRemoval ? this.readForRemoval(folder, version) : this.read(folder, version))));
+    return { ...key, versions: [...key.versions, ...loaded].sort((a, b) => a.version - b.version) };
+  }
+
+  /** The blobs of the listed versions that are not inline in `view`: pruned, they go with their entry documents. */
+  async spilledBlobs(folder: string, view: StoredMetadata | undefined, versions: readonly number[]): Promise<string[]> {
+    if (versions.length === 0) return [];
+    const inline = new Set(view?.versions.map((entry) => entry.version));
+    const entries = await Promise.all(versions.filter((version) => !inline.has(version)).map((version) => this.readForRemoval(folder, version)));
+    return entries.flatMap((entry) => (entry.blob === undefined ? [] : [entry.blob]));
+  }
+
+  /** The versions of the documents in a key's entry folder (its sub-folders belong to longer key paths). */
+  async stored(folder: string): Promise<number[]> {
+    const names = await this.json.list(folder);
+    return names.map(Number).filter((version) => Number.isSafeInteger(version) && version > 0);
+  }
+
   /** Removes the documents of pruned versions (their blobs go as garbage); answers the versions whose removal failed. */
   retire(folder: string, versions: readonly number[]): Promise<number[]> {
     return this.json.deleteEach(versions, (version) => `${folder}${version}`);
@@ -71,8 +127,7 @@ export class EntryDocuments {
 
   /** Removes the documents of versions up to `through` (newer ones belong to writes that raced a key's deletion). */
   async removeThrough(folder: string, through: number): Promise<void> {
-    const names = await this.json.list(folder);
-    const doomed = names.map(Number).filter((version) => Number.isSafeInteger(version) && version <= through);
+    const doomed = (await this.stored(folder)).filter((version) => version <= through);
     await Promise.all(doomed.map((version) => this.json.delete(`${folder}${version}`)));
   }
 }

@@ -1,10 +1,12 @@
-import { InternalError } from '../core/errors.js';
+import { InternalError, InvalidRequest } from '../core/errors.js';
+import { AtomicChanges } from './atomic-changes.js';
 import { KeyedMutex } from '../core/lock.js';
-import { CorruptDocument, type JsonStore, unchanged, type UpdateResult } from '../core/stored-json.js';
+import { CorruptDocument, encodeJson, type JsonStore, unchanged, type UpdateResult } from '../core/stored-json.js';
 import { ConfirmedCleanups } from './confirmed-cleanups.js';
-import { EntryDocuments, StaleRead } from './entry-documents.js';
+import { EntryDocuments, leavingHead, StaleRead } from './entry-documents.js';
+import { KeyTransfer, type TransferOptions } from './key-transfer.js';
 import type { StoredMetadata, StoredVersion } from './records.js';
-import { newBlobId, type StorageLayout } from './storage-layout.js';
+import { timedBlobId, type StorageLayout } from './storage-layout.js';
 import { destroy, findVersion, keptRange, pruned, range } from './versions.js';
 
 /**
@@ -30,6 +32,13 @@ const MAX_STALE_READS = 8;
 const INLINE_ENTRIES = 10;
 const MAX_REMOVE_ROUNDS = 16;
 
+/**
+ * Over a storage without atomic commits, a change whose blobs and entry documents were written this long ago refuses
+ * to commit: the orphan reclaim (orphan-reclaim.ts) then knows that anything older than its grace period, which is
+ * longer, can no longer become referenced.
+ */
+export const WRITER_DEADLINE_MS = 60_000;
+
 const CLEANUP_WARNING = 'error occurred when cleaning up old versions, these will be cleaned up on the next change to this key';
 
 /** Stores the data of a new version and answers its blob id. */
@@ -54,7 +63,7 @@ export interface Committed<R> {
   warnings: string[];
 }
 
-interface CommitOptions {
+export interface CommitOptions {
   /** Versions whose entries the change needs in the record it is given, besides the inline ones. */
   load?: (current: StoredMetadata) => readonly number[];
   /** Keep every loaded entry inline, changed or not, so that no entry document is authoritative afterwards. */
@@ -69,12 +78,17 @@ export class KeyStore {
   private readonly mutex = new KeyedMutex();
   private readonly entries: EntryDocuments;
   private readonly cleanups = new ConfirmedCleanups();
+  private readonly atomic: AtomicChanges | undefined;
+  private readonly transfers: KeyTransfer | undefined;
 
   constructor(
     private readonly json: JsonStore,
     private readonly layout: StorageLayout,
+    private readonly now: () => number,
   ) {
     this.entries = new EntryDocuments(json);
+    this.atomic = json.canCommit ? new AtomicChanges(json, layout, this.entries, now, INLINE_ENTRIES) : undefined;
+    this.transfers = this.atomic && new KeyTransfer(json, layout, this.entries, this.atomic, now);
   }
 
   async exists(path: string): Promise<boolean> {
@@ -91,6 +105,18 @@ export class KeyStore {
     return this.json.list(this.layout.metadataFolder(folder));
   }
 
+  /** Every key below a folder ('' or ending in '/'), relative to it, in byte order, read page by page. */
+  keysBelow(folder: string): AsyncGenerator<string> {
+    return this.json.keysBelow(this.layout.metadataFolder(folder));
+  }
+
+  /** Moves or copies a key with its whole history in one commit: only over a storage with atomic commits. */
+  transfer(from: string, to: string, options: TransferOptions): Promise<void> {
+    const { transfers } = this;
+    if (!transfers) throw new InvalidRequest('moving or copying a key needs a storage with atomic commits');
+    return this.consistent(() => transfers.run(from, to, options));
+  }
+
   /** The entry of a kept version, inline or from its document (callers run inside `consistent`). */
   async version(path: string, key: StoredMetadata, version: number): Promise<StoredVersion | undefined> {
     const inline = findVersion(key, version);
@@ -102,7 +128,7 @@ export class KeyStore {
   /** Every kept version's entry, ascending (callers run inside `consistent`). */
   async versions(path: string, key: StoredMetadata): Promise<StoredVersion[]> {
     const { from, to } = keptRange(key);
-    return (await this.withEntries(this.layout.entries(path), key, range(from, to))).versions;
+    return (await this.entries.withEntries(this.layout.entries(path), key, range(from, to))).versions;
   }
 
   /** The data of a version its record references (callers run inside `consistent` or `change`). */
@@ -131,16 +157,21 @@ export class KeyStore {
   change<R>(path: string, change: ChangeFunction<R>, versions?: readonly number[]): Promise<Committed<R>> {
     const key = this.layout.metadata(path);
     const options = versions ? { load: () => versions } : {};
-    return this.mutex.run(key, () => this.consistent(() => this.commit(path, change, options)));
+    const { atomic } = this;
+    const run = atomic ? () => atomic.change(path, change, options) : () => this.commit(path, change, options);
+    return this.mutex.run(key, () => this.consistent(run));
   }
 
   /**
-   * Removes a key and all its versions. The record is first committed with every version inline and destroyed, then
-   * the blobs and entry documents go, and only then the record: a failure at any step leaves a readable key that a
-   * retried delete finishes.
+   * Removes a key and all its versions: in one commit where the storage has them. Otherwise the record is first
+   * committed with every version inline and destroyed, then the blobs and entry documents go, and only then the record
+   * (only if unchanged, atomically where the storage can): a failure at any step leaves a readable key that a retried
+   * delete finishes.
    */
   remove(path: string): Promise<void> {
     const key = this.layout.metadata(path);
+    const { atomic } = this;
+    if (atomic) return this.mutex.run(key, () => this.consistent(() => atomic.remove(path)));
     const options: CommitOptions = { load: (current) => range(keptRange(current).from, current.current_version), inlineAll: true };
     return this.mutex.run(key, async () => {
       for (let round = 0; round < MAX_REMOVE_ROUNDS; round++) {
@@ -157,8 +188,10 @@ export class KeyStore {
         if (pending.length > 0) throw new InternalError('removing the data of the destroyed versions failed; retry the delete');
         await this.entries.removeThrough(this.layout.entries(path), stored.current_version);
         // Another process may have changed the key since: then destroy what it added and try again.
-        const removal = await this.json.update<StoredMetadata>(key, (current) => (sameRecord(current, stored) ? undefined : unchanged));
-        if (removal.written || removal.previous === undefined) return this.cleanups.confirm(key, [], []);
+        const raw = await this.json.getRaw(key);
+        if (raw === undefined || (Buffer.from(raw).equals(encodeJson(stored)) && (await this.json.deleteIfUnchanged(key, raw)))) {
+          return this.cleanups.confirm(key, [], []);
+        }
       }
       throw new InternalError('the key kept changing while it was being deleted');
     });
@@ -183,8 +216,9 @@ export class KeyStore {
     const key = this.layout.metadata(path);
     const folder = this.layout.entries(path);
     const staged: string[] = [];
+    let started = this.now();
     const stage: Stage = async (data) => {
-      const id = newBlobId();
+      const id = timedBlobId(started);
       staged.push(id);
       await this.json.put(this.layout.blob(id), data);
       return id;
@@ -200,12 +234,13 @@ export class KeyStore {
     let update: UpdateResult<StoredMetadata>;
     try {
       update = await this.json.update<StoredMetadata>(key, async (current) => {
+        started = this.now();
         // Only a previous attempt that lost the race to another writer leaves staged blobs: nothing references them.
         lost = await this.removeBlobs([...lost, ...staged.splice(0)]);
         const confirmed = current !== undefined && this.cleanups.isConfirmed(key, current.garbage, current.retired);
         leftover = [...lost, ...(confirmed ? [] : await this.removeBlobs(current?.garbage ?? []))];
         unretiredBefore = confirmed ? [] : await this.entries.retire(folder, current?.retired ?? []);
-        const view = current && options.load ? await this.withEntries(folder, current, options.load(current), options.inlineAll) : current;
+        const view = current && options.load ? await this.entries.withEntries(folder, current, options.load(current), options.inlineAll) : current;
         outcome = await change(view, stage);
         if (outcome.next === unchanged) {
           retired = [];
@@ -217,12 +252,13 @@ export class KeyStore {
         }
         retired = pruned(current, outcome.next);
         const [prunedBlobs, { versions, spilled }] = await Promise.all([
-          this.spilledBlobs(folder, view, retired),
+          this.entries.spilledBlobs(folder, view, retired),
           this.spill(key, folder, current, view, outcome.next, options.inlineAll === true),
         ]);
         dropped = [...(outcome.dropped ?? []), ...prunedBlobs];
         const garbage = [...leftover, ...dropped];
         const revision = (current?.revision ?? 0) + 1;
+        if (this.now() - started > WRITER_DEADLINE_MS) throw new InternalError('the change took too long to commit; retry it');
         return { ...outcome.next, versions, spilled: Math.max(current?.spilled ?? 0, spilled), garbage, retired: [...unretiredBefore, ...retired], revision };
       });
     } catch (error) {
@@ -238,30 +274,9 @@ export class KeyStore {
     return { result: outcome.result, stored, pending, warnings };
   }
 
-  /** The record with the entries of the listed kept versions added from their documents. */
-  private async withEntries(folder: string, key: StoredMetadata, numbers: readonly number[], forRemoval = false): Promise<StoredMetadata> {
-    const inline = new Set(key.versions.map((entry) => entry.version));
-    const { from, to } = keptRange(key);
-    const wanted = [...new Set(numbers)].filter((version) => version >= from && version <= to && !inline.has(version));
-    if (wanted.length === 0) return key;
-    const read = (version: number) => (forRemoval ? this.entries.readForRemoval(folder, version) : this.entries.read(folder, version));
-    const loaded = await Promise.all(wanted.map(read));
-    return { ...key, versions: [...key.versions, ...loaded].sort((a, b) => a.version - b.version) };
-  }
-
-  /** The blobs of the listed versions that are not inline: pruned, they go as garbage with their entry documents. */
-  private async spilledBlobs(folder: string, view: StoredMetadata | undefined, versions: readonly number[]): Promise<string[]> {
-    if (versions.length === 0) return [];
-    const inline = new Set(view?.versions.map((entry) => entry.version));
-    const entries = await Promise.all(versions.filter((version) => !inline.has(version)).map((version) => this.entries.readForRemoval(folder, version)));
-    return entries.flatMap((entry) => (entry.blob === undefined ? [] : [entry.blob]));
-  }
-
   /**
-   * The inline entries of the next record: the newest, those this change altered (or loaded, with `inlineAll`), and
-   * the newest of the other entries the current record holds inline, up to INLINE_ENTRIES in all. Entries the current
-   * record holds inline and the next one does not are written to their documents first; `spilled` is the highest of
-   * them (0: none).
+   * Writes the entries that leave the head to their documents (before the head commits without them); answers the
+   * inline entries of the next record and the highest version spilled (0: none).
    */
   private async spill(
     key: string,
@@ -271,19 +286,10 @@ export class KeyStore {
     next: StoredMetadata,
     inlineAll: boolean,
   ): Promise<{ versions: StoredVersion[]; spilled: number }> {
-    const before = new Map(view?.versions.map((entry) => [entry.version, entry]));
-    const wasInline = new Set(current?.versions.map((entry) => entry.version));
-    const keep: StoredVersion[] = [];
-    const out: StoredVersion[] = [];
-    for (const entry of next.versions) {
-      if (inlineAll || entry.version === next.current_version || before.get(entry.version) !== entry) keep.push(entry);
-      else if (wasInline.has(entry.version)) out.push(entry);
-    }
-    const room = Math.max(0, INLINE_ENTRIES - keep.length);
-    if (room > 0) keep.push(...out.splice(Math.max(0, out.length - room)));
-    keep.sort((a, b) => a.version - b.version);
+    const { keep, out } = leavingHead(current, view, next, inlineAll, INLINE_ENTRIES);
     const headUnchanged = async () => sameRecord(await this.json.get<StoredMetadata>(key), current);
-    await Promise.all(out.map((entry) => this.entries.spill(folder, entry, headUnchanged)));
+    const time = this.now();
+    await Promise.all(out.map((entry) => this.entries.spill(folder, entry, time, headUnchanged)));
     return { versions: keep, spilled: out.at(-1)?.version ?? 0 };
   }
 

@@ -1,5 +1,5 @@
 import { Dispatcher } from '../core/router.js';
-import { NotFound } from '../core/errors.js';
+import { InvalidRequest, NotFound } from '../core/errors.js';
 import type { EngineRequest, EngineResponse } from '../core/request.js';
 import { JsonStore } from '../core/stored-json.js';
 import type { Clock } from '../ports/clock.js';
@@ -20,7 +20,13 @@ import {
   type VersionRead,
 } from './data-operations.js';
 import type { JsonPatchOperation } from './json-patch.js';
+import type { KvChangeEvent } from './change-events.js';
+import { ChangeFeed, type KvChangeListener } from './change-feed.js';
+import { FolderListing, type DetailedListing } from './folder-listing.js';
+import { KeyPages } from './key-pages.js';
 import { KeyStore } from './key-store.js';
+import { deleteFolder, transferFields, transferKey } from './key-moves.js';
+import { OrphanReclaim, type ReclaimOptions, type ReclaimResult } from './orphan-reclaim.js';
 import { listFields } from './listing.js';
 import { metadataPatchFields, metadataWriteFields, type KvMetadataInput, type KvMetadataPatchInput } from './metadata.js';
 import { MetadataOperations } from './metadata-operations.js';
@@ -28,7 +34,8 @@ import { kvRoutes } from './paths.js';
 import { StorageLayout } from './storage-layout.js';
 import { kvStoredShapes } from './stored-shapes.js';
 import { DEFAULT_MAX_VALUE_BYTES, MAX_DATA_DEPTH } from './value-limits.js';
-import { folderPath, keyPath, parseInput } from './typed-input.js';
+import { folderPath, keyPath } from './typed-input.js';
+import { parseInput } from '../core/parse-input.js';
 import type { KeyMetadata, SecretSubkeys, SecretVersion, VersionMetadata } from './views.js';
 
 export interface KvEngineOptions {
@@ -42,6 +49,14 @@ export interface KvEngineOptions {
    * A write or patch whose data would be larger is a 400.
    */
   maxValueBytes?: number;
+  /**
+   * Listings (LIST, SCAN, detailed-metadata) show only what the caller may read, as if every request asked with
+   * `readable_only=true`: keys need `read` on `data/<key>`, sub-folders `list` on `metadata/<folder>/`. Only requests
+   * with an `authorize` callback are narrowed. Default false (a request can still ask).
+   */
+  filterListings?: boolean;
+  /** A change listener threw: the change stands (it is committed); this reports the listener's error. */
+  onListenerError?: (error: unknown) => void;
   /** Every server-side fault answered as 500, for the service's logs (with the request without its body). */
   onInternalError?: (error: unknown, request: EngineRequest) => void;
 }
@@ -68,6 +83,9 @@ export interface KvListOptions {
   excludeDeleted?: boolean;
 }
 
+/** SCAN: every key below a folder, as paths relative to it. */
+export type KvScanOptions = Omit<KvListOptions, 'excludeDeleted'>;
+
 
 function hiddenVersion(path: string, metadata: VersionMetadata): NotFound {
   return new NotFound(`version ${metadata.version} of ${JSON.stringify(path)} is ${metadata.destroyed ? 'destroyed' : 'deleted'}`);
@@ -89,20 +107,31 @@ export class KvEngine {
   private readonly data: DataOperations;
   private readonly metadata: MetadataOperations;
   private readonly config: ConfigStore;
+  private readonly orphans: OrphanReclaim;
+  private readonly keys: KeyStore;
+  private readonly listing: FolderListing;
+  private readonly feed: ChangeFeed;
 
   constructor(options: KvEngineOptions) {
     const layout = new StorageLayout(options.storagePrefix ?? 'kv/');
     const json = new JsonStore(options.storage, kvStoredShapes(layout));
+    const clock = options.clock ?? systemClock;
     const context: KvContext = {
-      keys: new KeyStore(json, layout),
+      keys: new KeyStore(json, layout, () => clock.now().getTime()),
+      pages: new KeyPages(options.storage, layout),
       config: new ConfigStore(json, layout),
-      clock: options.clock ?? systemClock,
+      clock,
       limits: { maxBytes: options.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES, maxDepth: MAX_DATA_DEPTH },
+      feed: new ChangeFeed((error) => options.onListenerError?.(error)),
     };
+    this.feed = context.feed;
     this.config = context.config;
+    this.keys = context.keys;
+    this.orphans = new OrphanReclaim(json, layout, () => clock.now().getTime());
     this.data = new DataOperations(context);
     this.metadata = new MetadataOperations(context);
-    const routes = kvRoutes({ data: this.data, metadata: this.metadata, config: this.config, keys: context.keys });
+    this.listing = new FolderListing(context, this.metadata, options.filterListings === true);
+    const routes = kvRoutes({ data: this.data, metadata: this.metadata, config: this.config, keys: context.keys, listing: this.listing });
     this.dispatcher = new Dispatcher(routes, { onInternalError: options.onInternalError });
   }
 
@@ -182,9 +211,63 @@ export class KvEngine {
     await this.metadata.remove(keyPath(path));
   }
 
+  /**
+   * Moves the key with its whole history and metadata to `to` (which must not exist), all or nothing; `cas` must equal
+   * the source's current version when given. Needs a storage with atomic commits (InvalidRequest otherwise).
+   */
+  async move(from: string, to: string, options: { cas?: number } = {}): Promise<void> {
+    await transferKey(this.keys, keyPath(from), parseInput(transferFields, { to, ...options }), false);
+  }
+
+  /** Like `move`, but the source stays; the copy's versions get data of their own. */
+  async copy(from: string, to: string, options: { cas?: number } = {}): Promise<void> {
+    await transferKey(this.keys, keyPath(from), parseInput(transferFields, { to, ...options }), true);
+  }
+
+  /** Removes every key below the folder, key by key in batches; answers how many. Running it again resumes. */
+  async deleteFolder(folder: string): Promise<{ removed: number }> {
+    const path = folderPath(folder);
+    if (path === '') throw new InvalidRequest('missing path: deleting every key of the engine is not offered');
+    return { removed: await deleteFolder(this.keys, path) };
+  }
+
+  /**
+   * Removes version data and entry documents that a process which died mid-change left unreferenced over a storage
+   * without atomic commits (with them, nothing is ever left and this returns at once). Safe while other processes
+   * write; bounded by `limit`; call again with `after: next` while `complete` is false. See docs/kv.md.
+   */
+  reclaimOrphans(options: ReclaimOptions = {}): Promise<ReclaimResult> {
+    return this.orphans.run(options);
+  }
+
   /** The direct children of a folder ('' is the root); an empty folder gives []. */
   async list(folder = '', options: KvListOptions = {}): Promise<string[]> {
     const fields = parseInput(listFields, { after: options.after, limit: options.limit, exclude_deleted: options.excludeDeleted });
-    return this.metadata.list(folderPath(folder), fields);
+    return this.listing.names({}, folderPath(folder), fields, false);
+  }
+
+  /** Every key below a folder ('' is the root) as a path relative to it, in storage order; an empty folder gives []. */
+  async scan(folder = '', options: KvScanOptions = {}): Promise<string[]> {
+    const fields = parseInput(listFields, { after: options.after, limit: options.limit });
+    return this.listing.names({}, folderPath(folder), fields, true);
+  }
+
+  /** A page of a folder's names (or with `recursive`, of every key below it) with each key's metadata. */
+  async listDetailed(folder = '', options: KvListOptions & { recursive?: boolean } = {}): Promise<DetailedListing> {
+    const fields = parseInput(listFields, { after: options.after, limit: options.limit, exclude_deleted: options.excludeDeleted });
+    return this.listing.detailed({}, folderPath(folder), fields, options.recursive === true);
+  }
+
+  /**
+   * Calls `listener` with every committed change of a key whose path starts with `prefix` ('' for all; a folder is
+   * `name/`), after the change is committed; a refused request makes no event. Answers the function that unsubscribes.
+   */
+  subscribe(prefix: string, listener: KvChangeListener): () => void {
+    return this.feed.subscribe(prefix, listener);
+  }
+
+  /** The same events as an async iterator; ending the loop or aborting `signal` unsubscribes. */
+  events(prefix = '', options: { signal?: AbortSignal } = {}): AsyncIterableIterator<KvChangeEvent> {
+    return this.feed.events(prefix, options);
   }
 }

@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { bool, int, str } from '../core/fields.js';
+import type { KeyPages } from './key-pages.js';
 import type { KeyStore } from './key-store.js';
 import { findVersion } from './versions.js';
-import { compareKeys as compareNames } from '../core/key-order.js';
 
 /**
  * LIST metadata/<folder>/: the direct children of a folder, keys as `name` and sub-folders as `name/` (a name can be
- * both), in byte order of their UTF-8 form. `after` and `limit` page through them (DECISIONS 5); `exclude_deleted`
- * drops keys whose current version has any deletion time, even a future one, and keeps folders.
+ * both); SCAN metadata/<folder>/: every key below it as a path relative to the folder, no folder names. Both in byte
+ * order of the names' UTF-8 form; `after` and `limit` page through them; `exclude_deleted` drops keys whose current
+ * version has any deletion time, even a future one, and keeps folders; `readable_only` keeps only what the caller may
+ * read (see listing-filter.ts).
  */
 
 export const listFields = z.object({
@@ -15,24 +17,49 @@ export const listFields = z.object({
   /** 0 or negative: no limit. */
   limit: int().optional(),
   exclude_deleted: bool().optional(),
+  readable_only: bool().optional(),
 });
 export type ListFields = z.output<typeof listFields>;
 
-async function hasDeletedHead(keys: KeyStore, path: string): Promise<boolean> {
-  const key = await keys.read(path);
-  const head = key && findVersion(key, key.current_version);
-  return head?.deletion !== undefined;
+/** Decides, for a batch of listed names, which ones stay. */
+export type NameFilter = (names: readonly string[]) => Promise<boolean[]>;
+
+/** Names fetched from storage per round when the caller asked for more, or for all of them. */
+const ROUND = 1000;
+
+export interface ListOptions {
+  recursive?: boolean;
+  filters?: readonly NameFilter[];
 }
 
-export async function listKeys(keys: KeyStore, folder: string, options: ListFields): Promise<string[]> {
-  const names = (await keys.names(folder)).sort(compareNames);
-  const limit = options.limit !== undefined && options.limit > 0 ? options.limit : Number.POSITIVE_INFINITY;
+export async function listKeys(pages: KeyPages, folder: string, fields: ListFields, options: ListOptions = {}): Promise<string[]> {
+  const limit = fields.limit !== undefined && fields.limit > 0 ? fields.limit : Number.POSITIVE_INFINITY;
   const listed: string[] = [];
-  for (const name of names) {
-    if (listed.length >= limit) break;
-    if (options.after !== undefined && compareNames(name, options.after) <= 0) continue;
-    if (options.exclude_deleted && !name.endsWith('/') && (await hasDeletedHead(keys, `${folder}${name}`))) continue;
-    listed.push(name);
+  let after = fields.after;
+  while (listed.length < limit) {
+    const wanted = Math.min(ROUND, limit - listed.length);
+    const page = await pages.page(folder, { after, limit: wanted, recursive: options.recursive });
+    let kept = page;
+    for (const filter of options.filters ?? []) {
+      const verdicts = await filter(kept);
+      kept = kept.filter((_, index) => verdicts[index]);
+    }
+    listed.push(...kept);
+    if (page.length < wanted) break;
+    after = page[page.length - 1];
   }
   return listed;
+}
+
+/** The exclude_deleted filter: folders stay; a key goes when its current version has a deletion time. */
+export function withoutDeletedHeads(keys: KeyStore, folder: string): NameFilter {
+  return (names) =>
+    Promise.all(
+      names.map(async (name) => {
+        if (name.endsWith('/')) return true;
+        const key = await keys.read(`${folder}${name}`);
+        const head = key && findVersion(key, key.current_version);
+        return head?.deletion === undefined;
+      }),
+    );
 }

@@ -1,6 +1,5 @@
-import { unchanged } from '../core/stored-json.js';
+import { CorruptDocument, unchanged } from '../core/stored-json.js';
 import { now, type KvContext } from './context.js';
-import { listKeys, type ListFields } from './listing.js';
 import {
   applyMetadataPatch,
   applyMetadataWrite,
@@ -10,9 +9,12 @@ import {
   type MetadataPatch,
   type MetadataWrite,
 } from './metadata.js';
+import { recordedChange, removalEvent } from './change-events.js';
+import { checkMetadataCas, metadataCasRequiredWarnings, nextMetadataVersion } from './metadata-cas.js';
+import type { StoredConfig } from './records.js';
 import { keyMetadata, type KeyMetadata } from './views.js';
 
-/** The operations on keys as a whole: metadata read, write, patch, delete, and listing. */
+/** The operations on keys as a whole: metadata read, write, patch and delete. */
 
 export type MetadataPatchOutcome = { state: 'missing' } | { state: 'patched'; warnings: string[] };
 
@@ -31,33 +33,41 @@ export class MetadataOperations {
   async write(path: string, fields: MetadataWrite): Promise<string[]> {
     if (!hasMetadataFields(fields)) return [];
     const time = now(this.context);
-    const { warnings } = await this.context.keys.change(path, async (current) => ({
-      next: applyMetadataWrite(current ?? newMetadata(time), fields),
-      result: undefined,
-    }));
-    return [...(await this.casWarnings(fields)), ...warnings];
+    const config = await this.context.config.read();
+    const { warnings } = await recordedChange(this.context, path, 'metadata-write', async (current) => {
+      checkMetadataCas(fields.metadata_cas, current, config);
+      const next = applyMetadataWrite(current ?? newMetadata(time), fields);
+      return { next: { ...next, metadata_version: nextMetadataVersion(current) }, result: undefined };
+    });
+    return [...this.casWarnings(fields, config), ...warnings];
   }
 
   /** Needs an existing key. */
   async patch(path: string, fields: MetadataPatch): Promise<MetadataPatchOutcome> {
-    const { result: found, warnings } = await this.context.keys.change(path, async (current) => ({
-      next: current && hasMetadataFields(fields) ? applyMetadataPatch(current, fields) : unchanged,
-      result: current !== undefined,
-    }));
+    const config = await this.context.config.read();
+    const { result: found, warnings } = await recordedChange(this.context, path, 'metadata-patch', async (current) => {
+      if (!current || !hasMetadataFields(fields)) return { next: unchanged, result: current !== undefined };
+      checkMetadataCas(fields.metadata_cas, current, config);
+      return { next: { ...applyMetadataPatch(current, fields), metadata_version: nextMetadataVersion(current) }, result: true };
+    });
     if (!found) return { state: 'missing' };
-    return { state: 'patched', warnings: [...(await this.casWarnings(fields)), ...warnings] };
+    return { state: 'patched', warnings: [...this.casWarnings(fields, config), ...warnings] };
   }
 
   /** Removes the key and every version; a missing key is not an error. */
-  remove(path: string): Promise<void> {
-    return this.context.keys.removeEvenIfCorrupt(path);
+  async remove(path: string): Promise<void> {
+    const { keys, feed } = this.context;
+    // A corrupt record is removed too (that is how it gets repaired), without an event: there is nothing to describe.
+    const last = await keys.read(path).catch((error: unknown) => {
+      if (error instanceof CorruptDocument) return undefined;
+      throw error;
+    });
+    await keys.removeEvenIfCorrupt(path);
+    if (last) feed.deliver([removalEvent(path, last, now(this.context))]);
   }
 
-  list(folder: string, options: ListFields): Promise<string[]> {
-    return listKeys(this.context.keys, folder, options);
-  }
-
-  private async casWarnings(fields: MetadataWrite | MetadataPatch): Promise<string[]> {
-    return fields.cas_required === false ? casRequiredWarnings(await this.context.config.read()) : [];
+  private casWarnings(fields: MetadataWrite | MetadataPatch, config: StoredConfig): string[] {
+    const cas = fields.cas_required === false ? casRequiredWarnings(config) : [];
+    return [...cas, ...metadataCasRequiredWarnings(fields.metadata_cas_required, config)];
   }
 }

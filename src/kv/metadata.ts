@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { bool, duration, int } from '../core/fields.js';
 import { checkCustomMetadataSize, customMetadata, customMetadataPatch } from './custom-metadata.js';
 import { mergePatch } from './merge-patch.js';
+import { metadataCasField } from './metadata-cas.js';
 import type { StoredConfig, StoredMetadata } from './records.js';
 
 /** Key metadata: its fields, the rules of metadata writes and patches, and the record of a new key. */
@@ -11,6 +12,8 @@ export const metadataWriteFields = z.object({
   cas_required: bool().optional(),
   delete_version_after: duration().optional(),
   custom_metadata: customMetadata().optional(),
+  metadata_cas_required: bool().optional(),
+  metadata_cas: metadataCasField,
 });
 export type MetadataWrite = z.output<typeof metadataWriteFields>;
 /** What `writeMetadata` takes: the fields of `POST metadata/:path`. */
@@ -22,6 +25,8 @@ export const metadataPatchFields = z.object({
   cas_required: bool().nullable().optional(),
   delete_version_after: duration().nullable().optional(),
   custom_metadata: customMetadataPatch().optional(),
+  metadata_cas_required: bool().nullable().optional(),
+  metadata_cas: metadataCasField,
 });
 export type MetadataPatch = z.output<typeof metadataPatchFields>;
 /** What `patchMetadata` takes: the fields of `PATCH metadata/:path`. */
@@ -45,9 +50,9 @@ export function newMetadata(now: number): StoredMetadata {
   };
 }
 
-/** A metadata write with none of the four fields changes nothing and creates nothing. */
+/** A metadata write with none of the settable fields changes nothing and creates nothing (metadata_cas sets nothing). */
 export function hasMetadataFields(write: MetadataWrite | MetadataPatch): boolean {
-  return Object.values(write).some((value) => value !== undefined);
+  return Object.entries(write).some(([name, value]) => name !== 'metadata_cas' && value !== undefined);
 }
 
 /** Only the fields sent change; custom_metadata, when sent, replaces the whole map. Nothing is pruned now. */
@@ -58,6 +63,7 @@ export function applyMetadataWrite(key: StoredMetadata, write: MetadataWrite): S
     cas_required: write.cas_required ?? key.cas_required,
     delete_version_after: write.delete_version_after ?? key.delete_version_after,
     custom_metadata: write.custom_metadata ?? key.custom_metadata,
+    metadata_cas_required: write.metadata_cas_required ?? key.metadata_cas_required,
   };
 }
 
@@ -72,6 +78,7 @@ export function applyMetadataPatch(key: StoredMetadata, patch: MetadataPatch): S
     cas_required: patch.cas_required === undefined ? key.cas_required : (patch.cas_required ?? false),
     delete_version_after: patch.delete_version_after ?? key.delete_version_after,
     custom_metadata: customMetadata,
+    metadata_cas_required: patch.metadata_cas_required === undefined ? key.metadata_cas_required : (patch.metadata_cas_required ?? false),
   };
 }
 

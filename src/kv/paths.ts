@@ -15,7 +15,9 @@ import {
   type PatchOutcome,
   type VersionRead,
 } from './data-operations.js';
+import type { FolderListing } from './folder-listing.js';
 import type { KeyStore } from './key-store.js';
+import { deleteFolder, folderDeleteFields, transferFields, transferKey } from './key-moves.js';
 import { listFields } from './listing.js';
 import { metadataPatchFields, metadataWriteFields } from './metadata.js';
 import type { MetadataOperations } from './metadata-operations.js';
@@ -27,6 +29,7 @@ export interface KvRouteTargets {
   metadata: MetadataOperations;
   config: ConfigStore;
   keys: KeyStore;
+  listing: FolderListing;
 }
 
 /** A key path: non-empty and not ending in '/' (`data/foo/` is no key; it falls through to the catch-all). */
@@ -34,7 +37,7 @@ const KEY = '(?<path>.*[^/])';
 
 const ROOTS = new Set(['data', 'metadata', 'delete', 'undelete', 'destroy']);
 const ROOT_WARNING = 'Non-listing operations on the root of a K/V v2 mount are not supported.';
-const CLI_VERB: Record<Operation, string> = { read: 'get', write: 'put', patch: 'patch', delete: 'delete', list: 'list' };
+const CLI_VERB: Record<Operation, string> = { read: 'get', write: 'put', patch: 'patch', delete: 'delete', list: 'list', scan: 'scan' };
 
 /** What the reference answers for paths it has no endpoint for: 404 with a warning, not an error. */
 async function invalidPath({ path, operation: op }: RouteContext<unknown>): Promise<EngineResponse> {
@@ -69,7 +72,14 @@ function patchResponse(outcome: PatchOutcome): EngineResponse {
   return ok(outcome.metadata, outcome.warnings);
 }
 
-export function kvRoutes({ data, metadata, config, keys }: KvRouteTargets): Route[] {
+export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTargets): Route[] {
+  const names = (recursive: boolean) =>
+    operation(listFields, async ({ params, fields, request }) => listResponse(await listing.names(request, keyOf(params), fields, recursive)));
+  const detailed = (recursive: boolean) =>
+    operation(listFields, async ({ params, fields, request }) => {
+      const found = await listing.detailed(request, keyOf(params), fields, recursive);
+      return found.keys.length === 0 ? notFound() : ok(found);
+    });
   // POST/PUT need `create` for a key without metadata and `update` otherwise.
   const exists = ({ params }: ExistenceContext) => keys.exists(keyOf(params));
   const versionsRoute = (name: string, change: (path: string, versions: number[] | undefined) => Promise<string[]>) =>
@@ -136,12 +146,31 @@ export function kvRoutes({ data, metadata, config, keys }: KvRouteTargets): Rout
       // A LIST path always ends in '/' (the dispatcher adds it): the folder to list.
       pattern: /^metadata\/(?<path>(?:.*\/)?)$/,
       operations: {
-        list: operation(listFields, async ({ params, fields }) => listResponse(await metadata.list(keyOf(params), fields))),
+        list: names(false),
+        scan: names(true),
         read: metadataFolder,
         write: metadataFolder,
         patch: metadataFolder,
-        delete: metadataFolder,
+        delete: operation(folderDeleteFields, async (context) => {
+          if (!context.fields.recursive || context.params.path === '') return metadataFolder(context);
+          await deleteFolder(keys, keyOf(context.params), context.request.authorize);
+          return noContent();
+        }),
       },
+    }),
+    route({
+      pattern: new RegExp(`^(?<verb>move|copy)/${KEY}$`),
+      fields: transferFields,
+      operations: {
+        write: async ({ params, fields, request }) => {
+          await transferKey(keys, keyOf(params), fields, params.verb === 'copy', request.authorize);
+          return noContent();
+        },
+      },
+    }),
+    route({
+      pattern: /^detailed-metadata\/(?<path>(?:.*\/)?)$/,
+      operations: { list: detailed(false), scan: detailed(true) },
     }),
     versionsRoute('delete', (path, versions) => data.deleteVersions(path, versions)),
     versionsRoute('undelete', (path, versions) => data.undeleteVersions(path, versions)),
@@ -154,7 +183,7 @@ export function kvRoutes({ data, metadata, config, keys }: KvRouteTargets): Rout
     }),
     route({
       pattern: /^.*$/,
-      operations: { read: invalidPath, list: invalidPath, write: invalidPath, patch: invalidPath, delete: invalidPath },
+      operations: { read: invalidPath, list: invalidPath, scan: invalidPath, write: invalidPath, patch: invalidPath, delete: invalidPath },
     }),
   ];
 }

@@ -1,3 +1,5 @@
+import type { KvChangeOperation } from './change-events.js';
+
 /**
  * The records the engine keeps in storage. Times are epoch milliseconds (the clock's precision); they are formatted
  * only on the way out. These shapes are the storage format: change them only compatibly.
@@ -9,6 +11,8 @@ export interface StoredConfig {
   cas_required: boolean;
   /** Seconds; 0 = unset; negative (stored as -1) disables automatic deletion for the whole engine. */
   delete_version_after: number;
+  /** Every metadata write and patch must carry metadata_cas; absent in records written before it existed. */
+  metadata_cas_required?: boolean;
 }
 
 export interface StoredVersion {
@@ -28,6 +32,17 @@ export interface StoredVersion {
  */
 export interface StoredEntry extends StoredVersion {
   write: string;
+  /** When this document was written (epoch ms; absent on older documents): the orphan reclaim spares fresh ones. */
+  written?: number;
+}
+
+/** One committed change of a key, as its record remembers it for change events. */
+export interface StoredChange {
+  operation: KvChangeOperation;
+  version: number;
+  revision: number;
+  /** Epoch milliseconds. */
+  time: number;
 }
 
 /** A key's head record: its commit point. */
@@ -42,6 +57,12 @@ export interface StoredMetadata {
   cas_required: boolean;
   delete_version_after: number;
   custom_metadata: Record<string, string>;
+  /** Metadata writes and patches since the key was created (OpenBao's current_metadata_version); absent means 0. */
+  metadata_version?: number;
+  /** This key's metadata writes and patches must carry metadata_cas; absent means false. */
+  metadata_cas_required?: boolean;
+  /** The latest changes of the key, oldest first, for change events (see change-events.ts); absent before any. */
+  changes?: StoredChange[];
   /** Counts the commits of this record, so that equal bytes always mean no commit happened in between. */
   revision: number;
   /** The highest version ever written to an entry document (0: none); pruning retires documents only up to it. */

@@ -11,7 +11,8 @@ import { InvalidRequest } from '../core/errors.js';
  *                                    inline in the key's record; a key's documents are the leaves of that folder (the
  *                                    folders below it belong to longer key paths)
  *   <prefix>versions/<xx>/<id>       one blob per version: the secret data as JSON, under a random id that only the
- *                                    metadata references, so concurrent writers (even in other processes) never collide
+ *                                    metadata references, so concurrent writers (even in other processes) never collide;
+ *                                    the id ends in the time it was written, which the orphan reclaim reads
  */
 export class StorageLayout {
   constructor(readonly prefix: string) {
@@ -37,6 +38,16 @@ export class StorageLayout {
     return `${this.prefix}entries/${path}/`;
   }
 
+  /** The folder below which every key's entry folder lies. */
+  get entriesRoot(): string {
+    return `${this.prefix}entries/`;
+  }
+
+  /** The folder below which every blob lies (in its fan-out folder). */
+  get blobsRoot(): string {
+    return `${this.prefix}versions/`;
+  }
+
   /** Two hex characters of fan-out keep folder sizes small for storages backed by directories. */
   blob(id: string): string {
     return `${this.prefix}versions/${id.slice(0, 2)}/${id}`;
@@ -45,4 +56,17 @@ export class StorageLayout {
 
 export function newBlobId(): string {
   return randomUUID().replaceAll('-', '');
+}
+
+/** A blob id that carries its writing time (epoch ms, base 36, after a '-'), so a reclaim can tell fresh from old. */
+export function timedBlobId(time: number): string {
+  return `${newBlobId()}-${time.toString(36)}`;
+}
+
+/** The writing time of a timed blob id; undefined for ids written before blob ids carried one. */
+export function blobTime(id: string): number | undefined {
+  const dash = id.lastIndexOf('-');
+  if (dash < 0) return undefined;
+  const time = Number.parseInt(id.slice(dash + 1), 36);
+  return Number.isSafeInteger(time) ? time : undefined;
 }

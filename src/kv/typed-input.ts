@@ -1,17 +1,7 @@
-import type { z } from 'zod';
 import { InvalidRequest } from '../core/errors.js';
-import { describeFieldError } from '../core/fields.js';
 import { validatePath } from '../core/path.js';
-import { checkJsonDocument } from '../core/request-shape.js';
 
-/** Input checks of the typed methods: the same schemas and path rules as requests through handle(). */
-
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  checkJsonDocument(input, 'the input');
-  const parsed = schema.safeParse(input);
-  if (!parsed.success) throw new InvalidRequest(describeFieldError(parsed.error));
-  return parsed.data;
-}
+/** Path checks of the typed methods: the same rules as requests through handle(). */
 
 function checkedPath(path: unknown): string {
   if (typeof path !== 'string') throw new InvalidRequest('the path must be a string');

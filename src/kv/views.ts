@@ -34,10 +34,13 @@ export interface VersionSummary {
 export interface KeyMetadata {
   cas_required: boolean;
   created_time: string;
+  /** Metadata writes and patches since the key was created; what `metadata_cas` is compared with. */
+  current_metadata_version: number;
   current_version: number;
   custom_metadata: Record<string, string> | null;
   delete_version_after: string;
   max_versions: number;
+  metadata_cas_required: boolean;
   oldest_version: number;
   updated_time: string;
   /** Keyed by version number as a string. */
@@ -65,10 +68,12 @@ export function keyMetadata(key: StoredMetadata): KeyMetadata {
   return {
     cas_required: key.cas_required,
     created_time: formatTimestamp(key.created),
+    current_metadata_version: key.metadata_version ?? 0,
     current_version: key.current_version,
     custom_metadata: customMetadataView(key),
     delete_version_after: formatDuration(key.delete_version_after),
     max_versions: key.max_versions,
+    metadata_cas_required: key.metadata_cas_required === true,
     oldest_version: key.oldest_version,
     updated_time: formatTimestamp(key.updated),
     versions: Object.fromEntries(key.versions.map((version) => [String(version.version), summary(version)])),

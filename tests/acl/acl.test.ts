@@ -273,7 +273,7 @@ describe('Acl: properties', () => {
         const naming = policies.flat().filter((rule) => rule.path === path);
         const denied = naming.some((rule) => rule.capabilities.includes('deny'));
         for (const capability of ALL) {
-          const expected = !denied && naming.some((rule) => rule.capabilities.includes(capability));
+          const expected = !denied && naming.some((rule) => (rule.capabilities as readonly string[]).includes(capability));
           expect(acl.allows(capability, path)).toBe(expected);
         }
       }),

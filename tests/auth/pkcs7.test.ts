@@ -1,4 +1,3 @@
-import 'reflect-metadata';
 import { generateKeyPairSync, X509Certificate } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';

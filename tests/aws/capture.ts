@@ -1,7 +1,7 @@
 /** A bare local HTTP server that records what reaches it and answers as told: for tests of the login forwarder. */
 import type http from 'node:http';
 import type { SignedHttpRequest } from '../../src/ports/cloud.js';
-import { listenLocally } from '../support/fake-aws/listen.js';
+import { listenLocally } from '../../src/testing/index.js';
 
 export interface Captured {
   method: string;

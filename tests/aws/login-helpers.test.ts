@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildEc2LoginBody, buildIamLoginBody, fetchEc2Pkcs7 } from '../../src/adapters/aws/index.js';
 import { ManualClock } from '../../src/adapters/clocks.js';
 import { CloudUnavailable } from '../../src/core/errors.js';
-import { FakeImds } from '../support/fake-aws/index.js';
+import { FakeImds } from '../../src/testing/index.js';
 import { decodeIamLogin } from './capture.js';
 import { newProvider, noImds, ownAccount, settings, startWorld, type World } from './world.js';
 

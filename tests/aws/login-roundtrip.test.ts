@@ -6,7 +6,7 @@ import { AwsCloudProvider, buildIamLoginBody } from '../../src/adapters/aws/inde
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import { AuthMethod } from '../../src/auth-method.js';
 import type { AuthGrant, EngineResponse } from '../../src/core/request.js';
-import { FakeAws, type FakeUser } from '../support/fake-aws/index.js';
+import { FakeAws, type FakeUser } from '../../src/testing/index.js';
 import { syntheticPkcs7, testSigner } from '../auth/login-harness.js';
 import { noImds, otherAccount, ownAccount } from './world.js';
 

@@ -1,7 +1,7 @@
 /** A seeded fake AWS and provider factories shared by the AWS adapter tests. */
 import { AwsCloudProvider, type AwsCloudProviderOptions } from '../../src/adapters/aws/index.js';
 import type { CloudClientSettings, CloudScope } from '../../src/ports/cloud.js';
-import { FakeAws, type FakeUser } from '../support/fake-aws/index.js';
+import { FakeAws, type FakeUser } from '../../src/testing/index.js';
 
 /** Leading zero on purpose: account ids must stay strings. */
 export const ownAccount = '012345678901';

@@ -9,7 +9,7 @@ import type { EngineResponse } from '../../src/core/request.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { syntheticPkcs7, testSigner } from '../auth/login-harness.js';
 import { newProvider, otherAccount, ownAccount } from '../aws/world.js';
-import { FakeAws } from '../support/fake-aws/index.js';
+import { FakeAws } from '../../src/testing/index.js';
 import { FakeCloud } from '../support/fake-cloud.js';
 
 /**

@@ -48,7 +48,7 @@ describe('KV records of the wrong shape', () => {
     expectError(await env.W('app', { a: 1 }), 500, 'stored entry "kv/config" is corrupt: field cas_required has the wrong shape');
     expectError(await env.handle({ method: 'GET', path: 'config' }), 500, '"kv/config"');
     expect((await env.config({ cas_required: false })).status).toBe(204);
-    expect(dataOf(await env.handle({ method: 'GET', path: 'config' }))).toEqual({ cas_required: false, delete_version_after: '0s', max_versions: 0 });
+    expect(dataOf(await env.handle({ method: 'GET', path: 'config' }))).toMatchObject({ cas_required: false, delete_version_after: '0s', max_versions: 0 });
     expect((await env.W('app', { a: 1 })).status).toBe(200);
   });
 

@@ -28,9 +28,13 @@ async function blobCount(storage: MemoryStorage): Promise<number> {
   return count;
 }
 
-/** A MemoryStorage whose blob deletions fail while `failing` is set. */
+/**
+ * A MemoryStorage whose blob deletions fail while `failing` is set, without atomic commits: over a storage with them,
+ * removals are part of the change's commit and never fail on their own.
+ */
 class BlobDeletesFail extends MemoryStorage {
   failing = false;
+  override commit = undefined as unknown as MemoryStorage['commit'];
   override async delete(key: string): Promise<void> {
     if (this.failing && key.startsWith('kv/versions/')) throw new Error('injected blob delete failure');
     return super.delete(key);
@@ -120,7 +124,7 @@ describe('a spill', () => {
     const key = `${folder}1`;
     const newer = new TextEncoder().encode(JSON.stringify({ ...entry, deletion: 5, write: 'x' }));
     await storage.put(key, newer);
-    await documents.spill(folder, entry, async () => false);
+    await documents.spill(folder, entry, 1, async () => false);
     expect(await storage.get(key)).toEqual(newer);
   });
 
@@ -128,7 +132,7 @@ describe('a spill', () => {
     const storage = new MemoryStorage();
     const documents = new EntryDocuments(new JsonStore(storage));
     await storage.put(`${folder}1`, new TextEncoder().encode(JSON.stringify({ ...entry, deletion: 5, write: 'x' })));
-    await documents.spill(folder, entry, async () => true);
+    await documents.spill(folder, entry, 1, async () => true);
     expect(await documents.read(folder, 1)).toEqual(entry);
   });
 });

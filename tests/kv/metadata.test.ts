@@ -130,10 +130,12 @@ describe('metadata write, read and delete (reference §14 cases 45-51, 59-61)', 
     expect(dataOf(await env.MR('foo'))).toEqual({
       cas_required: false,
       created_time: NOW,
+      current_metadata_version: 0,
       current_version: 0,
       custom_metadata: null,
       delete_version_after: '0s',
       max_versions: 3,
+      metadata_cas_required: false,
       oldest_version: 0,
       updated_time: NOW,
       versions: {},
@@ -254,9 +256,10 @@ describe('metadata PATCH (reference §14 cases 52-58, 62)', () => {
     expect(await env.MP('foo', {})).toEqual({ status: 204 });
     expect(dataOf(await env.MR('foo'))).toEqual(before);
     await env.MP('foo', { cas_required: true, max_versions: 5 });
-    expect(dataOf(await env.MR('foo'))).toEqual({ ...before, cas_required: true, max_versions: 5 });
+    // Each patch that changes something counts up current_metadata_version (OpenBao's metadata check-and-set).
+    expect(dataOf(await env.MR('foo'))).toEqual({ ...before, cas_required: true, max_versions: 5, current_metadata_version: 1 });
     await env.MP('foo', { cas_required: true, max_versions: 15, delete_version_after: '0s', updated_time: 'junk' });
-    expect(dataOf(await env.MR('foo'))).toEqual({ ...before, cas_required: true, max_versions: 15, delete_version_after: '0s' });
+    expect(dataOf(await env.MR('foo'))).toEqual({ ...before, cas_required: true, max_versions: 15, delete_version_after: '0s', current_metadata_version: 2 });
   });
 
   it('58: null resets max_versions to 0 and cas_required to false; a null duration changes nothing', async () => {

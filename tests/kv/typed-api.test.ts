@@ -61,7 +61,7 @@ describe('typed methods', () => {
   it('manage config and metadata, with warnings', async () => {
     const kv = engine();
     await kv.writeConfig({ cas_required: true, delete_version_after: '1h' });
-    expect(await kv.readConfig()).toEqual({ cas_required: true, delete_version_after: '1h0m0s', max_versions: 0 });
+    expect(await kv.readConfig()).toEqual({ cas_required: true, delete_version_after: '1h0m0s', max_versions: 0, metadata_cas_required: false });
     expect((await kv.writeMetadata('k', { cas_required: false, custom_metadata: { team: 'a' } })).warnings).toHaveLength(1);
     expect(await kv.patchMetadata('k', { custom_metadata: { env: 'prod' } })).toEqual({ warnings: [] });
     const metadata = await kv.readMetadata('k');

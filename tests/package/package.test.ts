@@ -1,5 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -10,9 +12,41 @@ function node(args: string[]): string {
 
 // The built package is what users install: check it through its own name, as both module systems resolve it.
 describe('the published build', () => {
+  let readyOutput = '';
   beforeAll(() => {
-    node(['scripts/ensure-ready.mjs']);
+    const ready = spawnSync(process.execPath, ['scripts/ensure-ready.mjs'], { cwd: root, encoding: 'utf8' });
+    expect(ready.status).toBe(0);
+    readyOutput = ready.stdout + ready.stderr;
   }, 120_000);
+
+  it('gets ready for `npm start` and `npm test` without printing anything', () => {
+    expect(readyOutput).toBe('');
+  });
+
+  it('builds without warnings', () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'strongroom-build-'));
+    try {
+      const tsup = join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js');
+      const build = spawnSync(process.execPath, [tsup, '--no-dts', '--no-sourcemap', '--out-dir', outDir], { cwd: root, encoding: 'utf8' });
+      expect(build.status).toBe(0);
+      expect(build.stdout + build.stderr).toContain('Build success');
+      expect(build.stdout + build.stderr).not.toMatch(/warn/i);
+    } finally {
+      rmSync(outDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  // `"sideEffects": false` in package.json promises bundlers this; a polyfill such as reflect-metadata would break it.
+  // zod keeps its configuration and schema registry on globalThis (under __zod_) so that copies of it share them: that
+  // is zod's own and touches nothing else.
+  it.each([
+    ['ESM', 'module', `await import('strongroom');`],
+    ['CommonJS', 'commonjs', `require('strongroom');`],
+  ])('changes no global when imported as %s', (_, inputType, load) => {
+    const globals = `[...Reflect.ownKeys(globalThis), ...Reflect.ownKeys(Reflect)].map(String).filter((k) => !k.startsWith('__zod_')).sort().join(',')`;
+    const script = `const before = ${globals}; ${load} console.log(JSON.stringify({ same: before === ${globals}, getMetadata: typeof Reflect.getMetadata }));`;
+    expect(JSON.parse(node([`--input-type=${inputType}`, '-e', script]))).toEqual({ same: true, getMetadata: 'undefined' });
+  });
 
   const probe = `
     const names = ['MemoryStorage', 'ManualClock', 'systemClock', 'InvalidRequest', 'parseDuration', 'formatDuration'];

@@ -15,7 +15,8 @@ import type {
 } from '../../ports/cloud.js';
 import { systemClock } from '../clocks.js';
 import { parseArn, type ParsedArn } from './arn.js';
-import { CredentialChain, type Environment } from './credentials.js';
+import { ecsCredentialsEndpoint } from './container-credentials.js';
+import { CredentialChain, type CredentialEvent, type Environment } from './credentials.js';
 import { describeInstance } from './ec2.js';
 import { ec2Endpoint, forwardingEndpoint, iamEndpoint, iamRegionOf, partitionOfRegion } from './endpoints.js';
 import { forwardSignedRequest } from './forward.js';
@@ -34,8 +35,15 @@ const principalTypeOf: ReadonlyMap<string, 'user' | 'role'> = new Map([
 ]);
 
 export interface AwsCloudProviderOptions {
-  /** Where CLOUD_ACCESS_KEY, CLOUD_SECRET_KEY, CLOUD_SESSION_TOKEN and CLOUD_REGION are read; default process.env. */
+  /**
+   * Where every variable of the credential chain is read (CLOUD_*, AWS_*, HOME for the shared files); default
+   * process.env. Read at each call, so later changes count.
+   */
   env?: Environment;
+  /** Base URL for AWS_CONTAINER_CREDENTIALS_RELATIVE_URI; default ECS's http://169.254.170.2. */
+  containerEndpoint?: string;
+  /** Debug hook: which source the base credentials came from, on first use, each refresh and each change of source. */
+  onCredentials?: (event: CredentialEvent) => void;
   /** The instance metadata service; default http://169.254.169.254. */
   imdsEndpoint?: string;
   /** Per attempt, for every AWS call; default 10 s. */
@@ -74,7 +82,17 @@ export class AwsCloudProvider implements CloudProvider {
       clock,
       fetch: fetchImpl,
     });
-    this.credentials = new ScopedCredentials(new CredentialChain(this.env, imds, clock), this.api, this.env, clock);
+    const chain = new CredentialChain({
+      env: this.env,
+      api: this.api,
+      imds,
+      clock,
+      fetch: fetchImpl,
+      localTimeoutMs: options.imdsTimeoutMs ?? 2_000,
+      containerEndpoint: options.containerEndpoint ?? ecsCredentialsEndpoint,
+      ...(options.onCredentials && { onCredentials: options.onCredentials }),
+    });
+    this.credentials = new ScopedCredentials(chain, this.api, clock);
   }
 
   async describeInstance(scope: CloudScope, instanceId: string): Promise<InstanceDescription | undefined> {
@@ -130,7 +148,8 @@ export class AwsCloudProvider implements CloudProvider {
   }
 
   private regionOf(scope: CloudScope): string {
-    return scope.region || this.env.CLOUD_REGION || 'us-east-1';
+    const { CLOUD_REGION, AWS_REGION, AWS_DEFAULT_REGION } = this.env;
+    return scope.region || CLOUD_REGION || AWS_REGION || AWS_DEFAULT_REGION || 'us-east-1';
   }
 
   /**

@@ -6,7 +6,7 @@ import { CloudUnavailable } from '../../core/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Endpoint } from './endpoints.js';
 import { describeTransportError, isRetryableStatus, withRetries, type Outcome } from './retry.js';
-import { signRequest, type AwsCredentials } from './signing.js';
+import { formContentType, signRequest, type AwsCredentials } from './signing.js';
 import { child, parseXml, text, type XmlNode } from './xml.js';
 
 export type AwsService = 'ec2' | 'iam' | 'sts';
@@ -46,7 +46,8 @@ export class AwsApiError extends CloudUnavailable {
 export interface QueryTarget {
   service: AwsService;
   endpoint: Endpoint;
-  credentials: AwsCredentials;
+  /** Absent for the few actions AWS takes unsigned (AssumeRoleWithWebIdentity: the token is the proof). */
+  credentials: AwsCredentials | undefined;
   /** Retries after the first attempt (already resolved from max_retries). */
   maxRetries: number;
 }
@@ -94,10 +95,9 @@ export class QueryApiClient {
   private async attempt(target: QueryTarget, action: string, body: string): Promise<Outcome<XmlNode>> {
     const label = `${target.service} ${action}`;
     const { url, region } = target.endpoint;
-    const signed = signRequest(
-      { url, method: 'POST', service: target.service, region, body, now: this.transport.clock.now() },
-      target.credentials,
-    );
+    const signed = target.credentials
+      ? signRequest({ url, method: 'POST', service: target.service, region, body, now: this.transport.clock.now() }, target.credentials)
+      : { 'Content-Type': formContentType };
     // fetch derives Host from the URL, which is exactly the host that was signed.
     const headers = Object.entries(signed).filter(([name]) => name.toLowerCase() !== 'host');
     let status: number;

@@ -8,38 +8,13 @@ import { createHash } from 'node:crypto';
 import { AuthenticationRefused } from '../../core/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CloudClientSettings, CloudScope, StsRoleBinding } from '../../ports/cloud.js';
-import { isFresh, type CredentialChain, type Environment } from './credentials.js';
+import { isFresh, type CredentialChain } from './credentials.js';
 import { partitionOfRegion, stsEndpoint } from './endpoints.js';
 import type { QueryApiClient, QueryTarget } from './query-api.js';
 import { retriesFrom } from './retry.js';
 import type { AwsCredentials } from './signing.js';
+import { cachedLoad } from './single-flight.js';
 import { assumeRole, getCallerIdentity } from './sts.js';
-
-/**
- * Shares one load among concurrent callers; a failed load reaches all of them and is forgotten, a stale value is
- * replaced by whoever notices first.
- */
-async function cachedLoad<T>(
-  cache: Map<string, Promise<T>>,
-  key: string,
-  isFresh: (value: T) => boolean,
-  load: () => Promise<T>,
-): Promise<T> {
-  for (let existing = cache.get(key); existing !== undefined; existing = cache.get(key)) {
-    const value = await existing;
-    if (isFresh(value)) return value;
-    if (cache.get(key) === existing) {
-      cache.delete(key);
-      break;
-    }
-  }
-  const loading = load();
-  cache.set(key, loading);
-  loading.catch(() => {
-    if (cache.get(key) === loading) cache.delete(key);
-  });
-  return loading;
-}
 
 export class ScopedCredentials {
   private fingerprint = '';
@@ -49,7 +24,6 @@ export class ScopedCredentials {
   constructor(
     private readonly chain: CredentialChain,
     private readonly api: QueryApiClient,
-    private readonly env: Environment,
     private readonly clock: Clock,
   ) {}
 
@@ -67,9 +41,9 @@ export class ScopedCredentials {
 
   /** Credentials for acting on the scope's account in `region` (the call's region; STS runs there too). */
   async forScope(scope: CloudScope, region: string): Promise<AwsCredentials> {
-    const generation = this.generationOf(scope.settings);
-    if (scope.stsRole) return this.assumed(generation, scope, scope.stsRole, region);
     const credentials = await this.base(scope.settings);
+    const generation = this.generationOf(scope.settings, credentials);
+    if (scope.stsRole) return this.assumed(generation, scope, scope.stsRole, region);
     if (scope.accountId !== undefined) {
       const own = await this.ownAccount(generation, scope.settings, region);
       if (own !== scope.accountId) {
@@ -105,11 +79,9 @@ export class ScopedCredentials {
   }
 
   /** Fingerprints what decides identity and endpoints; a new fingerprint empties the caches of the old one. */
-  private generationOf(settings: CloudClientSettings): string {
-    const { accessKey, secretKey, endpoint, iamEndpoint, stsEndpoint: sts, stsRegion } = settings;
-    const { CLOUD_ACCESS_KEY, CLOUD_SECRET_KEY, CLOUD_SESSION_TOKEN } = this.env;
-    const material = [accessKey, secretKey, endpoint, iamEndpoint, sts, stsRegion];
-    material.push(CLOUD_ACCESS_KEY ?? '', CLOUD_SECRET_KEY ?? '', CLOUD_SESSION_TOKEN ?? '');
+  private generationOf(settings: CloudClientSettings, base: AwsCredentials): string {
+    const { endpoint, iamEndpoint, stsEndpoint: sts, stsRegion } = settings;
+    const material = [base.accessKeyId, base.secretAccessKey, base.sessionToken ?? '', endpoint, iamEndpoint, sts, stsRegion];
     const fingerprint = createHash('sha256').update(JSON.stringify(material)).digest('hex');
     if (fingerprint !== this.fingerprint) {
       this.fingerprint = fingerprint;

@@ -20,7 +20,7 @@ export interface RequestToSign {
   now: Date;
 }
 
-const formContentType = 'application/x-www-form-urlencoded; charset=utf-8';
+export const formContentType = 'application/x-www-form-urlencoded; charset=utf-8';
 
 /** `20260101T000000Z`: the X-Amz-Date form of a time. */
 export function amzDate(date: Date): string {

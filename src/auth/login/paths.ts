@@ -10,7 +10,7 @@ import { login } from './dispatch.js';
 const document = () => str({ maxLength: 128 * 1024 }).optional();
 
 /** The login body. The iam fields are decoded and validated by decodeIamRequest, which accepts their several encodings. */
-const loginFields = z.object({
+export const loginFields = z.object({
   role: str({ maxLength: 512 }).optional(),
   pkcs7: document(),
   identity: document(),

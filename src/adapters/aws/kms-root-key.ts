@@ -1,0 +1,166 @@
+/**
+ * A root key that never leaves AWS KMS: the keyring's key is wrapped with KMS `Encrypt` and unwrapped with `Decrypt`,
+ * over SigV4-signed HTTPS (aws4) and the JSON protocol, without an SDK. KMS is called when a keyring is created or
+ * opened, never per value.
+ */
+import aws4 from 'aws4';
+import { z } from 'zod';
+import { RootKeyUnavailable, WrongRootKey } from '../../core/errors.js';
+import { systemClock } from '../../core/system-clock.js';
+import type { Clock } from '../../ports/clock.js';
+import type { RootKeyProvider } from '../../ports/root-key.js';
+import { ecsCredentialsEndpoint } from './container-credentials.js';
+import { CredentialChain, type Environment } from './credentials.js';
+import { defaultImdsEndpoint, ImdsClient } from './imds.js';
+import { QueryApiClient } from './query-api.js';
+import { describeTransportError, isRetryableStatus, withRetries, type Outcome } from './retry.js';
+import { amzDate, type AwsCredentials } from './signing.js';
+
+export interface KmsRootKeyOptions {
+  /** The KMS key: key id, key ARN, alias name (`alias/...`) or alias ARN. */
+  keyId: string;
+  region: string;
+  /** Default `https://kms.<region>.amazonaws.com` (`.amazonaws.com.cn` in China regions); a local fake in tests. */
+  endpoint?: string;
+  /**
+   * Where credentials come from; default the provider's chain without config/client: CLOUD_ACCESS_KEY,
+   * CLOUD_SECRET_KEY and CLOUD_SESSION_TOKEN from `env`, then the instance role from IMDSv2.
+   */
+  credentials?: () => Promise<AwsCredentials>;
+  /** Default `process.env`. */
+  env?: Environment;
+  /** Bound into every wrap (KMS encryption context): a blob wrapped for another context does not unwrap. */
+  encryptionContext?: Record<string, string>;
+  /** Per attempt; default 10 s. */
+  timeoutMs?: number;
+  /** Retries of throttling, server faults and transport failures; default 3. */
+  maxRetries?: number;
+  fetch?: typeof fetch;
+  clock?: Clock;
+}
+
+const defaultContext = { purpose: 'strongroom keyring' };
+
+/** The KMS errors that mean "this key did not wrap these bytes", as opposed to KMS being unavailable. */
+const wrongKeyErrors = new Set(['InvalidCiphertextException', 'IncorrectKeyException']);
+
+const encryptAnswer = z.object({ CiphertextBlob: z.base64() });
+const decryptAnswer = z.object({ Plaintext: z.base64() });
+const errorAnswer = z.object({ __type: z.string().optional(), message: z.string().optional(), Message: z.string().optional() });
+
+export class KmsRootKey implements RootKeyProvider {
+  private readonly endpoint: URL;
+  private readonly credentials: () => Promise<AwsCredentials>;
+  private readonly clock: Clock;
+  private readonly fetch: typeof fetch;
+
+  constructor(private readonly options: KmsRootKeyOptions) {
+    const suffix = options.region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com';
+    this.endpoint = new URL(options.endpoint ?? `https://kms.${options.region}.${suffix}/`);
+    this.clock = options.clock ?? systemClock;
+    this.fetch = options.fetch ?? globalThis.fetch;
+    this.credentials = options.credentials ?? defaultCredentials(options.env ?? process.env, this.clock, this.fetch);
+  }
+
+  async wrapKey(key: Uint8Array): Promise<Uint8Array> {
+    const answer = await this.call('Encrypt', { Plaintext: Buffer.from(key).toString('base64') }, encryptAnswer);
+    return Buffer.from(answer.CiphertextBlob, 'base64');
+  }
+
+  async unwrapKey(wrapped: Uint8Array): Promise<Uint8Array> {
+    const answer = await this.call('Decrypt', { CiphertextBlob: Buffer.from(wrapped).toString('base64') }, decryptAnswer);
+    return Buffer.from(answer.Plaintext, 'base64');
+  }
+
+  private async call<T>(action: 'Encrypt' | 'Decrypt', fields: Record<string, string>, schema: z.ZodType<T>): Promise<T> {
+    const body = JSON.stringify({
+      KeyId: this.options.keyId,
+      EncryptionContext: this.options.encryptionContext ?? defaultContext,
+      ...fields,
+    });
+    const policy = { maxRetries: this.options.maxRetries ?? 3, baseDelayMs: 200 };
+    const credentials = await this.credentials().catch((error: unknown) => {
+      throw new RootKeyUnavailable(`no credentials for AWS KMS: ${(error as Error).message}`);
+    });
+    const text = await withRetries(policy, () => this.attempt(action, body, credentials));
+    let parsed;
+    try {
+      parsed = schema.safeParse(JSON.parse(text));
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed?.success) throw new RootKeyUnavailable(`AWS KMS ${action} answered an unexpected document`);
+    return parsed.data;
+  }
+
+  private async attempt(action: string, body: string, credentials: AwsCredentials): Promise<Outcome<string>> {
+    const signed = aws4.sign(
+      {
+        host: this.endpoint.host,
+        path: this.endpoint.pathname,
+        method: 'POST',
+        service: 'kms',
+        region: this.options.region,
+        body,
+        headers: {
+          'Content-Type': 'application/x-amz-json-1.1',
+          'X-Amz-Target': `TrentService.${action}`,
+          'X-Amz-Date': amzDate(this.clock.now()),
+        },
+      },
+      {
+        accessKeyId: credentials.accessKeyId,
+        secretAccessKey: credentials.secretAccessKey,
+        ...(credentials.sessionToken ? { sessionToken: credentials.sessionToken } : {}),
+      },
+    );
+    // fetch sets Host and Content-Length itself, to the values that were signed.
+    const headers = Object.entries(signed.headers ?? {})
+      .filter(([name]) => !['host', 'content-length'].includes(name.toLowerCase()))
+      .map(([name, value]) => [name, String(value)] as [string, string]);
+    const label = `AWS KMS ${action} with key ${this.options.keyId}`;
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.fetch(this.endpoint, {
+        method: 'POST',
+        headers,
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
+      });
+      text = await response.text();
+    } catch (error) {
+      return { retryable: true, error: new RootKeyUnavailable(`${label} at ${this.endpoint.origin}: ${describeTransportError(error)}`) };
+    }
+    if (response.ok) return { retryable: false, value: text };
+    const { code, message } = describeError(text, response.status);
+    const detail = `${label} failed: ${code}${message ? `: ${message}` : ''} (HTTP ${response.status})`;
+    if (wrongKeyErrors.has(code)) {
+      return { retryable: false, error: new WrongRootKey(`${detail}; the KMS key does not open the stored keyring`) };
+    }
+    const throttled = code.includes('Throttl') || code === 'LimitExceededException';
+    return { retryable: throttled || isRetryableStatus(response.status), retryAfter: response.headers.get('retry-after'), error: new RootKeyUnavailable(detail) };
+  }
+}
+
+/** KMS names the error in `__type`, sometimes prefixed with a namespace (`com.amazonaws.kms#NotFoundException`). */
+function describeError(text: string, status: number): { code: string; message: string | undefined } {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch {
+    return { code: `HTTP${status}`, message: undefined };
+  }
+  const parsed = errorAnswer.safeParse(document);
+  const type = parsed.success ? parsed.data.__type : undefined;
+  return { code: type ? (type.split('#').pop() as string) : `HTTP${status}`, message: parsed.success ? parsed.data.message ?? parsed.data.Message : undefined };
+}
+
+function defaultCredentials(env: Environment, clock: Clock, fetchImpl: typeof fetch): () => Promise<AwsCredentials> {
+  const localTimeoutMs = 2_000;
+  const imds = new ImdsClient({ endpoint: defaultImdsEndpoint, timeoutMs: localTimeoutMs, clock, fetch: fetchImpl });
+  const api = new QueryApiClient({ fetch: fetchImpl, clock, timeoutMs: 10_000, retryBaseDelayMs: 200 });
+  const chain = new CredentialChain({ env, api, imds, clock, fetch: fetchImpl, localTimeoutMs, containerEndpoint: ecsCredentialsEndpoint });
+  return () => chain.resolve({ accessKey: '', secretKey: '', endpoint: '', iamEndpoint: '', stsEndpoint: '', stsRegion: '', maxRetries: -1 });
+}

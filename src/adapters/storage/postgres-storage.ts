@@ -1,0 +1,261 @@
+import { compareKeys } from '../../core/key-order.js';
+import type { ListPageOptions, Storage, StorageOperation } from '../../ports/storage.js';
+import { assertDistinctKeys, checkPageLimit, pageStart, prefixEnd, type Bound } from './key-range.js';
+import { loadOptionalDriver } from './optional-driver.js';
+import { retryTransient } from './retry.js';
+
+export interface PostgresStorageOptions {
+  /** postgres://user:password@host:port/database (its encoding must be UTF8, the default). */
+  connectionString: string;
+  /** Table name, optionally schema-qualified (default `strongroom`); created on first use. */
+  table?: string;
+  /** Most connections this storage opens at once (default 10); further queries queue. */
+  poolSize?: number;
+  /** Seconds to wait for a connection before failing the operation (default 10). */
+  connectTimeoutSeconds?: number;
+  /** How long a transaction is retried after serialization failures or deadlocks, in ms (default 5,000). */
+  retryBudgetMs?: number;
+}
+
+/** The part of postgres.js (the `postgres` package) this adapter uses. */
+type Row = Record<string, unknown>;
+interface Query extends Promise<Row[] & { count: number }> {}
+interface Sql {
+  (strings: TemplateStringsArray, ...values: unknown[]): Query;
+  (identifier: string): unknown;
+  unsafe(query: string, params?: unknown[]): Query;
+  begin<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
+  end(options?: { timeout?: number }): Promise<void>;
+}
+type Connect = (url: string, options: Record<string, unknown>) => Sql;
+
+/** Conflicts another transaction caused: the whole transaction is safe to run again. */
+const TRANSIENT = new Set(['40001', '40P01']);
+const isTransient = (error: unknown) => TRANSIENT.has(String((error as { code?: unknown }).code));
+/** Failures to reach the server at all, as opposed to errors in a statement. */
+const UNREACHABLE = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|CONNECT_TIMEOUT|CONNECTION_CLOSED|CONNECTION_ENDED|CONNECTION_DESTROYED|57P01|57P02|57P03)$/;
+
+/** Thrown when a commit's condition does not hold, to roll its transaction back. */
+class ConditionFailed extends Error {}
+
+const plainBytes = (value: Buffer) => new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+const toBuffer = (value: Uint8Array) => Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+
+/**
+ * Storage in one PostgreSQL table: `key text COLLATE "C" PRIMARY KEY, value bytea`. The "C" collation orders keys by
+ * their UTF-8 bytes, the order the port asks for, so listings are answered by the primary-key index. Every write is
+ * one statement or one transaction, so any number of processes may share the table with no coordinator.
+ */
+export class PostgresStorage implements Storage {
+  private readonly table: string;
+  private readonly where: string;
+  private readonly retryBudgetMs: number;
+  private readonly options: PostgresStorageOptions;
+  private client?: Promise<Sql>;
+  private migrated?: Promise<void>;
+  private closed = false;
+
+  constructor(options: PostgresStorageOptions) {
+    if (typeof options?.connectionString !== 'string' || options.connectionString === '') {
+      throw new TypeError('PostgresStorage needs a connectionString');
+    }
+    const table = options.table ?? 'strongroom';
+    if (!/^([A-Za-z_][A-Za-z0-9_]*\.)?[A-Za-z_][A-Za-z0-9_]*$/.test(table)) throw new TypeError(`invalid table name ${JSON.stringify(table)}`);
+    const poolSize = options.poolSize ?? 10;
+    if (!Number.isInteger(poolSize) || poolSize < 1) throw new TypeError('poolSize must be a positive integer');
+    this.options = options;
+    this.table = table.split('.').map((part) => `"${part}"`).join('.');
+    this.where = describeServer(options.connectionString);
+    this.retryBudgetMs = options.retryBudgetMs ?? 5_000;
+  }
+
+  /**
+   * Creates the table if it does not exist. Operations call it on first use; operators may run it ahead of time.
+   * An advisory lock serializes concurrent first starts, since CREATE TABLE IF NOT EXISTS alone can race.
+   */
+  async migrate(): Promise<void> {
+    const sql = await this.connection();
+    await this.guard(() =>
+      sql.begin(async (tx) => {
+        await tx`SELECT pg_advisory_xact_lock(hashtext(${this.table}))`;
+        await tx.unsafe(`CREATE TABLE IF NOT EXISTS ${this.table} (key text COLLATE "C" PRIMARY KEY, value bytea NOT NULL)`);
+      }),
+    );
+  }
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    const rows = await this.query('SELECT value FROM $table WHERE key = $1', [key]);
+    return rows.length === 0 ? undefined : plainBytes(rows[0]!.value as Buffer);
+  }
+
+  async put(key: string, value: Uint8Array): Promise<void> {
+    await this.query('INSERT INTO $table (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, toBuffer(value)]);
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.query('DELETE FROM $table WHERE key = $1', [key]);
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    return this.children(prefix, { key: prefix, inclusive: true }, null);
+  }
+
+  async listPage(prefix: string, options: ListPageOptions): Promise<string[]> {
+    checkPageLimit(options.limit);
+    const start = pageStart(prefix, options.after, options.recursive === true);
+    if (!options.recursive) return this.children(prefix, start, options.limit);
+    const end = prefixEnd(prefix);
+    const rows = await this.query(
+      `SELECT substr(key, $1) AS name FROM $table WHERE key ${start.inclusive ? '>=' : '>'} $2 ${end === undefined ? '' : 'AND key < $4'}
+       ORDER BY key LIMIT $3`,
+      [[...prefix].length + 1, start.key, options.limit, ...(end === undefined ? [] : [end])],
+    );
+    return rows.map((row) => row.name as string);
+  }
+
+  async compareAndPut(key: string, expected: Uint8Array | undefined, value: Uint8Array): Promise<boolean> {
+    const rows =
+      expected === undefined
+        ? await this.query('INSERT INTO $table (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, toBuffer(value)])
+        : await this.query('UPDATE $table SET value = $2 WHERE key = $1 AND value = $3', [key, toBuffer(value), toBuffer(expected)]);
+    return rows.count === 1;
+  }
+
+  async compareAndDelete(key: string, expected: Uint8Array): Promise<boolean> {
+    const rows = await this.query('DELETE FROM $table WHERE key = $1 AND value = $2', [key, toBuffer(expected)]);
+    return rows.count === 1;
+  }
+
+  /**
+   * One transaction whose statements are pipelined in one round trip. Each conditional statement either locks the
+   * row it checks (UPDATE/DELETE ... WHERE value = expected) or inserts it (which holds other inserters of that key
+   * until we finish), so no other transaction can change a checked key before we commit. Keys are visited in sorted
+   * order so that two commits never wait on each other in a cycle; a deadlock that still happens is retried.
+   */
+  async commit(operations: readonly StorageOperation[]): Promise<boolean> {
+    assertDistinctKeys(operations.map((operation) => operation.key));
+    if (operations.length === 0) return true;
+    const sorted = [...operations].sort((a, b) => compareKeys(a.key, b.key));
+    const sql = await this.ready();
+    try {
+      await this.guard(() =>
+        retryTransient(
+          () =>
+            sql.begin(async (tx) => {
+              const counts = await Promise.all(sorted.map((operation) => this.apply(tx, operation)));
+              if (counts.some((holds) => !holds)) throw new ConditionFailed();
+            }),
+          isTransient,
+          this.retryBudgetMs,
+        ),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionFailed) return false;
+      throw error;
+    }
+  }
+
+  /** Waits for running queries (up to 5 s), then closes every connection; later calls reject. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const client = this.client;
+    this.client = undefined;
+    if (client) await (await client).end({ timeout: 5 });
+  }
+
+  /** One statement of a commit; answers whether its condition held. */
+  private async apply(tx: Sql, operation: StorageOperation): Promise<boolean> {
+    const { key, expected } = operation;
+    const run = (text: string, params: unknown[]) => tx.unsafe(text.replaceAll('$table', this.table), params);
+    if (operation.type === 'put') {
+      const value = toBuffer(operation.value);
+      if (expected === undefined) return (await run('INSERT INTO $table (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value])).count === 1;
+      if (expected === null) return (await run('INSERT INTO $table (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, value])).count === 1;
+      return (await run('UPDATE $table SET value = $2 WHERE key = $1 AND value = $3', [key, value, toBuffer(expected)])).count === 1;
+    }
+    if (expected === undefined) return (await run('DELETE FROM $table WHERE key = $1', [key])), true;
+    if (expected !== null) return (await run('DELETE FROM $table WHERE key = $1 AND value = $2', [key, toBuffer(expected)])).count === 1;
+    // "Must be absent": a placeholder insert proves absence and holds concurrent inserters off until we commit.
+    const inserted = await run(`INSERT INTO $table (key, value) VALUES ($1, '') ON CONFLICT (key) DO NOTHING`, [key]);
+    // Removes our placeholder; when the key existed the commit rolls back, restoring it.
+    await run('DELETE FROM $table WHERE key = $1', [key]);
+    return inserted.count === 1;
+  }
+
+  /**
+   * Direct children in one statement: a recursive query hops from each child to the first key after it (past a whole
+   * sub-folder at once), an index seek per listed name however large the sub-folders are.
+   */
+  private async children(prefix: string, start: Bound, limit: number | null): Promise<string[]> {
+    const end = prefixEnd(prefix);
+    const rest = (column: string) => `substr(${column}, $1)`;
+    const slash = (column: string) => `strpos(${rest(column)}, '/')`;
+    const bound = end === undefined ? '' : 'AND k.key < $5';
+    const rows = await this.query(
+      `WITH RECURSIVE walk(key) AS (
+         (SELECT k.key FROM $table k WHERE k.key ${start.inclusive ? '>=' : '>'} $2 ${bound} ORDER BY k.key LIMIT 1)
+         UNION ALL
+         SELECT (SELECT k.key FROM $table k
+                 WHERE k.key >= CASE WHEN ${slash('w.key')} > 0
+                                     THEN left(w.key, $4 + ${slash('w.key')} - 1) || '0'
+                                     ELSE w.key || chr(1) END ${bound}
+                 ORDER BY k.key LIMIT 1)
+         FROM walk w WHERE w.key IS NOT NULL
+       )
+       SELECT CASE WHEN ${slash('key')} > 0 THEN left(${rest('key')}, ${slash('key')}) ELSE ${rest('key')} END AS name
+       FROM walk WHERE key IS NOT NULL LIMIT $3`,
+      [[...prefix].length + 1, start.key, limit, [...prefix].length, ...(end === undefined ? [] : [end])],
+    );
+    return rows.map((row) => row.name as string);
+  }
+
+  /** One statement, with `$table` standing for the quoted table name. */
+  private async query(text: string, params: unknown[]): Promise<Row[] & { count: number }> {
+    const sql = await this.ready();
+    return this.guard(() => retryTransient(() => sql.unsafe(text.replaceAll('$table', this.table), params), isTransient, this.retryBudgetMs));
+  }
+
+  private async ready(): Promise<Sql> {
+    const sql = await this.connection();
+    this.migrated ??= this.migrate().catch((error: unknown) => {
+      this.migrated = undefined;
+      throw error;
+    });
+    await this.migrated;
+    return sql;
+  }
+
+  private connection(): Promise<Sql> {
+    if (this.closed) return Promise.reject(new Error('PostgresStorage is closed'));
+    this.client ??= loadOptionalDriver<Connect>('postgres', 'strongroom/postgres').then((connect) =>
+      connect(this.options.connectionString, {
+        max: this.options.poolSize ?? 10,
+        connect_timeout: this.options.connectTimeoutSeconds ?? 10,
+        idle_timeout: 60,
+        onnotice: () => undefined,
+      }),
+    );
+    return this.client;
+  }
+
+  /** Rewrites a failure to reach the server as an error that says so (without credentials); other errors pass. */
+  private async guard<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      const code = String((error as { code?: unknown }).code);
+      if (!UNREACHABLE.test(code)) throw error;
+      throw new Error(`PostgreSQL at ${this.where} is unreachable (${code}); the operation was not confirmed`, { cause: error });
+    }
+  }
+}
+
+function describeServer(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    return `${url.hostname || 'localhost'}:${url.port || 5432}${url.pathname}`;
+  } catch {
+    return 'the configured address';
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * Loads, creates and updates the keyring record in the wrapped storage, and keeps the last one seen. Several processes
+ * may share the record: updates are compare-and-put against the exact bytes read, re-run on conflict.
+ */
+import { randomBytes, type KeyObject } from 'node:crypto';
+import { InternalError, WrongRootKey } from '../core/errors.js';
+import { KeyedMutex } from '../core/lock.js';
+import type { RootKeyProvider } from '../ports/root-key.js';
+import type { Storage } from '../ports/storage.js';
+import { decodeRecord, encodeRecord, Keyring, wrappedKeyOf, type KeyringDocument } from './keyring.js';
+import { aesKey, ROOT_KEY_LENGTH } from './static-root-key.js';
+
+const MAX_CONFLICTS = 64;
+
+interface Loaded {
+  record: Uint8Array;
+  wrapped: Uint8Array;
+  keyringKey: KeyObject;
+  keyring: Keyring;
+}
+
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
+}
+
+export class KeyringStore {
+  private loaded: Loaded | undefined;
+  private pending: Promise<Loaded> | undefined;
+  /** A wrong root key stays wrong: remembered, so a KMS is not asked again on every request. */
+  private refusal: WrongRootKey | undefined;
+  /** In-process updates run one at a time; other processes are kept out by compare-and-put. */
+  private readonly updates = new KeyedMutex();
+  /** Updates this store has written, to tell a read that overlapped one. */
+  private writes = 0;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly provider: RootKeyProvider,
+    readonly recordKey: string,
+    private readonly now: () => Date,
+  ) {}
+
+  /** The keyring, loading (or creating) it on first use. */
+  async current(): Promise<Keyring> {
+    return (this.loaded ?? (await this.refresh())).keyring;
+  }
+
+  /** The keyring key, which seals the keyring's own companions (the rewrap cursor). */
+  async keyringKey(): Promise<KeyObject> {
+    return (this.loaded ?? (await this.refresh())).keyringKey;
+  }
+
+  /**
+   * Re-reads the record; answers whether it is still the one this store last saw (false when another writer rotated
+   * or retired terms since, or on first load).
+   */
+  async unchanged(): Promise<boolean> {
+    // A read of its own rather than a shared one: it must start after the caller's write landed.
+    const record = await this.storage.get(this.recordKey);
+    const before = this.loaded?.record;
+    if (before && record && sameBytes(before, record)) return true;
+    await this.refresh();
+    return false;
+  }
+
+  /** Reads the record again; concurrent callers share one read. */
+  async refresh(): Promise<Loaded> {
+    if (this.refusal) throw this.refusal;
+    this.pending ??= this.read().finally(() => {
+      this.pending = undefined;
+    });
+    return this.pending;
+  }
+
+  /** Applies `change` to the stored keyring, against the exact record read; `undefined` changes nothing. */
+  async update(change: (keyring: Keyring) => KeyringDocument | undefined): Promise<Keyring> {
+    return this.updates.run(this.recordKey, () => this.updateOnce(change));
+  }
+
+  private async updateOnce(change: (keyring: Keyring) => KeyringDocument | undefined): Promise<Keyring> {
+    for (let attempt = 0; attempt < MAX_CONFLICTS; attempt++) {
+      const loaded = await this.refresh();
+      const document = change(loaded.keyring);
+      if (!document) return loaded.keyring;
+      const record = encodeRecord(loaded.wrapped, loaded.keyringKey, this.recordKey, document);
+      if (await this.write(loaded.record, record)) {
+        this.writes += 1;
+        this.loaded = { ...loaded, record, keyring: new Keyring(document) };
+        return this.loaded.keyring;
+      }
+    }
+    throw new InternalError('the keyring kept changing while it was being updated');
+  }
+
+  private async read(): Promise<Loaded> {
+    const writes = this.writes;
+    for (let attempt = 0; attempt < MAX_CONFLICTS; attempt++) {
+      const record = await this.storage.get(this.recordKey);
+      const loaded = record ? await this.adopt(record) : await this.create();
+      if (loaded) {
+        // A read that started before this store's own update finished may hold the record that update replaced.
+        if (writes === this.writes) this.loaded = loaded;
+        return this.loaded ?? loaded;
+      }
+    }
+    throw new InternalError('the keyring kept changing while it was being created');
+  }
+
+  private async adopt(record: Uint8Array): Promise<Loaded> {
+    const previous = this.loaded;
+    if (previous && sameBytes(previous.record, record)) return previous;
+    const wrapped = wrappedKeyOf(record, this.recordKey);
+    let keyringKey = previous && sameBytes(previous.wrapped, wrapped) ? previous.keyringKey : undefined;
+    if (!keyringKey) {
+      try {
+        keyringKey = aesKey(await this.provider.unwrapKey(wrapped), 'the unwrapped keyring key');
+      } catch (error) {
+        if (error instanceof WrongRootKey) this.refusal = error;
+        throw error;
+      }
+    }
+    return { record, wrapped, keyringKey, keyring: new Keyring(decodeRecord(record, keyringKey, this.recordKey)) };
+  }
+
+  /** A first keyring; undefined when another writer created one meanwhile (the caller reads that one). */
+  private async create(): Promise<Loaded | undefined> {
+    const secret = randomBytes(ROOT_KEY_LENGTH);
+    const keyringKey = aesKey(secret, 'the keyring key');
+    const wrapped = await this.provider.wrapKey(secret);
+    const document = Keyring.first(this.now());
+    const record = encodeRecord(wrapped, keyringKey, this.recordKey, document);
+    if (!(await this.write(undefined, record))) return undefined;
+    return { record, wrapped, keyringKey, keyring: new Keyring(document) };
+  }
+
+  /** Without compareAndPut the storage serves one process, whose callers serialise through `pending` and `updates`. */
+  private async write(expected: Uint8Array | undefined, record: Uint8Array): Promise<boolean> {
+    if (this.storage.compareAndPut) return this.storage.compareAndPut(this.recordKey, expected, record);
+    await this.storage.put(this.recordKey, record);
+    return true;
+  }
+}

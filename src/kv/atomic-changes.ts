@@ -1,0 +1,120 @@
+import { InternalError } from '../core/errors.js';
+import { encodeJson, type JsonStore, unchanged } from '../core/stored-json.js';
+import type { StorageOperation } from '../ports/storage.js';
+import { entryDocument, leavingHead, type EntryDocuments } from './entry-documents.js';
+import type { ChangeFunction, Committed, CommitOptions, Stage } from './key-store.js';
+import type { StoredMetadata } from './records.js';
+import { timedBlobId, type StorageLayout } from './storage-layout.js';
+import { keptRange, pruned, range } from './versions.js';
+
+/**
+ * Changes of keys over a storage with atomic commits. Everything one change writes and removes is one commit,
+ * conditioned on the head record as the change read it: the new version's blob, the entries that leave the head, the
+ * head itself, and the removal of all it stops referencing (pruned and destroyed blobs, pruned entry documents, and any
+ * cleanup a change without atomic commits left listed in the head). A crash or a storage failure at any point
+ * therefore leaves the key as it was or as the change left it: nothing is written ahead of the commit, so no orphan
+ * can exist, and no removal is left for a later change. A change that finds the head changed runs again on the new one.
+ */
+
+const MAX_ATTEMPTS = 64;
+
+function deletion(key: string): StorageOperation {
+  return { type: 'delete', key };
+}
+
+export class AtomicChanges {
+  constructor(
+    private readonly json: JsonStore,
+    private readonly layout: StorageLayout,
+    private readonly entries: EntryDocuments,
+    private readonly now: () => number,
+    private readonly inlineEntries: number,
+  ) {}
+
+  async change<R>(path: string, change: ChangeFunction<R>, options: CommitOptions): Promise<Committed<R>> {
+    const key = this.layout.metadata(path);
+    const folder = this.layout.entries(path);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const raw = await this.json.getRaw(key);
+      const current = raw === undefined ? undefined : this.json.decode<StoredMetadata>(raw, key);
+      const view = current && options.load ? await this.entries.withEntries(folder, current, options.load(current), options.inlineAll) : current;
+      const time = this.now();
+      const writes: StorageOperation[] = [];
+      const stage: Stage = async (data) => {
+        const id = timedBlobId(time);
+        writes.push({ type: 'put', key: this.layout.blob(id), value: encodeJson(data), expected: null });
+        return id;
+      };
+      const outcome = await change(view, stage);
+      const removals = [...(current?.garbage ?? []).map((id) => this.layout.blob(id)), ...(current?.retired ?? []).map((version) => `${folder}${version}`)];
+      removals.push(...(outcome.dropped ?? []).map((id) => this.layout.blob(id)));
+      let next: StoredMetadata;
+      if (outcome.next === unchanged) {
+        if (!current || removals.length === 0) return { result: outcome.result, stored: current, pending: [], warnings: [] };
+        next = { ...current, garbage: [], retired: [], revision: current.revision + 1 };
+      } else {
+        const retired = pruned(current, outcome.next);
+        const prunedBlobs = await this.entries.spilledBlobs(folder, view, retired);
+        const { keep, out } = leavingHead(current, view, outcome.next, options.inlineAll === true, this.inlineEntries);
+        for (const entry of out) writes.push({ type: 'put', key: `${folder}${entry.version}`, value: encodeJson(entryDocument(entry, time)) });
+        removals.push(...retired.map((version) => `${folder}${version}`), ...prunedBlobs.map((id) => this.layout.blob(id)));
+        const spilled = Math.max(current?.spilled ?? 0, out.at(-1)?.version ?? 0);
+        next = { ...outcome.next, versions: keep, spilled, garbage: [], retired: [], revision: (current?.revision ?? 0) + 1 };
+      }
+      const head = encodeJson(next);
+      const operations = [...writes, { type: 'put' as const, key, value: head, expected: raw ?? null }, ...[...new Set(removals)].map(deletion)];
+      if (await this.apply(operations, key, head)) return { result: outcome.result, stored: next, pending: [], warnings: [] };
+    }
+    throw new InternalError(`too many concurrent writers on ${JSON.stringify(key)}`);
+  }
+
+  /**
+   * Removes a key in one commit conditioned on its head: the head, every entry document in its folder and every blob
+   * any of them references. A write committed by another process after the head was read makes the commit fail, and
+   * the removal runs again on the new head, so no write's data is ever left behind unreferenced.
+   */
+  async remove(path: string): Promise<void> {
+    const key = this.layout.metadata(path);
+    const folder = this.layout.entries(path);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const raw = await this.json.getRaw(key);
+      if (raw === undefined) return;
+      const operations = [{ type: 'delete' as const, key, expected: raw }, ...(await this.contents(key, folder, raw)).map(deletion)];
+      if (await this.apply(operations, key, undefined)) return;
+    }
+    throw new InternalError('the key kept changing while it was being deleted');
+  }
+
+  /** The storage keys of a key's entry documents and of every blob its head, documents and garbage name. */
+  async contents(key: string, folder: string, raw: Uint8Array): Promise<string[]> {
+    const current = this.json.decode<StoredMetadata>(raw, key);
+    const [all, documents] = await Promise.all([
+      this.entries.withEntries(folder, current, range(keptRange(current).from, current.current_version), true),
+      this.entries.stored(folder),
+    ]);
+    const blobs = [...all.versions.flatMap((entry) => (entry.blob === undefined ? [] : [entry.blob])), ...current.garbage];
+    return [...documents.map((version) => `${folder}${version}`), ...new Set(blobs.map((id) => this.layout.blob(id)))];
+  }
+
+  /**
+   * Applies one commit; a failure whose answer was lost after the commit took effect counts as done, which the head
+   * shows (its bytes are unique: every commit raises its revision).
+   */
+  async apply(operations: readonly StorageOperation[], key: string, head: Uint8Array | undefined): Promise<boolean> {
+    try {
+      return await this.json.commit(operations);
+    } catch (error) {
+      if (await this.holds(key, head)) return true;
+      throw error;
+    }
+  }
+
+  private async holds(key: string, bytes: Uint8Array | undefined): Promise<boolean> {
+    try {
+      const stored = await this.json.storage.get(key);
+      return stored === undefined || bytes === undefined ? stored === bytes : Buffer.from(stored).equals(bytes);
+    } catch {
+      return false;
+    }
+  }
+}

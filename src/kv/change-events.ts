@@ -1,0 +1,85 @@
+import { formatTimestamp } from '../core/time.js';
+import { unchanged } from '../core/stored-json.js';
+import { now, type KvContext } from './context.js';
+import type { ChangeFunction, Committed } from './key-store.js';
+import type { StoredChange, StoredMetadata } from './records.js';
+
+/**
+ * Change events: one per committed mutation of a key. Each change is also recorded in the key's head record, in the
+ * same commit, as a short history (the last HISTORY changes), so that a process that learns late of a change (another
+ * process made it, or a notification was lost) can still deliver every event in order.
+ */
+
+export type KvChangeOperation =
+  | 'write'
+  | 'patch'
+  | 'delete'
+  | 'undelete'
+  | 'destroy'
+  | 'metadata-write'
+  | 'metadata-patch'
+  | 'metadata-delete';
+
+export interface KvChangeEvent {
+  /** The key path, as written after `data/`. */
+  path: string;
+  operation: KvChangeOperation;
+  /** The key's current version after the change (0 for a key with metadata only). */
+  version: number;
+  /**
+   * Increases with every commit of the key's record, so events of one key are ordered by it (it may skip numbers:
+   * housekeeping commits count too). A key created again after a metadata-delete starts afresh.
+   */
+  revision: number;
+  /** RFC 3339 UTC. */
+  time: string;
+}
+
+/** How many of a key's latest changes its record keeps for late readers. */
+export const HISTORY = 16;
+
+function eventOf(path: string, change: StoredChange): KvChangeEvent {
+  return { path, operation: change.operation, version: change.version, revision: change.revision, time: formatTimestamp(change.time) };
+}
+
+/** The changes a key's record remembers, oldest first. */
+export function eventsOf(path: string, record: StoredMetadata | undefined): KvChangeEvent[] {
+  return (record?.changes ?? []).map((change) => eventOf(path, change));
+}
+
+/**
+ * Runs a key change that records itself: the record the change commits carries the change in its history, with the
+ * revision the key store gives that commit (one more than the record it replaces). Answers the commit and the events
+ * it made (none when the change wrote nothing).
+ */
+export async function recordedChange<R>(
+  context: KvContext,
+  path: string,
+  operation: KvChangeOperation,
+  change: ChangeFunction<R>,
+  versions?: readonly number[],
+): Promise<Committed<R>> {
+  const time = now(context);
+  let made: StoredChange | undefined;
+  const committed = await context.keys.change(
+    path,
+    async (current, stage) => {
+      const outcome = await change(current, stage);
+      if (outcome.next === unchanged || outcome.next === undefined) {
+        made = undefined;
+        return outcome;
+      }
+      made = { operation, version: outcome.next.current_version, revision: (current?.revision ?? 0) + 1, time };
+      const history = [...(current?.changes ?? []), made].slice(-HISTORY);
+      return { ...outcome, next: { ...outcome.next, changes: history } };
+    },
+    versions,
+  );
+  if (made && committed.stored) context.feed.deliver([eventOf(path, made)]);
+  return committed;
+}
+
+/** The event of a key's removal: one revision past the last record the remover saw. */
+export function removalEvent(path: string, last: StoredMetadata, time: number): KvChangeEvent {
+  return { path, operation: 'metadata-delete', version: last.current_version, revision: last.revision + 1, time: formatTimestamp(time) };
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { PermissionDenied } from '../core/errors.js';
+import { bool, int, str } from '../core/fields.js';
+import type { CapabilityCheck } from '../core/request.js';
+import type { KeyStore } from './key-store.js';
+import { keyPath } from './typed-input.js';
+
+/**
+ * Operations on whole keys and trees: move and copy a key with its history (POST move/<key>, POST copy/<key>), and
+ * delete every key below a folder (DELETE metadata/<folder>/ with recursive=true).
+ */
+
+export const transferFields = z.object({ to: str(), cas: int().optional() });
+export type TransferFields = z.output<typeof transferFields>;
+
+export const folderDeleteFields = z.object({ recursive: bool().optional() });
+
+/** Keys removed per batch of a folder delete: each batch is authorised whole before any of it is removed. */
+const BATCH = 100;
+
+/** The capability callback of a request, or one that allows everything when the caller checks nothing. */
+export type Authorize = (check: CapabilityCheck) => boolean | Promise<boolean>;
+
+async function require(authorize: Authorize | undefined, checks: CapabilityCheck[]): Promise<void> {
+  if (!authorize) return;
+  for (const check of checks) if (!(await authorize(check))) throw new PermissionDenied();
+}
+
+/**
+ * A move needs `read` and `delete` on the source (its data and its metadata), a copy `read`; both need `create` on
+ * the target, which must not exist yet.
+ */
+export async function transferKey(keys: KeyStore, from: string, fields: TransferFields, keepSource: boolean, authorize?: Authorize): Promise<string> {
+  const to = keyPath(fields.to);
+  const checks: CapabilityCheck[] = [
+    { capability: 'read', path: `data/${from}` },
+    ...(keepSource ? [] : [{ capability: 'delete' as const, path: `metadata/${from}` }]),
+    { capability: 'create', path: `data/${to}` },
+  ];
+  await require(authorize, checks);
+  await keys.transfer(from, to, { keepSource, ...(fields.cas === undefined ? {} : { cas: fields.cas }) });
+  return to;
+}
+
+/**
+ * Removes every key below the folder, one key at a time (each key goes whole or not at all), in batches that are
+ * each authorised (`delete` on every key's `metadata/` path) before any of them is removed. Interrupted, it leaves
+ * some keys removed and the others whole; running it again finishes. Answers how many keys it removed.
+ */
+export async function deleteFolder(keys: KeyStore, folder: string, authorize?: Authorize): Promise<number> {
+  let removed = 0;
+  let batch: string[] = [];
+  const flush = async () => {
+    await require(
+      authorize,
+      batch.map((path) => ({ capability: 'delete', path: `metadata/${path}` })),
+    );
+    await Promise.all(batch.map((path) => keys.remove(path)));
+    removed += batch.length;
+    batch = [];
+  };
+  for await (const name of keys.keysBelow(folder)) {
+    batch.push(folder + name);
+    if (batch.length >= BATCH) await flush();
+  }
+  if (batch.length > 0) await flush();
+  return removed;
+}

@@ -1,0 +1,89 @@
+import { InternalError, InvalidRequest, NotFound } from '../core/errors.js';
+import { encodeJson, type JsonStore } from '../core/stored-json.js';
+import type { StorageOperation } from '../ports/storage.js';
+import type { AtomicChanges } from './atomic-changes.js';
+import { CAS_MISMATCH } from './cas.js';
+import { entryDocument, StaleRead, type EntryDocuments } from './entry-documents.js';
+import type { StoredMetadata, StoredVersion } from './records.js';
+import { timedBlobId, type StorageLayout } from './storage-layout.js';
+import { keptRange, range } from './versions.js';
+
+/**
+ * Moving and copying a key with its whole history, as one commit: the target's head and entry documents are created
+ * (the target must not exist), and the source is removed (move) or required unchanged (copy). A copy gets blobs of its
+ * own, so every version's data keeps exactly one owner; a move keeps the blobs, which only the moved records name.
+ * Only storages with atomic commits can do this all or nothing; others are refused.
+ */
+
+const MAX_ATTEMPTS = 64;
+
+export interface TransferOptions {
+  /** The source's current version must equal it. */
+  cas?: number;
+  /** Copy: the source stays. */
+  keepSource: boolean;
+}
+
+export class KeyTransfer {
+  constructor(
+    private readonly json: JsonStore,
+    private readonly layout: StorageLayout,
+    private readonly entries: EntryDocuments,
+    private readonly atomic: AtomicChanges,
+    private readonly now: () => number,
+  ) {}
+
+  async run(from: string, to: string, options: TransferOptions): Promise<void> {
+    if (from === to) throw new InvalidRequest('the source and the target are the same key');
+    const source = this.layout.metadata(from);
+    const target = this.layout.metadata(to);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const [raw, existing] = await Promise.all([this.json.getRaw(source), this.json.getRaw(target)]);
+      if (raw === undefined) throw new NotFound(`no key ${JSON.stringify(from)}`);
+      if (existing !== undefined) throw new InvalidRequest(`the key ${JSON.stringify(to)} already exists`);
+      const head = this.json.decode<StoredMetadata>(raw, source);
+      if (options.cas !== undefined && options.cas !== head.current_version) throw new InvalidRequest(CAS_MISMATCH);
+      const operations = await this.operations(from, to, head, raw, options.keepSource);
+      const next = operations.find((operation) => operation.key === target);
+      if (await this.atomic.apply(operations, target, next?.type === 'put' ? next.value : undefined)) return;
+    }
+    throw new InternalError(`too many concurrent writers on ${JSON.stringify(from)}`);
+  }
+
+  private async operations(from: string, to: string, head: StoredMetadata, raw: Uint8Array, keepSource: boolean): Promise<StorageOperation[]> {
+    const source = this.layout.metadata(from);
+    const sourceFolder = this.layout.entries(from);
+    const targetFolder = this.layout.entries(to);
+    const { versions } = await this.entries.withEntries(sourceFolder, head, range(keptRange(head).from, head.current_version));
+    const time = this.now();
+    const operations: StorageOperation[] = [];
+    const renamed = new Map<string, string>();
+    if (keepSource) {
+      await Promise.all(
+        versions.map(async ({ blob }) => {
+          if (blob === undefined) return;
+          const data = await this.json.getRaw(this.layout.blob(blob));
+          if (data === undefined) throw new StaleRead();
+          const id = timedBlobId(time);
+          renamed.set(blob, id);
+          operations.push({ type: 'put', key: this.layout.blob(id), value: data, expected: null });
+        }),
+      );
+    }
+    const rename = (entry: StoredVersion): StoredVersion => (entry.blob === undefined || !keepSource ? entry : { ...entry, blob: renamed.get(entry.blob) });
+    const inline = new Set(head.versions.map((entry) => entry.version));
+    for (const entry of versions) {
+      if (!inline.has(entry.version)) operations.push({ type: 'put', key: `${targetFolder}${entry.version}`, value: encodeJson(entryDocument(rename(entry), time)) });
+    }
+    const next: StoredMetadata = { ...head, versions: head.versions.map(rename), garbage: keepSource ? [] : head.garbage, retired: [], revision: head.revision + 1 };
+    operations.push({ type: 'put', key: this.layout.metadata(to), value: encodeJson(next), expected: null });
+    if (keepSource) {
+      // Rewriting the same bytes conditions the commit on the source being the one whose history was read.
+      operations.push({ type: 'put', key: source, value: raw, expected: raw });
+    } else {
+      const documents = await this.entries.stored(sourceFolder);
+      operations.push({ type: 'delete', key: source, expected: raw }, ...documents.map((version): StorageOperation => ({ type: 'delete', key: `${sourceFolder}${version}` })));
+    }
+    return operations;
+  }
+}

@@ -1,0 +1,2 @@
+/** strongroom/postgres: Storage in one PostgreSQL table. Needs the optional peer dependency `postgres` (`npm i postgres`). */
+export { PostgresStorage, type PostgresStorageOptions } from './adapters/storage/postgres-storage.js';

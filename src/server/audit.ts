@@ -1,0 +1,171 @@
+// The audit log: a file device writing one JSON line per request and one per response, in Vault's audit entry shape.
+// Every string a client sent or received is replaced by its HMAC-SHA256 under the server's audit key, except the
+// fields Vault leaves clear (request id, operation, path, addresses, policy names, display names, error text), so
+// the log proves who did what without holding a secret. When the device cannot write, the request is refused.
+import { createHmac } from 'node:crypto';
+import { open, type FileHandle } from 'node:fs/promises';
+import { InternalError, InvalidRequest } from '../core/errors.js';
+import type { TokenRecord } from './token-record.js';
+
+const DEVICE_PATH = 'file/';
+
+export interface AuditEvent {
+  time: Date;
+  requestId: string;
+  operation: string;
+  path: string;
+  mountType: string;
+  data: unknown;
+  token: string | undefined;
+  caller: TokenRecord | undefined;
+  remoteAddress: string | undefined;
+  remotePort: number | undefined;
+}
+
+export interface AuditOutcome {
+  status: number;
+  body: Record<string, unknown> | undefined;
+}
+
+export class AuditLog {
+  #handle: Promise<FileHandle> | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly key: Buffer,
+    private readonly file: string | undefined,
+  ) {}
+
+  get enabled(): boolean {
+    return this.file !== undefined;
+  }
+
+  /** What `GET sys/audit` lists. */
+  devices(): Record<string, unknown> {
+    if (!this.file) return {};
+    return { [DEVICE_PATH]: { type: 'file', description: '', options: { file_path: this.file }, local: false, path: DEVICE_PATH } };
+  }
+
+  /** `sys/audit-hash/<device>`: what the device writes in place of `input`. */
+  hash(device: string, input: string): string {
+    if (!this.file || `${device.replace(/\/$/, '')}/` !== DEVICE_PATH) throw new InvalidRequest(`unknown audit backend ${JSON.stringify(device)}`);
+    return this.#hmac(input);
+  }
+
+  #hmac(value: string): string {
+    return `hmac-sha256:${createHmac('sha256', this.key).update(value).digest('hex')}`;
+  }
+
+  /** Every string inside `value` hashed; keys, numbers, booleans and nulls stay. Iterative: bodies may be deep. */
+  #hashAll(value: unknown): unknown {
+    if (typeof value === 'string') return this.#hmac(value);
+    if (typeof value !== 'object' || value === null) return value;
+    const root: unknown = Array.isArray(value) ? [] : {};
+    const stack: Array<[source: Record<string, unknown>, target: Record<string, unknown>]> = [[value as Record<string, unknown>, root as Record<string, unknown>]];
+    while (stack.length > 0) {
+      const [source, target] = stack.pop()!;
+      for (const [key, item] of Object.entries(source)) {
+        let copy: unknown = item;
+        if (typeof item === 'string') copy = this.#hmac(item);
+        else if (typeof item === 'object' && item !== null) {
+          copy = Array.isArray(item) ? [] : {};
+          stack.push([item as Record<string, unknown>, copy as Record<string, unknown>]);
+        }
+        Object.defineProperty(target, key, { value: copy, enumerable: true, writable: true, configurable: true });
+      }
+    }
+    return root;
+  }
+
+  #authOf(event: AuditEvent): Record<string, unknown> | undefined {
+    const { caller } = event;
+    if (!caller) return undefined;
+    return {
+      client_token: event.token ? this.#hmac(event.token) : '',
+      accessor: this.#hmac(caller.accessor),
+      display_name: caller.displayName,
+      policies: caller.policies,
+      token_policies: caller.policies,
+      metadata: caller.meta,
+      entity_id: '',
+      token_type: 'service',
+      token_ttl: caller.creationTtl,
+      token_issue_time: new Date(caller.issuedAt).toISOString(),
+    };
+  }
+
+  #requestOf(event: AuditEvent): Record<string, unknown> {
+    return {
+      id: event.requestId,
+      operation: event.operation,
+      mount_type: event.mountType,
+      client_token: event.token ? this.#hmac(event.token) : '',
+      client_token_accessor: event.caller ? this.#hmac(event.caller.accessor) : '',
+      namespace: { id: 'root' },
+      path: event.path,
+      data: event.data === undefined ? null : this.#hashAll(event.data),
+      remote_address: event.remoteAddress ?? '',
+      remote_port: event.remotePort ?? 0,
+    };
+  }
+
+  async logRequest(event: AuditEvent): Promise<void> {
+    await this.#write({ time: event.time.toISOString(), type: 'request', auth: this.#authOf(event), request: this.#requestOf(event) });
+  }
+
+  async logResponse(event: AuditEvent, outcome: AuditOutcome, finished: Date): Promise<void> {
+    const body = outcome.body ?? {};
+    const errors = Array.isArray(body.errors) ? (body.errors as unknown[]).map(String) : undefined;
+    const auth = body.auth && typeof body.auth === 'object' ? (body.auth as Record<string, unknown>) : undefined;
+    const response = {
+      mount_type: event.mountType,
+      status_code: outcome.status,
+      ...(body.data !== undefined && body.data !== null ? { data: this.#hashAll(body.data) } : {}),
+      ...(auth
+        ? {
+            auth: {
+              ...auth,
+              client_token: typeof auth.client_token === 'string' ? this.#hmac(auth.client_token) : '',
+              accessor: typeof auth.accessor === 'string' ? this.#hmac(auth.accessor) : '',
+            },
+          }
+        : {}),
+      ...(Array.isArray(body.warnings) ? { warnings: body.warnings } : {}),
+    };
+    await this.#write({
+      time: finished.toISOString(),
+      type: 'response',
+      auth: this.#authOf(event),
+      request: this.#requestOf(event),
+      response,
+      ...(errors && errors.length > 0 ? { error: errors.join('; ') } : outcome.status >= 400 ? { error: `status ${outcome.status}` } : {}),
+    });
+  }
+
+  /** Appends one line, in order; a failure refuses the request and the next write opens the file again. */
+  async #write(entry: Record<string, unknown>): Promise<void> {
+    if (!this.file) return;
+    const file = this.file;
+    const line = `${JSON.stringify(entry)}\n`;
+    const written = this.#queue.then(async () => {
+      this.#handle ??= open(file, 'a', 0o600);
+      try {
+        await (await this.#handle).appendFile(line);
+      } catch (cause) {
+        const stale = this.#handle;
+        this.#handle = undefined;
+        await stale?.then((handle) => handle.close()).catch(() => undefined);
+        throw new InternalError('audit log could not be written: the request is refused', { cause });
+      }
+    });
+    this.#queue = written.catch(() => undefined);
+    await written;
+  }
+
+  async close(): Promise<void> {
+    await this.#queue;
+    const handle = this.#handle;
+    this.#handle = undefined;
+    await handle?.then((opened) => opened.close()).catch(() => undefined);
+  }
+}

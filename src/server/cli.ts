@@ -1,0 +1,95 @@
+// The `strongroom` command. `strongroom server` serves both engines over Vault's HTTP API until SIGINT or SIGTERM,
+// configured by the environment (HOST, PORT, STRONGROOM_*).
+import { readFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
+import { createServer, type ServerOptions } from './server.js';
+import { selectStorage } from './storage-selection.js';
+
+const USAGE = `usage: strongroom server
+
+Serves the KV v2 engine at /v1/secret/ and the cloud auth method at /v1/auth/cloud/ over Vault's HTTP API.
+Environment: HOST, PORT, STRONGROOM_DATA_DIR, STRONGROOM_STORAGE_URL, STRONGROOM_ROOT_KEY, STRONGROOM_ROOT_TOKEN,
+STRONGROOM_AUDIT_FILE, STRONGROOM_TLS_CERT_FILE, STRONGROOM_TLS_KEY_FILE.`;
+
+function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1';
+}
+
+function fail(message: string): never {
+  console.error(`strongroom: ${message}`);
+  process.exit(1);
+}
+
+async function tlsFrom(env: NodeJS.ProcessEnv): Promise<ServerOptions['tls']> {
+  const certFile = env.STRONGROOM_TLS_CERT_FILE;
+  const keyFile = env.STRONGROOM_TLS_KEY_FILE;
+  if (!certFile && !keyFile) return undefined;
+  if (!certFile || !keyFile) fail('STRONGROOM_TLS_CERT_FILE and STRONGROOM_TLS_KEY_FILE go together: set both or neither');
+  try {
+    return { cert: await readFile(certFile), key: await readFile(keyFile) };
+  } catch (error) {
+    return fail(`cannot read the TLS certificate or key: ${error instanceof Error ? error.message : error}`);
+  }
+}
+
+async function serve(env: NodeJS.ProcessEnv): Promise<void> {
+  const host = env.HOST || '127.0.0.1';
+  const port = Number(env.PORT || 8200);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT must be a port number, got ${JSON.stringify(env.PORT)}`);
+  const tls = await tlsFrom(env);
+  const selected = await selectStorage(env).catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
+  for (const warning of selected.warnings) console.error(`warning: ${warning}`);
+  const given = env.STRONGROOM_ROOT_TOKEN || undefined;
+  const app = createServer({
+    storage: selected.storage,
+    ...(given ? { rootToken: given } : {}),
+    ...(env.STRONGROOM_AUDIT_FILE ? { auditFile: env.STRONGROOM_AUDIT_FILE } : {}),
+    ...(tls ? { tls } : {}),
+  });
+
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) {
+      console.error(`${signal} again: exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    console.error(`${signal}: finishing requests in flight, then stopping`);
+    await app.close();
+    await selected.close();
+    console.error('stopped');
+    process.exit(0);
+  };
+  // Handlers first: a signal that comes while the server starts must stop it gracefully too.
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+
+  let url: string;
+  try {
+    url = await app.listen({ host, port });
+  } catch (error) {
+    return fail(`cannot start on ${host}:${port}: ${error instanceof Error ? error.message : error}`);
+  }
+  const madeRoot = await app.ready();
+  if (!tls && !isLoopback(host)) {
+    console.error(`warning: listening on ${host} without TLS: tokens and secrets cross the network in clear; set STRONGROOM_TLS_CERT_FILE and STRONGROOM_TLS_KEY_FILE`);
+  }
+  console.error(`strongroom listening on ${url}`);
+  console.error(`  storage: ${selected.description}`);
+  console.error(`  KV v2 engine at ${url}/v1/secret/, cloud auth method at ${url}/v1/auth/cloud/`);
+  // The root token is printed once, by the start that made it; one handed in is already known.
+  if (given) console.error('  root token: from STRONGROOM_ROOT_TOKEN');
+  else if (madeRoot) console.error(`  root token: ${madeRoot} (printed this once: keep it)`);
+  else console.error('  root token: made at the first start (printed then)');
+  console.error(`  for Vault clients: export VAULT_ADDR=${url} VAULT_TOKEN=<root token>`);
+}
+
+const [command, ...rest] = process.argv.slice(2);
+if (command === 'server' && rest.length === 0) await serve(process.env);
+else if (command === 'help' || command === '--help' || command === '-h') console.log(USAGE);
+else {
+  console.error(USAGE);
+  process.exit(2);
+}

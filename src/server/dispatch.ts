@@ -1,0 +1,182 @@
+// Where a request goes: to an engine mounted at a path prefix, or to one of the server's own routes. The caller's
+// token is checked against the ACL through the engines' `authorize` callback, and a login grant becomes a token.
+import type { Acl } from '../acl/acl.js';
+import { tokenPolicies } from '../acl/builtin-policies.js';
+import type { RequiredCapability } from '../acl/capability.js';
+import { InvalidRequest, NotFound, PermissionDenied, UnsupportedOperation } from '../core/errors.js';
+import type { AuthGrant, EngineRequest, EngineResponse } from '../core/request.js';
+import type { Clock } from '../ports/clock.js';
+import type { AuditEvent, AuditLog } from './audit.js';
+import type { PolicyStore } from './policy-store.js';
+import type { ApiMethod, ApiRequest } from './request.js';
+import type { Route } from './route.js';
+import { authView, type TokenRecord } from './token-record.js';
+import type { TokenStore } from './token-store.js';
+import { engineResult, envelope, errorResult, type ApiResult } from './wire.js';
+
+export interface Mount {
+  /** e.g. `secret/`; requests under it go to the engine with the prefix removed. */
+  prefix: string;
+  /** What `sys/mounts` reports, e.g. `kv`. */
+  type: string;
+  description: string;
+  options?: Record<string, string>;
+  engine: { handle(request: EngineRequest): Promise<EngineResponse> };
+  /** Set on auth methods: a login grant becomes a token whose display name starts with this. */
+  tokenIssuer?: string;
+}
+
+export interface DispatchOutcome {
+  result: ApiResult;
+  caller?: TokenRecord | undefined;
+  error?: unknown;
+}
+
+/** The capability an operation needs: POST and PUT need `create` when the object does not exist yet. */
+function capabilityFor(method: ApiMethod, exists: boolean | undefined): RequiredCapability {
+  switch (method) {
+    case 'GET':
+    case 'HEAD':
+      return 'read';
+    case 'LIST':
+      return 'list';
+    case 'SCAN':
+      return 'scan';
+    case 'DELETE':
+      return 'delete';
+    case 'PATCH':
+      return 'patch';
+    default:
+      return exists === false ? 'create' : 'update';
+  }
+}
+
+const OPERATIONS: Record<ApiMethod, string> = { GET: 'read', HEAD: 'read', LIST: 'list', SCAN: 'scan', DELETE: 'delete', PATCH: 'patch', POST: 'update', PUT: 'update' };
+
+export interface DispatchServices {
+  mounts: readonly Mount[];
+  routes: readonly Route[];
+  tokens: TokenStore;
+  policies: PolicyStore;
+  audit: AuditLog;
+  clock: Clock;
+}
+
+export function createDispatcher({ mounts, routes, tokens, policies, audit, clock }: DispatchServices) {
+  /** The caller's token, looked up (and a use counted) at most once per request, only when a capability is asked. */
+  function callerOf(request: ApiRequest) {
+    let lookup: Promise<TokenRecord | undefined> | undefined;
+    let acl: Promise<Acl | undefined> | undefined;
+    const state = {
+      entry: undefined as TokenRecord | undefined,
+      resolve(): Promise<TokenRecord | undefined> {
+        lookup ??= tokens.use(request.token, request.remoteAddress).then((entry) => (state.entry = entry));
+        return lookup;
+      },
+      async allows(capability: RequiredCapability, path: string): Promise<boolean> {
+        acl ??= state.resolve().then((entry) => (entry ? policies.aclFor(entry.policies) : undefined));
+        return (await acl)?.allows(capability, path) === true;
+      },
+    };
+    return state;
+  }
+  type Caller = ReturnType<typeof callerOf>;
+
+  async function mintFromGrant(grant: AuthGrant, mount: Mount, path: string) {
+    const policies = tokenPolicies(grant);
+    if (policies.includes('root')) throw new InvalidRequest('auth methods cannot create root tokens');
+    const wanted = { ttl: grant.ttl, period: grant.period, maxTtl: grant.max_ttl, explicitMaxTtl: grant.explicit_max_ttl };
+    const { ttl, warnings } = tokens.ttlFor(wanted);
+    const { token, record } = await tokens.mint(
+      {
+        policies,
+        meta: grant.metadata,
+        displayName: grant.display_name ? `${mount.tokenIssuer}-${grant.display_name}` : mount.tokenIssuer!,
+        path,
+        ttl: grant.ttl,
+        explicitMaxTtl: grant.explicit_max_ttl,
+        period: grant.period,
+        numUses: grant.num_uses > 0 ? grant.num_uses : 0,
+        renewable: grant.renewable && grant.token_type !== 'batch',
+        boundCidrs: grant.bound_cidrs ?? [],
+        grant,
+      },
+      ttl,
+    );
+    return { token, record, warnings };
+  }
+
+  async function toEngine(mount: Mount, request: ApiRequest, caller: Caller, requestId: string): Promise<ApiResult> {
+    if (request.method === 'HEAD') throw new UnsupportedOperation(`HEAD is not supported on ${JSON.stringify(request.path)}`);
+    const response = await mount.engine.handle({
+      method: request.method,
+      path: request.path.slice(mount.prefix.length),
+      query: request.query,
+      body: request.body,
+      headers: request.headers,
+      ...(request.remoteAddress !== undefined ? { remoteAddress: request.remoteAddress } : {}),
+      // Engines ask with mount-relative paths; policies name full paths.
+      authorize: ({ capability, path }) => caller.allows(capability, mount.prefix + path),
+    });
+    const body = response.body;
+    const grant = mount.tokenIssuer && response.status === 200 && body && 'auth' in body ? body.auth : undefined;
+    if (!grant || !body || 'errors' in body) return engineResult(requestId, response);
+    const { token, record, warnings } = await mintFromGrant(grant, mount, request.path);
+    return {
+      status: 200,
+      body: envelope(requestId, { data: body.data, warnings: [...(body.warnings ?? []), ...warnings], auth: authView(record, token, clock.now().getTime()) }),
+    };
+  }
+
+  async function toRoute(request: ApiRequest, caller: Caller, requestId: string): Promise<ApiResult> {
+    const route = routes.find((candidate) => candidate.pattern.test(request.path));
+    if (!route) throw new NotFound(`no handler for route ${JSON.stringify(request.path)}`);
+    const handler = route.methods[request.method];
+    if (!handler) throw new UnsupportedOperation(`${request.method} is not supported on ${JSON.stringify(request.path)}`);
+    const params: Record<string, string> = { ...route.pattern.exec(request.path)?.groups };
+    if (!route.unauthenticated) {
+      const aclPath = route.aclPath?.(params) ?? request.path;
+      const exists = request.method === 'POST' || request.method === 'PUT' ? await route.exists?.(params) : undefined;
+      const path = request.method === 'LIST' && !aclPath.endsWith('/') ? `${aclPath}/` : aclPath;
+      if (!(await caller.allows(capabilityFor(request.method, exists), path))) throw new PermissionDenied();
+    }
+    return handler({ request, requestId, params, caller: caller.entry });
+  }
+
+  /** Answers one request. Never throws: a failure comes back as its error answer, with the error for the log. */
+  return async function dispatch(request: ApiRequest, requestId: string): Promise<DispatchOutcome> {
+    const caller = callerOf(request);
+    const mount = mounts.find((candidate) => request.path.startsWith(candidate.prefix));
+    let event: AuditEvent | undefined;
+    try {
+      if (audit.enabled) {
+        event = {
+          time: clock.now(),
+          requestId,
+          operation: OPERATIONS[request.method],
+          path: request.path,
+          mountType: mount?.type ?? (request.path.startsWith('auth/token/') ? 'token' : 'system'),
+          data: request.body,
+          token: request.token,
+          caller: await tokens.find(request.token),
+          remoteAddress: request.remoteAddress,
+          remotePort: request.remotePort,
+        };
+        await audit.logRequest(event);
+      }
+      const result = mount ? await toEngine(mount, request, caller, requestId) : await toRoute(request, caller, requestId);
+      if (event) await audit.logResponse(event, { status: result.status, body: result.body as Record<string, unknown> | undefined }, clock.now());
+      return { result, caller: caller.entry };
+    } catch (error) {
+      const result = errorResult(error);
+      if (event) {
+        try {
+          await audit.logResponse(event, { status: result.status, body: result.body as Record<string, unknown> }, clock.now());
+        } catch (auditError) {
+          return { result: errorResult(auditError), caller: caller.entry, error: auditError };
+        }
+      }
+      return { result, caller: caller.entry, error };
+    }
+  };
+}

@@ -1,0 +1,102 @@
+// Named ACL policies in the configured storage, and the Acl a token's policies add up to. Every process over one
+// storage reads the same policies: nothing is cached but the compiled form of a policy text.
+import { Acl } from '../acl/acl.js';
+import { DEFAULT_POLICY, DEFAULT_POLICY_NAME, ROOT_POLICY_NAME } from '../acl/builtin-policies.js';
+import { parsePolicy, type NamedPolicy } from '../acl/policy.js';
+import { compareKeys } from '../core/key-order.js';
+import { InvalidRequest } from '../core/errors.js';
+import type { JsonStore } from '../core/stored-json.js';
+
+const PREFIX = 'sys/policy/';
+const MAX_POLICY_NAME = 128;
+const MAX_COMPILED = 1000;
+
+interface StoredPolicy {
+  name: string;
+  policy: string;
+}
+
+/**
+ * A policy name as Vault keeps it: trimmed and lower-cased. Callers use it before any permission check, so that
+ * `ADMIN` or ` admin` names the same policy as `admin` for the ACL as well as for storage.
+ */
+export function canonicalPolicyName(name: string): string {
+  const canonical = name.trim().toLowerCase();
+  if (canonical === '') throw new InvalidRequest('policy name must not be empty');
+  if (canonical.length > MAX_POLICY_NAME) throw new InvalidRequest(`policy name must be at most ${MAX_POLICY_NAME} characters`);
+  // Control characters and '/' would make names that cannot be written back in a path.
+  if (/[\u0000-\u001f\u007f/]/.test(canonical)) throw new InvalidRequest('policy name holds a character that is not allowed');
+  return canonical;
+}
+
+function isStoredPolicy(value: unknown): value is StoredPolicy {
+  return typeof value === 'object' && value !== null && typeof (value as StoredPolicy).name === 'string' && typeof (value as StoredPolicy).policy === 'string';
+}
+
+export class PolicyStore {
+  /** Compiled rules by policy text; a text is immutable, so entries never go stale. */
+  readonly #compiled = new Map<string, NamedPolicy>();
+
+  constructor(private readonly store: JsonStore) {}
+
+  /** Stores the default policy unless it is there already (an operator may have edited it). */
+  async initialise(): Promise<void> {
+    await this.store.update<StoredPolicy>(PREFIX + DEFAULT_POLICY_NAME, (current) => current ?? { name: DEFAULT_POLICY_NAME, policy: DEFAULT_POLICY });
+  }
+
+  /** Every policy name, `root` included (Vault lists root although it cannot be read), sorted. */
+  async names(): Promise<string[]> {
+    const stored = (await this.store.list(PREFIX)).filter((name) => !name.endsWith('/'));
+    return [...new Set([...stored, ROOT_POLICY_NAME])].sort(compareKeys);
+  }
+
+  async get(name: string): Promise<StoredPolicy | undefined> {
+    const key = PREFIX + canonicalPolicyName(name);
+    const stored = await this.store.get<unknown>(key);
+    if (stored === undefined) return undefined;
+    if (!isStoredPolicy(stored)) throw new InvalidRequest(`stored policy ${JSON.stringify(key)} is corrupt; write it again`);
+    return stored;
+  }
+
+  async has(name: string): Promise<boolean> {
+    return (await this.store.getRaw(PREFIX + canonicalPolicyName(name))) !== undefined;
+  }
+
+  /** Stores a policy after parsing it completely; a policy that does not parse is refused with 400 and changes nothing. */
+  async put(name: string, text: unknown): Promise<void> {
+    const canonical = canonicalPolicyName(name);
+    if (canonical === ROOT_POLICY_NAME) throw new InvalidRequest('cannot update "root" policy');
+    if (typeof text !== 'string' || text.trim() === '') throw new InvalidRequest("'policy' parameter not supplied or empty");
+    parsePolicy(text);
+    await this.store.put(PREFIX + canonical, { name: canonical, policy: text } satisfies StoredPolicy);
+  }
+
+  async delete(name: string): Promise<void> {
+    const canonical = canonicalPolicyName(name);
+    if (canonical === ROOT_POLICY_NAME || canonical === DEFAULT_POLICY_NAME) throw new InvalidRequest(`cannot delete "${canonical}" policy`);
+    await this.store.delete(PREFIX + canonical);
+  }
+
+  /** The Acl of a token's policies; names of policies that do not exist (any more) grant nothing, as in Vault. */
+  async aclFor(names: readonly string[]): Promise<Acl> {
+    const policies = await Promise.all(
+      names.map(async (name): Promise<NamedPolicy | undefined> => {
+        if (name === ROOT_POLICY_NAME) return { name, rules: [] };
+        const stored = await this.store.get<unknown>(PREFIX + name);
+        return isStoredPolicy(stored) ? this.compile(stored) : undefined;
+      }),
+    );
+    return new Acl(policies.filter((policy): policy is NamedPolicy => policy !== undefined));
+  }
+
+  private compile({ name, policy }: StoredPolicy): NamedPolicy {
+    const cacheKey = `${name}\n${policy}`;
+    let compiled = this.#compiled.get(cacheKey);
+    if (!compiled) {
+      if (this.#compiled.size >= MAX_COMPILED) this.#compiled.clear();
+      compiled = { name, rules: parsePolicy(policy) };
+      this.#compiled.set(cacheKey, compiled);
+    }
+    return compiled;
+  }
+}

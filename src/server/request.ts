@@ -1,0 +1,138 @@
+// The HTTP edge: a node:http request becomes the transport-neutral request the dispatcher works with. These are the
+// body rules Vault clients rely on: no Content-Type means JSON, `GET ?list=true` is LIST, bad JSON is a Vault-shaped
+// 400, an oversized body a 413, and the path is checked after percent-decoding.
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { isIPv4 } from 'node:net';
+import { InvalidRequest, NotFound, PayloadTooLarge } from '../core/errors.js';
+import { validatePath } from '../core/path.js';
+import type { HttpMethod } from '../core/request.js';
+
+export const API_PREFIX = '/v1/';
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'LIST']);
+// Headers that carry the caller's credentials: used to find the token, never passed on to an engine.
+const CREDENTIAL_HEADERS = new Set(['x-vault-token', 'authorization']);
+
+export type ApiMethod = HttpMethod | 'HEAD';
+
+export interface ApiRequest {
+  /** `GET ?list=true` arrives as LIST. */
+  method: ApiMethod;
+  /** Decoded, without `/v1/` (e.g. `secret/data/app`). */
+  path: string;
+  /** Without `list`. */
+  query: Record<string, string | string[]>;
+  body: unknown;
+  /** Without the credential headers. */
+  headers: Record<string, string | string[] | undefined>;
+  token: string | undefined;
+  remoteAddress: string | undefined;
+  remotePort: number | undefined;
+}
+
+/** The client went away before its request was read: nobody is left to answer, and it is not a server fault. */
+export class ClientGone extends Error {
+  constructor() {
+    super('client closed the connection before sending its whole request');
+  }
+}
+
+function parseQuery(rawQuery: string): Record<string, string | string[]> {
+  const values = new Map<string, string[]>();
+  for (const [key, value] of new URLSearchParams(rawQuery)) values.set(key, [...(values.get(key) ?? []), value]);
+  // fromEntries defines own properties, so a key such as "__proto__" stays an ordinary key.
+  return Object.fromEntries([...values].map(([key, list]) => [key, list.length === 1 ? list[0]! : list]));
+}
+
+function isTrue(value: string | string[] | undefined): boolean {
+  const first = Array.isArray(value) ? value[0] : value;
+  return first !== undefined && ['true', 't', '1'].includes(first.toLowerCase());
+}
+
+/**
+ * Collects the body up to `limit` bytes. Past the limit it stops collecting and rejects at once, so the 413 is written
+ * while the rest of the body drains.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const tooLarge = () => new PayloadTooLarge(`request body is larger than the limit of ${limit} bytes`);
+  if (Number(req.headers['content-length'] ?? 0) > limit) return Promise.reject(tooLarge());
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      req.off('data', onData);
+      reject(tooLarge());
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', () => reject(new ClientGone()));
+    req.once('close', () => {
+      if (!req.complete) reject(new ClientGone());
+    });
+  });
+}
+
+/** A dual-stack socket reports IPv4 callers as ::ffff:a.b.c.d; CIDR checks want the plain address. */
+function plainAddress(address: string | undefined): string | undefined {
+  return address?.startsWith('::ffff:') && isIPv4(address.slice(7)) ? address.slice(7) : address;
+}
+
+function tokenFrom(headers: IncomingHttpHeaders): string | undefined {
+  const vaultToken = headers['x-vault-token'];
+  if (typeof vaultToken === 'string' && vaultToken !== '') return vaultToken;
+  return /^Bearer\s+(\S+)$/i.exec(headers.authorization ?? '')?.[1];
+}
+
+/** Parses a body as Vault does, whatever its Content-Type (none at all included); PATCH media types go to the engine. */
+export function parseBody(raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    // V8's parse errors quote the input, which may be a secret: the message stays generic.
+    throw new InvalidRequest('failed to parse JSON input: the body is not valid JSON');
+  }
+}
+
+/** The decoded and checked path below `/v1/`; throws 404 outside the API and 400 for a traversal. */
+export function apiPath(url: string): { path: string; rawQuery: string } {
+  const queryStart = url.indexOf('?');
+  const rawPath = queryStart < 0 ? url : url.slice(0, queryStart);
+  if (!rawPath.startsWith(API_PREFIX)) throw new NotFound(`unsupported path ${JSON.stringify(rawPath)}`);
+  let path: string;
+  try {
+    path = decodeURIComponent(rawPath.slice(API_PREFIX.length));
+  } catch {
+    throw new InvalidRequest('invalid path: malformed percent-encoding');
+  }
+  // After percent-decoding, so `%2e%2e` and `%2F%2F` are refused like `..` and `//`, before anything is looked up.
+  validatePath(path);
+  return { path, rawQuery: queryStart < 0 ? '' : url.slice(queryStart + 1) };
+}
+
+/** Reads and checks one request. Throws a typed error (400, 404, 405, 413) for anything malformed. */
+export async function readRequest(req: IncomingMessage, { maxBodyBytes }: { maxBodyBytes: number }): Promise<ApiRequest> {
+  const { path, rawQuery } = apiPath(req.url ?? '/');
+  const query = parseQuery(rawQuery);
+  const given = req.method ?? 'GET';
+  if (!KNOWN_METHODS.has(given)) throw new InvalidRequest(`unsupported method ${JSON.stringify(given)}`);
+  const method = (given === 'GET' && isTrue(query.list) ? 'LIST' : given) as ApiMethod;
+  if (method === 'LIST') delete query.list;
+
+  const raw = await readBody(req, maxBodyBytes);
+  const body = BODY_METHODS.has(method) ? parseBody(raw) : undefined;
+  const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !CREDENTIAL_HEADERS.has(name)));
+  return {
+    method,
+    path,
+    query,
+    body,
+    headers,
+    token: tokenFrom(req.headers),
+    remoteAddress: plainAddress(req.socket.remoteAddress),
+    remotePort: req.socket.remotePort,
+  };
+}

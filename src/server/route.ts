@@ -1,0 +1,45 @@
+// The server's own endpoints are data: a path pattern, the methods it answers, and how to check the caller.
+import type { z } from 'zod';
+import { InvalidRequest } from '../core/errors.js';
+import { describeFieldError, isPlainObject } from '../core/fields.js';
+import type { ApiMethod, ApiRequest } from './request.js';
+import type { TokenRecord } from './token-record.js';
+import type { ApiResult } from './wire.js';
+
+export interface RouteContext {
+  request: ApiRequest;
+  requestId: string;
+  params: Record<string, string>;
+  /** The caller's token entry; absent on unauthenticated routes. */
+  caller: TokenRecord | undefined;
+}
+
+export type RouteHandler = (context: RouteContext) => Promise<ApiResult>;
+
+export interface Route {
+  pattern: RegExp;
+  methods: Partial<Record<ApiMethod, RouteHandler>>;
+  unauthenticated?: boolean;
+  /** Tells create from update, as engines do; without it a write needs `update`. */
+  exists?: (params: Record<string, string>) => Promise<boolean>;
+  /**
+   * The path the ACL is asked about, when it differs from the path as written: a name the handler normalises is
+   * normalised here first, so that a policy denying `admin` also denies `ADMIN` and ` admin`.
+   */
+  aclPath?: (params: Record<string, string>) => string;
+}
+
+/** Parses a body with a zod schema of fields; a body that is not an object, or a bad field, is a 400 naming it. */
+export function fields<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
+  const input = body === undefined || body === null ? {} : body;
+  if (!isPlainObject(input)) throw new InvalidRequest('the request body must be a JSON object');
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw new InvalidRequest(describeFieldError(parsed.error));
+  return parsed.data;
+}
+
+/** POST and PUT are the same operation everywhere in Vault's API. */
+export function withPutAsPost(route: Route): Route {
+  const { POST, PUT } = route.methods;
+  return POST && !PUT ? { ...route, methods: { ...route.methods, PUT: POST } } : route;
+}

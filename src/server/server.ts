@@ -1,0 +1,227 @@
+// createServer: both engines, client tokens, ACL policies and the audit log behind a node:http listener that speaks
+// Vault's HTTP API. Storage is the caller's; the `strongroom server` command picks a durable, encrypted one.
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import tls from 'node:tls';
+import { acceptListMethod } from '../adapters/http/list-method.js';
+import { MemoryStorage } from '../adapters/memory-storage.js';
+import { systemClock } from '../adapters/clocks.js';
+import { AuthMethod, type AuthMethodOptions } from '../auth-method.js';
+import { JsonStore } from '../core/stored-json.js';
+import { KvEngine, type KvEngineOptions } from '../kv/kv-engine.js';
+import type { Clock } from '../ports/clock.js';
+import type { Storage } from '../ports/storage.js';
+import { AuditLog } from './audit.js';
+import { createDispatcher, type Mount } from './dispatch.js';
+import { PolicyStore } from './policy-store.js';
+import { ClientGone, API_PREFIX, readRequest } from './request.js';
+import { serverKey } from './server-keys.js';
+import { sysRoutes } from './sys-routes.js';
+import { tokenRoutes } from './token-routes.js';
+import { TokenStore } from './token-store.js';
+import { DEFAULT_MAX_TTL_SECONDS } from './token-ttl.js';
+import { errorResult, sendResult } from './wire.js';
+
+export type LogEntry = Record<string, unknown>;
+
+export interface ServerOptions {
+  /** Shared by the engines and the server's own state, each under its own key prefix; in memory by default. */
+  storage?: Storage;
+  clock?: Clock;
+  /** The root token to accept; without it a random one is made the first time the storage is used. */
+  rootToken?: string;
+  cloud?: AuthMethodOptions['cloud'];
+  env?: Record<string, string | undefined>;
+  authOptions?: Partial<AuthMethodOptions>;
+  kvOptions?: Partial<KvEngineOptions>;
+  /** Larger bodies get 413; 1 MiB by default. */
+  maxBodyBytes?: number;
+  /** How often periodic work (tidy, expired-token sweep) runs; every minute by default. */
+  periodicIntervalMs?: number;
+  /** Seconds; for tokens created without a TTL (tokenMaxTtl by default). */
+  tokenTtl?: number;
+  /** Seconds; the ceiling of every token and the auth mount's max TTL (768h by default). */
+  tokenMaxTtl?: number;
+  /** Live tokens a process keeps before refusing logins and token creation with 429; 100 000 by default. */
+  maxTokens?: number;
+  /** A file that receives the audit log; none by default. */
+  auditFile?: string;
+  /** PEM certificate chain and key: serve HTTPS. */
+  tls?: { cert: string | Buffer; key: string | Buffer };
+  /** Time allowed for a request's head, then for the whole request; 10 s and 60 s by default. */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  /** One call per request and per fault; JSON lines on stdout by default. */
+  log?: (entry: LogEntry) => void;
+}
+
+export interface StrongroomServer {
+  /** Starts listening (port 0 picks a free port); resolves to the base URL. */
+  listen(address?: { port?: number; host?: string }): Promise<string>;
+  /** Stops taking connections, finishes requests in flight, and after `graceMs` cuts whatever is left. */
+  close(options?: { graceMs?: number }): Promise<void>;
+  /**
+   * The node:http request listener, for mounting in another server or framework. Requests outside `/v1/` go to
+   * `next` when one is given (Express middleware style), else get a 404.
+   */
+  handler(req: http.IncomingMessage, res: http.ServerResponse, next?: (error?: unknown) => void): void;
+  /** Resolves once the stored state is ready; to the root token made by this start, if it made one. */
+  ready(): Promise<string | undefined>;
+  /** Runs the due background work once: the auth method's tidy, and revoking expired tokens. */
+  runPeriodic(): Promise<void>;
+  readonly kv: KvEngine;
+  readonly auth: AuthMethod;
+}
+
+const describeError = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+
+export function createServer(options: ServerOptions = {}): StrongroomServer {
+  const clock = options.clock ?? systemClock;
+  const storage = options.storage ?? new MemoryStorage();
+  const log = options.log ?? ((entry: LogEntry) => console.log(JSON.stringify(entry)));
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const maxTtl = options.tokenMaxTtl ?? DEFAULT_MAX_TTL_SECONDS;
+  const onInternalError = (error: unknown) => log({ time: new Date().toISOString(), level: 'error', msg: 'engine fault', error: describeError(error) });
+
+  // One storage, a key prefix per mount, as Vault gives each mount its own storage view.
+  const kv = new KvEngine({ storage, storagePrefix: 'secret/', clock, onInternalError, ...options.kvOptions });
+  const auth = new AuthMethod({
+    storage,
+    storagePrefix: 'auth/cloud/',
+    clock,
+    onInternalError,
+    mountMaxTtl: maxTtl,
+    ...(options.cloud ? { cloud: options.cloud } : {}),
+    ...(options.env ? { env: options.env } : {}),
+    ...options.authOptions,
+  });
+  const mounts: Mount[] = [
+    { prefix: 'secret/', engine: kv, type: 'kv', description: 'key/value secret storage', options: { version: '2' } },
+    { prefix: 'auth/cloud/', engine: auth, type: 'aws', description: 'cloud identity auth method', tokenIssuer: 'cloud' },
+  ];
+  const store = new JsonStore(storage);
+  const policies = new PolicyStore(store);
+
+  const state = (async () => {
+    const [tokenKey, auditKey] = await Promise.all([serverKey(store, 'sys/keys/token-hash'), serverKey(store, 'sys/keys/audit-hmac')]);
+    const tokens = new TokenStore(store, clock, tokenKey, {
+      defaultTtl: options.tokenTtl ?? maxTtl,
+      systemMaxTtl: maxTtl,
+      maxTokens: options.maxTokens ?? 100_000,
+    });
+    const audit = new AuditLog(auditKey, options.auditFile);
+    await policies.initialise();
+    const madeRoot = await tokens.ensureRoot(options.rootToken);
+    await tokens.sweep();
+    const routes = [...sysRoutes({ mounts, policies, audit, clock }), ...tokenRoutes({ tokens, auth, clock })];
+    return { tokens, audit, madeRoot, dispatch: createDispatcher({ mounts, routes, tokens, policies, audit, clock }) };
+  })();
+  // Failure surfaces through ready(), listen() and each request; never as an unhandled rejection.
+  state.catch(() => undefined);
+
+  let closing = false;
+  let periodicTimer: NodeJS.Timeout | undefined;
+
+  async function serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const requestId = randomUUID();
+    const started = performance.now();
+    let method = req.method;
+    let outcome: { result: { status: number; body?: object }; caller?: { accessor: string } | undefined; error?: unknown };
+    try {
+      const { dispatch } = await state;
+      const request = await readRequest(req, { maxBodyBytes });
+      method = request.method;
+      outcome = await dispatch(request, requestId);
+    } catch (error) {
+      outcome = { result: errorResult(error), error };
+    }
+    const gone = outcome.error instanceof ClientGone;
+    // A body left unread (413) cannot be skipped reliably, and a closing server takes no further requests.
+    if (!gone) sendResult(res, outcome.result, { close: closing || !req.complete });
+    const { status } = outcome.result;
+    // Path only: no query, headers or body, which is where tokens and secrets travel.
+    log({
+      time: new Date().toISOString(),
+      level: gone ? 'info' : status >= 500 ? 'error' : 'info',
+      request_id: requestId,
+      remote: req.socket.remoteAddress,
+      method,
+      path: (req.url ?? '').split('?')[0],
+      status: gone ? 'client closed the connection' : status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      ...(outcome.caller ? { accessor: outcome.caller.accessor } : {}),
+      ...(status >= 500 && !gone && outcome.error !== undefined ? { error: describeError(outcome.error) } : {}),
+    });
+  }
+
+  function handler(req: http.IncomingMessage, res: http.ServerResponse, next?: (error?: unknown) => void): void {
+    if (next && !(req.url ?? '').startsWith(API_PREFIX)) return next();
+    void serve(req, res);
+  }
+
+  const server = acceptListMethod(
+    http.createServer(
+      {
+        headersTimeout: options.headersTimeoutMs ?? 10_000,
+        requestTimeout: options.requestTimeoutMs ?? 60_000,
+        // Node checks both timeouts this often; its 30 s default would let a slow client outstay them.
+        connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs ?? 1000),
+      },
+      handler,
+    ),
+  );
+  // TLS is terminated here and the decrypted stream handed to the HTTP server, so LIST and the timeouts work alike.
+  const listener = options.tls ? tls.createServer({ cert: options.tls.cert, key: options.tls.key }, (socket) => server.emit('connection', socket)) : server;
+
+  async function runPeriodic(): Promise<void> {
+    try {
+      await auth.periodic();
+      await (await state).tokens.sweep();
+    } catch (error) {
+      log({ time: new Date().toISOString(), level: 'error', msg: 'periodic work failed', error: describeError(error) });
+    }
+  }
+
+  return {
+    kv,
+    auth,
+    handler,
+    runPeriodic,
+    ready: async () => (await state).madeRoot,
+
+    async listen({ port = 8200, host = '127.0.0.1' } = {}) {
+      await state;
+      await new Promise<void>((resolve, reject) => {
+        listener.once('error', reject);
+        listener.listen(port, host, () => {
+          listener.off('error', reject);
+          resolve();
+        });
+      });
+      periodicTimer = setInterval(() => void runPeriodic(), options.periodicIntervalMs ?? 60_000).unref();
+      const bound = listener.address() as AddressInfo;
+      const scheme = options.tls ? 'https' : 'http';
+      return `${scheme}://${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}`;
+    },
+
+    async close({ graceMs = 10_000 } = {}) {
+      closing = true;
+      clearInterval(periodicTimer);
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => server.closeAllConnections(), graceMs).unref();
+        if (!listener.listening) {
+          clearTimeout(force);
+          return resolve();
+        }
+        server.closeIdleConnections();
+        listener.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        if (listener !== server) server.close();
+      });
+      await (await state.catch(() => undefined))?.audit.close();
+    },
+  };
+}

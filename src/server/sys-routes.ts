@@ -1,0 +1,155 @@
+// sys/: health, ACL policies (and the legacy sys/policy endpoints), capabilities, mounts (read-only), audit devices.
+import { z } from 'zod';
+import { InvalidRequest, NotFound } from '../core/errors.js';
+import { str, stringList } from '../core/fields.js';
+import type { Clock } from '../ports/clock.js';
+import type { AuditLog } from './audit.js';
+import type { Mount } from './dispatch.js';
+import { canonicalPolicyName, type PolicyStore } from './policy-store.js';
+import { fields, withPutAsPost, type Route, type RouteContext } from './route.js';
+import { SERVER_VERSION } from './version.js';
+import { envelope, noContent, ok, type ApiResult } from './wire.js';
+
+export interface SysServices {
+  mounts: readonly Mount[];
+  policies: PolicyStore;
+  audit: AuditLog;
+  clock: Clock;
+}
+
+const notFound: ApiResult = { status: 404, body: { errors: [] } };
+const capabilitiesSchema = z.object({ paths: stringList().optional(), path: stringList().optional() });
+const auditHashSchema = z.object({ input: str() });
+
+function mountView(mount: Mount): Record<string, unknown> {
+  return { type: mount.type, description: mount.description, options: mount.options ?? null, local: false, seal_wrap: false, config: {} };
+}
+
+export function sysRoutes({ mounts, policies, audit, clock }: SysServices): Route[] {
+  // The legacy sys/policy endpoints answer with their data at the top level as well, as Vault does.
+  const legacy = (requestId: string, data: Record<string, unknown>): ApiResult => ({ status: 200, body: { ...data, ...envelope(requestId, { data }) } });
+
+  const health: Route['methods']['GET'] = async () => ({
+    status: 200,
+    body: {
+      initialized: true,
+      sealed: false,
+      standby: false,
+      performance_standby: false,
+      replication_performance_mode: 'disabled',
+      replication_dr_mode: 'disabled',
+      server_time_utc: Math.floor(clock.now().getTime() / 1000),
+      version: SERVER_VERSION,
+    },
+  });
+
+  const readPolicy = (field: 'policy' | 'rules', answer: (requestId: string, data: Record<string, unknown>) => ApiResult) =>
+    async ({ params, requestId }: RouteContext) => {
+      const policy = await policies.get(params.name!);
+      return policy ? answer(requestId, { name: policy.name, [field]: policy.policy }) : notFound;
+    };
+  // The policy text is `policy`, or `rules` on the legacy endpoints.
+  const writePolicy = async ({ params, request }: RouteContext) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    if (typeof body !== 'object' || Array.isArray(body)) throw new InvalidRequest('the request body must be a JSON object');
+    await policies.put(params.name!, body.policy ?? body.rules);
+    return noContent;
+  };
+  const deletePolicy = async ({ params }: RouteContext) => {
+    await policies.delete(params.name!);
+    return noContent;
+  };
+  const policyRoute = (base: string, field: 'policy' | 'rules', answer: typeof legacy): Route => ({
+    pattern: new RegExp(`^${base}/(?<name>[^/]+)$`),
+    exists: (params) => policies.has(params.name!),
+    aclPath: (params) => `${base}/${canonicalPolicyName(params.name!)}`,
+    methods: { GET: readPolicy(field, answer), POST: writePolicy, DELETE: deletePolicy },
+  });
+
+  const mountOf = (path: string) => mounts.find(({ prefix }) => `${path}/`.startsWith(prefix));
+
+  const routes: Route[] = [
+    { pattern: /^sys\/health$/, unauthenticated: true, methods: { GET: health, HEAD: health } },
+    // The Vault CLI asks this before every `vault kv` command, to learn the mount and its KV version.
+    {
+      pattern: /^sys\/internal\/ui\/mounts\/(?<path>.+)$/,
+      unauthenticated: true,
+      methods: {
+        GET: async ({ params, requestId }) => {
+          const mount = mountOf(params.path!);
+          return mount ? ok(requestId, { path: mount.prefix, ...mountView(mount) }) : notFound;
+        },
+      },
+    },
+    {
+      pattern: /^sys\/mounts$/,
+      methods: {
+        GET: async ({ requestId }) =>
+          ok(requestId, Object.fromEntries(mounts.filter((mount) => !mount.prefix.startsWith('auth/')).map((mount) => [mount.prefix, mountView(mount)]))),
+      },
+    },
+    {
+      pattern: /^sys\/mounts\/(?<path>.+)$/,
+      methods: {
+        GET: async ({ params, requestId }) => {
+          const mount = mountOf(params.path!.replace(/\/$/, ''));
+          if (!mount || mount.prefix.startsWith('auth/')) throw new NotFound('no mount at this path');
+          return ok(requestId, mountView(mount));
+        },
+      },
+    },
+    {
+      pattern: /^sys\/auth$/,
+      methods: {
+        GET: async ({ requestId }) =>
+          ok(
+            requestId,
+            Object.fromEntries([
+              ...mounts.filter((mount) => mount.prefix.startsWith('auth/')).map((mount) => [mount.prefix.slice('auth/'.length), mountView(mount)]),
+              ['token/', { type: 'token', description: 'token based credentials', options: null, local: false, seal_wrap: false, config: {} }],
+            ]),
+          ),
+      },
+    },
+    { pattern: /^sys\/audit$/, methods: { GET: async ({ requestId }) => ok(requestId, audit.devices()) } },
+    {
+      pattern: /^sys\/audit-hash\/(?<path>.+)$/,
+      methods: {
+        POST: async ({ params, request, requestId }) => {
+          const { input } = fields(auditHashSchema, request.body);
+          return ok(requestId, { hash: audit.hash(params.path!, input) });
+        },
+      },
+    },
+    {
+      pattern: /^sys\/policies\/acl\/?$/,
+      methods: { LIST: async ({ requestId }) => ok(requestId, { keys: await policies.names() }) },
+    },
+    policyRoute('sys/policies/acl', 'policy', (requestId, data) => ok(requestId, data)),
+    {
+      pattern: /^sys\/policy\/?$/,
+      methods: {
+        GET: async ({ requestId }) => {
+          const names = await policies.names();
+          return legacy(requestId, { keys: names, policies: names });
+        },
+      },
+    },
+    policyRoute('sys/policy', 'rules', legacy),
+    {
+      pattern: /^sys\/capabilities-self$/,
+      methods: {
+        POST: async ({ request, caller, requestId }) => {
+          const body = fields(capabilitiesSchema, request.body);
+          const paths = body.paths ?? body.path ?? [];
+          if (paths.length === 0) throw new InvalidRequest('"paths" must be a non-empty list of paths');
+          const acl = await policies.aclFor(caller?.policies ?? []);
+          const byPath = paths.map((path) => [path, acl.capabilities(path)] as const);
+          // Vault also answers the first path's capabilities as `capabilities`, for older clients.
+          return ok(requestId, Object.fromEntries([...byPath, ['capabilities', byPath[0]![1]]]));
+        },
+      },
+    },
+  ];
+  return routes.map(withPutAsPost);
+}

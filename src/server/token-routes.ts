@@ -1,0 +1,180 @@
+// Vault's token API (auth/token/...): create, lookups, renewals and revocations, by token, by accessor or of oneself.
+import { z } from 'zod';
+import { ROOT_POLICY_NAME, DEFAULT_POLICY_NAME, sanitizePolicyNames } from '../acl/builtin-policies.js';
+import { InvalidRequest, PermissionDenied } from '../core/errors.js';
+import { bool, duration, int, str, stringList, stringMap } from '../core/fields.js';
+import type { Clock } from '../ports/clock.js';
+import { fields, withPutAsPost, type Route, type RouteContext } from './route.js';
+import { authView, lookupView, type TokenRecord } from './token-record.js';
+import type { TokenStore } from './token-store.js';
+import type { AuthMethod } from '../auth-method.js';
+import { engineResult, envelope, noContent, ok, type ApiResult } from './wire.js';
+
+const createSchema = z.object({
+  policies: stringList().optional(),
+  meta: stringMap().optional(),
+  no_parent: bool().optional(),
+  no_default_policy: bool().optional(),
+  renewable: bool().optional(),
+  ttl: duration().optional(),
+  explicit_max_ttl: duration().optional(),
+  period: duration().optional(),
+  display_name: str({ maxLength: 256 }).optional(),
+  num_uses: int({ min: 0 }).optional(),
+});
+const tokenSchema = z.object({ token: str() });
+const accessorSchema = z.object({ accessor: str() });
+const incrementSchema = z.object({ increment: duration().optional() });
+const renewSchema = tokenSchema.extend(incrementSchema.shape);
+
+const isRoot = (record: TokenRecord | undefined) => record?.policies.includes(ROOT_POLICY_NAME) === true;
+
+export interface TokenServices {
+  tokens: TokenStore;
+  auth: AuthMethod;
+  clock: Clock;
+}
+
+export function tokenRoutes({ tokens, auth, clock }: TokenServices): Route[] {
+  const now = () => clock.now().getTime();
+  const caller = (context: RouteContext): TokenRecord => {
+    if (!context.caller) throw new PermissionDenied();
+    return context.caller;
+  };
+
+  const create = (orphan: boolean) => async (context: RouteContext): Promise<ApiResult> => {
+    const parent = caller(context);
+    const input = fields(createSchema, context.request.body);
+    const root = isRoot(parent);
+    if (input.no_parent && !root && !orphan) throw new InvalidRequest('root or sudo privileges required to create orphan token');
+    if ((input.period ?? 0) > 0 && !root) throw new InvalidRequest('root or sudo privileges required to create periodic token');
+    const asked = sanitizePolicyNames(input.policies ?? parent.policies);
+    if (!root) {
+      const allowed = new Set(parent.policies);
+      if (asked.some((name) => name !== DEFAULT_POLICY_NAME && !allowed.has(name))) throw new InvalidRequest('child policies must be subset of parent');
+    }
+    const policies = input.no_default_policy || asked.includes(ROOT_POLICY_NAME) ? asked : sanitizePolicyNames([...asked, DEFAULT_POLICY_NAME]);
+    const wanted = { ttl: input.ttl ?? 0, period: input.period ?? 0, maxTtl: 0, explicitMaxTtl: input.explicit_max_ttl ?? 0 };
+    const { ttl, warnings } = policies.includes(ROOT_POLICY_NAME) && wanted.ttl === 0 && wanted.explicitMaxTtl === 0 && wanted.period === 0
+      ? { ttl: 0, warnings: [] }
+      : tokens.ttlFor(wanted);
+    const { token, record } = await tokens.mint(
+      {
+        parent: input.no_parent || orphan ? undefined : parent.id,
+        policies,
+        meta: input.meta ?? null,
+        displayName: input.display_name ? `token-${input.display_name}` : 'token',
+        path: orphan ? 'auth/token/create-orphan' : 'auth/token/create',
+        ttl: wanted.ttl,
+        explicitMaxTtl: wanted.explicitMaxTtl,
+        period: wanted.period,
+        numUses: input.num_uses ?? 0,
+        renewable: input.renewable ?? true,
+        boundCidrs: [],
+      },
+      ttl,
+    );
+    return { status: 200, body: envelope(context.requestId, { warnings, auth: authView(record, token, now()) }) };
+  };
+
+  /** Renews through AuthMethod.renew() for a token minted from a login, by the token's own rules otherwise. */
+  const renew = async (record: TokenRecord, token: string, increment: number, requestId: string): Promise<ApiResult> => {
+    if (!record.renewable) throw new InvalidRequest('lease is not renewable');
+    let changes: Partial<TokenRecord> = {};
+    let wanted = { increment, ttl: record.ttl, period: record.period, maxTtl: 0 };
+    if (record.grant) {
+      const response = await auth.renew(record.grant);
+      if (response.status !== 200) return engineResult(requestId, response);
+      // The renewed grant carries the role's current TTLs; without one the issued grant's apply.
+      const renewed = response.body && 'auth' in response.body && response.body.auth ? response.body.auth : record.grant;
+      wanted = { increment, ttl: renewed.ttl, period: renewed.period, maxTtl: renewed.max_ttl };
+      changes = { grant: renewed, period: renewed.period };
+    }
+    const { record: extended, warnings } = await tokens.renew(record, wanted, changes);
+    return { status: 200, body: envelope(requestId, { warnings, auth: authView(extended, token, now()) }) };
+  };
+
+  const target = async (token: string): Promise<TokenRecord> => {
+    const record = await tokens.find(token);
+    if (!record) throw new PermissionDenied('bad token');
+    return record;
+  };
+  const byAccessor = async (accessor: string): Promise<TokenRecord> => {
+    const record = await tokens.findByAccessor(accessor);
+    if (!record) throw new InvalidRequest('invalid accessor');
+    return record;
+  };
+
+  const routes: Route[] = [
+    { pattern: /^auth\/token\/create$/, methods: { POST: create(false) } },
+    { pattern: /^auth\/token\/create-orphan$/, methods: { POST: create(true) } },
+    {
+      pattern: /^auth\/token\/lookup-self$/,
+      methods: {
+        GET: async (context) => ok(context.requestId, lookupView(caller(context), context.request.token ?? '', now())),
+        POST: async (context) => ok(context.requestId, lookupView(caller(context), context.request.token ?? '', now())),
+      },
+    },
+    {
+      pattern: /^auth\/token\/lookup$/,
+      methods: {
+        POST: async ({ request, requestId }) => {
+          const { token } = fields(tokenSchema, request.body);
+          return ok(requestId, lookupView(await target(token), token, now()));
+        },
+      },
+    },
+    {
+      pattern: /^auth\/token\/lookup-accessor$/,
+      methods: {
+        POST: async ({ request, requestId }) => ok(requestId, lookupView(await byAccessor(fields(accessorSchema, request.body).accessor), '', now())),
+      },
+    },
+    {
+      pattern: /^auth\/token\/renew-self$/,
+      methods: {
+        POST: async (context) =>
+          renew(caller(context), context.request.token ?? '', fields(incrementSchema, context.request.body).increment ?? 0, context.requestId),
+      },
+    },
+    {
+      pattern: /^auth\/token\/renew$/,
+      methods: {
+        POST: async ({ request, requestId }) => {
+          const { token, increment } = fields(renewSchema, request.body);
+          return renew(await target(token), token, increment ?? 0, requestId);
+        },
+      },
+    },
+    {
+      pattern: /^auth\/token\/revoke-self$/,
+      methods: {
+        POST: async (context) => {
+          await tokens.revoke(caller(context));
+          return noContent;
+        },
+      },
+    },
+    {
+      pattern: /^auth\/token\/revoke$/,
+      methods: {
+        POST: async ({ request }) => {
+          const record = await tokens.find(fields(tokenSchema, request.body).token);
+          // Revoking a token that is gone already is done, as in Vault.
+          if (record) await tokens.revoke(record);
+          return noContent;
+        },
+      },
+    },
+    {
+      pattern: /^auth\/token\/revoke-accessor$/,
+      methods: {
+        POST: async ({ request }) => {
+          await tokens.revoke(await byAccessor(fields(accessorSchema, request.body).accessor));
+          return noContent;
+        },
+      },
+    },
+  ];
+  return routes.map(withPutAsPost);
+}

@@ -1,0 +1,2 @@
+/** strongroom/sqlite: Storage in one SQLite file. Needs the optional peer dependency `libsql` (`npm i libsql`). */
+export { SqliteStorage, type SqliteStorageOptions } from './adapters/storage/sqlite-storage.js';

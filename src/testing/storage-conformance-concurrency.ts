@@ -1,0 +1,77 @@
+import type { Storage } from '../ports/storage.js';
+import { check, checkBytes, checkEqual, type ConformanceCase } from './storage-conformance-checks.js';
+
+const CONTENDERS = 40;
+const WORKERS = 8;
+const INCREMENTS = 25;
+
+const encode = (text: string) => new TextEncoder().encode(text);
+const decode = (value: Uint8Array | undefined) => (value === undefined ? undefined : new TextDecoder().decode(value));
+
+/** Alternates contenders between the storage and its sibling handle, when there is one. */
+const handleFor = (storage: Storage, sibling: Storage | undefined, index: number) => (sibling && index % 2 ? sibling : storage);
+
+/** A read-modify-write counter through compareAndPut, retried on conflict: the lost-update test. */
+async function increment(storage: Storage, key: string): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    const current = await storage.get(key);
+    const next = Number(decode(current) ?? '0') + 1;
+    if (await storage.compareAndPut!(key, current, encode(String(next)))) return attempt;
+  }
+}
+
+export const concurrencyCases: ConformanceCase[] = [
+  {
+    name: 'concurrent compareAndPut from the same expected value: exactly one wins',
+    requires: ['compareAndPut'],
+    async run(storage, sibling) {
+      for (const start of [undefined, encode('base')]) {
+        await storage.delete('race');
+        if (start) await storage.put('race', start);
+        const results = await Promise.all(
+          Array.from({ length: CONTENDERS }, (_, index) =>
+            handleFor(storage, sibling, index).compareAndPut!('race', start, encode(`winner-${index}`)),
+          ),
+        );
+        const winners = results.flatMap((won, index) => (won ? [index] : []));
+        checkEqual(winners.length, 1, `winners from ${start ? 'a present value' : 'absence'}`);
+        checkBytes(await storage.get('race'), encode(`winner-${winners[0]}`), 'the stored value is the winner\'s');
+      }
+    },
+  },
+  {
+    name: 'concurrent read-modify-write through compareAndPut loses no increment',
+    requires: ['compareAndPut'],
+    async run(storage, sibling) {
+      await Promise.all(
+        Array.from({ length: WORKERS }, async (_, worker) => {
+          for (let step = 0; step < INCREMENTS; step++) await increment(handleFor(storage, sibling, worker), 'counter');
+        }),
+      );
+      checkEqual(decode(await storage.get('counter')), String(WORKERS * INCREMENTS), 'the counter');
+    },
+  },
+  {
+    name: 'concurrent conditional commits and deletes: exactly one wins each race',
+    requires: ['commit', 'compareAndDelete'],
+    async run(storage, sibling) {
+      const claims = await Promise.all(
+        Array.from({ length: CONTENDERS }, (_, index) =>
+          handleFor(storage, sibling, index).commit!([
+            { type: 'put', key: 'claim/owner', value: encode(String(index)), expected: null },
+            { type: 'put', key: `claim/by/${index}`, value: encode('mine'), expected: null },
+          ]),
+        ),
+      );
+      const winners = claims.flatMap((won, index) => (won ? [index] : []));
+      checkEqual(winners.length, 1, 'commits that claimed the absent key');
+      checkEqual(await storage.list('claim/by/'), [String(winners[0])], 'only the winner\'s second put applied');
+      const owner = (await storage.get('claim/owner'))!;
+      const deletes = await Promise.all(
+        Array.from({ length: CONTENDERS }, (_, index) => handleFor(storage, sibling, index).compareAndDelete!('claim/owner', owner)),
+      );
+      checkEqual(deletes.filter(Boolean).length, 1, 'compareAndDelete calls that deleted');
+      check((await storage.get('claim/owner')) === undefined, 'the claimed key is gone');
+    },
+  },
+];

@@ -1,0 +1,13 @@
+import { expect, it } from 'vitest';
+import { runConformanceCase, storageConformanceCases, type StorageConformanceOptions } from '../../../src/testing/index.js';
+
+/** One vitest test per conformance case, so a failure names its case. */
+export function conformanceTests(options: StorageConformanceOptions, expectSkipped: readonly string[] = []): void {
+  for (const testCase of storageConformanceCases) {
+    it(testCase.name, { timeout: 60_000 }, async () => {
+      const outcome = await runConformanceCase(testCase, options);
+      expect(outcome.message ?? '').toBe('');
+      expect(outcome.status).toBe(expectSkipped.includes(testCase.name) ? 'skipped' : 'passed');
+    });
+  }
+}

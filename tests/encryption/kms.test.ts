@@ -1,0 +1,77 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EncryptedStorage, KmsRootKey, KvEngine, MemoryStorage, RootKeyUnavailable, WrongRootKey } from '../../src/index.js';
+import { startFakeKms, type RunningFakeKms } from '../../src/testing/fake-aws/kms.js';
+
+const CREDENTIALS = { accessKeyId: 'AKIAKMSTEST', secretAccessKey: 'kms-test-secret' };
+const text = (value: Uint8Array | undefined) => (value === undefined ? undefined : new TextDecoder().decode(value));
+
+describe('KMS root key against a fake KMS over HTTP that checks SigV4', () => {
+  let fake: RunningFakeKms;
+  let keyArn: string;
+
+  beforeEach(async () => {
+    fake = await startFakeKms({ credentials: { [CREDENTIALS.accessKeyId]: CREDENTIALS.secretAccessKey, ASIATEMP: 'temp-secret' }, region: 'eu-west-1' });
+    keyArn = fake.kms.createKey('strongroom');
+  });
+  afterEach(() => fake.stop());
+
+  const provider = (options: Partial<ConstructorParameters<typeof KmsRootKey>[0]> = {}) =>
+    new KmsRootKey({ keyId: 'alias/strongroom', region: 'eu-west-1', endpoint: fake.url, credentials: async () => CREDENTIALS, ...options });
+
+  it('wraps the keyring key once at creation, unwraps it once per opening, and never per value', async () => {
+    const inner = new MemoryStorage();
+    const storage = new EncryptedStorage({ storage: inner, key: provider() });
+    const kv = new KvEngine({ storage });
+    await kv.handle({ method: 'POST', path: 'data/app', body: { data: { password: 'kms-protected' } } });
+    await kv.handle({ method: 'POST', path: 'data/app', body: { data: { password: 'kms-protected-2' } } });
+    expect(fake.kms.calls.map((call) => call.action)).toEqual(['Encrypt']);
+
+    // Another process, with the key named by its ARN this time.
+    const reopened = new EncryptedStorage({ storage: inner, key: provider({ keyId: keyArn }) });
+    await reopened.open();
+    const read = await new KvEngine({ storage: reopened }).handle({ method: 'GET', path: 'data/app' });
+    expect((read.body as { data: { data: unknown } }).data.data).toEqual({ password: 'kms-protected-2' });
+    await reopened.rotate();
+    await reopened.rewrap();
+    expect(text(await reopened.get('kv/config'))).toBe(text(await storage.get('kv/config')));
+    expect(fake.kms.calls.map((call) => call.action)).toEqual(['Encrypt', 'Decrypt']);
+    expect(fake.kms.calls.every((call) => call.accessKeyId === CREDENTIALS.accessKeyId)).toBe(true);
+  });
+
+  it('another KMS key is a wrong root key, refused at open with a clear message', async () => {
+    const inner = new MemoryStorage();
+    await new EncryptedStorage({ storage: inner, key: provider() }).open();
+    const otherArn = fake.kms.createKey('other');
+    const wrong = new EncryptedStorage({ storage: inner, key: provider({ keyId: otherArn }) });
+    await expect(wrong.open()).rejects.toThrow(WrongRootKey);
+    await expect(wrong.open()).rejects.toThrow(/IncorrectKeyException.*does not open the stored keyring/);
+  });
+
+  it('a wrong secret fails the signature check: the provider is unavailable, not the key wrong', async () => {
+    const bad = provider({ credentials: async () => ({ ...CREDENTIALS, secretAccessKey: 'not-the-secret' }), maxRetries: 0 });
+    const storage = new EncryptedStorage({ storage: new MemoryStorage(), key: bad });
+    await expect(storage.open()).rejects.toThrow(RootKeyUnavailable);
+    await expect(storage.open()).rejects.toThrow(/InvalidSignatureException/);
+    expect(fake.kms.calls).toEqual([]);
+  });
+
+  it('signs with temporary credentials (session token) and with the default chain from the environment', async () => {
+    const temporary = provider({ credentials: async () => ({ accessKeyId: 'ASIATEMP', secretAccessKey: 'temp-secret', sessionToken: 'session-token' }) });
+    const wrapped = await temporary.wrapKey(new Uint8Array(32).fill(7));
+    const fromEnv = new KmsRootKey({
+      keyId: 'alias/strongroom',
+      region: 'eu-west-1',
+      endpoint: fake.url,
+      env: { CLOUD_ACCESS_KEY: CREDENTIALS.accessKeyId, CLOUD_SECRET_KEY: CREDENTIALS.secretAccessKey },
+    });
+    expect(Buffer.from(await fromEnv.unwrapKey(wrapped))).toEqual(Buffer.alloc(32, 7));
+    expect(fake.kms.calls.map((call) => call.accessKeyId)).toEqual(['ASIATEMP', CREDENTIALS.accessKeyId]);
+  });
+
+  it('an unreachable KMS is RootKeyUnavailable', async () => {
+    await fake.stop();
+    const storage = new EncryptedStorage({ storage: new MemoryStorage(), key: provider({ maxRetries: 1, timeoutMs: 2_000 }) });
+    await expect(storage.open()).rejects.toThrow(RootKeyUnavailable);
+    fake = await startFakeKms({ credentials: {} });
+  });
+});

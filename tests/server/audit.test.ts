@@ -1,0 +1,76 @@
+// The audit file device: one request and one response entry per request in Vault's shape, every secret string
+// HMAC'd, sys/audit-hash to find a value in the log, and requests refused when the device cannot write.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request, startServer, type Started } from './harness.js';
+
+let started: Started;
+let file: string;
+const send = (options: Parameters<typeof request>[1]) => request(started.url, options);
+const entries = () => readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>); // eslint-disable-line @typescript-eslint/no-explicit-any
+
+beforeAll(async () => {
+  file = join(mkdtempSync(join(tmpdir(), 'strongroom-audit-')), 'audit.log');
+  started = await startServer({ auditFile: file, rootToken: 'sr.audit-root' });
+});
+
+afterAll(() => started?.stop());
+
+describe('the audit file', () => {
+  it('has one request and one response entry per request, with no secret in clear', async () => {
+    const write = await send({ method: 'POST', path: '/v1/secret/data/app/db', token: 'sr.audit-root', body: { data: { password: 'hunter2' } } });
+    const created = await send({ method: 'POST', path: '/v1/auth/token/create', token: 'sr.audit-root', body: { policies: ['default'] } });
+    expect(write.status).toBe(200);
+    const logged = entries();
+    expect(logged.map((entry) => `${entry.type} ${entry.request.path}`)).toEqual([
+      'request secret/data/app/db',
+      'response secret/data/app/db',
+      'request auth/token/create',
+      'response auth/token/create',
+    ]);
+    const [request, response] = logged;
+    expect(request!.request).toMatchObject({ id: response!.request.id, operation: 'update', mount_type: 'kv', path: 'secret/data/app/db', remote_address: '127.0.0.1', namespace: { id: 'root' } });
+    expect(request!.request.data.data.password).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
+    expect(request!.auth).toMatchObject({ display_name: 'root', policies: ['root'] });
+    expect(response!.response.data.version).toBe(1);
+    expect(response!.response.data.created_time).toMatch(/^hmac-sha256:/);
+    expect(logged[3]!.response.auth.client_token).toMatch(/^hmac-sha256:/);
+    const text = readFileSync(file, 'utf8');
+    for (const secret of ['hunter2', 'sr.audit-root', created.json.auth.client_token, created.json.auth.accessor]) expect(text).not.toContain(secret);
+  });
+
+  it('logs refusals with their error', async () => {
+    await send({ path: '/v1/secret/data/app/db', token: 'sr.wrong' });
+    const last = entries().at(-1)!;
+    expect(last).toMatchObject({ type: 'response', error: 'permission denied', response: { status_code: 403 } });
+    expect(JSON.stringify(last)).not.toContain('sr.wrong');
+  });
+
+  it('sys/audit lists the device and sys/audit-hash gives the HMAC written for a value', async () => {
+    expect((await send({ path: '/v1/sys/audit', token: 'sr.audit-root' })).json.data['file/']).toMatchObject({ type: 'file', options: { file_path: file } });
+    const hash = await send({ method: 'POST', path: '/v1/sys/audit-hash/file', token: 'sr.audit-root', body: { input: 'hunter2' } });
+    expect(readFileSync(file, 'utf8')).toContain(hash.json.data.hash);
+    expect((await send({ method: 'POST', path: '/v1/sys/audit-hash/nowhere', token: 'sr.audit-root', body: { input: 'x' } })).status).toBe(400);
+  });
+});
+
+describe('an audit device that cannot write', () => {
+  it.each([
+    ['a file in a missing folder', '/nonexistent-strongroom-folder/audit.log'],
+    ['a full device', '/dev/full'],
+  ])('turns requests away with a clear error: %s', async (_, path) => {
+    const blocked = await startServer({ auditFile: path, rootToken: 'sr.blocked-root' });
+    try {
+      const write = await request(blocked.url, { method: 'POST', path: '/v1/secret/data/x', token: 'sr.blocked-root', body: { data: { a: 'b' } } });
+      expect(write.status).toBe(500);
+      expect(write.json).toEqual({ errors: ['audit log could not be written: the request is refused'] });
+      // Nothing happened: with the device gone, the server reads nothing either.
+      expect((await request(blocked.url, { path: '/v1/secret/data/x', token: 'sr.blocked-root' })).status).toBe(500);
+      expect(await blocked.app.kv.read('x').catch(() => undefined)).toBeUndefined();
+    } finally {
+      await blocked.stop();
+    }
+  });
+});

@@ -1,0 +1,117 @@
+// The `strongroom server` command (what `npm start` runs) as a user runs it: a child process that prints its URL and
+// root token, serves, and stops cleanly on SIGTERM and SIGINT. Also graceful close() and the periodic timer.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import type { Storage } from '../../src/ports/storage.js';
+import { builtCli, request, startServer } from './harness.js';
+
+const running: ChildProcess[] = [];
+let cli: string;
+
+beforeAll(async () => {
+  cli = await builtCli();
+}, 120_000);
+afterEach(() => {
+  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+/** Starts `strongroom server` on a free port and waits for its banner. */
+async function start(env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; banner: string; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, [cli, 'server'], {
+    env: { ...process.env, PORT: '0', STRONGROOM_ROOT_TOKEN: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.push(child);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let banner = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      banner += chunk.toString();
+      const found = /listening on (http:\/\/\S+)/.exec(banner);
+      if (found && banner.includes('root token')) resolve(found[1]!);
+    });
+    child.on('exit', () => reject(new Error(`strongroom server exited early:\n${banner}`)));
+  });
+  child.stdout!.resume();
+  return { child, url, banner, exited };
+}
+
+describe('strongroom server', () => {
+  it('generates and prints a root token when none is given, and it works', async () => {
+    const { url, banner } = await start();
+    const token = /root token: (\S+)/.exec(banner)![1]!;
+    expect(token).toMatch(/^sr\./);
+    const write = await request(url, { method: 'POST', path: '/v1/secret/data/hello', token, body: { data: { who: 'world' } } });
+    expect(write.status).toBe(200);
+  });
+
+  it('takes the root token from STRONGROOM_ROOT_TOKEN without printing it, and stops on SIGTERM', async () => {
+    const { child, url, banner, exited } = await start({ STRONGROOM_ROOT_TOKEN: 'dev-root-token' });
+    expect(banner).not.toContain('dev-root-token');
+    expect(banner).toContain('KV v2 engine at');
+    expect((await request(url, { path: '/v1/sys/health' })).json.sealed).toBe(false);
+    expect((await request(url, { method: 'LIST', path: '/v1/secret/metadata/', token: 'dev-root-token' })).status).toBe(404);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
+  it('stops on SIGINT', async () => {
+    const { child, exited } = await start();
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  });
+
+  it('refuses a PORT that is not a port number', async () => {
+    const child = spawn(process.execPath, [cli, 'server'], { env: { ...process.env, PORT: 'eighty' }, stdio: 'pipe' });
+    running.push(child);
+    let output = '';
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(1);
+    expect(output).toContain('PORT must be a port number');
+  });
+});
+
+describe('close()', () => {
+  it('lets a request in flight finish, then refuses new connections', async () => {
+    const inner = new MemoryStorage();
+    let reached!: () => void;
+    const inStorage = new Promise<void>((resolve) => (reached = resolve));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let armed = false;
+    // A storage whose reads of the secret wait at a gate, so that a request is provably in flight when close() is called.
+    const storage: Storage = {
+      get: async (key) => {
+        if (armed && key.includes('slow')) {
+          reached();
+          await gate;
+        }
+        return inner.get(key);
+      },
+      put: (key, value) => inner.put(key, value),
+      delete: (key) => inner.delete(key),
+      list: (prefix) => inner.list(prefix),
+    };
+    const started = await startServer({ storage });
+    armed = true;
+    const pending = request(started.url, { path: '/v1/secret/data/slow', token: started.rootToken });
+    await inStorage;
+    const closed = started.app.close({ graceMs: 10_000 });
+    release();
+    const answer = await pending;
+    expect(answer.status).toBe(404);
+    expect(answer.headers.connection).toBe('close');
+    await closed;
+    await expect(request(started.url, { path: '/v1/sys/health' })).rejects.toThrow(/ECONNREFUSED/);
+  });
+});
+
+describe('periodic work', () => {
+  it('runs on its timer', async () => {
+    const started = await startServer({ periodicIntervalMs: 5 });
+    const periodic = vi.spyOn(started.app.auth, 'periodic');
+    await vi.waitFor(() => expect(periodic.mock.calls.length).toBeGreaterThanOrEqual(2));
+    await started.stop();
+  });
+});

@@ -1,0 +1,106 @@
+// sys/ endpoints: policy names normalised before the ACL check, health's semver version, read-only mounts, and the
+// durable state a second server over the same storage sees.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { request, startServer, type Started } from './harness.js';
+
+let started: Started;
+let root: string;
+let operator: string;
+const storage = new MemoryStorage();
+const send = (options: Parameters<typeof request>[1]) => request(started.url, options);
+
+beforeAll(async () => {
+  started = await startServer({ storage });
+  root = started.rootToken;
+  // An operator may manage every policy except `admin`.
+  await send({
+    method: 'PUT',
+    path: '/v1/sys/policies/acl/operator',
+    token: root,
+    body: { policy: 'path "sys/policies/acl/*" { capabilities = ["create", "read", "update", "delete", "list"] }\npath "sys/policies/acl/admin" { capabilities = ["deny"] }\npath "sys/policy/admin" { capabilities = ["deny"] }\npath "sys/policy/*" { capabilities = ["create", "update"] }\npath "auth/token/create" { capabilities = ["update"] }' },
+  });
+  await send({ method: 'PUT', path: '/v1/sys/policies/acl/admin', token: root, body: { policy: 'path "secret/*" { capabilities = ["read"] }' } });
+  operator = (await send({ method: 'POST', path: '/v1/auth/token/create', token: root, body: { policies: ['operator'] } })).json.auth.client_token;
+});
+
+afterAll(() => started?.stop());
+
+describe('policy names are normalised before the permission check', () => {
+  it.each(['admin', 'ADMIN', 'Admin', '%20admin', 'admin%20', '%09ADMIN'])('a deny on admin also covers %s', async (name) => {
+    for (const base of ['/v1/sys/policies/acl/', '/v1/sys/policy/']) {
+      const write = await send({ method: 'PUT', path: `${base}${name}`, token: operator, body: { policy: 'path "*" { capabilities = ["sudo", "read"] }' } });
+      // A tab is refused as a path character (400) before the ACL is even asked; every other spelling is denied.
+      expect(write.status).toBe(name.startsWith('%09') ? 400 : 403);
+      expect((await send({ method: 'DELETE', path: `${base}${name}`, token: operator })).status).toBe(write.status);
+    }
+    expect((await send({ path: '/v1/sys/policies/acl/admin', token: root })).json.data.policy).toBe('path "secret/*" { capabilities = ["read"] }');
+  });
+
+  it('still lets the operator manage other policies, stored under their canonical name', async () => {
+    expect((await send({ method: 'PUT', path: '/v1/sys/policies/acl/%20Team', token: operator, body: { policy: 'path "a" { capabilities = ["read"] }' } })).status).toBe(204);
+    expect((await send({ path: '/v1/sys/policies/acl/team', token: operator })).json.data.name).toBe('team');
+  });
+
+  it('refuses names that cannot be canonical', async () => {
+    expect((await send({ method: 'PUT', path: '/v1/sys/policies/acl/%20', token: root, body: { policy: 'path "a" { capabilities = ["read"] }' } })).json).toEqual({ errors: ['policy name must not be empty'] });
+    expect((await send({ method: 'PUT', path: `/v1/sys/policies/acl/${'a'.repeat(200)}`, token: root, body: { policy: 'x' } })).status).toBe(400);
+  });
+});
+
+describe('health and mounts', () => {
+  it('reports a semver version', async () => {
+    const health = await send({ path: '/v1/sys/health' });
+    expect(health.json.version).toMatch(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/);
+    expect(health.json).toMatchObject({ initialized: true, sealed: false, standby: false });
+  });
+
+  it('lists the mounts read-only', async () => {
+    const mounts = await send({ path: '/v1/sys/mounts', token: root });
+    expect(mounts.json.data['secret/']).toMatchObject({ type: 'kv', options: { version: '2' } });
+    expect((await send({ path: '/v1/sys/mounts/secret', token: root })).json.data.type).toBe('kv');
+    expect((await send({ path: '/v1/sys/auth', token: root })).json.data['cloud/'].type).toBe('aws');
+    expect((await send({ method: 'POST', path: '/v1/sys/mounts/other', token: root, body: { type: 'kv' } })).status).toBe(405);
+    expect((await send({ method: 'DELETE', path: '/v1/sys/mounts/secret', token: root })).status).toBe(405);
+    expect((await send({ path: '/v1/sys/mounts', token: operator })).status).toBe(403);
+  });
+
+  it('lists no audit device when none is configured', async () => {
+    expect((await send({ path: '/v1/sys/audit', token: root })).json.data).toEqual({});
+  });
+});
+
+describe('state lives in the storage', () => {
+  it('a second server over the same storage serves the same tokens and policies, and makes no new root token', async () => {
+    const second = await startServer({ storage });
+    try {
+      expect(await second.app.ready()).toBeUndefined();
+      const read = await request(second.url, { path: '/v1/sys/policies/acl/admin', token: root });
+      expect(read.json.data.name).toBe('admin');
+      const created = (await request(second.url, { method: 'POST', path: '/v1/auth/token/create', token: operator, body: { policies: ['operator'] } })).json.auth;
+      expect((await send({ path: '/v1/auth/token/lookup-self', token: created.client_token })).status).toBe(200);
+      expect((await send({ method: 'POST', path: '/v1/auth/token/revoke-accessor', token: root, body: { accessor: created.accessor } })).status).toBe(204);
+      expect((await request(second.url, { path: '/v1/auth/token/lookup-self', token: created.client_token })).status).toBe(403);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('stores no token in clear: only keyed hashes', async () => {
+    const everything = await dump(storage);
+    expect(everything).not.toContain(root);
+    expect(everything).not.toContain(operator);
+  });
+});
+
+async function dump(storage: MemoryStorage): Promise<string> {
+  const parts: string[] = [];
+  const walk = async (prefix: string): Promise<void> => {
+    for (const name of await storage.list(prefix)) {
+      if (name.endsWith('/')) await walk(prefix + name);
+      else parts.push(prefix + name, Buffer.from((await storage.get(prefix + name))!).toString('utf8'));
+    }
+  };
+  await walk('');
+  return parts.join('\n');
+}

@@ -1,0 +1,188 @@
+// Vault's token API over HTTP: create (with its policy, TTL, use and orphan rules), lookups, renewals, revocations
+// with their cascade, and the token store's bound and sweep. node-vault drives the calls it has.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import vault from 'node-vault';
+import { ManualClock } from '../../src/adapters/clocks.js';
+import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { calculateTtl } from '../../src/server/token-ttl.js';
+import { failure, request, startServer, type Started } from './harness.js';
+
+const HOUR = 3600;
+let started: Started;
+let clock: ManualClock;
+let root: string;
+const send = (options: Parameters<typeof request>[1]) => request(started.url, options);
+
+async function create(token: string, body: Record<string, unknown>) {
+  return send({ method: 'POST', path: '/v1/auth/token/create', token, body });
+}
+
+beforeAll(async () => {
+  clock = new ManualClock('2026-03-01T00:00:00Z');
+  started = await startServer({ clock, tokenMaxTtl: 10 * HOUR, maxTokens: 50 });
+  root = started.rootToken;
+  await send({ method: 'PUT', path: '/v1/sys/policies/acl/app', token: root, body: { policy: 'path "secret/data/app/*" { capabilities = ["read", "create", "update"] }\npath "auth/token/create" { capabilities = ["update"] }' } });
+  await send({ method: 'PUT', path: '/v1/sys/policies/acl/other', token: root, body: { policy: 'path "secret/data/other/*" { capabilities = ["read"] }' } });
+  await send({ method: 'POST', path: '/v1/secret/data/app/db', token: root, body: { data: { password: 'p' } } });
+});
+
+afterAll(() => started?.stop());
+
+describe('auth/token/create', () => {
+  it('creates a token with the asked policies plus default, a TTL, and Vault auth fields', async () => {
+    const client = vault({ endpoint: started.url, token: root });
+    const created = await client.tokenCreate({ policies: ['App'], ttl: '1h', meta: { team: 'web' }, display_name: 'ci' });
+    expect(created.auth).toMatchObject({
+      policies: ['app', 'default'],
+      token_policies: ['app', 'default'],
+      metadata: { team: 'web' },
+      lease_duration: HOUR,
+      renewable: true,
+      token_type: 'service',
+      orphan: false,
+      num_uses: 0,
+    });
+    expect(created.auth.client_token).toMatch(/^sr\./);
+    const self = await vault({ endpoint: started.url, token: created.auth.client_token }).tokenLookupSelf();
+    expect(self.data).toMatchObject({ display_name: 'token-ci', path: 'auth/token/create', ttl: HOUR, meta: { team: 'web' }, orphan: false });
+  });
+
+  it('keeps a child within its parent: a subset of its policies, no orphans and no periods unless root', async () => {
+    const parent = (await create(root, { policies: ['app'] })).json.auth.client_token;
+    const child = await create(parent, { policies: ['app'], ttl: 60 });
+    expect(child.status).toBe(200);
+    expect(child.json.auth.policies).toEqual(['app', 'default']);
+    expect((await create(parent, {})).json.auth.policies).toEqual(['app', 'default']);
+    for (const [body, message] of [
+      [{ policies: ['other'] }, 'child policies must be subset of parent'],
+      [{ policies: ['root'] }, 'child policies must be subset of parent'],
+      [{ no_parent: true }, 'root or sudo privileges required to create orphan token'],
+      [{ period: '1h' }, 'root or sudo privileges required to create periodic token'],
+    ] as const) {
+      const refused = await create(parent, body);
+      expect(refused.status).toBe(400);
+      expect(refused.json).toEqual({ errors: [message] });
+    }
+  });
+
+  it('refuses bad fields with a 400 that names them', async () => {
+    for (const body of [{ ttl: 'soon' }, { num_uses: -1 }, { policies: [{}] }, { meta: 'x' }, { renewable: 'maybe' }]) {
+      const refused = await create(root, body);
+      expect(refused.status).toBe(400);
+      expect(refused.json.errors[0]).toMatch(/field "(ttl|num_uses|policies|meta|renewable)"/);
+    }
+    expect((await send({ method: 'POST', path: '/v1/auth/token/create', token: root, rawBody: '[1]' })).status).toBe(400);
+  });
+
+  it('caps a TTL above the maximum, and explicit_max_ttl bounds renewals', async () => {
+    const capped = await create(root, { policies: ['app'], ttl: '20h' });
+    expect(capped.json.auth.lease_duration).toBe(10 * HOUR);
+    expect(capped.json.warnings[0]).toContain('exceeded the effective max_ttl');
+    const bounded = (await create(root, { policies: ['app'], ttl: 600, explicit_max_ttl: 900 })).json.auth.client_token;
+    clock.advance(500);
+    const renewed = await send({ method: 'POST', path: '/v1/auth/token/renew-self', token: bounded, body: { increment: 600 } });
+    expect(renewed.json.auth.lease_duration).toBe(400);
+    clock.advance(400);
+    expect((await send({ path: '/v1/auth/token/lookup-self', token: bounded })).status).toBe(403);
+  });
+
+  it('counts uses: num_uses 2 allows two requests, then the token is gone', async () => {
+    const token = (await create(root, { policies: ['app'], num_uses: 2 })).json.auth.client_token;
+    expect((await send({ path: '/v1/secret/data/app/db', token })).status).toBe(200);
+    expect((await send({ path: '/v1/secret/data/app/db', token })).status).toBe(200);
+    expect((await send({ path: '/v1/secret/data/app/db', token })).status).toBe(403);
+    expect((await send({ method: 'POST', path: '/v1/auth/token/lookup', token: root, body: { token } })).status).toBe(403);
+  });
+
+  it('makes a periodic token that renews by its period', async () => {
+    const token = (await create(root, { policies: ['app'], period: 600 })).json.auth.client_token;
+    for (let i = 0; i < 5; i++) {
+      clock.advance(500);
+      expect((await send({ method: 'POST', path: '/v1/auth/token/renew-self', token, body: {} })).json.auth.lease_duration).toBe(600);
+    }
+    expect((await send({ path: '/v1/auth/token/lookup-self', token })).json.data.period).toBe(600);
+  });
+});
+
+describe('lookups, renewals and revocations', () => {
+  it('looks a token up by itself, by value and by accessor', async () => {
+    const created = (await create(root, { policies: ['app'], ttl: HOUR })).json.auth;
+    const byValue = await send({ method: 'POST', path: '/v1/auth/token/lookup', token: root, body: { token: created.client_token } });
+    expect(byValue.json.data).toMatchObject({ id: created.client_token, accessor: created.accessor, policies: ['app', 'default'] });
+    const byAccessor = await send({ method: 'POST', path: '/v1/auth/token/lookup-accessor', token: root, body: { accessor: created.accessor } });
+    expect(byAccessor.json.data).toMatchObject({ id: '', accessor: created.accessor, ttl: HOUR });
+    expect((await send({ method: 'POST', path: '/v1/auth/token/lookup-accessor', token: root, body: { accessor: 'nope' } })).json).toEqual({ errors: ['invalid accessor'] });
+    expect((await send({ method: 'POST', path: '/v1/auth/token/lookup', token: root, body: { token: 'sr.nope' } })).status).toBe(403);
+  });
+
+  it('renews another token, and refuses a non-renewable one', async () => {
+    const token = (await create(root, { policies: ['app'], ttl: 600 })).json.auth.client_token;
+    clock.advance(100);
+    const renewed = await send({ method: 'POST', path: '/v1/auth/token/renew', token: root, body: { token, increment: '20m' } });
+    expect(renewed.json.auth.lease_duration).toBe(1200);
+    const fixed = (await create(root, { policies: ['app'], renewable: false })).json.auth.client_token;
+    const refused = await send({ method: 'POST', path: '/v1/auth/token/renew-self', token: fixed, body: {} });
+    expect(refused.status).toBe(400);
+    expect(refused.json).toEqual({ errors: ['lease is not renewable'] });
+  });
+
+  it('revoking a parent revokes its children and grandchildren, but not orphans', async () => {
+    const parent = (await create(root, { policies: ['app'] })).json.auth.client_token;
+    const child = (await create(parent, {})).json.auth.client_token;
+    const grandchild = (await create(child, {})).json.auth.client_token;
+    const orphan = (await create(root, { policies: ['app'], no_parent: true })).json.auth;
+    expect(orphan.orphan).toBe(true);
+    expect((await send({ method: 'POST', path: '/v1/auth/token/revoke', token: root, body: { token: parent } })).status).toBe(204);
+    for (const token of [parent, child, grandchild]) expect((await send({ path: '/v1/auth/token/lookup-self', token })).status).toBe(403);
+    expect((await send({ path: '/v1/auth/token/lookup-self', token: orphan.client_token })).status).toBe(200);
+    expect((await send({ method: 'POST', path: '/v1/auth/token/revoke-accessor', token: root, body: { accessor: orphan.accessor } })).status).toBe(204);
+    expect((await send({ path: '/v1/auth/token/lookup-self', token: orphan.client_token })).status).toBe(403);
+  });
+
+  it('a child dies with its expired parent', async () => {
+    const parent = (await create(root, { policies: ['app'], ttl: 60 })).json.auth.client_token;
+    const child = (await create(parent, { ttl: 600 })).json.auth.client_token;
+    clock.advance(61);
+    expect((await send({ path: '/v1/auth/token/lookup-self', token: child })).status).toBe(403);
+  });
+
+  it('revoke-self ends the caller; a token without capability cannot use the token API on others', async () => {
+    const token = (await create(root, { policies: ['other'] })).json.auth.client_token;
+    expect((await send({ method: 'POST', path: '/v1/auth/token/create', token, body: {} })).status).toBe(403);
+    expect((await send({ method: 'POST', path: '/v1/auth/token/lookup', token, body: { token: root } })).status).toBe(403);
+    expect((await send({ method: 'POST', path: '/v1/auth/token/revoke-self', token })).status).toBe(204);
+    expect((await send({ path: '/v1/auth/token/lookup-self', token })).status).toBe(403);
+  });
+});
+
+describe('a bounded token store', () => {
+  it('refuses new tokens with 429 past maxTokens, and the sweep makes room by revoking expired ones', async () => {
+    const small = await startServer({ clock, maxTokens: 3, storage: new MemoryStorage() });
+    const mk = (ttl: number) => request(small.url, { method: 'POST', path: '/v1/auth/token/create', token: small.rootToken, body: { ttl } });
+    expect((await mk(60)).status).toBe(200);
+    expect((await mk(60)).status).toBe(200);
+    const refused = await mk(60);
+    expect(refused.status).toBe(429);
+    expect(refused.json.errors[0]).toContain('at most 3 live tokens');
+    clock.advance(61);
+    await small.app.runPeriodic();
+    expect((await mk(60)).status).toBe(200);
+    await small.stop();
+  });
+});
+
+describe('calculateTtl', () => {
+  const context = { issuedAt: 0, now: 0, defaultTtl: 100, systemMaxTtl: 1000 };
+  it('caps a period above the maximum with a warning', () => {
+    expect(calculateTtl({ increment: 0, ttl: 0, period: 5000, maxTtl: 0, explicitMaxTtl: 0 }, context)).toEqual({
+      ttl: 1000,
+      warnings: ['period of 1h23m20s exceeded the effective max_ttl of 16m40s; period value is capped accordingly'],
+    });
+  });
+
+  it('takes the increment over the TTL over the default', () => {
+    expect(calculateTtl({ increment: 7, ttl: 9, period: 0, maxTtl: 0, explicitMaxTtl: 0 }, context).ttl).toBe(7);
+    expect(calculateTtl({ increment: 0, ttl: 9, period: 0, maxTtl: 0, explicitMaxTtl: 0 }, context).ttl).toBe(9);
+    expect(calculateTtl({ increment: 0, ttl: 0, period: 0, maxTtl: 0, explicitMaxTtl: 0 }, context).ttl).toBe(100);
+  });
+});
