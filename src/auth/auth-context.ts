@@ -5,6 +5,7 @@ import type { EngineRequest } from '../core/request.js';
 import { KeyedMutex } from '../core/lock.js';
 import { requestForLog } from '../core/request-for-log.js';
 import { JsonStore, type unchanged, type UpdateResult } from '../core/stored-json.js';
+import { authStoredShapes } from './stored-shapes.js';
 import { systemClock } from '../core/system-clock.js';
 import { BackgroundJobs } from './background-jobs.js';
 
@@ -50,11 +51,11 @@ export class AuthContext {
   private readonly onInternalError: AuthEngineOptions['onInternalError'];
 
   constructor(options: AuthEngineOptions) {
-    this.store = new JsonStore(options.storage);
+    this.prefix = options.storagePrefix ?? 'auth/';
+    this.store = new JsonStore(options.storage, authStoredShapes(this.prefix));
     this.clock = options.clock ?? systemClock;
     this.cloud = options.cloud;
     this.env = options.env ?? process.env;
-    this.prefix = options.storagePrefix ?? 'auth/';
     this.allowSha1Signatures = options.allowSha1Signatures ?? false;
     this.mountMaxTtl = options.mountMaxTtl ?? DEFAULT_MOUNT_MAX_TTL;
     this.onInternalError = options.onInternalError;

@@ -63,5 +63,9 @@ export function checkRequestShape(request: unknown): asserts request is EngineRe
   if (request.remoteAddress !== undefined && typeof request.remoteAddress !== 'string') {
     throw new InvalidRequest('the request remoteAddress must be a string');
   }
+  // null is "no callback", as undefined; anything else would otherwise fail as a TypeError (500) at the first check.
+  if (request.authorize !== undefined && request.authorize !== null && typeof request.authorize !== 'function') {
+    throw new InvalidRequest('the request authorize must be a function');
+  }
   checkJsonDocument(request.body, 'the request body');
 }

@@ -59,6 +59,8 @@ export interface Route {
   readonly exists?: (context: ExistenceContext) => Promise<boolean>;
   /** No capability is asked for (the login path). */
   readonly unauthenticated?: boolean;
+  /** The path `authorize` is asked about, when it is not the request's own (an alias is authorised as its target). */
+  readonly authorizePath?: (path: string) => string;
 }
 
 type FieldsOf<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
@@ -71,6 +73,7 @@ export function route<S extends z.ZodType | undefined = undefined>(definition: {
   operations: Partial<Record<Operation, Handler<FieldsOf<S>> | OperationDef<any>>>;
   exists?: (context: ExistenceContext) => Promise<boolean>;
   unauthenticated?: boolean;
+  authorizePath?: (path: string) => string;
 }): Route {
   return definition as Route;
 }
@@ -213,8 +216,9 @@ export class Dispatcher {
       } else {
         capability = FIXED_CAPABILITY[operation];
       }
+      const authorized = route.authorizePath?.(path) ?? path;
       for (const needed of [capability, ...(alsoRequires?.(request) ?? [])]) {
-        if (!(await request.authorize({ capability: needed, path }))) throw new PermissionDenied();
+        if (!(await request.authorize({ capability: needed, path: authorized }))) throw new PermissionDenied();
       }
     }
 

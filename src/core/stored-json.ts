@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Storage, StorageOperation } from '../ports/storage.js';
 import { InternalError } from './errors.js';
 
@@ -8,13 +9,28 @@ export function encodeJson(value: unknown): Uint8Array {
   return encoder.encode(JSON.stringify(value));
 }
 
+/**
+ * A stored document that is not JSON, or not of the shape its key holds (500). It names the key and the first field
+ * at fault, never a value: the document may hold secrets.
+ */
+export class CorruptDocument extends InternalError {}
+
+/** Decodes a stored document without checking its shape (callers that know what they read). */
 export function decodeJson<T>(bytes: Uint8Array, key: string): T {
   try {
     return JSON.parse(decoder.decode(bytes)) as T;
   } catch {
     // No cause: JSON.parse quotes the text around a syntax error, and the text may be a stored secret.
-    throw new InternalError(`stored entry ${JSON.stringify(key)} is corrupt`);
+    throw new CorruptDocument(`stored entry ${JSON.stringify(key)} is corrupt`);
   }
+}
+
+/** The shape the document under a key must have; undefined for keys without a rule. */
+export type StoredShapes = (key: string) => z.ZodType | undefined;
+
+function fieldOf(issue: z.core.$ZodIssue | undefined): string {
+  const path = issue?.path ?? [];
+  return path.length === 0 ? 'the document itself' : `field ${path.map(String).join('.')}`;
 }
 
 /** Give up on an optimistic update after this many conflicting writers in a row. */
@@ -34,7 +50,22 @@ export interface UpdateResult<T> {
  * logging but never in the message.
  */
 export class JsonStore {
-  constructor(readonly storage: Storage) {}
+  /** `shapes` gives the shape documents must have when read, so that a wrong one is a clear 500, not a TypeError. */
+  constructor(
+    readonly storage: Storage,
+    private readonly shapes: StoredShapes = () => undefined,
+  ) {}
+
+  /** A stored document, checked against its key's shape. */
+  decode<T>(bytes: Uint8Array, key: string): T {
+    const value = decodeJson<unknown>(bytes, key);
+    const checked = this.shapes(key)?.safeParse(value);
+    if (checked && !checked.success) {
+      throw new CorruptDocument(`stored entry ${JSON.stringify(key)} is corrupt: ${fieldOf(checked.error.issues[0])} has the wrong shape`);
+    }
+    // The stored value, not zod's output: fields a newer version added are kept.
+    return value as T;
+  }
 
   async getRaw(key: string): Promise<Uint8Array | undefined> {
     return this.call('read', () => this.storage.get(key));
@@ -42,7 +73,7 @@ export class JsonStore {
 
   async get<T>(key: string): Promise<T | undefined> {
     const bytes = await this.getRaw(key);
-    return bytes === undefined ? undefined : decodeJson<T>(bytes, key);
+    return bytes === undefined ? undefined : this.decode<T>(bytes, key);
   }
 
   async put(key: string, value: unknown): Promise<void> {
@@ -138,10 +169,11 @@ export class JsonStore {
   async update<T>(
     key: string,
     change: (current: T | undefined) => T | undefined | typeof unchanged | Promise<T | undefined | typeof unchanged>,
+    options: { replaceCorrupt?: boolean } = {},
   ): Promise<UpdateResult<T>> {
     for (let attempt = 0; attempt < MAX_CONFLICT_RETRIES; attempt++) {
       const raw = await this.getRaw(key);
-      const previous = raw === undefined ? undefined : decodeJson<T>(raw, key);
+      const previous = raw === undefined ? undefined : this.decodeOrReplace<T>(raw, key, options.replaceCorrupt ?? false);
       const next = await change(previous);
       if (next === unchanged) return { previous, next: previous, written: false };
       if (next === undefined) {
@@ -156,6 +188,16 @@ export class JsonStore {
       if (await this.settled(key, bytes, () => this.putBytesIfUnchanged(key, raw, bytes))) return { previous, next, written: true };
     }
     throw new InternalError(`too many concurrent writers on ${JSON.stringify(key)}`);
+  }
+
+  /** With `replace`, a corrupt document reads as absent, so that a write that sets it whole repairs it. */
+  private decodeOrReplace<T>(raw: Uint8Array, key: string, replace: boolean): T | undefined {
+    try {
+      return this.decode<T>(raw, key);
+    } catch (error) {
+      if (replace && error instanceof CorruptDocument) return undefined;
+      throw error;
+    }
   }
 
   /**

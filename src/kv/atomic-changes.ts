@@ -1,5 +1,5 @@
 import { InternalError } from '../core/errors.js';
-import { decodeJson, encodeJson, type JsonStore, unchanged } from '../core/stored-json.js';
+import { encodeJson, type JsonStore, unchanged } from '../core/stored-json.js';
 import type { StorageOperation } from '../ports/storage.js';
 import { entryDocument, leavingHead, type EntryDocuments } from './entry-documents.js';
 import type { ChangeFunction, Committed, CommitOptions, Stage } from './key-store.js';
@@ -36,7 +36,7 @@ export class AtomicChanges {
     const folder = this.layout.entries(path);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const raw = await this.json.getRaw(key);
-      const current = raw === undefined ? undefined : decodeJson<StoredMetadata>(raw, key);
+      const current = raw === undefined ? undefined : this.json.decode<StoredMetadata>(raw, key);
       const view = current && options.load ? await this.entries.withEntries(folder, current, options.load(current), options.inlineAll) : current;
       const time = this.now();
       const writes: StorageOperation[] = [];
@@ -87,7 +87,7 @@ export class AtomicChanges {
 
   /** The storage keys of a key's entry documents and of every blob its head, documents and garbage name. */
   async contents(key: string, folder: string, raw: Uint8Array): Promise<string[]> {
-    const current = decodeJson<StoredMetadata>(raw, key);
+    const current = this.json.decode<StoredMetadata>(raw, key);
     const [all, documents] = await Promise.all([
       this.entries.withEntries(folder, current, range(keptRange(current).from, current.current_version), true),
       this.entries.stored(folder),

@@ -67,7 +67,8 @@ export class ConfigStore {
     if (Object.values(write).every((value) => value === undefined)) return;
     const key = this.layout.config;
     await this.mutex.run(key, () =>
-      this.json.update<StoredConfig>(key, (current) => applyConfigWrite(current ?? DEFAULT_CONFIG, write)),
+      // A corrupt stored config is replaced (from the defaults) rather than refused: a write is how it gets repaired.
+      this.json.update<StoredConfig>(key, (current) => applyConfigWrite(current ?? DEFAULT_CONFIG, write), { replaceCorrupt: true }),
     );
   }
 }

@@ -1,7 +1,7 @@
 import { InternalError, InvalidRequest } from '../core/errors.js';
 import { AtomicChanges } from './atomic-changes.js';
 import { KeyedMutex } from '../core/lock.js';
-import { encodeJson, type JsonStore, unchanged, type UpdateResult } from '../core/stored-json.js';
+import { CorruptDocument, encodeJson, type JsonStore, unchanged, type UpdateResult } from '../core/stored-json.js';
 import { ConfirmedCleanups } from './confirmed-cleanups.js';
 import { EntryDocuments, leavingHead, StaleRead } from './entry-documents.js';
 import { KeyTransfer, type TransferOptions } from './key-transfer.js';
@@ -195,6 +195,21 @@ export class KeyStore {
       }
       throw new InternalError('the key kept changing while it was being deleted');
     });
+  }
+
+  /**
+   * `remove`, for a key whose record (or one of its entries) has the wrong shape and so cannot be followed to its
+   * versions: the record itself is deleted, which keeps every key repairable through the API. Documents it referenced
+   * stay behind, unreferenced.
+   */
+  async removeEvenIfCorrupt(path: string): Promise<void> {
+    try {
+      await this.remove(path);
+    } catch (error) {
+      if (!(error instanceof CorruptDocument)) throw error;
+      const key = this.layout.metadata(path);
+      await this.mutex.run(key, () => this.json.update(key, () => undefined, { replaceCorrupt: true }));
+    }
   }
 
   private async commit<R>(path: string, change: ChangeFunction<R>, options: CommitOptions): Promise<Committed<R>> {

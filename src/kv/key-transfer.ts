@@ -1,5 +1,5 @@
 import { InternalError, InvalidRequest, NotFound } from '../core/errors.js';
-import { decodeJson, encodeJson, type JsonStore } from '../core/stored-json.js';
+import { encodeJson, type JsonStore } from '../core/stored-json.js';
 import type { StorageOperation } from '../ports/storage.js';
 import type { AtomicChanges } from './atomic-changes.js';
 import { CAS_MISMATCH } from './cas.js';
@@ -41,7 +41,7 @@ export class KeyTransfer {
       const [raw, existing] = await Promise.all([this.json.getRaw(source), this.json.getRaw(target)]);
       if (raw === undefined) throw new NotFound(`no key ${JSON.stringify(from)}`);
       if (existing !== undefined) throw new InvalidRequest(`the key ${JSON.stringify(to)} already exists`);
-      const head = decodeJson<StoredMetadata>(raw, source);
+      const head = this.json.decode<StoredMetadata>(raw, source);
       if (options.cas !== undefined && options.cas !== head.current_version) throw new InvalidRequest(CAS_MISMATCH);
       const operations = await this.operations(from, to, head, raw, options.keepSource);
       const next = operations.find((operation) => operation.key === target);

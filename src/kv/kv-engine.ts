@@ -33,6 +33,7 @@ import { metadataPatchFields, metadataWriteFields, type KvMetadataInput, type Kv
 import { MetadataOperations } from './metadata-operations.js';
 import { kvRoutes } from './paths.js';
 import { StorageLayout } from './storage-layout.js';
+import { kvStoredShapes } from './stored-shapes.js';
 import { DEFAULT_MAX_VALUE_BYTES, MAX_DATA_DEPTH } from './value-limits.js';
 import { folderPath, keyPath } from './typed-input.js';
 import { parseInput } from '../core/parse-input.js';
@@ -115,8 +116,8 @@ export class KvEngine {
   private readonly onEventError?: (error: unknown) => void;
 
   constructor(options: KvEngineOptions) {
-    const json = new JsonStore(options.storage);
     const layout = new StorageLayout(options.storagePrefix ?? 'kv/');
+    const json = new JsonStore(options.storage, kvStoredShapes(layout));
     const clock = options.clock ?? systemClock;
     const context: KvContext = {
       keys: new KeyStore(json, layout, () => clock.now().getTime()),

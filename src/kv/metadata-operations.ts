@@ -1,4 +1,4 @@
-import { unchanged } from '../core/stored-json.js';
+import { CorruptDocument, unchanged } from '../core/stored-json.js';
 import { now, type KvContext } from './context.js';
 import {
   applyMetadataPatch,
@@ -57,8 +57,12 @@ export class MetadataOperations {
   /** Removes the key and every version; a missing key is not an error. */
   async remove(path: string): Promise<void> {
     const { keys, feed } = this.context;
-    const last = await keys.read(path);
-    await keys.remove(path);
+    // A corrupt record is removed too (that is how it gets repaired), without an event: there is nothing to describe.
+    const last = await keys.read(path).catch((error: unknown) => {
+      if (error instanceof CorruptDocument) return undefined;
+      throw error;
+    });
+    await keys.removeEvenIfCorrupt(path);
     if (last) feed.deliver([removalEvent(path, last, now(this.context))]);
   }
 

@@ -76,8 +76,9 @@ describe('ListMethodRewriter', () => {
     expect(feed(Buffer.from(upgrade), [])).toBe(upgrade);
     const badChunk = 'POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nLIST /a HTTP/1.1\r\n\r\n';
     expect(feed(Buffer.from(badChunk), [])).toBe(badChunk);
-    const huge = `LIST / HTTP/1.1\r\nX-Big: ${'a'.repeat(70 * 1024)}`;
-    expect(feed(Buffer.from(huge), [10])).toBe(huge);
+    // The request line is passed on (rewritten) at once; past the head limit nothing more is interpreted.
+    const huge = `LIST / HTTP/1.1\r\nX-Big: ${'a'.repeat(70 * 1024)}\r\n\r\nLIST /a HTTP/1.1\r\n\r\n`;
+    expect(feed(Buffer.from(huge), [10])).toBe(huge.replace('LIST / ', 'GET /?list=true '));
   });
 });
 
@@ -115,6 +116,57 @@ describe('acceptListMethod', () => {
       await new Promise((resolve) => socket.on('close', resolve));
       expect(seen).toEqual(['GET /v1/secret/metadata/a?list=true', 'POST /v1/x', 'GET /v1/b?after=c&list=true']);
       expect(received.match(/HTTP\/1.1 200 OK/g)).toHaveLength(3);
+    });
+  });
+
+  /** Sends `head` a byte at a time every `gapMs` until the server closes the connection; answers what came back. */
+  async function trickle(port: number, head: string, gapMs: number): Promise<{ closed: boolean; received: string }> {
+    const socket = net.connect(port, '127.0.0.1');
+    let received = '';
+    let closed = false;
+    socket.on('data', (chunk) => (received += chunk));
+    socket.on('close', () => (closed = true));
+    socket.on('error', () => undefined);
+    // A first request completes, so that the trickled one is the next on a kept-alive connection: its head timer starts
+    // only when node:http sees its first byte.
+    socket.write('GET /first HTTP/1.1\r\nHost: x\r\n\r\n');
+    while (!received.includes('ok')) await new Promise((resolve) => setTimeout(resolve, 10));
+    received = '';
+    for (const char of head) {
+      if (closed) break;
+      socket.write(char);
+      await new Promise((resolve) => setTimeout(resolve, gapMs));
+    }
+    socket.destroy();
+    return { closed, received };
+  }
+
+  it("keeps node:http's headersTimeout in force for a head trickled a byte at a time (issue 18.6)", async () => {
+    const server = acceptListMethod(
+      http.createServer({ headersTimeout: 500, requestTimeout: 1000, keepAliveTimeout: 5000, connectionsCheckingInterval: 100 }, (_req, res) => res.end('ok')),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      // 60 bytes at 50 ms is 3 s of trickling: far past the 500 ms the head may take.
+      const { closed, received } = await trickle(port, `LIST /v1/a HTTP/1.1\r\nX-Slow: ${'a'.repeat(40)}`, 50);
+      expect(closed).toBe(true);
+      expect(received).toMatch(/^HTTP\/1.1 408/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('answers a head whose lines end in a bare LF, as node:http does without the shim', async () => {
+    await withServer(async (port, seen) => {
+      const socket = net.connect(port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk) => (received += chunk));
+      socket.write('LIST /v1/a HTTP/1.1\nHost: x\nConnection: close\n\n');
+      await new Promise((resolve) => socket.on('close', resolve));
+      expect(received).toMatch(/^HTTP\/1.1 (200|400)/);
+      if (received.startsWith('HTTP/1.1 200')) expect(seen).toEqual(['GET /v1/a?list=true']);
     });
   });
 

@@ -48,13 +48,4 @@ describe('deprecated path aliases', () => {
     expect((await h.remove(`roletag-blacklist/${tag}`)).status).toBe(204);
     expect((await h.read(`roletag-denylist/${tag}`)).status).toBe(404);
   });
-
-  it('are authorised under the path as written', async () => {
-    const h = adminHarness();
-    const seen: string[] = [];
-    await h.call('LIST', 'identity-whitelist', undefined, { authorize: ({ capability, path }) => (seen.push(`${capability} ${path}`), true) });
-    await h.call('POST', 'tidy/roletag-blacklist', {}, { authorize: ({ capability, path }) => (seen.push(`${capability} ${path}`), true) });
-    await h.engine.idle();
-    expect(seen).toEqual(['list identity-whitelist/', 'update tidy/roletag-blacklist']);
-  });
 });

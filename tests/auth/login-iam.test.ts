@@ -90,7 +90,7 @@ describe('iam login: request validation (nothing reaches STS)', () => {
     const { Authorization: _auth, ...noAuthorization } = HEADERS;
     const cases: [Record<string, string | string[]>, string][] = [
       [without, `${prefix}: missing header "X-Service-Cloud-IAM-Server-ID"`],
-      [{ ...HEADERS, 'X-Service-Cloud-IAM-Server-ID': ['other.example.com'] }, `${prefix}: expected "${SERVER_ID}" but got "other.example.com"`],
+      [{ ...HEADERS, 'X-Service-Cloud-IAM-Server-ID': ['other.example.com'] }, `${prefix}: the X-Service-Cloud-IAM-Server-ID header "other.example.com" does not carry this server's ID`],
       [unsigned, `${prefix}: the X-Service-Cloud-IAM-Server-ID header wasn't signed`],
       [noAuthorization, `${prefix}: missing Authorization header`],
     ];

@@ -208,7 +208,7 @@ describe('the server-ID header', () => {
     const { signed, login } = await world();
     expect400(await login(signed({ serverId: undefined })), 'missing header "X-Service-Cloud-IAM-Server-ID"');
     // A request signed for another server cannot be replayed against this one.
-    expect400(await login(signed({ serverId: 'other.example.com' })), 'expected "vault.example.com" but got "other.example.com"');
+    expect400(await login(signed({ serverId: 'other.example.com' })), "does not carry this server's ID");
     const unsigned = withHeaders(signed({ serverId: undefined }), (headers) => ({ ...headers, 'X-Service-Cloud-IAM-Server-ID': [SERVER_ID] }));
     expect400(await login(unsigned), "wasn't signed");
   });

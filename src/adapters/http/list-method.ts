@@ -9,22 +9,26 @@ import type { Socket } from 'node:net';
 import { Duplex } from 'node:stream';
 import { ChunkedBody } from './chunked-body.js';
 
-const CRLF = Buffer.from('\r\n');
-const HEAD_END = Buffer.from('\r\n\r\n');
-const EMPTY = Buffer.alloc(0);
+const LF = 0x0a;
+const CR = 0x0d;
+const SPACE = 0x20;
+const QUESTION = 0x3f;
 // Larger heads are refused by node:http anyway (431); past this the shim stops looking and passes bytes through.
 const MAX_HEAD_BYTES = 64 * 1024;
+// Only three headers matter for framing; a longer line is none of them in any useful form.
+const MAX_LINE_CHARS = 8 * 1024;
+const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'upgrade']);
 
 /** How the body after a head is delimited; `passthrough` means the shim cannot tell, and stops interpreting. */
 type Framing = { kind: 'passthrough' } | { kind: 'chunked' } | { kind: 'length'; length: number };
 
 type RewriterState =
-  | { kind: 'head' }
+  | { kind: 'head'; scanner: HeadScanner }
   | { kind: 'body'; remaining: number }
   | { kind: 'chunked'; body: ChunkedBody }
   | { kind: 'passthrough' };
 
-function framingOf(method: string | undefined, headers: Map<string, string>): Framing {
+function framingOf(method: string, headers: Map<string, string>): Framing {
   if (method === 'CONNECT' || headers.has('upgrade')) return { kind: 'passthrough' };
   if (/\bchunked\b/i.test(headers.get('transfer-encoding') ?? '')) return { kind: 'chunked' };
   const contentLength = headers.get('content-length');
@@ -33,26 +37,86 @@ function framingOf(method: string | undefined, headers: Map<string, string>): Fr
   return Number.isSafeInteger(length) && length >= 0 ? { kind: 'length', length } : { kind: 'passthrough' };
 }
 
-/** Reads the framing of one request head and, for LIST, rewrites its request line. */
-function rewriteHead(head: Buffer): { bytes: Buffer; framing: Framing } {
-  const text = head.toString('latin1');
-  const lineEnd = text.indexOf('\r\n');
-  const [method, target, version, ...extra] = text.slice(0, lineEnd).split(' ');
-  const headers = new Map<string, string>();
-  for (const line of text.slice(lineEnd + 2).split('\r\n')) {
-    const colon = line.indexOf(':');
-    if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
+/**
+ * Follows one request head as it arrives and hands every byte on at once, so that node:http sees the request start
+ * and keeps its own head limits and timeouts in force (a head trickled a byte at a time is cut off by headersTimeout
+ * as without the shim). Only the method token is held back, at most the four bytes of "LIST": a LIST line goes on as
+ * `GET <target>?list=true`. Lines end at LF (with or without CR), as node:http's parser reads them.
+ */
+class HeadScanner {
+  private phase: 'method' | 'target' | 'lines' = 'method';
+  private method = '';
+  private held = '';
+  private query = false;
+  private line = '';
+  private lines = 0;
+  private size = 0;
+  private readonly headers = new Map<string, string>();
+
+  /** Consumes bytes up to the end of the head; `framing` is set once the head is complete. */
+  feed(data: Buffer, out: Buffer[]): { used: number; framing?: Framing } {
+    let start = 0;
+    const emit = (end: number, extra?: string) => {
+      if (end > start) out.push(data.subarray(start, end));
+      if (extra) out.push(Buffer.from(extra, 'latin1'));
+    };
+    for (let index = 0; index < data.length; index++) {
+      const byte = data[index] as number;
+      if (++this.size > MAX_HEAD_BYTES) {
+        emit(data.length, undefined);
+        return { used: data.length, framing: { kind: 'passthrough' } };
+      }
+      if (this.phase === 'method') {
+        // Empty lines before a request line are allowed (RFC 9112 §2.2) and pass as they are.
+        if (this.method === '' && (byte === CR || byte === LF)) continue;
+        emit(index);
+        start = index + 1;
+        if (byte === SPACE || byte === CR || byte === LF) {
+          const list = this.method === 'LIST' && byte === SPACE;
+          out.push(Buffer.from(list ? 'GET ' : `${this.held}${String.fromCharCode(byte)}`, 'latin1'));
+          this.held = '';
+          this.phase = list ? 'target' : 'lines';
+          if (byte === LF) this.lines = 1;
+          continue;
+        }
+        this.method += String.fromCharCode(byte);
+        this.held += String.fromCharCode(byte);
+        if (!'LIST'.startsWith(this.method)) {
+          out.push(Buffer.from(this.held, 'latin1'));
+          this.held = '';
+        }
+        continue;
+      }
+      if (this.phase === 'target') {
+        if (byte === QUESTION) this.query = true;
+        if (byte !== SPACE && byte !== CR && byte !== LF) continue;
+        emit(index, `${this.query ? '&' : '?'}list=true`);
+        start = index;
+        this.phase = 'lines';
+      }
+      if (byte !== LF) {
+        if (this.line.length < MAX_LINE_CHARS) this.line += String.fromCharCode(byte);
+        continue;
+      }
+      const line = this.line.endsWith('\r') ? this.line.slice(0, -1) : this.line;
+      this.line = '';
+      if (++this.lines === 1) continue;
+      if (line === '') {
+        emit(index + 1);
+        return { used: index + 1, framing: framingOf(this.method, this.headers) };
+      }
+      const colon = line.indexOf(':');
+      const name = line.slice(0, colon).trim().toLowerCase();
+      if (colon > 0 && FRAMING_HEADERS.has(name)) this.headers.set(name, line.slice(colon + 1).trim());
+    }
+    emit(data.length);
+    return { used: data.length };
   }
-  const framing = framingOf(method, headers);
-  if (method !== 'LIST' || target === undefined || version === undefined || extra.length > 0) return { bytes: head, framing };
-  const listed = `GET ${target}${target.includes('?') ? '&' : '?'}list=true ${version}`;
-  return { bytes: Buffer.from(listed + text.slice(lineEnd), 'latin1'), framing };
 }
 
 /** The byte-stream rewriter, free of any socket: feed it what the client sent, get what node:http should parse. */
 export class ListMethodRewriter {
-  private state: RewriterState = { kind: 'head' };
-  private head: Buffer = EMPTY;
+  private state: RewriterState = { kind: 'head', scanner: new HeadScanner() };
 
   /** Returns the bytes to hand to node:http, in order; some may be empty. */
   push(input: Buffer): Buffer[] {
@@ -65,50 +129,31 @@ export class ListMethodRewriter {
         break;
       }
       if (state.kind === 'head') {
-        data = this.readHead(data, out);
+        const { used, framing } = state.scanner.feed(data, out);
+        data = data.subarray(used);
+        if (framing) this.state = this.after(framing);
       } else if (state.kind === 'body') {
         const n = Math.min(state.remaining, data.length);
         out.push(data.subarray(0, n));
         data = data.subarray(n);
         state.remaining -= n;
-        if (state.remaining === 0) this.state = { kind: 'head' };
+        if (state.remaining === 0) this.state = { kind: 'head', scanner: new HeadScanner() };
       } else {
         const n = state.body.consume(data);
         out.push(data.subarray(0, n));
         data = data.subarray(n);
         if (state.body.broken) this.state = { kind: 'passthrough' };
-        else if (state.body.done) this.state = { kind: 'head' };
+        else if (state.body.done) this.state = { kind: 'head', scanner: new HeadScanner() };
       }
     }
     return out;
   }
 
-  /** Buffers until a whole head is in; returns the bytes after it. */
-  private readHead(data: Buffer, out: Buffer[]): Buffer {
-    let head = this.head.length > 0 ? Buffer.concat([this.head, data]) : data;
-    // Empty lines before a request line are allowed (RFC 9112 §2.2).
-    while (head.subarray(0, 2).equals(CRLF)) {
-      out.push(CRLF);
-      head = head.subarray(2);
-    }
-    const end = head.indexOf(HEAD_END);
-    if (end < 0) {
-      this.head = head;
-      if (head.length > MAX_HEAD_BYTES) {
-        out.push(head);
-        this.head = EMPTY;
-        this.state = { kind: 'passthrough' };
-      }
-      return EMPTY;
-    }
-    this.head = EMPTY;
-    const headLength = end + HEAD_END.length;
-    const { bytes, framing } = rewriteHead(head.subarray(0, headLength));
-    out.push(bytes);
-    if (framing.kind === 'passthrough') this.state = framing;
-    else if (framing.kind === 'chunked') this.state = { kind: 'chunked', body: new ChunkedBody() };
-    else if (framing.length > 0) this.state = { kind: 'body', remaining: framing.length };
-    return head.subarray(headLength);
+  private after(framing: Framing): RewriterState {
+    if (framing.kind === 'passthrough') return framing;
+    if (framing.kind === 'chunked') return { kind: 'chunked', body: new ChunkedBody() };
+    if (framing.length > 0) return { kind: 'body', remaining: framing.length };
+    return { kind: 'head', scanner: new HeadScanner() };
   }
 }
 

@@ -21,7 +21,8 @@ export function checkServerIdHeader(headers: RequestHeaders, expected: string, a
 
   for (const name of present) {
     const presented = (headers.get(name) ?? []).join(',');
-    if (!sameText(presented, expected)) throw fail(`expected "${expected}" but got "${presented}"`);
+    // The configured value is not shown: it would tell a caller what to sign for a replay against this server.
+    if (!sameText(presented, expected)) throw fail(`the ${name} header "${presented}" does not carry this server's ID`);
   }
   const signed = signedHeaderNames(headers);
   if (signed === undefined) throw fail('missing Authorization header');

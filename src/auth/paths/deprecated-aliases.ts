@@ -10,12 +10,33 @@ function renamed(source: string): string {
   return RENAMES.reduce((text, [current, deprecated]) => text.replace(current, deprecated), source);
 }
 
-/** One alias row per route whose pattern names the access list or the deny list, with the deprecated word. */
+/**
+ * The request path of an alias spelled as its route's current path (the first deprecated word becomes the current
+ * spelling the route's pattern uses), so that a policy on the current path governs the alias too.
+ */
+function currentPath(source: string): (path: string) => string {
+  const replacements = RENAMES.flatMap(([current, deprecated]) => {
+    const spelling = source.match(current)?.[0];
+    return spelling ? [[deprecated, spelling] as const] : [];
+  });
+  return (path) => replacements.reduce((text, [deprecated, spelling]) => text.replace(deprecated, spelling), path);
+}
+
+/**
+ * One alias row per route whose pattern names the access list or the deny list, with the deprecated word. The alias
+ * is authorised as the current path: a deny on `identity-accesslist/*` covers `identity-whitelist/*` as well.
+ */
 export function deprecatedAliases(routes: readonly Route[]): Route[] {
   return routes.flatMap((route) => {
     const source = typeof route.pattern === 'string' ? route.pattern : route.pattern.source;
     const alias = renamed(source);
     if (alias === source) return [];
-    return [{ ...route, pattern: typeof route.pattern === 'string' ? alias : new RegExp(alias, route.pattern.flags) }];
+    return [
+      {
+        ...route,
+        pattern: typeof route.pattern === 'string' ? alias : new RegExp(alias, route.pattern.flags),
+        authorizePath: currentPath(source),
+      },
+    ];
   });
 }
