@@ -36,7 +36,7 @@ export interface ServerOptions {
   env?: Record<string, string | undefined>;
   authOptions?: Partial<AuthMethodOptions>;
   kvOptions?: Partial<KvEngineOptions>;
-  /** Larger bodies get 413; 1 MiB by default. */
+  /** Larger bodies get 413; 1 MiB by default. It also bounds what a KV patch may grow a value to (`maxValueBytes`). */
   maxBodyBytes?: number;
   /** How often periodic work (tidy, expired-token sweep) runs; every minute by default. */
   periodicIntervalMs?: number;
@@ -86,7 +86,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
   const onInternalError = (error: unknown) => log({ time: new Date().toISOString(), level: 'error', msg: 'engine fault', error: describeError(error) });
 
   // One storage, a key prefix per mount, as Vault gives each mount its own storage view.
-  const kv = new KvEngine({ storage, storagePrefix: 'secret/', clock, onInternalError, ...options.kvOptions });
+  const kv = new KvEngine({ storage, storagePrefix: 'secret/', clock, onInternalError, maxValueBytes: maxBodyBytes, ...options.kvOptions });
   const auth = new AuthMethod({
     storage,
     storagePrefix: 'auth/cloud/',

@@ -43,6 +43,16 @@ describe('standalone', () => {
     closers.push(() => started.stop());
   });
   wireSuite('standalone server', { url: () => started.url, token: ROOT, maxBodyBytes: MAX_BODY });
+
+  it('bounds what a patch may grow a value to by the body limit', async () => {
+    const send = (options: Parameters<typeof request>[1]) => request(started.url, { token: ROOT, ...options });
+    const half = 'x'.repeat(MAX_BODY / 2);
+    expect((await send({ method: 'POST', path: '/v1/secret/data/grow', body: { data: { a: half } } })).status).toBe(200);
+    const patch = { method: 'PATCH', path: '/v1/secret/data/grow', headers: { 'Content-Type': 'application/merge-patch+json' } } as const;
+    const grown = await send({ ...patch, body: { data: { b: half } } });
+    expect(grown.status).toBe(400);
+    expect((await send({ path: '/v1/secret/data/grow' })).json.data.data).toEqual({ a: half });
+  });
 });
 
 describe('Express 5', () => {
