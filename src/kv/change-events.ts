@@ -18,7 +18,11 @@ export type KvChangeOperation =
   | 'destroy'
   | 'metadata-write'
   | 'metadata-patch'
-  | 'metadata-delete';
+  | 'metadata-delete'
+  /** The key was created by moving another key (with its history) here; the source's removal is a metadata-delete. */
+  | 'move'
+  /** The key was created as a copy of another key with its history. */
+  | 'copy';
 
 export interface KvChangeEvent {
   /** The key path, as written after `data/`. */
@@ -38,7 +42,7 @@ export interface KvChangeEvent {
 /** How many of a key's latest changes its record keeps for late readers. */
 export const HISTORY = 16;
 
-function eventOf(path: string, change: StoredChange): KvChangeEvent {
+export function eventOf(path: string, change: StoredChange): KvChangeEvent {
   return { path, operation: change.operation, version: change.version, revision: change.revision, time: formatTimestamp(change.time) };
 }
 

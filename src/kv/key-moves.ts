@@ -3,6 +3,7 @@ import { PermissionDenied } from '../core/errors.js';
 import { bool, int, str } from '../core/fields.js';
 import type { CapabilityCheck } from '../core/request.js';
 import type { KeyStore } from './key-store.js';
+import type { Transferred } from './key-transfer.js';
 import { keyPath } from './typed-input.js';
 
 /**
@@ -30,7 +31,13 @@ async function require(authorize: Authorize | undefined, checks: CapabilityCheck
  * A move needs `read` and `delete` on the source (its data and its metadata), a copy `read`; both need `create` on
  * the target, which must not exist yet.
  */
-export async function transferKey(keys: KeyStore, from: string, fields: TransferFields, keepSource: boolean, authorize?: Authorize): Promise<string> {
+export async function transferKey(
+  keys: KeyStore,
+  from: string,
+  fields: TransferFields,
+  keepSource: boolean,
+  authorize?: Authorize,
+): Promise<Transferred & { to: string }> {
   const to = keyPath(fields.to);
   const checks: CapabilityCheck[] = [
     { capability: 'read', path: `data/${from}` },
@@ -38,8 +45,8 @@ export async function transferKey(keys: KeyStore, from: string, fields: Transfer
     { capability: 'create', path: `data/${to}` },
   ];
   await require(authorize, checks);
-  await keys.transfer(from, to, { keepSource, ...(fields.cas === undefined ? {} : { cas: fields.cas }) });
-  return to;
+  const transferred = await keys.transfer(from, to, { keepSource, ...(fields.cas === undefined ? {} : { cas: fields.cas }) });
+  return { ...transferred, to };
 }
 
 /**

@@ -4,7 +4,7 @@ import { KeyedMutex } from '../core/lock.js';
 import { CorruptDocument, encodeJson, type JsonStore, unchanged, type UpdateResult } from '../core/stored-json.js';
 import { ConfirmedCleanups } from './confirmed-cleanups.js';
 import { EntryDocuments, leavingHead, StaleRead } from './entry-documents.js';
-import { KeyTransfer, type TransferOptions } from './key-transfer.js';
+import { KeyTransfer, type TransferOptions, type Transferred } from './key-transfer.js';
 import type { StoredMetadata, StoredVersion } from './records.js';
 import { timedBlobId, type StorageLayout } from './storage-layout.js';
 import { destroy, findVersion, keptRange, pruned, range } from './versions.js';
@@ -111,7 +111,7 @@ export class KeyStore {
   }
 
   /** Moves or copies a key with its whole history in one commit: only over a storage with atomic commits. */
-  transfer(from: string, to: string, options: TransferOptions): Promise<void> {
+  transfer(from: string, to: string, options: TransferOptions): Promise<Transferred> {
     const { transfers } = this;
     if (!transfers) throw new InvalidRequest('moving or copying a key needs a storage with atomic commits');
     return this.consistent(() => transfers.run(from, to, options));

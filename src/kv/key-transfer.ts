@@ -4,7 +4,7 @@ import type { StorageOperation } from '../ports/storage.js';
 import type { AtomicChanges } from './atomic-changes.js';
 import { CAS_MISMATCH } from './cas.js';
 import { entryDocument, StaleRead, type EntryDocuments } from './entry-documents.js';
-import type { StoredMetadata, StoredVersion } from './records.js';
+import type { StoredChange, StoredMetadata, StoredVersion } from './records.js';
 import { timedBlobId, type StorageLayout } from './storage-layout.js';
 import { keptRange, range } from './versions.js';
 
@@ -24,6 +24,12 @@ export interface TransferOptions {
   keepSource: boolean;
 }
 
+/** What a transfer committed: the source's record as it was moved or copied, and the target's first change. */
+export interface Transferred {
+  source: StoredMetadata;
+  made: StoredChange;
+}
+
 export class KeyTransfer {
   constructor(
     private readonly json: JsonStore,
@@ -33,7 +39,7 @@ export class KeyTransfer {
     private readonly now: () => number,
   ) {}
 
-  async run(from: string, to: string, options: TransferOptions): Promise<void> {
+  async run(from: string, to: string, options: TransferOptions): Promise<Transferred> {
     if (from === to) throw new InvalidRequest('the source and the target are the same key');
     const source = this.layout.metadata(from);
     const target = this.layout.metadata(to);
@@ -43,19 +49,27 @@ export class KeyTransfer {
       if (existing !== undefined) throw new InvalidRequest(`the key ${JSON.stringify(to)} already exists`);
       const head = this.json.decode<StoredMetadata>(raw, source);
       if (options.cas !== undefined && options.cas !== head.current_version) throw new InvalidRequest(CAS_MISMATCH);
-      const operations = await this.operations(from, to, head, raw, options.keepSource);
+      const made: StoredChange = { operation: options.keepSource ? 'copy' : 'move', version: head.current_version, revision: head.revision + 1, time: this.now() };
+      const operations = await this.operations(from, to, head, raw, options.keepSource, made);
       const next = operations.find((operation) => operation.key === target);
-      if (await this.atomic.apply(operations, target, next?.type === 'put' ? next.value : undefined)) return;
+      if (await this.atomic.apply(operations, target, next?.type === 'put' ? next.value : undefined)) return { source: head, made };
     }
     throw new InternalError(`too many concurrent writers on ${JSON.stringify(from)}`);
   }
 
-  private async operations(from: string, to: string, head: StoredMetadata, raw: Uint8Array, keepSource: boolean): Promise<StorageOperation[]> {
+  private async operations(
+    from: string,
+    to: string,
+    head: StoredMetadata,
+    raw: Uint8Array,
+    keepSource: boolean,
+    made: StoredChange,
+  ): Promise<StorageOperation[]> {
     const source = this.layout.metadata(from);
     const sourceFolder = this.layout.entries(from);
     const targetFolder = this.layout.entries(to);
     const { versions } = await this.entries.withEntries(sourceFolder, head, range(keptRange(head).from, head.current_version));
-    const time = this.now();
+    const { time } = made;
     const operations: StorageOperation[] = [];
     const renamed = new Map<string, string>();
     if (keepSource) {
@@ -75,7 +89,15 @@ export class KeyTransfer {
     for (const entry of versions) {
       if (!inline.has(entry.version)) operations.push({ type: 'put', key: `${targetFolder}${entry.version}`, value: encodeJson(entryDocument(rename(entry), time)) });
     }
-    const next: StoredMetadata = { ...head, versions: head.versions.map(rename), garbage: keepSource ? [] : head.garbage, retired: [], revision: head.revision + 1 };
+    // The target's history starts with its arrival: the source's earlier changes are events of another path.
+    const next: StoredMetadata = {
+      ...head,
+      versions: head.versions.map(rename),
+      garbage: keepSource ? [] : head.garbage,
+      retired: [],
+      revision: made.revision,
+      changes: [made],
+    };
     operations.push({ type: 'put', key: this.layout.metadata(to), value: encodeJson(next), expected: null });
     if (keepSource) {
       // Rewriting the same bytes conditions the commit on the source being the one whose history was read.

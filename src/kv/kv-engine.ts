@@ -26,7 +26,7 @@ import { RemoteChanges } from './remote-changes.js';
 import { FolderListing, type DetailedListing } from './folder-listing.js';
 import { KeyPages } from './key-pages.js';
 import { KeyStore } from './key-store.js';
-import { deleteFolder, transferFields, transferKey } from './key-moves.js';
+import { deleteFolder, transferFields } from './key-moves.js';
 import { OrphanReclaim, type ReclaimOptions, type ReclaimResult } from './orphan-reclaim.js';
 import { listFields } from './listing.js';
 import { metadataPatchFields, metadataWriteFields, type KvMetadataInput, type KvMetadataPatchInput } from './metadata.js';
@@ -221,12 +221,12 @@ export class KvEngine {
    * the source's current version when given. Needs a storage with atomic commits (InvalidRequest otherwise).
    */
   async move(from: string, to: string, options: { cas?: number } = {}): Promise<void> {
-    await transferKey(this.keys, keyPath(from), parseInput(transferFields, { to, ...options }), false);
+    await this.metadata.transfer(keyPath(from), parseInput(transferFields, { to, ...options }), false);
   }
 
   /** Like `move`, but the source stays; the copy's versions get data of their own. */
   async copy(from: string, to: string, options: { cas?: number } = {}): Promise<void> {
-    await transferKey(this.keys, keyPath(from), parseInput(transferFields, { to, ...options }), true);
+    await this.metadata.transfer(keyPath(from), parseInput(transferFields, { to, ...options }), true);
   }
 
   /** Removes every key below the folder, key by key in batches; answers how many. Running it again resumes. */

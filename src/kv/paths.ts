@@ -17,7 +17,7 @@ import {
 } from './data-operations.js';
 import type { FolderListing } from './folder-listing.js';
 import type { KeyStore } from './key-store.js';
-import { deleteFolder, folderDeleteFields, transferFields, transferKey } from './key-moves.js';
+import { deleteFolder, folderDeleteFields, transferFields } from './key-moves.js';
 import { listFields } from './listing.js';
 import { metadataPatchFields, metadataWriteFields } from './metadata.js';
 import type { MetadataOperations } from './metadata-operations.js';
@@ -163,7 +163,7 @@ export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTarge
       fields: transferFields,
       operations: {
         write: async ({ params, fields, request }) => {
-          await transferKey(keys, keyOf(params), fields, params.verb === 'copy', request.authorize);
+          await metadata.transfer(keyOf(params), fields, params.verb === 'copy', request.authorize);
           return noContent();
         },
       },

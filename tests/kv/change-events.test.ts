@@ -140,4 +140,23 @@ describe('change events', () => {
     await env.kv.deleteFolder('h');
     expect(events.at(-1)).toMatchObject({ operation: 'metadata-delete', path: 'h/i' });
   });
+
+  it('a move makes the target arrive and the source go; a copy makes only the target arrive', async () => {
+    const env = setup();
+    await env.W('app/a', { v: 1 });
+    await env.W('app/a', { v: 2 });
+    const { events } = recorder(env);
+    expect((await env.handle({ method: 'POST', path: 'copy/app/a', body: { to: 'app/b' } })).status).toBe(204);
+    expect((await env.handle({ method: 'POST', path: 'move/app/a', body: { to: 'app/c' } })).status).toBe(204);
+    expect((await env.handle({ method: 'POST', path: 'move/app/a', body: { to: 'app/d' } })).status).toBe(404);
+    expect(events.map(({ path, operation, version }) => [path, operation, version])).toEqual([
+      ['app/b', 'copy', 2],
+      ['app/c', 'move', 2],
+      ['app/a', 'metadata-delete', 2],
+    ]);
+    // The moved key's later changes continue from its arrival.
+    await env.W('app/c', { v: 3 });
+    expect(events.at(-1)).toMatchObject({ path: 'app/c', operation: 'write', version: 3 });
+    expect(events.at(-1)!.revision).toBeGreaterThan(events[1]!.revision);
+  });
 });
