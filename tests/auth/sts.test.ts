@@ -61,6 +61,8 @@ describe('config/sts', () => {
         stsEndpoint: 'https://sts.example.test',
         stsRegion: '',
         maxRetries: 2,
+        allowedStsRegions: [],
+        instanceCacheSeconds: 0,
       },
       region: 'eu-west-1',
       accountId: '111111111111',
