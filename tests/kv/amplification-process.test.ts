@@ -1,30 +1,33 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtCli, dataDir } from '../server/harness.js';
 
 /**
- * The red-team's crash, reproduced against a real process: a KV engine served over node:http with its heap capped at
+ * The red-team's crash, reproduced against the real thing: the `strongroom server` command with its heap capped at
  * 256 MB receives the 836-byte request of 22 root copies on a 1 KB secret. It must answer 400 and keep serving.
  */
 
-const fixture = new URL('./fixtures/kv-http-server.ts', import.meta.url).pathname;
+const ROOT = 'sr.amplification-root';
 let directory: string;
 let child: ChildProcess;
 let base: string;
 
 beforeAll(async () => {
-  directory = mkdtempSync(join(tmpdir(), 'strongroom-amplification-'));
-  const bundle = join(directory, 'server.mjs');
-  await build({ entryPoints: [fixture], bundle: true, platform: 'node', format: 'esm', outfile: bundle, logLevel: 'silent' });
-  child = spawn(process.execPath, ['--max-old-space-size=256', bundle], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    child.stdout?.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+  directory = dataDir();
+  child = spawn(process.execPath, ['--max-old-space-size=256', await builtCli(), 'server'], {
+    env: { ...process.env, PORT: '0', STRONGROOM_ROOT_TOKEN: ROOT, STRONGROOM_DATA_DIR: directory },
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
-  base = `http://127.0.0.1:${port}/v1/`;
+  let banner = '';
+  base = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}:\n${banner}`)));
+    child.stderr?.on('data', (chunk: Buffer) => {
+      banner += chunk.toString();
+      const found = /listening on (http:\/\/\S+)/.exec(banner);
+      if (found) resolve(`${found[1]}/v1/secret/`);
+    });
+  });
 }, 60_000);
 
 afterAll(() => {
@@ -32,8 +35,10 @@ afterAll(() => {
   if (directory) rmSync(directory, { recursive: true, force: true });
 });
 
+const headers = (contentType: string) => ({ 'content-type': contentType, 'x-vault-token': ROOT });
+
 async function send(method: string, path: string, body: unknown, contentType = 'application/json') {
-  const response = await fetch(`${base}${path}`, { method, headers: { 'content-type': contentType }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(`${base}${path}`, { method, headers: headers(contentType), body: body === undefined ? undefined : JSON.stringify(body) });
   return { status: response.status, json: (await response.text()) || undefined };
 }
 
@@ -42,7 +47,7 @@ describe('a real server process with a 256 MB heap survives JSON Patch amplifica
     expect((await send('POST', 'data/victim', { data: { secret: 's'.repeat(1024) } })).status).toBe(200);
     const body = JSON.stringify({ data: Array.from({ length: 22 }, (_, index) => ({ op: 'copy', from: '', path: `/c${index}` })) });
     expect(body.length).toBeLessThanOrEqual(836);
-    const response = await fetch(`${base}data/victim`, { method: 'PATCH', headers: { 'content-type': 'application/json-patch+json' }, body });
+    const response = await fetch(`${base}data/victim`, { method: 'PATCH', headers: headers('application/json-patch+json'), body });
     expect(response.status).toBe(400);
     expect(await response.text()).toContain('(copy) failed: the result would be larger than the limit');
     const read = await send('GET', 'data/victim', undefined);
