@@ -3,6 +3,7 @@ import { AtomicChanges } from './atomic-changes.js';
 import { KeyedMutex } from '../core/lock.js';
 import { CorruptDocument, encodeJson, type JsonStore, unchanged, type UpdateResult } from '../core/stored-json.js';
 import { ConfirmedCleanups } from './confirmed-cleanups.js';
+import { DecodedHeads } from './decoded-heads.js';
 import { EntryDocuments, leavingHead, StaleRead } from './entry-documents.js';
 import { KeyTransfer, type TransferOptions, type Transferred } from './key-transfer.js';
 import type { StoredMetadata, StoredVersion } from './records.js';
@@ -78,6 +79,7 @@ export class KeyStore {
   private readonly mutex = new KeyedMutex();
   private readonly entries: EntryDocuments;
   private readonly cleanups = new ConfirmedCleanups();
+  private readonly heads: DecodedHeads;
   private readonly atomic: AtomicChanges | undefined;
   private readonly transfers: KeyTransfer | undefined;
 
@@ -87,7 +89,8 @@ export class KeyStore {
     private readonly now: () => number,
   ) {
     this.entries = new EntryDocuments(json);
-    this.atomic = json.canCommit ? new AtomicChanges(json, layout, this.entries, now, INLINE_ENTRIES) : undefined;
+    this.heads = new DecodedHeads(json);
+    this.atomic = json.canCommit ? new AtomicChanges(json, layout, this.entries, this.heads, now, INLINE_ENTRIES) : undefined;
     this.transfers = this.atomic && new KeyTransfer(json, layout, this.entries, this.atomic, now);
   }
 
@@ -97,7 +100,7 @@ export class KeyStore {
 
   /** The head record; only its inline entries are in `versions` (see `versions` for all of them). */
   read(path: string): Promise<StoredMetadata | undefined> {
-    return this.json.get<StoredMetadata>(this.layout.metadata(path));
+    return this.heads.read(this.layout.metadata(path));
   }
 
   /** Names directly below a folder ('' or ending in '/'): keys, and sub-folders ending in '/'. */
