@@ -13,7 +13,7 @@ import { destroy, findVersion, keptRange, pruned, range } from './versions.js';
 /**
  * Storage access for keys: their head records, entry documents and version blobs. The consistency model:
  * - a key's head record is the source of truth and its commit point. It holds the newest version's entry, any entries
- *   the last change altered, and the newest others up to INLINE_ENTRIES; every other kept version's entry is in its
+ *   the last change altered, and (while the key keeps at most INLINE_ENTRIES versions) the others; every other kept version's entry is in its
  *   entry document (EntryDocuments), written before the head that stops holding it inline commits. Blobs are written before the record that references them and
  *   removed only after a committed record stopped referencing them;
  * - in-process, changes to one key run under its lock; across processes, the head is committed through compareAndPut
@@ -26,9 +26,9 @@ import { destroy, findVersion, keptRange, pruned, range } from './versions.js';
 const MAX_STALE_READS = 8;
 
 /**
- * Entries a head record keeps inline before it spills the oldest of them to their documents: the default max_versions,
- * so that a key with the default keeps the single-record layout (nothing to spill or retire on a write), while a longer
- * history costs a read or a write the same as ten versions.
+ * Versions a key keeps with every entry inline in its head record: the default max_versions, so that a key with the
+ * default keeps the single-record layout (nothing to spill or retire on a write). A key keeping more holds only the
+ * newest entry (and those its last change altered) inline, so its head is the size of a one-version key's.
  */
 const INLINE_ENTRIES = 10;
 const MAX_REMOVE_ROUNDS = 16;
