@@ -1,7 +1,8 @@
 // Runs one benchmark scenario in a loop, to be profiled:
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/profile.mjs <scenario> [seconds]
 //   node bench/profile-summary.mjs /tmp/prof
-// Scenarios: kv-read, kv-write (10 versions kept), kv-read-deep, kv-write-deep (1,000 kept), pkcs7, iam-login.
+// Scenarios: kv-read, kv-write (10 versions kept), kv-read-deep, kv-write-deep (1,000 kept), kv-read-one,
+// kv-write-one (1 kept: what the deep ones are compared with), pkcs7, iam-login.
 import { verifyPkcs7 } from 'strongroom';
 import { fillVersions, keyPath, kvRead, kvWithKeys, kvWrite } from './fixtures.mjs';
 import { PKCS7_TRUSTED, sample } from './verify.mjs';
@@ -19,6 +20,8 @@ const SCENARIOS = {
   'kv-write': () => kv(10, 'write'),
   'kv-read-deep': () => kv(1000, 'read'),
   'kv-write-deep': () => kv(1000, 'write'),
+  'kv-read-one': () => kv(1, 'read'),
+  'kv-write-one': () => kv(1, 'write'),
   pkcs7: async () => {
     const { rsa2048 } = sample();
     return async () => verifyPkcs7(rsa2048, PKCS7_TRUSTED);

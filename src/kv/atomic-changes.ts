@@ -3,6 +3,7 @@ import { encodeJson, type JsonStore, unchanged } from '../core/stored-json.js';
 import type { StorageOperation } from '../ports/storage.js';
 import { entryDocument, leavingHead, type EntryDocuments } from './entry-documents.js';
 import type { ChangeFunction, Committed, CommitOptions, Stage } from './key-store.js';
+import type { DecodedHeads } from './decoded-heads.js';
 import type { StoredMetadata } from './records.js';
 import { timedBlobId, type StorageLayout } from './storage-layout.js';
 import { keptRange, pruned, range } from './versions.js';
@@ -27,6 +28,7 @@ export class AtomicChanges {
     private readonly json: JsonStore,
     private readonly layout: StorageLayout,
     private readonly entries: EntryDocuments,
+    private readonly heads: DecodedHeads,
     private readonly now: () => number,
     private readonly inlineEntries: number,
   ) {}
@@ -36,7 +38,7 @@ export class AtomicChanges {
     const folder = this.layout.entries(path);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const raw = await this.json.getRaw(key);
-      const current = raw === undefined ? undefined : this.json.decode<StoredMetadata>(raw, key);
+      const current = raw === undefined ? undefined : this.heads.decode(key, raw);
       const view = current && options.load ? await this.entries.withEntries(folder, current, options.load(current), options.inlineAll) : current;
       const time = this.now();
       const writes: StorageOperation[] = [];
@@ -63,7 +65,10 @@ export class AtomicChanges {
       }
       const head = encodeJson(next);
       const operations = [...writes, { type: 'put' as const, key, value: head, expected: raw ?? null }, ...[...new Set(removals)].map(deletion)];
-      if (await this.apply(operations, key, head)) return { result: outcome.result, stored: next, pending: [], warnings: [] };
+      if (await this.apply(operations, key, head)) {
+        this.heads.remember(key, head, next);
+        return { result: outcome.result, stored: next, pending: [], warnings: [] };
+      }
     }
     throw new InternalError(`too many concurrent writers on ${JSON.stringify(key)}`);
   }

@@ -38,7 +38,9 @@ export function entryDocument(entry: StoredVersion, time: number): StoredEntry {
 
 /**
  * Which entries of the next record stay inline: the newest, those this change altered (or loaded, with `inlineAll`),
- * and the newest of the other entries the current record holds inline, up to `limit` in all. The others the current
+ * and, while the next record keeps at most `limit` versions, the newest of the other entries the current record holds
+ * inline, up to `limit` in all (so a key keeping few versions has no entry documents). A key keeping more than `limit`
+ * versions keeps only the newest and the altered ones inline: its head stays the size of a one-version key's. The others the current
  * record holds inline leave the head (`out`): their documents must be written before the head commits.
  */
 export function leavingHead(
@@ -56,7 +58,8 @@ export function leavingHead(
     if (inlineAll || entry.version === next.current_version || before.get(entry.version) !== entry) keep.push(entry);
     else if (wasInline.has(entry.version)) out.push(entry);
   }
-  const room = Math.max(0, limit - keep.length);
+  const { from, to } = keptRange(next);
+  const room = to - from + 1 > limit ? 0 : Math.max(0, limit - keep.length);
   if (room > 0) keep.push(...out.splice(Math.max(0, out.length - room)));
   keep.sort((a, b) => a.version - b.version);
   return { keep, out };

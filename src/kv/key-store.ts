@@ -3,6 +3,7 @@ import { AtomicChanges } from './atomic-changes.js';
 import { KeyedMutex } from '../core/lock.js';
 import { CorruptDocument, encodeJson, type JsonStore, unchanged, type UpdateResult } from '../core/stored-json.js';
 import { ConfirmedCleanups } from './confirmed-cleanups.js';
+import { DecodedHeads } from './decoded-heads.js';
 import { EntryDocuments, leavingHead, StaleRead } from './entry-documents.js';
 import { KeyTransfer, type TransferOptions, type Transferred } from './key-transfer.js';
 import type { StoredMetadata, StoredVersion } from './records.js';
@@ -12,7 +13,7 @@ import { destroy, findVersion, keptRange, pruned, range } from './versions.js';
 /**
  * Storage access for keys: their head records, entry documents and version blobs. The consistency model:
  * - a key's head record is the source of truth and its commit point. It holds the newest version's entry, any entries
- *   the last change altered, and the newest others up to INLINE_ENTRIES; every other kept version's entry is in its
+ *   the last change altered, and (while the key keeps at most INLINE_ENTRIES versions) the others; every other kept version's entry is in its
  *   entry document (EntryDocuments), written before the head that stops holding it inline commits. Blobs are written before the record that references them and
  *   removed only after a committed record stopped referencing them;
  * - in-process, changes to one key run under its lock; across processes, the head is committed through compareAndPut
@@ -25,9 +26,9 @@ import { destroy, findVersion, keptRange, pruned, range } from './versions.js';
 const MAX_STALE_READS = 8;
 
 /**
- * Entries a head record keeps inline before it spills the oldest of them to their documents: the default max_versions,
- * so that a key with the default keeps the single-record layout (nothing to spill or retire on a write), while a longer
- * history costs a read or a write the same as ten versions.
+ * Versions a key keeps with every entry inline in its head record: the default max_versions, so that a key with the
+ * default keeps the single-record layout (nothing to spill or retire on a write). A key keeping more holds only the
+ * newest entry (and those its last change altered) inline, so its head is the size of a one-version key's.
  */
 const INLINE_ENTRIES = 10;
 const MAX_REMOVE_ROUNDS = 16;
@@ -78,6 +79,7 @@ export class KeyStore {
   private readonly mutex = new KeyedMutex();
   private readonly entries: EntryDocuments;
   private readonly cleanups = new ConfirmedCleanups();
+  private readonly heads: DecodedHeads;
   private readonly atomic: AtomicChanges | undefined;
   private readonly transfers: KeyTransfer | undefined;
 
@@ -87,7 +89,8 @@ export class KeyStore {
     private readonly now: () => number,
   ) {
     this.entries = new EntryDocuments(json);
-    this.atomic = json.canCommit ? new AtomicChanges(json, layout, this.entries, now, INLINE_ENTRIES) : undefined;
+    this.heads = new DecodedHeads(json);
+    this.atomic = json.canCommit ? new AtomicChanges(json, layout, this.entries, this.heads, now, INLINE_ENTRIES) : undefined;
     this.transfers = this.atomic && new KeyTransfer(json, layout, this.entries, this.atomic, now);
   }
 
@@ -97,7 +100,7 @@ export class KeyStore {
 
   /** The head record; only its inline entries are in `versions` (see `versions` for all of them). */
   read(path: string): Promise<StoredMetadata | undefined> {
-    return this.json.get<StoredMetadata>(this.layout.metadata(path));
+    return this.heads.read(this.layout.metadata(path));
   }
 
   /** Names directly below a folder ('' or ending in '/'): keys, and sub-folders ending in '/'. */

@@ -69,7 +69,7 @@ export interface StoredMetadata {
   spilled: number;
   /**
    * The inline entries, ascending and authoritative: always the newest version's, those the last change altered, and
-   * the newest others up to ten in all. Every other version from oldest_version (or 1) to current_version has an entry
+   * (while the key keeps at most ten versions) the others; earlier releases kept the newest others up to ten in all. Every other version from oldest_version (or 1) to current_version has an entry
    * document (StoredEntry); destroyed versions keep their entry (without a blob), pruned ones are gone.
    */
   versions: StoredVersion[];

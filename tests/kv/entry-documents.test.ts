@@ -6,11 +6,12 @@ import { kvEntryFolder, kvProblems } from '../campaign/support/invariants.js';
 import { dataOf, setup } from './helpers.js';
 
 /**
- * Versions older than the ten newest live in entry documents; the key's head record stays small whatever the history.
+ * A key keeping up to ten versions holds them all inline in its head record; a key keeping more holds only the newest
+ * (and those its last change altered) inline and the others in entry documents, so its head record stays the size of a
+ * one-version key's whatever the history.
  */
 
 const INLINE = 10;
-const inlineRange = (current: number) => Array.from({ length: INLINE }, (_, index) => current - INLINE + 1 + index);
 
 const decoder = new TextDecoder();
 
@@ -49,10 +50,17 @@ async function withVersions(count: number, storage = new MemoryStorage()) {
 }
 
 describe('entry documents', () => {
-  it('keep the ten newest entries inline, and serve reads of every older version', async () => {
+  it('are not written while a key keeps at most ten versions', async () => {
+    const { storage } = await withVersions(INLINE);
+    expect((await head(storage, 'doc')).versions.map((entry) => entry.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(await entryDocuments(storage, 'doc')).toEqual([]);
+    expect(await kvProblems(storage)).toEqual([]);
+  });
+
+  it('keep only the newest entry inline once more than ten versions are kept, and serve reads of every older version', async () => {
     const { storage, R, MR } = await withVersions(14);
-    expect((await head(storage, 'doc')).versions.map((entry) => entry.version)).toEqual(inlineRange(14));
-    expect(await entryDocuments(storage, 'doc')).toEqual([1, 2, 3, 4]);
+    expect((await head(storage, 'doc')).versions.map((entry) => entry.version)).toEqual([14]);
+    expect(await entryDocuments(storage, 'doc')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
     for (let version = 1; version <= 14; version++) expect(dataOf(await R('doc', version)).data).toEqual({ version });
     expect(Object.keys(dataOf(await MR('doc')).versions)).toHaveLength(14);
     expect(await kvProblems(storage)).toEqual([]);
@@ -61,15 +69,14 @@ describe('entry documents', () => {
   it('bring changed versions inline at once, and spill them again on the next change', async () => {
     const { storage, R, W, MR, versions } = await withVersions(14);
     expect((await versions('delete', 'doc', [1, 3])).status).toBe(204);
-    // The changed entries join the ten inline ones, which make room: the head still holds ten.
-    expect((await head(storage, 'doc')).versions.map((entry) => entry.version)).toEqual([1, 3, ...inlineRange(14).slice(2)]);
+    // The changed entries join the newest one inline.
+    expect((await head(storage, 'doc')).versions.map((entry) => entry.version)).toEqual([1, 3, 14]);
     expect((await R('doc', 1)).status).toBe(404);
     expect((await versions('undelete', 'doc', [3])).status).toBe(204);
     expect(dataOf(await R('doc', 3)).data).toEqual({ version: 3 });
     expect((await W('doc', { version: 15 })).status).toBe(200);
     const inline = (await head(storage, 'doc')).versions.map((entry) => entry.version);
-    expect(inline).toHaveLength(INLINE);
-    expect(inline).not.toContain(1);
+    expect(inline).toEqual([15]);
     expect(await entryDocuments(storage, 'doc')).toContain(1);
     const meta = dataOf(await MR('doc'));
     expect(meta.versions['1'].deletion_time).not.toBe('');
@@ -80,12 +87,12 @@ describe('entry documents', () => {
 
   it('prune spilled versions with their documents and data', async () => {
     const { storage, MD, W, MR, MP } = await withVersions(16);
-    expect(await entryDocuments(storage, 'doc')).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(await entryDocuments(storage, 'doc')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
     expect((await MD('doc', { max_versions: 12 })).status).toBe(204);
     expect((await W('doc', { version: 17 })).status).toBe(200);
     expect(Object.keys(dataOf(await MR('doc')).versions)).toHaveLength(12);
     await MP('doc', {});
-    expect(await entryDocuments(storage, 'doc')).toEqual([6, 7]);
+    expect(await entryDocuments(storage, 'doc')).toEqual([6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
     expect(await blobCount(storage)).toBe(12);
     expect(await kvProblems(storage, { tidy: true })).toEqual([]);
   });
@@ -134,5 +141,31 @@ describe('a spill', () => {
     await storage.put(`${folder}1`, new TextEncoder().encode(JSON.stringify({ ...entry, deletion: 5, write: 'x' })));
     await documents.spill(folder, entry, 1, async () => true);
     expect(await documents.read(folder, 1)).toEqual(entry);
+  });
+});
+
+describe('a head record written by an earlier release', () => {
+  it('with the ten newest entries inline still serves every version, and the next write spills all but the newest', async () => {
+    const { storage, R, W, MR } = await withVersions(14);
+    // The earlier layout: versions 5 to 14 inline, documents for 1 to 4 only.
+    const key = 'kv/metadata/doc';
+    const record = JSON.parse(decoder.decode(await storage.get(key))) as { versions: unknown[]; spilled: number };
+    const older: unknown[] = [];
+    for (let version = 5; version <= 13; version++) {
+      const document = `${kvEntryFolder('kv/', 'doc')}${version}`;
+      const { write: _write, written: _written, ...entry } = JSON.parse(decoder.decode(await storage.get(document))) as Record<string, unknown>;
+      older.push(entry);
+      await storage.delete(document);
+    }
+    await storage.put(key, new TextEncoder().encode(JSON.stringify({ ...record, versions: [...older, ...record.versions], spilled: 4 })));
+    expect(await entryDocuments(storage, 'doc')).toEqual([1, 2, 3, 4]);
+    expect(await kvProblems(storage)).toEqual([]);
+    for (let version = 1; version <= 14; version++) expect(dataOf(await R('doc', version)).data).toEqual({ version });
+    expect((await W('doc', { version: 15 })).status).toBe(200);
+    expect((await head(storage, 'doc')).versions.map((entry) => entry.version)).toEqual([15]);
+    expect(await entryDocuments(storage, 'doc')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+    for (let version = 1; version <= 15; version++) expect(dataOf(await R('doc', version)).data).toEqual({ version });
+    expect(Object.keys(dataOf(await MR('doc')).versions)).toHaveLength(15);
+    expect(await kvProblems(storage)).toEqual([]);
   });
 });

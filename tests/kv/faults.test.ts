@@ -32,7 +32,7 @@ interface Scenario {
 }
 
 const twoVersions = [W('foo', { v: 1 }), W('foo', { v: 2 }), W('bar', { other: true })];
-/** Twelve versions: the two oldest are no longer inline in the key's record but in their entry documents. */
+/** Twelve versions: all but the newest are no longer inline in the key's record but in their entry documents. */
 const deep = [MD('foo', { max_versions: 20 }), ...Array.from({ length: 12 }, (_, i) => W('foo', { v: i + 1 })), W('bar', { other: true })];
 
 const scenarios: Scenario[] = [

@@ -1,0 +1,55 @@
+import type { JsonStore } from '../core/stored-json.js';
+import type { StoredMetadata } from './records.js';
+
+/**
+ * The decoded head records of the keys read or committed last, each with the exact bytes it was decoded from (or
+ * encoded to). A head read whose bytes equal the remembered ones (a native byte comparison) answers the remembered
+ * record instead of decoding and shape-checking the same bytes again: the storage read still happens every time, so
+ * a change made by another process (other bytes) is never missed. Remembered records are deeply frozen, so no caller
+ * can alter what a later read answers. Bounded: the oldest keys are forgotten first, which only costs a decode.
+ */
+
+const CAPACITY = 256;
+
+interface Decoded {
+  bytes: Uint8Array;
+  record: StoredMetadata;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  for (const field of Object.values(value)) deepFreeze(field);
+  return Object.freeze(value);
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
+}
+
+export class DecodedHeads {
+  private readonly heads = new Map<string, Decoded>();
+
+  constructor(private readonly json: JsonStore) {}
+
+  /** The record the bytes stored under `key` decode to (checked against its shape, as JsonStore.decode does). */
+  decode(key: string, bytes: Uint8Array): StoredMetadata {
+    const known = this.heads.get(key);
+    if (known && equalBytes(known.bytes, bytes)) return known.record;
+    const record = this.json.decode<StoredMetadata>(bytes, key);
+    this.remember(key, bytes, record);
+    return record;
+  }
+
+  /** The head under `key`, read from storage now. */
+  async read(key: string): Promise<StoredMetadata | undefined> {
+    const bytes = await this.json.getRaw(key);
+    return bytes === undefined ? undefined : this.decode(key, bytes);
+  }
+
+  /** Remembers a record with the bytes it was stored as (its `bytes` must not be altered afterwards). */
+  remember(key: string, bytes: Uint8Array, record: StoredMetadata): void {
+    this.heads.delete(key);
+    this.heads.set(key, { bytes, record: deepFreeze(record) });
+    if (this.heads.size > CAPACITY) this.heads.delete(this.heads.keys().next().value as string);
+  }
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { JsonStore } from '../../src/core/stored-json.js';
+import { DecodedHeads } from '../../src/kv/decoded-heads.js';
+import { dataOf, setup } from './helpers.js';
+
+/** Head records are decoded once per distinct bytes; every read still reads the storage. */
+
+const encoder = new TextEncoder();
+const head = (current: number) => ({
+  created: 1,
+  updated: 1,
+  current_version: current,
+  oldest_version: 0,
+  max_versions: 0,
+  cas_required: false,
+  delete_version_after: 0,
+  custom_metadata: {},
+  revision: current,
+  spilled: 0,
+  versions: [{ version: current, created: 1, blob: 'b' }],
+  garbage: [],
+  retired: [],
+});
+
+describe('decoded heads', () => {
+  it('answer the remembered record for the same bytes, and decode other bytes afresh', async () => {
+    const storage = new MemoryStorage();
+    const heads = new DecodedHeads(new JsonStore(storage));
+    await storage.put('h', encoder.encode(JSON.stringify(head(1))));
+    const first = await heads.read('h');
+    expect(await heads.read('h')).toBe(first);
+    await storage.put('h', encoder.encode(JSON.stringify(head(2))));
+    expect((await heads.read('h'))?.current_version).toBe(2);
+    await storage.delete('h');
+    expect(await heads.read('h')).toBeUndefined();
+  });
+
+  it('freeze what they answer, so no caller can alter a later read', async () => {
+    const storage = new MemoryStorage();
+    const heads = new DecodedHeads(new JsonStore(storage));
+    await storage.put('h', encoder.encode(JSON.stringify(head(1))));
+    const record = (await heads.read('h'))!;
+    expect(() => {
+      (record.versions[0] as { version: number }).version = 5;
+    }).toThrow(TypeError);
+    expect(() => record.versions.push({ version: 9, created: 1 })).toThrow(TypeError);
+  });
+
+  it('see a write made by another engine over the same storage at once', async () => {
+    const storage = new MemoryStorage();
+    const one = setup({ storage });
+    const other = setup({ storage });
+    expect((await one.W('k', { a: 1 })).status).toBe(200);
+    expect(dataOf(await other.R('k')).data).toEqual({ a: 1 });
+    expect((await other.W('k', { a: 2 })).status).toBe(200);
+    expect(dataOf(await one.R('k')).data).toEqual({ a: 2 });
+    expect((await other.handle({ method: 'DELETE', path: 'metadata/k' })).status).toBe(204);
+    expect((await one.R('k')).status).toBe(404);
+  });
+});
