@@ -4,6 +4,7 @@ import type { AuthContext } from '../auth-context.js';
 import { callCloud } from '../cloud-call.js';
 import type { CloudScopes } from '../cloud-scope.js';
 import type { StoredRole } from '../roles/role.js';
+import { PrincipalArnCache } from './principal-arn-cache.js';
 
 /**
  * Whether an authenticated iam principal may use the role (reference §4.6). Any of: its unique id is among the ids
@@ -26,16 +27,22 @@ async function isPrincipalBound(context: AuthContext, scopes: CloudScopes, role:
 /**
  * The principal's ARN with its IAM path, which wildcards match against. STS reports a user's full ARN, but an assumed
  * role's without the role's path, so a role is looked up in IAM; a role of that name that is not the caller's (a
- * different unique id) does not count.
+ * different unique id) does not count. A found ARN is reused for a short while (PrincipalArnCache), so a fleet
+ * logging in together makes one IAM call per principal rather than one per login.
  */
 async function fullArnOf(context: AuthContext, scopes: CloudScopes, entity: IamEntity): Promise<string | undefined> {
   if (entity.type === 'user') return entity.arn;
   if (entity.type !== 'assumed-role' && entity.type !== 'role') return undefined;
   const scope = await scopes.resolve({ accountId: entity.accountId });
+  const key = PrincipalArnCache.key(scope, entity.canonicalArn, entity.uniqueId);
+  const cached = context.principalArns.get(key, context.now().getTime());
+  if (cached !== undefined) return cached;
   const found = await callCloud(`error looking up full ARN of entity ${JSON.stringify(entity.canonicalArn)}`, () =>
     context.cloud.getPrincipal(scope, entity.canonicalArn),
   );
-  return found?.uniqueId === entity.uniqueId ? found.arn : undefined;
+  if (found?.uniqueId !== entity.uniqueId) return undefined;
+  context.principalArns.remember(key, found.arn, context.now().getTime());
+  return found.arn;
 }
 
 /** Refuses a principal the role does not admit. */
