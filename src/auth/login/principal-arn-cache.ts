@@ -30,6 +30,10 @@ export class PrincipalArnCache {
     return undefined;
   }
 
+  forget(key: string): void {
+    this.entries.delete(key);
+  }
+
   remember(key: string, arn: string, now: number): void {
     this.entries.delete(key);
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
