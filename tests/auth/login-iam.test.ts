@@ -297,51 +297,6 @@ describe('iam login: role and principal binding', () => {
     expect(role.arn).toBe(`arn:aws:iam::${FAKE_ACCOUNT}:role/team/app`);
   });
 
-  it("reuses a role's full ARN for a minute: a second login makes no second IAM lookup", async () => {
-    const h = loginHarness();
-    caller(h, 'role', 'app', { path: 'team' });
-    await h.role('web', { auth_type: 'iam', bound_iam_principal_arn: `arn:aws:iam::${FAKE_ACCOUNT}:role/team/*` });
-    expect((await h.login(iamFields({ role: 'web' }))).status).toBe(200);
-    expect((await h.login(iamFields({ role: 'web' }))).status).toBe(200);
-    expect(h.cloud.callsTo('getPrincipal')).toHaveLength(1);
-    h.clock.advance(PRINCIPAL_ARN_TTL_MS / 1000);
-    expect((await h.login(iamFields({ role: 'web' }))).status).toBe(200);
-    expect(h.cloud.callsTo('getPrincipal')).toHaveLength(2);
-  });
-
-  it('keeps full ARNs apart per STS role and external ID, and never keeps a mismatch', async () => {
-    const h = loginHarness();
-    caller(h, 'role', 'app', { path: 'team' });
-    await h.role('web', { auth_type: 'iam', bound_iam_principal_arn: `arn:aws:iam::${FAKE_ACCOUNT}:role/team/*` });
-    const loginAs = async (sts: Record<string, string>) => {
-      expect((await h.write(`config/sts/${FAKE_ACCOUNT}`, sts)).status).toBe(204);
-      return h.login(iamFields({ role: 'web' }));
-    };
-    const first = { sts_role: `arn:aws:iam::${FAKE_ACCOUNT}:role/vault-a` };
-    h.cloud.allowStsRole(first.sts_role);
-    h.cloud.allowStsRole(`arn:aws:iam::${FAKE_ACCOUNT}:role/vault-b`);
-    expect((await loginAs(first)).status).toBe(200);
-    expect((await loginAs({ sts_role: `arn:aws:iam::${FAKE_ACCOUNT}:role/vault-b` })).status).toBe(200);
-    expect((await loginAs({ ...first, external_id: 'other' })).status).toBe(200);
-    expect((await loginAs(first)).status).toBe(200);
-    const roles = h.cloud.callsTo('getPrincipal').map((call) => [call.scope.stsRole?.roleArn, call.scope.stsRole?.externalId]);
-    expect(roles).toEqual([
-      [first.sts_role, undefined],
-      [`arn:aws:iam::${FAKE_ACCOUNT}:role/vault-b`, undefined],
-      [first.sts_role, 'other'],
-    ]);
-
-    // A principal of that name whose unique ID is not the caller's is refused, and looked up again every time.
-    const fresh = loginHarness();
-    caller(fresh, 'role', 'app', { path: 'team' });
-    fresh.cloud.removePrincipal('role', 'app');
-    fresh.cloud.addPrincipal('role', 'app', { path: 'team' });
-    await fresh.role('web', { auth_type: 'iam', bound_iam_principal_arn: `arn:aws:iam::${FAKE_ACCOUNT}:role/team/*` });
-    expect(refusalOf(await fresh.login(iamFields({ role: 'web' })))[0]).toBe(403);
-    expect(refusalOf(await fresh.login(iamFields({ role: 'web' })))[0]).toBe(403);
-    expect(fresh.cloud.callsTo('getPrincipal')).toHaveLength(2);
-  });
-
   it("matches a user's wildcard with the ARN STS reported, without an IAM call", async () => {
     const h = loginHarness();
     caller(h, 'user', 'client', { path: 'people' });
