@@ -2,10 +2,11 @@
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/profile.mjs <scenario> [seconds]
 //   node bench/profile-summary.mjs /tmp/prof
 // Scenarios: kv-read, kv-write (10 versions kept), kv-read-deep, kv-write-deep (1,000 kept), kv-read-one,
-// kv-write-one (1 kept: what the deep ones are compared with), pkcs7, iam-login.
+// kv-write-one (1 kept: what the deep ones are compared with), pkcs7, iam-login, ec2-verdict (an ec2 login through
+// handle() up to its signature verdict).
 import { verifyPkcs7 } from 'strongroom';
 import { fillVersions, keyPath, kvRead, kvWithKeys, kvWrite } from './fixtures.mjs';
-import { PKCS7_TRUSTED, sample } from './verify.mjs';
+import { ec2Verdict, PKCS7_TRUSTED, sample } from './verify.mjs';
 import { iamLogin } from './login.mjs';
 
 async function kv(versions, operation) {
@@ -27,6 +28,7 @@ const SCENARIOS = {
     return async () => verifyPkcs7(rsa2048, PKCS7_TRUSTED);
   },
   'iam-login': async () => (await iamLogin()).login,
+  'ec2-verdict': ec2Verdict,
 };
 
 const [name = '', seconds = '5'] = process.argv.slice(2);

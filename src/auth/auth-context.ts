@@ -8,6 +8,7 @@ import { JsonStore, type unchanged, type UpdateResult } from '../core/stored-jso
 import { authStoredShapes } from './stored-shapes.js';
 import { systemClock } from '../core/system-clock.js';
 import { BackgroundJobs } from './background-jobs.js';
+import { PrincipalArnCache } from './login/principal-arn-cache.js';
 
 /** 32 days (768h), the mount maximum TTL the reference takes from the mount's tuning (DECISIONS 20). */
 export const DEFAULT_MOUNT_MAX_TTL = 768 * 3600;
@@ -45,6 +46,8 @@ export class AuthContext {
   readonly allowSha1Signatures: boolean;
   readonly mountMaxTtl: number;
   readonly jobs = new BackgroundJobs();
+  /** Full ARNs of iam principals for wildcard bindings, shared by the logins of this engine. */
+  readonly principalArns = new PrincipalArnCache();
   private readonly store: JsonStore;
   private readonly prefix: string;
   private readonly locks = new KeyedMutex();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CloudUnavailable } from '../../src/core/errors.js';
 import type { HttpResponseSnapshot, SignedHttpRequest } from '../../src/ports/cloud.js';
+import { PRINCIPAL_ARN_TTL_MS } from '../../src/auth/login/principal-arn-cache.js';
 import { FAKE_ACCOUNT } from '../support/fake-cloud.js';
 import { dataOf } from './admin-harness.js';
 import { DEFAULT_TOKEN_FIELDS, grantOf, loginHarness, refusalOf, type LoginHarness } from './login-harness.js';
@@ -282,13 +283,16 @@ describe('iam login: role and principal binding', () => {
     expect((await bind('*team/ap*')).status).toBe(200);
     expect(refusalOf(await bind(`arn:aws:iam::${FAKE_ACCOUNT}:role/ap*`))[0]).toBe(403);
     expect(refusalOf(await bind('*'))[0]).toBe(403);
-    const lookup = h.cloud.callsTo('getPrincipal').at(-2);
+    // One lookup served all five logins: the caller's full ARN is reused (PrincipalArnCache).
+    expect(h.cloud.callsTo('getPrincipal')).toHaveLength(1);
+    const lookup = h.cloud.callsTo('getPrincipal')[0];
     expect(lookup?.args).toEqual([`arn:aws:iam::${FAKE_ACCOUNT}:role/app`]);
     expect(lookup?.scope.accountId).toBe(FAKE_ACCOUNT);
 
-    // A role of that name that is not the caller's own no longer matches.
+    // A role of that name that is not the caller's own no longer matches, once the caller's full ARN is looked up again.
     h.cloud.removePrincipal('role', 'app');
     h.cloud.addPrincipal('role', 'app', { path: 'team' });
+    h.clock.advance(PRINCIPAL_ARN_TTL_MS / 1000);
     expect(refusalOf(await bind(`arn:aws:iam::${FAKE_ACCOUNT}:role/*`))[0]).toBe(403);
     expect(role.arn).toBe(`arn:aws:iam::${FAKE_ACCOUNT}:role/team/app`);
   });

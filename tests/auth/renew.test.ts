@@ -162,6 +162,25 @@ describe('renew() of iam grants', () => {
     expect(refusalOf(await h.engine.renew(grant))[0]).toBe(502);
   });
 
+  it('asks IAM at every renewal, even with the full ARN just kept; a role recreated under its name ends the grant at once', async () => {
+    const { h, grant } = await iamGrant({ bound_iam_principal_arn: `arn:aws:iam::${FAKE_ACCOUNT}:role/*` });
+    expect(h.cloud.callsTo('getPrincipal')).toHaveLength(1);
+    expect((await h.engine.renew(grant)).status).toBe(200);
+    expect(h.cloud.callsTo('getPrincipal')).toHaveLength(2);
+    h.cloud.removePrincipal('role', 'app');
+    h.cloud.addPrincipal('role', 'app');
+    expect(refusalOf(await h.engine.renew(grant))[0]).toBe(403);
+    // The renewal dropped the kept answer, so a login within the minute is refused too.
+    const body = {
+      role: 'web',
+      iam_http_request_method: 'POST',
+      iam_request_url: Buffer.from('https://sts.amazonaws.com/').toString('base64'),
+      iam_request_body: Buffer.from('Action=GetCallerIdentity&Version=2011-06-15').toString('base64'),
+      iam_request_headers: { Authorization: 'AWS4-HMAC-SHA256 Credential=AKIA/20260101/us-east-1/sts/aws4_request, SignedHeaders=host, Signature=00' },
+    };
+    expect(refusalOf(await h.login(body))[0]).toBe(403);
+  });
+
   it('re-checks the inferred instance; a grant from before the role inferred instances ends', async () => {
     const inferring = { inferred_entity_type: 'ec2_instance', inferred_aws_region: 'eu-west-1', bound_ami_id: SYNTHETIC.imageId };
     const { h, grant } = await iamGrant(inferring);

@@ -79,6 +79,8 @@ async function renewIam(context: AuthContext, data: IamInternalData): Promise<Li
     await checkInferredInstance(context, scopes, role, data.role_name, ref);
   }
   const entity = iamEntityFromCallerIdentity({ arn: data.client_arn, userId: data.client_user_id, accountId: data.account_id });
-  await requirePrincipalBound(context, scopes, role, entity, `role ${JSON.stringify(data.role_name)} no longer bound to ARN ${JSON.stringify(entity.canonicalArn)}`);
+  await requirePrincipalBound(context, scopes, role, entity, `role ${JSON.stringify(data.role_name)} no longer bound to ARN ${JSON.stringify(entity.canonicalArn)}`, {
+    fresh: true,
+  });
   return grantLifetimes(role.token, maxTtlBounds(context.mountMaxTtl, role.token.max_ttl).shortest);
 }

@@ -12,10 +12,13 @@ import { roleRoutes } from './roles.js';
 import { stsRoutes } from './sts.js';
 import { tidyRoutes } from './tidy.js';
 
-/** One area of the auth method's path table; add an area (e.g. login) by appending its function to AREAS. */
+/** One area of the auth method's path table; add an area by appending its function to AREAS. */
 export type RouteArea = (context: AuthContext) => Route[];
 
+// Login first: the router tries each route's pattern in order, and logins are by far the most frequent request (its
+// pattern is the exact path `login`, so no other path can match it).
 export const AREAS: readonly RouteArea[] = [
+  loginRoutes,
   configClientRoutes,
   configIdentityRoutes,
   certificateRoutes,
@@ -25,7 +28,6 @@ export const AREAS: readonly RouteArea[] = [
   denyListRoutes,
   accessListRoutes,
   tidyRoutes,
-  loginRoutes,
 ];
 
 /** The whole path table: every area's routes, then the deprecated spellings of the access- and deny-list paths. */
