@@ -132,8 +132,7 @@ export class JsonStore {
    * after a read, which callers serialise in-process.
    */
   async deleteIfUnchanged(key: string, expected: Uint8Array): Promise<boolean> {
-    const cad = this.storage.compareAndDelete?.bind(this.storage);
-    if (cad) return this.settled(key, undefined, () => this.call('delete', () => cad(key, expected)));
+    if (this.storage.compareAndDelete) return this.settled(key, undefined, () => this.deleteBytesIfUnchanged(key, expected));
     const stored = await this.getRaw(key);
     if (stored === undefined || !Buffer.from(stored).equals(expected)) return false;
     await this.delete(key);
@@ -151,6 +150,16 @@ export class JsonStore {
    */
   async putIfUnchanged(key: string, expected: Uint8Array | undefined, value: unknown): Promise<boolean> {
     return this.putBytesIfUnchanged(key, expected, encodeJson(value));
+  }
+
+  /** The delete twin of putBytesIfUnchanged: conditional where the storage can be, else plain (callers serialise). */
+  private async deleteBytesIfUnchanged(key: string, expected: Uint8Array): Promise<boolean> {
+    const cad = this.storage.compareAndDelete?.bind(this.storage);
+    if (!cad) {
+      await this.delete(key);
+      return true;
+    }
+    return this.call('delete', () => cad(key, expected));
   }
 
   private async putBytesIfUnchanged(key: string, expected: Uint8Array | undefined, bytes: Uint8Array): Promise<boolean> {
@@ -179,9 +188,7 @@ export class JsonStore {
       if (next === undefined) {
         if (raw === undefined) return { previous, next, written: false };
         // With compareAndDelete, a document changed since it was read is not removed: the change runs again instead.
-        const cad = this.storage.compareAndDelete?.bind(this.storage);
-        const remove = cad ? () => this.call('delete', () => cad(key, raw)) : () => this.delete(key).then(() => true);
-        if (await this.settled(key, undefined, remove)) return { previous, next, written: true };
+        if (await this.settled(key, undefined, () => this.deleteBytesIfUnchanged(key, raw))) return { previous, next, written: true };
         continue;
       }
       const bytes = encodeJson(next);

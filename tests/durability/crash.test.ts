@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineResponse } from '../../src/core/request.js';
+import { JsonStore } from '../../src/core/stored-json.js';
 import { KvEngine } from '../../src/kv/kv-engine.js';
 import type { StoredMetadata } from '../../src/kv/records.js';
 import { keptRange } from '../../src/kv/versions.js';
@@ -38,15 +39,11 @@ async function verify(reader: Worker, acks: readonly Ack[], label: string): Prom
   );
 }
 
-/** Every key below `prefix`, relative to it, a page at a time. */
+/** Every key below `prefix`, relative to it, the way the engines walk a tree. */
 async function keysBelow(storage: Storage, prefix: string): Promise<string[]> {
   const names: string[] = [];
-  for (let after: string | undefined; ; ) {
-    const page = await storage.listPage!(prefix, { recursive: true, limit: 1000, ...(after === undefined ? {} : { after }) });
-    names.push(...page);
-    if (page.length < 1000) return names;
-    after = page.at(-1);
-  }
+  for await (const name of new JsonStore(storage).keysBelow(prefix)) names.push(name);
+  return names;
 }
 
 /**
