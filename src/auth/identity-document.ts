@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { InvalidRequest } from '../core/errors.js';
 import { parseTimestamp } from '../core/time.js';
 import { isRegionName } from './region.js';
@@ -29,8 +30,17 @@ const CHECKS: ReadonlyArray<[keyof IdentityDocument, Check]> = [
   ['accountId', identifier],
   ['region', (text) => (isRegionName(text) ? undefined : 'must be a region name such as us-east-1')],
   ['imageId', identifier],
-  ['pendingTime', (text) => (RFC3339.test(text) && parseTimestamp(text) ? undefined : 'must be an RFC 3339 timestamp')],
+  ['pendingTime', (text) => (timestampOf(text) ? undefined : 'must be an RFC 3339 timestamp')],
 ];
+
+function timestampOf(text: string): Date | undefined {
+  return RFC3339.test(text) ? parseTimestamp(text) : undefined;
+}
+
+/** The document's text; ASCII (every document the metadata service signs) is read without the UTF-8 decoder. */
+function textOf(content: Uint8Array): string {
+  return isAscii(content) ? Buffer.from(content.buffer, content.byteOffset, content.byteLength).toString('latin1') : UTF8.decode(content);
+}
 
 /**
  * Parses verified identity document bytes (from verifyPkcs7 or verifyIdentitySignature: never from unverified
@@ -40,7 +50,7 @@ const CHECKS: ReadonlyArray<[keyof IdentityDocument, Check]> = [
 export function parseIdentityDocument(content: Uint8Array): IdentityDocument {
   let json: unknown;
   try {
-    json = JSON.parse(UTF8.decode(content));
+    json = JSON.parse(textOf(content));
   } catch (error) {
     throw new InvalidRequest(`failed to parse the instance identity document: ${error instanceof Error ? error.message : 'invalid JSON'}`);
   }
@@ -48,18 +58,27 @@ export function parseIdentityDocument(content: Uint8Array): IdentityDocument {
     throw new InvalidRequest('invalid instance identity document: the document is not a JSON object');
   }
   const fields = json as Record<string, unknown>;
+  // The checks spelled out for a valid document, the time parsed once; any failure is worded by the table above.
+  const { instanceId, accountId, region, imageId, pendingTime } = fields;
+  const time = typeof pendingTime === 'string' ? timestampOf(pendingTime) : undefined;
+  if (
+    time &&
+    typeof instanceId === 'string' &&
+    IDENTIFIER.test(instanceId) &&
+    typeof accountId === 'string' &&
+    IDENTIFIER.test(accountId) &&
+    typeof region === 'string' &&
+    isRegionName(region) &&
+    typeof imageId === 'string' &&
+    IDENTIFIER.test(imageId)
+  ) {
+    return { instanceId, accountId, region, imageId, pendingTime: time };
+  }
   const problems: string[] = [];
   for (const [field, check] of CHECKS) {
     const value = fields[field];
     const problem = typeof value === 'string' ? check(value) : 'is missing or not a string';
     if (problem !== undefined) problems.push(`"${field}" ${problem}`);
   }
-  if (problems.length > 0) throw new InvalidRequest(`invalid instance identity document: ${problems.join('; ')}`);
-  return {
-    instanceId: fields.instanceId as string,
-    accountId: fields.accountId as string,
-    region: fields.region as string,
-    imageId: fields.imageId as string,
-    pendingTime: parseTimestamp(fields.pendingTime as string) as Date,
-  };
+  throw new InvalidRequest(`invalid instance identity document: ${problems.join('; ')}`);
 }

@@ -52,15 +52,55 @@ function withCertificate(certificate: TrustedCertificate, parsed: Omit<ParsedCer
 }
 
 /**
- * The trusted certificate with this issuer (DER) and serial number (INTEGER content octets), if any. Scans the decoded
- * forms without building a ParsedCertificate per candidate: the trusted set holds every region's certificate.
+ * The decoded forms of one list of trusted certificates, in its order, with the serial hints side by side: a lookup
+ * then reads one contiguous array instead of a cache entry per candidate. Kept per list object, and good for as long
+ * as the list holds the same certificates with the same PEM text (checked by identity on every lookup).
+ */
+interface Snapshot {
+  readonly items: readonly TrustedCertificate[];
+  readonly pems: readonly string[];
+  readonly hints: Float64Array;
+  readonly decoded: readonly (Decoded | null)[];
+}
+
+const snapshots = new WeakMap<readonly TrustedCertificate[], Snapshot>();
+
+function snapshotOf(trusted: readonly TrustedCertificate[]): Snapshot {
+  const known = snapshots.get(trusted);
+  if (known && stillHolds(known, trusted)) return known;
+  const items = [...trusted];
+  const decoded = items.map((candidate) => (parseTrustedCertificate(candidate) ? (cache.get(candidate.pem) ?? null) : null));
+  const snapshot: Snapshot = {
+    items,
+    pems: items.map((candidate) => candidate.pem),
+    hints: Float64Array.from(decoded, (parsed) => parsed?.serialHint ?? -1),
+    decoded,
+  };
+  snapshots.set(trusted, snapshot);
+  return snapshot;
+}
+
+function stillHolds(snapshot: Snapshot, trusted: readonly TrustedCertificate[]): boolean {
+  const { items, pems } = snapshot;
+  if (items.length !== trusted.length) return false;
+  for (let index = 0; index < items.length; index++) {
+    const candidate = trusted[index] as TrustedCertificate;
+    if (candidate !== items[index] || candidate.pem !== pems[index]) return false;
+  }
+  return true;
+}
+
+/**
+ * The first trusted certificate with this issuer (DER) and serial number (INTEGER content octets), if any. Compares
+ * serial hints before any bytes: the trusted set holds every region's certificate.
  */
 export function findTrustedCertificate(trusted: readonly TrustedCertificate[], issuer: Uint8Array, serialNumber: Uint8Array): ParsedCertificate | undefined {
   const hint = serialHint(serialNumber);
-  for (const candidate of trusted) {
-    const parsed = cache.get(candidate.pem) ?? (parseTrustedCertificate(candidate) && cache.get(candidate.pem));
-    if (!parsed || parsed.serialHint !== hint) continue;
-    if (parsed.serialNumber.equals(serialNumber) && parsed.issuer.equals(issuer)) return withCertificate(candidate, parsed);
+  const { items, hints, decoded } = snapshotOf(trusted);
+  for (let index = 0; index < hints.length; index++) {
+    if (hints[index] !== hint) continue;
+    const parsed = decoded[index] as Decoded;
+    if (parsed.serialNumber.equals(serialNumber) && parsed.issuer.equals(issuer)) return withCertificate(items[index] as TrustedCertificate, parsed);
   }
   return undefined;
 }

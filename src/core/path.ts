@@ -6,6 +6,7 @@ export const MAX_PATH_LENGTH = 4096;
 // C0 controls and DEL never belong in a path; they are how log injection and key confusion start.
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 const UNPAIRED_SURROGATE = /\p{Cs}/u;
+const PLAIN_PATH = /^[\w-]+(?:\/[\w-]+)*\/?$/;
 
 /**
  * Refuses traversal before any storage access: `.` and `..` segments, empty segments (`//`, a leading `/`) and control
@@ -13,6 +14,9 @@ const UNPAIRED_SURROGATE = /\p{Cs}/u;
  * contain dots are ordinary.
  */
 export function validatePath(path: string): void {
+  // Most paths are plain names and slashes: one test shows they hold no control character, surrogate, empty segment,
+  // '.' or '..' (which needs a dot), so the checks below, which split the path, can only pass.
+  if (path.length <= MAX_PATH_LENGTH && PLAIN_PATH.test(path)) return;
   if (path.length > MAX_PATH_LENGTH) throw new InvalidRequest(`invalid path: longer than ${MAX_PATH_LENGTH} characters`);
   if (CONTROL_CHARACTERS.test(path)) throw new InvalidRequest('invalid path: it contains control characters');
   // A storage that keys by UTF-8 text turns every unpaired surrogate into U+FFFD, so distinct paths would collide.

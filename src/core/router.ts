@@ -35,6 +35,24 @@ export interface RouteContext<F> {
 
 export type Handler<F> = (context: RouteContext<F>) => Promise<EngineResponse>;
 
+/**
+ * A route's fields read by hand rather than by a zod schema, for a hot path where a schema's generic machinery shows
+ * (the login). It answers the fields or throws InvalidRequest worded as `describeFieldError` words a schema's failure.
+ */
+export interface FieldReader<F = unknown> {
+  readonly read: (input: Record<string, unknown>) => F;
+}
+
+export type FieldSource = z.ZodType | FieldReader;
+
+/** Reads an input with a route's schema or reader; InvalidRequest naming the bad fields. */
+export function readFields(source: FieldSource, input: Record<string, unknown>): unknown {
+  if ('read' in source) return source.read(input);
+  const parsed = source.safeParse(input);
+  if (!parsed.success) throw new InvalidRequest(describeFieldError(parsed.error));
+  return parsed.data;
+}
+
 export interface OperationDef<F> {
   readonly fields?: z.ZodType;
   readonly handler: Handler<F>;
@@ -52,7 +70,7 @@ export interface ExistenceContext {
 
 export interface Route {
   readonly pattern: string | RegExp;
-  readonly fields?: z.ZodType;
+  readonly fields?: FieldSource;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each operation carries its own field type
   readonly operations: Partial<Record<Operation, Handler<any> | OperationDef<any>>>;
   /** POST/PUT need `update` when this answers true, `create` when false; without it they need `update`. */
@@ -63,10 +81,10 @@ export interface Route {
   readonly authorizePath?: (path: string) => string;
 }
 
-type FieldsOf<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
+type FieldsOf<S> = S extends z.ZodType ? z.output<S> : S extends FieldReader<infer F> ? F : Record<string, never>;
 
 /** Declares a route whose handlers are typed by its field schema. */
-export function route<S extends z.ZodType | undefined = undefined>(definition: {
+export function route<S extends FieldSource | undefined = undefined>(definition: {
   pattern: string | RegExp;
   fields?: S;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see Route.operations
@@ -181,14 +199,13 @@ export class Dispatcher {
     this.routes = routes.map((route) => ({ route, regex: compilePattern(route.pattern) }));
   }
 
-  async handle(request: EngineRequest): Promise<EngineResponse> {
-    try {
-      return await this.dispatch(request);
-    } catch (error) {
+  handle(request: EngineRequest): Promise<EngineResponse> {
+    // A reaction rather than try/await: a refusal then reaches its answer without being thrown once more here.
+    return this.dispatch(request).catch((error: unknown) => {
       const response = responseForError(error);
       if (response.status >= 500) this.options.onInternalError?.(error, requestForLog(request));
       return response;
-    }
+    });
   }
 
   private async dispatch(request: EngineRequest): Promise<EngineResponse> {
@@ -231,12 +248,7 @@ export class Dispatcher {
 
     const input = operation === 'write' || operation === 'patch' ? bodyInput(request.body) : queryInput(request.query, operation);
     const schema = opFields ?? route.fields;
-    let fields: unknown = {};
-    if (schema) {
-      const parsed = schema.safeParse(input);
-      if (!parsed.success) throw new InvalidRequest(describeFieldError(parsed.error));
-      fields = parsed.data;
-    }
+    const fields = schema ? readFields(schema, input) : {};
 
     return handler({
       request,

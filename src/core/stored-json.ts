@@ -67,7 +67,8 @@ export class JsonStore {
     return value as T;
   }
 
-  async getRaw(key: string): Promise<Uint8Array | undefined> {
+  // `call` is async (it turns storage failures into InternalError): no layer of its own is needed around it.
+  getRaw(key: string): Promise<Uint8Array | undefined> {
     return this.call('read', () => this.storage.get(key));
   }
 
@@ -91,7 +92,7 @@ export class JsonStore {
     return items.filter((_, index) => results[index]?.status === 'rejected');
   }
 
-  async list(prefix: string): Promise<string[]> {
+  list(prefix: string): Promise<string[]> {
     return this.call('list', () => this.storage.list(prefix));
   }
 

@@ -23,6 +23,12 @@ describe('instance identity document', () => {
     expect(document).toEqual({ instanceId, accountId, region, imageId, pendingTime: new Date(pendingTime) });
   });
 
+  it('reads a document with text beyond ASCII, and one that starts with a byte order mark', () => {
+    expect(parseIdentityDocument(bytes({ ...valid, instanceType: 'größer' })).instanceId).toBe(valid.instanceId);
+    const marked = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes(valid)]);
+    expect(parseIdentityDocument(marked).region).toBe(valid.region);
+  });
+
   it('ignores other fields and accepts fractional and offset times', () => {
     const document = parseIdentityDocument(bytes({ ...valid, extra: { nested: true }, pendingTime: '2024-02-03T05:05:06.5+01:00' }));
     expect(document.pendingTime.toISOString()).toBe('2024-02-03T04:05:06.500Z');

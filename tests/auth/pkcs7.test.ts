@@ -162,6 +162,36 @@ describe('genuine AWS documents', () => {
     expect(twice?.publicKey).toBe(once?.publicKey);
     expect(twice?.certificate.name).toBe('same PEM, other name');
   });
+
+  it('follows a trusted list that changes between verifications (the lookup keeps a view of each list)', () => {
+    const s = SAMPLES[1]!;
+    const trusted = awsCertificates('rsa2048');
+    const index = trusted.findIndex((certificate) => certificate.name === s.signer);
+    const signer = trusted[index]!;
+    const other = trusted[(index + 1) % trusted.length]!;
+    expect(verifyPkcs7(blob(s), trusted).signer).toBe(signer);
+    // The same list object: an element replaced, then its PEM text changed in place, then both put back.
+    trusted[index] = { ...other, name: 'replaced' };
+    expect(failure(() => verifyPkcs7(blob(s), trusted))).toBeInstanceOf(AuthenticationRefused);
+    trusted[index] = signer;
+    expect(verifyPkcs7(blob(s), trusted).signer).toBe(signer);
+    const pem = signer.pem;
+    signer.pem = other.pem;
+    expect(failure(() => verifyPkcs7(blob(s), trusted))).toBeInstanceOf(AuthenticationRefused);
+    signer.pem = pem;
+    expect(verifyPkcs7(blob(s), trusted).signer).toBe(signer);
+    trusted.splice(index, 1);
+    expect(failure(() => verifyPkcs7(blob(s), trusted))).toBeInstanceOf(AuthenticationRefused);
+    trusted.push({ ...signer, name: 'appended' });
+    expect(verifyPkcs7(blob(s), trusted).signer.name).toBe('appended');
+  });
+
+  it('answers the first trusted certificate that matches the signer', () => {
+    const s = SAMPLES[1]!;
+    const trusted = awsCertificates('rsa2048');
+    const signer = trusted.find((certificate) => certificate.name === s.signer)!;
+    expect(verifyPkcs7(blob(s), [{ ...signer, name: 'first' }, ...trusted, { ...signer, name: 'last' }]).signer.name).toBe('first');
+  });
 });
 
 describe('synthetic documents', () => {

@@ -18,8 +18,8 @@ export const BUILTIN_CERTIFICATES: readonly TrustedCertificate[] = BUILTIN_CERTI
 );
 
 const BUILTIN_BY_TYPE: Readonly<Record<CertificateType, readonly TrustedCertificate[]>> = {
-  pkcs7: BUILTIN_CERTIFICATES.filter((certificate) => certificate.type === 'pkcs7'),
-  identity: BUILTIN_CERTIFICATES.filter((certificate) => certificate.type === 'identity'),
+  pkcs7: Object.freeze(BUILTIN_CERTIFICATES.filter((certificate) => certificate.type === 'pkcs7')),
+  identity: Object.freeze(BUILTIN_CERTIFICATES.filter((certificate) => certificate.type === 'identity')),
 };
 
 export async function readCertificate(context: AuthContext, name: string): Promise<StoredCertificate | undefined> {
@@ -35,11 +35,12 @@ export async function listCertificateNames(context: AuthContext): Promise<string
  * the detached RSA signature of the identity document. Built-in certificates of that type come first, then the
  * registered ones of that type in name order.
  */
-export async function certificatesFor(context: AuthContext, type: CertificateType): Promise<TrustedCertificate[]> {
+export async function certificatesFor(context: AuthContext, type: CertificateType): Promise<readonly TrustedCertificate[]> {
   const registered: TrustedCertificate[] = [];
   for (const name of await listCertificateNames(context)) {
     const stored = await readCertificate(context, name);
     if (stored?.type === type) registered.push({ name, type, pem: `${stored.aws_public_cert.trim()}\n`, builtin: false });
   }
-  return [...BUILTIN_BY_TYPE[type], ...registered];
+  // The same list object while none is registered, so that the signer lookup's snapshot of it serves every login.
+  return registered.length === 0 ? BUILTIN_BY_TYPE[type] : [...BUILTIN_BY_TYPE[type], ...registered];
 }

@@ -59,8 +59,8 @@ export function roleKey(name: string): string {
 const ROLE_NAME = /^\w(?:[\w.-]*\w)?$/;
 
 /** The role named `name` in any casing, or undefined; a name that breaks the name rule is not looked up. */
-export async function readRole(context: AuthContext, name: string): Promise<StoredRole | undefined> {
-  return ROLE_NAME.test(name) ? context.get<StoredRole>(roleKey(name)) : undefined;
+export function readRole(context: AuthContext, name: string): Promise<StoredRole | undefined> {
+  return ROLE_NAME.test(name) ? context.get<StoredRole>(roleKey(name)) : Promise.resolve(undefined);
 }
 
 export async function listRoleNames(context: AuthContext): Promise<string[]> {

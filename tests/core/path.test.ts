@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { InvalidRequest } from '../../src/core/errors.js';
+import { MAX_PATH_LENGTH, validatePath } from '../../src/core/path.js';
+
+/** The path rules, spelled out plainly: what validatePath's shortcut for plain paths must agree with. */
+function allowed(path: string): boolean {
+  if (path.length > MAX_PATH_LENGTH) return false;
+  for (let index = 0; index < path.length; index++) {
+    const code = path.charCodeAt(index);
+    if (code < 0x20 || code === 0x7f) return false;
+    const high = code >= 0xd800 && code <= 0xdbff;
+    const low = code >= 0xdc00 && code <= 0xdfff;
+    if (high && !((path.charCodeAt(index + 1) & 0xfc00) === 0xdc00)) return false;
+    if (low && !(index > 0 && (path.charCodeAt(index - 1) & 0xfc00) === 0xd800)) return false;
+    if (high) index++;
+  }
+  if (path === '') return true;
+  const segments = (path.endsWith('/') ? path.slice(0, -1) : path).split('/');
+  return segments.every((segment) => segment !== '' && segment !== '.' && segment !== '..');
+}
+
+function accepts(path: string): boolean {
+  try {
+    validatePath(path);
+    return true;
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidRequest);
+    return false;
+  }
+}
+
+describe('validatePath', () => {
+  it('agrees with the plain rules on paths built from the characters that matter', () => {
+    const character = fc.constantFrom('a', 'Z', '0', '_', '-', '.', '/', ' ', '\n', '\u007f', '\u00e9', '\ud800', '\udc00', '\ud83d\ude00');
+    fc.assert(
+      fc.property(fc.array(character, { maxLength: 12 }), (characters) => {
+        const path = characters.join('');
+        expect(accepts(path)).toBe(allowed(path));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it.each([
+    ['login', true],
+    ['data/app/db', true],
+    ['metadata/app/', true],
+    ['', true],
+    ['a//b', false],
+    ['/a', false],
+    ['a/..', false],
+    ['a/./b', false],
+    ['a/b//', false],
+    ['x'.repeat(MAX_PATH_LENGTH), true],
+    ['x'.repeat(MAX_PATH_LENGTH + 1), false],
+  ])('%j: %s', (path, expected) => {
+    expect(accepts(path)).toBe(expected);
+  });
+});
