@@ -34,7 +34,37 @@ const CHECKS: ReadonlyArray<[keyof IdentityDocument, Check]> = [
 ];
 
 function timestampOf(text: string): Date | undefined {
-  return RFC3339.test(text) ? parseTimestamp(text) : undefined;
+  return plainTimestamp(text) ?? (RFC3339.test(text) ? parseTimestamp(text) : undefined);
+}
+
+const digitsAt = (text: string, at: number, count: number): number => {
+  let value = 0;
+  for (let index = at; index < at + count; index++) {
+    const digit = text.charCodeAt(index) - 0x30;
+    if (digit < 0 || digit > 9) return Number.NaN;
+    value = value * 10 + digit;
+  }
+  return value;
+};
+
+/**
+ * `YYYY-MM-DDTHH:MM:SSZ`, the form the metadata service writes, read by hand when its day exists in every month (so
+ * that it means the same as to the date parser, which showed in the login's profile); undefined leaves any other text,
+ * valid or not, to the general rule.
+ */
+function plainTimestamp(text: string): Date | undefined {
+  if (text.length !== 20 || text[4] !== '-' || text[7] !== '-' || text[10] !== 'T' || text[13] !== ':' || text[16] !== ':' || text[19] !== 'Z') {
+    return undefined;
+  }
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
+  const hour = digitsAt(text, 11, 2);
+  const minute = digitsAt(text, 14, 2);
+  const second = digitsAt(text, 17, 2);
+  // NaN (a non-digit) fails every comparison; Date.UTC reads years below 100 as 19xx, so those go the general way.
+  if (!(year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= 28 && hour <= 23 && minute <= 59 && second <= 59)) return undefined;
+  return new Date(Date.UTC(year, month - 1, day, hour, minute, second));
 }
 
 /** The document's text; ASCII (every document the metadata service signs) is read without the UTF-8 decoder. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { InvalidRequest } from '../../src/core/errors.js';
 import { parseIdentityDocument } from '../../src/auth/identity-document.js';
 import { sampleFile } from '../support/aws-fixtures.js';
@@ -27,6 +28,23 @@ describe('instance identity document', () => {
     expect(parseIdentityDocument(bytes({ ...valid, instanceType: 'größer' })).instanceId).toBe(valid.instanceId);
     const marked = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes(valid)]);
     expect(parseIdentityDocument(marked).region).toBe(valid.region);
+  });
+
+  it('reads a plain UTC pendingTime as the date parser does, whatever its digits', () => {
+    // Mostly in range, sometimes just past it (month 13, day 32, hour 24, second 60), years below 100 included.
+    const part = (max: number, width: number) => fc.integer({ min: 0, max }).map((value) => String(value).padStart(width, '0'));
+    const time = fc
+      .tuple(part(9999, 4), part(13, 2), part(32, 2), part(25, 2), part(61, 2), part(61, 2))
+      .map(([year, month, day, hour, minute, second]) => `${year}-${month}-${day}T${hour}:${minute}:${second}Z`);
+    fc.assert(
+      fc.property(time, (pendingTime) => {
+        const expected = new Date(pendingTime);
+        const read = (): Date => parseIdentityDocument(bytes({ ...valid, pendingTime })).pendingTime;
+        if (Number.isNaN(expected.getTime())) expect(failure(read).message).toMatch(/"pendingTime" must be an RFC 3339 timestamp/);
+        else expect(read().getTime()).toBe(expected.getTime());
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('ignores other fields and accepts fractional and offset times', () => {
