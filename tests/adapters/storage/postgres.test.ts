@@ -13,8 +13,8 @@ async function waitForLockWait(url: string): Promise<void> {
   const observer = postgres(url, { max: 1 });
   try {
     for (let tries = 0; tries < 200; tries++) {
-      const [{ waiting }] = await observer`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock'`;
-      if (waiting > 0) return;
+      const rows = await observer`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock'`;
+      if ((rows[0]?.waiting as number) > 0) return;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     throw new Error('the commit never waited on the rival transaction');
