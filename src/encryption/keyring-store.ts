@@ -19,8 +19,9 @@ interface Loaded {
   keyring: Keyring;
 }
 
+/** Byte equality; Buffer.compare takes Uint8Arrays as they are, without a Buffer view made per call. */
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
+  return a.length === b.length && Buffer.compare(a, b) === 0;
 }
 
 export class KeyringStore {

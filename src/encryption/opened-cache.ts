@@ -11,6 +11,11 @@ interface Entry {
   term: number;
 }
 
+/** A copy in an array of its own, also from a Buffer (whose slice() would share the memory). */
+export function copyOf(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(bytes);
+}
+
 export class OpenedCache {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
@@ -19,11 +24,17 @@ export class OpenedCache {
 
   /** The plaintext when `sealed` is exactly what was remembered for `key`; a copy the caller may keep. */
   lookup(key: string, sealed: Uint8Array): { plaintext: Uint8Array; term: number } | undefined {
-    const entry = this.entries.get(key);
-    if (!entry || !sameBytes(entry.sealed, sealed)) return undefined;
+    const entry = this.peek(key, sealed);
+    if (!entry) return undefined;
     this.entries.delete(key);
     this.entries.set(key, entry);
-    return { plaintext: entry.plaintext.slice(), term: entry.term };
+    return { plaintext: copyOf(entry.plaintext), term: entry.term };
+  }
+
+  /** The remembered entry when `sealed` is exactly its sealed bytes: for comparisons only, never handed out. */
+  peek(key: string, sealed: Uint8Array): Readonly<Entry> | undefined {
+    const entry = this.entries.get(key);
+    return entry && sameBytes(entry.sealed, sealed) ? entry : undefined;
   }
 
   /** The remembered sealed bytes of `key` when they open to exactly `plaintext`. */
@@ -32,12 +43,13 @@ export class OpenedCache {
     return entry && sameBytes(entry.plaintext, plaintext) ? entry.sealed : undefined;
   }
 
+  /** Keeps `plaintext` itself, not a copy: the caller hands over an array nobody else holds. */
   remember(key: string, sealed: Uint8Array, plaintext: Uint8Array, term: number): void {
     this.forget(key);
     const size = sealed.length + plaintext.length;
     // One entry may take at most a sixteenth of the budget, so a few large values cannot flush everything else.
     if (size * 16 > this.budget) return;
-    this.entries.set(key, { sealed, plaintext: plaintext.slice(), term });
+    this.entries.set(key, { sealed, plaintext, term });
     this.bytes += size;
     for (const [oldest, entry] of this.entries) {
       if (this.bytes <= this.budget) break;
@@ -51,10 +63,5 @@ export class OpenedCache {
     if (!entry) return;
     this.entries.delete(key);
     this.bytes -= entry.sealed.length + entry.plaintext.length;
-  }
-
-  clear(): void {
-    this.entries.clear();
-    this.bytes = 0;
   }
 }
