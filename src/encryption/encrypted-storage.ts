@@ -190,12 +190,13 @@ export class EncryptedStorage implements Storage {
 
   /**
    * Several processes: a writer whose keyring was older than a rotation may have sealed with a term that a concurrent
-   * rewrap has already passed and will retire. Reading the keyring after the write tells: when it changed and the
-   * active term is another, the writer seals its own value again (unless someone replaced it meanwhile).
+   * rewrap has already passed and will retire. The keyring read after the write lands tells: a write sealed under
+   * another term than the active one is sealed again (unless someone replaced it meanwhile). The term each write used
+   * is what counts, not whether this process's keyring changed since: another caller may have refreshed it meanwhile.
    */
   private async confirm(writes: readonly Written[]): Promise<void> {
-    if (!this.inner.compareAndPut || writes.length === 0 || (await this.keyring.unchanged())) return;
-    const keyring = await this.keyring.current();
+    if (!this.inner.compareAndPut || writes.length === 0) return;
+    const keyring = await this.keyring.latest();
     for (const write of writes) {
       if (write.term === keyring.active) continue;
       const again = { ...write, term: keyring.active, sealed: seal(keyring.activeKey, keyring.active, write.key, write.plaintext) };
@@ -268,16 +269,17 @@ export class EncryptedStorage implements Storage {
       );
       // Guesses from the cache need no wait; only reads do, all at once.
       const stored = guessed.some(isPromise) ? await Promise.all(guessed) : (guessed as (Uint8Array | undefined)[]);
+      for (const [index, operation] of operations.entries()) {
+        if (operation.expected !== undefined && !(await this.holdsPlaintext(operation.key, stored[index], operation.expected ?? undefined))) {
+          return false;
+        }
+      }
+      // After the checks, which may have loaded a newer keyring while opening a value.
       const keyring = this.keyring.known ?? (await this.keyring.current());
       const sealed: StorageOperation[] = [];
       const writes: Written[] = [];
       for (const [index, operation] of operations.entries()) {
-        const current = stored[index];
-        let condition = {};
-        if (operation.expected !== undefined) {
-          if (!(await this.holdsPlaintext(operation.key, current, operation.expected ?? undefined))) return false;
-          condition = { expected: current ?? null };
-        }
+        const condition = operation.expected === undefined ? {} : { expected: stored[index] ?? null };
         if (operation.type === 'delete') {
           sealed.push({ type: 'delete', key: operation.key, ...condition });
           continue;

@@ -1,7 +1,8 @@
 /**
  * The plaintexts of recently read or written entries, each with the exact sealed bytes it came from. A read whose
  * stored bytes are identical to the remembered ones skips the decryption: the same ciphertext always opens to the same
- * plaintext, so the answer is exact whoever wrote the entry. Least recently used entries go first, within a byte budget.
+ * plaintext, so the answer is exact whoever wrote the entry. Within a byte budget, the oldest entries go first, except
+ * that one read since it was last passed over gets a second chance (a clock: a read changes a flag, not the order).
  */
 import { sameBytes } from './keyring-store.js';
 
@@ -9,7 +10,10 @@ interface Entry {
   sealed: Uint8Array;
   plaintext: Uint8Array;
   term: number;
+  used: boolean;
 }
+
+const sizeOf = (entry: Entry) => entry.sealed.length + entry.plaintext.length;
 
 /** A copy in an array of its own, also from a Buffer (whose slice() would share the memory). */
 export function copyOf(bytes: Uint8Array): Uint8Array {
@@ -26,13 +30,12 @@ export class OpenedCache {
   lookup(key: string, sealed: Uint8Array): { plaintext: Uint8Array; term: number } | undefined {
     const entry = this.peek(key, sealed);
     if (!entry) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    entry.used = true;
     return { plaintext: copyOf(entry.plaintext), term: entry.term };
   }
 
   /** The remembered entry when `sealed` is exactly its sealed bytes: for comparisons only, never handed out. */
-  peek(key: string, sealed: Uint8Array): Readonly<Entry> | undefined {
+  peek(key: string, sealed: Uint8Array): Entry | undefined {
     const entry = this.entries.get(key);
     return entry && sameBytes(entry.sealed, sealed) ? entry : undefined;
   }
@@ -46,22 +49,32 @@ export class OpenedCache {
   /** Keeps `plaintext` itself, not a copy: the caller hands over an array nobody else holds. */
   remember(key: string, sealed: Uint8Array, plaintext: Uint8Array, term: number): void {
     this.forget(key);
-    const size = sealed.length + plaintext.length;
+    const entry = { sealed, plaintext, term, used: false };
     // One entry may take at most a sixteenth of the budget, so a few large values cannot flush everything else.
-    if (size * 16 > this.budget) return;
-    this.entries.set(key, { sealed, plaintext, term });
-    this.bytes += size;
-    for (const [oldest, entry] of this.entries) {
-      if (this.bytes <= this.budget) break;
-      this.entries.delete(oldest);
-      this.bytes -= entry.sealed.length + entry.plaintext.length;
-    }
+    if (sizeOf(entry) * 16 > this.budget) return;
+    this.entries.set(key, entry);
+    this.bytes += sizeOf(entry);
+    if (this.bytes > this.budget) this.evict();
   }
 
   forget(key: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;
     this.entries.delete(key);
-    this.bytes -= entry.sealed.length + entry.plaintext.length;
+    this.bytes -= sizeOf(entry);
+  }
+
+  /** Oldest first; an entry read since it was last passed over moves to the back instead, once. */
+  private evict(): void {
+    for (const [key, entry] of this.entries) {
+      if (this.bytes <= this.budget) return;
+      this.entries.delete(key);
+      if (entry.used) {
+        entry.used = false;
+        this.entries.set(key, entry);
+      } else {
+        this.bytes -= sizeOf(entry);
+      }
+    }
   }
 }
