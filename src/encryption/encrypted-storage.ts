@@ -269,24 +269,24 @@ export class EncryptedStorage implements Storage {
       );
       // Guesses from the cache need no wait; only reads do, all at once.
       const stored = guessed.some(isPromise) ? await Promise.all(guessed) : (guessed as (Uint8Array | undefined)[]);
-      for (const [index, operation] of operations.entries()) {
-        if (operation.expected !== undefined && !(await this.holdsPlaintext(operation.key, stored[index], operation.expected ?? undefined))) {
-          return false;
-        }
+      for (let index = 0; index < operations.length; index++) {
+        const expected = operations[index]!.expected;
+        if (expected !== undefined && !(await this.holdsPlaintext(operations[index]!.key, stored[index], expected ?? undefined))) return false;
       }
       // After the checks, which may have loaded a newer keyring while opening a value.
       const keyring = this.keyring.known ?? (await this.keyring.current());
       const sealed: StorageOperation[] = [];
       const writes: Written[] = [];
-      for (const [index, operation] of operations.entries()) {
-        const condition = operation.expected === undefined ? {} : { expected: stored[index] ?? null };
-        if (operation.type === 'delete') {
-          sealed.push({ type: 'delete', key: operation.key, ...condition });
-          continue;
+      for (let index = 0; index < operations.length; index++) {
+        const operation = operations[index]!;
+        let next: StorageOperation = { type: 'delete', key: operation.key };
+        if (operation.type === 'put') {
+          const written = sealWith(keyring, operation.key, operation.value);
+          writes.push(written);
+          next = { type: 'put', key: operation.key, value: written.sealed };
         }
-        const written = sealWith(keyring, operation.key, operation.value);
-        writes.push(written);
-        sealed.push({ type: 'put', key: operation.key, value: written.sealed, ...condition });
+        if (operation.expected !== undefined) next.expected = stored[index] ?? null;
+        sealed.push(next);
       }
       if (await this.inner.commit!(sealed)) {
         for (const operation of operations) if (operation.type === 'delete') this.opened.forget(operation.key);

@@ -63,6 +63,7 @@ export class KeyringStore {
   async latest(): Promise<Keyring> {
     const writes = this.writes;
     const record = await this.storage.get(this.recordKey);
+    if (record && this.loaded && sameBytes(this.loaded.record, record)) return this.loaded.keyring;
     if (!record) return (await this.refresh()).keyring;
     const loaded = await this.adopt(record);
     if (writes === this.writes) this.loaded = loaded;
