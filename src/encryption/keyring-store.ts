@@ -21,7 +21,7 @@ interface Loaded {
 
 /** Byte equality; Buffer.compare takes Uint8Arrays as they are, without a Buffer view made per call. */
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.compare(a, b) === 0;
+  return a === b || (a.length === b.length && Buffer.compare(a, b) === 0);
 }
 
 export class KeyringStore {

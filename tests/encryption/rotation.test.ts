@@ -55,15 +55,25 @@ class InterleavingStorage extends MemoryStorage {
 }
 
 describe('rotate and rewrap', () => {
+  /** Two processes over one storage, both with the keyring of term 1, and `k` written under it. */
+  async function rotatorAndStaleWriter() {
+    const inner = new InterleavingStorage();
+    const rootKey = randomBytes(32);
+    const rotator = new EncryptedStorage({ storage: inner, key: rootKey });
+    const stale = new EncryptedStorage({ storage: inner, key: rootKey });
+    await rotator.put('k', bytes('before'));
+    await stale.open();
+    const expectResealed = async () => {
+      expect(Buffer.from((await inner.get('k'))!).readUInt32BE(1)).toBe(2);
+      expect(text(await rotator.get('k'))).toBe('after');
+    };
+    return { inner, rotator, stale, expectResealed };
+  }
+
   it.each(['put', 'compareAndPut', 'commit', 'conditional commit'] as const)(
     'a writer whose keyring predates a rotation re-seals its %s that a concurrent rewrap passed before it landed',
     async (method) => {
-      const inner = new InterleavingStorage();
-      const rootKey = randomBytes(32);
-      const rotator = new EncryptedStorage({ storage: inner, key: rootKey });
-      const stale = new EncryptedStorage({ storage: inner, key: rootKey });
-      await rotator.put('k', bytes('before'));
-      await stale.open();
+      const { inner, rotator, stale, expectResealed } = await rotatorAndStaleWriter();
       // The stale writer seals with term 1; before its write lands, the other process rotates, rewraps and retires 1.
       inner.beforeNextWriteOf('k', async () => {
         await rotator.rotate();
@@ -76,18 +86,12 @@ describe('rotate and rewrap', () => {
         expect(await stale.commit!([{ type: 'put', key: 'k', value: bytes('after'), ...condition }, { type: 'put', key: 'k2', value: bytes('also') }])).toBe(true);
         expect(text(await rotator.get('k2'))).toBe('also');
       }
-      expect(Buffer.from((await inner.get('k'))!).readUInt32BE(1)).toBe(2);
-      expect(text(await rotator.get('k'))).toBe('after');
+      await expectResealed();
     },
   );
 
   it('a stale write is re-sealed even when another read of the same process loaded the new keyring before the write landed', async () => {
-    const inner = new InterleavingStorage();
-    const rootKey = randomBytes(32);
-    const rotator = new EncryptedStorage({ storage: inner, key: rootKey });
-    const stale = new EncryptedStorage({ storage: inner, key: rootKey });
-    await rotator.put('k', bytes('before'));
-    await stale.open();
+    const { inner, rotator, stale, expectResealed } = await rotatorAndStaleWriter();
     inner.beforeNextWriteOf('k', async () => {
       await rotator.rotate();
       await rotator.put('other', bytes('sealed under term 2'));
@@ -96,8 +100,7 @@ describe('rotate and rewrap', () => {
       expect(text(await stale.get('other'))).toBe('sealed under term 2');
     });
     await stale.put('k', bytes('after'));
-    expect(Buffer.from((await inner.get('k'))!).readUInt32BE(1)).toBe(2);
-    expect(text(await rotator.get('k'))).toBe('after');
+    await expectResealed();
   });
 
   it('new writes use the new term, old ones stay readable, rewrap moves everything and retires the old term', async () => {
