@@ -16,7 +16,8 @@ import { rawRead, rawStorage } from './kv.mjs';
 
 const BATCH = 20;
 const task = (name, operation) => ({ name, fn: batched(BATCH, operation), batch: BATCH });
-const row = (name, result, goal, limitName) => ({ section: 'storage', name, unit: 'ops/s', result, limitName, goal: { kind: 'ratio-min', value: goal } });
+const goalOf = (value) => (value === undefined ? { kind: 'info' } : { kind: 'ratio-min', value });
+const row = (name, result, goal, limitName) => ({ section: 'storage', name, unit: 'ops/s', result, limitName, goal: goalOf(goal) });
 
 /** The throwaway PostgreSQL of the tests (tests/support/postgres.ts), compiled on the fly: one harness for both. */
 async function postgresHarness(directory) {
@@ -75,8 +76,8 @@ async function processesWriting(url, processes, milliseconds) {
   return (writes * 1000) / milliseconds;
 }
 
-async function scaling(url, log) {
-  log('storage: 4 processes vs 1 over one PostgreSQL, distinct keys');
+async function scaling(url, label, goal, log) {
+  log(`storage: 4 processes vs 1 over one ${label}, distinct keys`);
   const four = [];
   const one = [];
   const milliseconds = Math.max(settings.time * 3, 300);
@@ -89,11 +90,11 @@ async function scaling(url, log) {
   const ratios = four.map((rate, index) => rate / one[index]);
   return {
     section: 'storage',
-    name: 'KV writes, 4 processes vs 1 over one PostgreSQL (distinct keys)',
+    name: `KV writes, 4 processes vs 1 over one ${label} (distinct keys)`,
     unit: 'writes/s',
     result: { subject: spread(four), limit: spread(one), ratio: spread(ratios) },
     limitName: '1 process, same load',
-    goal: { kind: 'ratio-min', value: 2 },
+    goal: goalOf(goal),
   };
 }
 
@@ -105,14 +106,19 @@ export async function storageBenchmarks(log) {
     const rows = await engineVersusRaw('SQLite', open(new SqliteStorage({ path: join(directory, 'kv.db') })), open(new SqliteStorage({ path: join(directory, 'raw.db') })), 0.7, log);
     const { postgresAvailable, startPostgres } = await postgresHarness(directory);
     if (!postgresAvailable()) return rows;
-    const server = await startPostgres();
-    try {
-      const pg = (table) => open(new PostgresStorage({ connectionString: server.url, table }));
-      rows.push(...(await engineVersusRaw('PostgreSQL', pg('bench_kv'), pg('bench_raw'), 0.8, log)));
-      rows.push(await scaling(server.url, log));
-    } finally {
-      await Promise.all(stores.splice(0).map((storage) => storage.close()));
-      await server.stop();
+    // The goals are set on a server that flushes every commit to disk, as a production one does; the same rows on a
+    // server that does not (how the tests run it) are shown for information: there the engine's own CPU time weighs more.
+    for (const durable of [true, false]) {
+      const server = await startPostgres({ durable });
+      const label = durable ? 'PostgreSQL' : 'PostgreSQL with fsync off';
+      try {
+        const pg = (table) => open(new PostgresStorage({ connectionString: server.url, table }));
+        rows.push(...(await engineVersusRaw(label, pg('bench_kv'), pg('bench_raw'), durable ? 0.8 : undefined, log)));
+        rows.push(await scaling(server.url, label, durable ? 2 : undefined, log));
+      } finally {
+        await Promise.all(stores.splice(0).map((storage) => storage.close()));
+        await server.stop();
+      }
     }
     return rows;
   } finally {

@@ -89,8 +89,11 @@ export class DataOperations {
   async write(path: string, fields: DataWrite): Promise<KvWriteResult> {
     const data = requireData(fields.data);
     const time = now(this.context);
-    const config = await this.context.config.read();
+    // Read beside the key's head rather than before it: over a network database that is one round trip less.
+    const configRead = this.context.config.read();
+    configRead.catch(() => undefined);
     const { result, warnings } = await recordedChange(this.context, path, 'write', async (current, stage) => {
+      const config = await configRead;
       checkCas(fields.options?.cas, current?.current_version ?? 0, config.cas_required || current?.cas_required === true);
       return append(current ?? newMetadata(time), data, { time, config, stage, limits: this.context.limits });
     });

@@ -11,8 +11,23 @@ import type { TokenStore } from './token-store.js';
 
 const querySchema = z.object({ prefix: str({ maxLength: 4096 }).optional() });
 const HEARTBEAT_MS = 15_000;
+/**
+ * A subscriber that does not read its stream makes the server hold every event for it. Past these bounds (bytes the
+ * socket has not taken, events not yet checked and written) the stream is cut: the client reconnects and reads the
+ * keys' current state, as after any disconnect.
+ */
+export const EVENT_BACKLOG = { bytes: 1024 * 1024, events: 10_000 };
 
-export function eventRoutes({ kv, mount, tokens, policies }: { kv: KvEngine; mount: string; tokens: TokenStore; policies: PolicyStore }): Route[] {
+interface EventRouteOptions {
+  kv: KvEngine;
+  mount: string;
+  tokens: TokenStore;
+  policies: PolicyStore;
+  /** Told when a subscriber is cut off for falling behind. */
+  onSlowSubscriber: (detail: { prefix: string; bufferedBytes: number; pendingEvents: number }) => void;
+}
+
+export function eventRoutes({ kv, mount, tokens, policies, onSlowSubscriber }: EventRouteOptions): Route[] {
   return [
     {
       pattern: new RegExp(`^sys/events/subscribe/${mount.replace(/\/$/, '')}$`),
@@ -24,15 +39,26 @@ export function eventRoutes({ kv, mount, tokens, policies }: { kv: KvEngine; mou
             stream: (res) => {
               // Events go out in commit order, each after its permission check.
               let queue = Promise.resolve();
+              let pending = 0;
+              const cutOff = () => {
+                onSlowSubscriber({ prefix, bufferedBytes: res.writableLength, pendingEvents: pending });
+                res.destroy();
+              };
               const deliver = async (event: KvChangeEvent) => {
                 const caller = await tokens.find(request.token);
                 if (!caller) return void res.end();
                 const acl = await policies.aclFor(caller.policies);
                 if (!acl.allows('read', `${mount}metadata/${event.path}`)) return;
                 res.write(`event: kv-change\nid: ${event.revision}\ndata: ${JSON.stringify(event)}\n\n`);
+                if (res.writableLength > EVENT_BACKLOG.bytes) cutOff();
               };
               const unsubscribe = kv.subscribe(prefix, (event) => {
-                queue = queue.then(() => deliver(event)).catch(() => void res.end());
+                if (res.destroyed) return;
+                if (++pending > EVENT_BACKLOG.events) return cutOff();
+                queue = queue
+                  .then(() => (res.destroyed ? undefined : deliver(event)))
+                  .catch(() => void res.end())
+                  .finally(() => void pending--);
               });
               // A comment line now and then keeps proxies from closing an idle stream.
               const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS).unref();

@@ -118,7 +118,13 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     const routes = [
       ...sysRoutes({ mounts, policies, audit, clock }),
       ...tokenRoutes({ tokens, auth, clock }),
-      ...eventRoutes({ kv, mount: 'secret/', tokens, policies }),
+      ...eventRoutes({
+        kv,
+        mount: 'secret/',
+        tokens,
+        policies,
+        onSlowSubscriber: (detail) => log({ time: new Date().toISOString(), level: 'warn', msg: 'event subscriber fell behind; stream closed', ...detail }),
+      }),
     ];
     return { tokens, audit, madeRoot, dispatch: createDispatcher({ mounts, routes, tokens, policies, audit, clock }) };
   })();

@@ -20,6 +20,23 @@ async function increment(storage: Storage, key: string): Promise<number> {
   }
 }
 
+/**
+ * The same through commit: the counter is conditioned on the value read, and each step also writes a key of its own
+ * and removes the previous step's, so a lost update or half a commit shows in the keys left.
+ */
+async function incrementByCommit(storage: Storage, worker: number, step: number): Promise<void> {
+  for (;;) {
+    const current = await storage.get('ledger/counter');
+    const next = encode(String(Number(decode(current) ?? '0') + 1));
+    const operations = [
+      { type: 'put' as const, key: 'ledger/counter', value: next, expected: current ?? null },
+      { type: 'put' as const, key: `ledger/steps/${worker}/${step}`, value: next, expected: null },
+      ...(step > 0 ? [{ type: 'delete' as const, key: `ledger/steps/${worker}/${step - 1}` }] : []),
+    ];
+    if (await storage.commit!(operations)) return;
+  }
+}
+
 export const concurrencyCases: ConformanceCase[] = [
   {
     name: 'concurrent compareAndPut from the same expected value: exactly one wins',
@@ -49,6 +66,21 @@ export const concurrencyCases: ConformanceCase[] = [
         }),
       );
       checkEqual(decode(await storage.get('counter')), String(WORKERS * INCREMENTS), 'the counter');
+    },
+  },
+  {
+    name: 'concurrent read-modify-write through conditional commits loses no increment and applies no half commit',
+    requires: ['commit'],
+    async run(storage, sibling) {
+      await Promise.all(
+        Array.from({ length: WORKERS }, async (_, worker) => {
+          for (let step = 0; step < INCREMENTS; step++) await incrementByCommit(handleFor(storage, sibling, worker), worker, step);
+        }),
+      );
+      checkEqual(decode(await storage.get('ledger/counter')), String(WORKERS * INCREMENTS), 'the counter');
+      for (let worker = 0; worker < WORKERS; worker++) {
+        checkEqual(await storage.list(`ledger/steps/${worker}/`), [String(INCREMENTS - 1)], `worker ${worker}'s step keys`);
+      }
     },
   },
   {

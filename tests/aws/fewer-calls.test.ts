@@ -28,6 +28,40 @@ describe('shared lookups and the instance cache', () => {
     expect(world.aws.calls('DescribeInstances')).toHaveLength(3);
   });
 
+  it('IAM lookups too: identical concurrent GetRole, GetUser and GetInstanceProfile calls share one request each', async () => {
+    const cloud = provider();
+    const scope = world.scope();
+    const role = world.aws.createRole({ accountId: ownAccount, roleName: 'web' });
+    const other = world.aws.createRole({ accountId: ownAccount, roleName: 'batch' });
+    const profile = world.aws.addInstanceProfile({ accountId: ownAccount, name: 'web-profile', roleNames: ['web'] });
+    const roles = await Promise.all(Array.from({ length: 20 }, (_, n) => cloud.getPrincipal(scope, n % 2 ? role.arn : other.arn)));
+    expect(roles.map((answer) => answer?.uniqueId)).toEqual(Array.from({ length: 20 }, (_, n) => (n % 2 ? role.roleId : other.roleId)));
+    expect(world.aws.calls('GetRole')).toHaveLength(2);
+    const users = await Promise.all(Array.from({ length: 10 }, () => cloud.getPrincipal(scope, world.user.arn)));
+    expect(new Set(users.map((answer) => answer?.uniqueId))).toEqual(new Set([world.user.userId]));
+    expect(world.aws.calls('GetUser')).toHaveLength(1);
+    const profiles = await Promise.all(Array.from({ length: 10 }, () => cloud.getInstanceProfile(scope, profile.arn)));
+    expect(new Set(profiles.map((answer) => answer?.roleArns.join()))).toEqual(new Set([role.arn]));
+    expect(world.aws.calls('GetInstanceProfile')).toHaveLength(1);
+    // Settled lookups are not cached: the next call asks again.
+    await cloud.getPrincipal(scope, role.arn);
+    expect(world.aws.calls('GetRole')).toHaveLength(3);
+  });
+
+  it('IAM lookups wait their turn in the account\'s bucket and answer 502 when the wait would be too long', async () => {
+    const cloud = new AwsCloudProvider({ env: {}, imdsEndpoint: noImds, retryBaseDelayMs: 1, rateLimit: { perSecond: 1, burst: 2, maxWaitMs: 100 } });
+    const scope = world.scope();
+    const roles = Array.from({ length: 4 }, (_, n) => world.aws.createRole({ accountId: ownAccount, roleName: `r${n}` }));
+    const outcomes = await Promise.allSettled(roles.map((role) => cloud.getPrincipal(scope, role.arn)));
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(2);
+    for (const outcome of outcomes.filter((each) => each.status === 'rejected')) {
+      const error = (outcome as PromiseRejectedResult).reason as Error & { status: number };
+      expect(error.status).toBe(502);
+      expect(error.message).toMatch(/iam GetRole: AWS request rate for account 012345678901 in IAM of aws is at its limit/);
+    }
+    expect(world.aws.calls('GetRole')).toHaveLength(2);
+  });
+
   it('instance_cache_seconds reuses a running description, never a stopped one; off by default', async () => {
     const cloud = provider();
     const off = world.scope({ region: 'us-east-1' });

@@ -1,6 +1,7 @@
 // KV change events over Server-Sent Events: one event per committed change below the prefix, filtered by the
 // subscriber's policies, never carrying a value.
 import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, startServer, type Started } from './harness.js';
 
@@ -63,4 +64,27 @@ describe('GET /v1/sys/events/subscribe/secret', () => {
     expect(stream.text()).not.toContain('kv-change');
     stream.close();
   });
+
+  it('cuts off a subscriber that never reads, with a warning in the log, and keeps serving everyone else', async () => {
+    const { port } = new URL(started.url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(`GET /v1/sys/events/subscribe/secret?prefix=flood/ HTTP/1.1\r\nHost: x\r\nX-Vault-Token: ${started.rootToken}\r\n\r\n`);
+    await new Promise((resolve) => socket.once('data', resolve));
+    // From here on the client reads nothing: only the kernel's socket buffers and the server's own bound hold events.
+    socket.pause();
+    const slow = () => started.logs.find((entry) => entry.msg === 'event subscriber fell behind; stream closed');
+    const long = 'x'.repeat(3000);
+    for (let batch = 0; batch < 200 && !slow(); batch++) {
+      const writes = Array.from({ length: 25 }, (_, n) => send({ method: 'POST', path: `/v1/secret/data/flood/${long}/${batch}-${n}`, body: { data: { n } } }));
+      expect((await Promise.all(writes)).map((response) => response.status)).toEqual(Array(25).fill(200));
+    }
+    await expect.poll(slow, { timeout: 10_000 }).toBeDefined();
+    expect(slow()).toMatchObject({ level: 'warn', prefix: 'flood/' });
+    // The stream was cut: once the client reads again it gets what the kernel held, then the end.
+    const ended = new Promise((resolve) => socket.once('close', resolve));
+    socket.resume();
+    await ended;
+    expect((await send({ method: 'GET', path: '/v1/sys/health' })).status).toBe(200);
+  }, 60_000);
 });

@@ -59,7 +59,11 @@ const asRoot = process.getuid?.() === 0;
 const runAsOwner = (command: string, args: string[]) =>
   asRoot ? run('runuser', ['-u', 'postgres', '--', command, ...args]) : run(command, args);
 
-export async function startPostgres(): Promise<PostgresServer> {
+/**
+ * `durable`: flush to disk at every commit, as a production server does (the benchmarks); by default the tests skip
+ * the flush for speed, which loses nothing unless the machine itself crashes.
+ */
+export async function startPostgres(options: { durable?: boolean } = {}): Promise<PostgresServer> {
   if (!binaries) throw new Error('PostgreSQL binaries not found (check postgresAvailable() first)');
   const root = mkdtempSync(join(tmpdir(), 'strongroom-pg-'));
   const data = join(root, 'data');
@@ -68,8 +72,9 @@ export async function startPostgres(): Promise<PostgresServer> {
   let port = 0;
   const pgCtl = (args: string[]) => runAsOwner(join(binaries, 'pg_ctl'), ['-D', data, ...args]);
   const start = async () => {
-    const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200`;
-    await pgCtl(['-l', join(root, 'log'), '-w', '-t', '30', '-o', options, 'start']);
+    const flush = options.durable ? '' : '-c fsync=off -c full_page_writes=off';
+    const settings = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 ${flush} -c max_connections=200`;
+    await pgCtl(['-l', join(root, 'log'), '-w', '-t', '30', '-o', settings, 'start']);
   };
   for (let attempt = 0; ; attempt++) {
     port = await freePort();

@@ -59,7 +59,7 @@ export interface AwsCloudProviderOptions {
   /** Dates the signatures and decides when temporary credentials are due for renewal. */
   clock?: Clock;
   fetch?: typeof fetch;
-  /** The provider's own EC2 lookups per account and region; default 10/s, bursts of 50, waits of at most 10 s. */
+  /** The provider's own EC2 lookups (per account and region) and IAM lookups (per account and partition); default 10/s, bursts of 50, waits of at most 10 s. */
   rateLimit?: Partial<RateLimit>;
 }
 
@@ -71,7 +71,8 @@ export class AwsCloudProvider implements CloudProvider {
   private readonly retryBaseDelayMs: number;
   private readonly clock: Clock;
   private readonly limiter: RateLimiter;
-  private readonly instanceLookups = new Map<string, Promise<InstanceDescription | undefined>>();
+  /** AWS reads in flight, by what they read (metered). */
+  private readonly lookups = new Map<string, Promise<unknown>>();
   private readonly instanceCache = new ExpiringCache<InstanceDescription | undefined>();
 
   constructor(options: AwsCloudProviderOptions = {}) {
@@ -116,26 +117,19 @@ export class AwsCloudProvider implements CloudProvider {
     const region = this.regionOf(scope);
     const endpoint = ec2Endpoint(scope.settings, region);
     const { roleArn = '', externalId = '' } = scope.stsRole ?? {};
-    const key = JSON.stringify([scope.accountId ?? '', region, roleArn, externalId, endpoint.url.href, instanceId]);
+    const key = JSON.stringify(['ec2 DescribeInstances', scope.accountId ?? '', region, roleArn, externalId, endpoint.url.href, instanceId]);
     const cacheMs = Math.min(60, Math.max(0, scope.settings.instanceCacheSeconds ?? 0)) * 1000;
     const cached = this.instanceCache.get(key);
     if (cacheMs > 0 && cached && cached.until > this.clock.now().getTime()) return cached.description;
-    return singleFlight(this.instanceLookups, key, async () => {
-      const bucket = `account ${scope.accountId ?? '(own)'} in ${region}`;
-      await this.limiter.acquire(bucket, 'ec2 DescribeInstances');
+    const bucket = `account ${scope.accountId ?? '(own)'} in ${region}`;
+    return this.metered(key, bucket, 'ec2 DescribeInstances', async () => {
       const target: QueryTarget = {
         service: 'ec2',
         endpoint,
         credentials: await this.credentials.forScope(scope, region),
         maxRetries: retriesFrom(scope.settings.maxRetries),
       };
-      let description: InstanceDescription | undefined;
-      try {
-        description = await describeInstance(this.api, target, instanceId);
-      } catch (error) {
-        if (isThrottlingError(error)) this.limiter.throttled(bucket);
-        throw error;
-      }
+      const description = await describeInstance(this.api, target, instanceId);
       if (cacheMs > 0 && description?.state === 'running') this.instanceCache.remember(key, description, this.clock.now().getTime() + cacheMs);
       return description;
     });
@@ -144,14 +138,41 @@ export class AwsCloudProvider implements CloudProvider {
   async getInstanceProfile(scope: CloudScope, arn: string): Promise<InstanceProfileDescription | undefined> {
     const parsed = parseArn(arn);
     if (parsed.type !== 'instance-profile') throw new InvalidRequest(`"${arn}" is not an instance profile ARN`);
-    return iam.getInstanceProfile(this.api, await this.iamTarget(scope, parsed), parsed.name);
+    return this.iamLookup(scope, parsed, 'iam GetInstanceProfile', (target) => iam.getInstanceProfile(this.api, target, parsed.name));
   }
 
   async getPrincipal(scope: CloudScope, arn: string): Promise<PrincipalDescription | undefined> {
     const parsed = parseArn(arn);
     const type = principalTypeOf.get(parsed.type);
     if (type === undefined) throw new InvalidRequest(`"${arn}" names neither a user nor a role`);
-    return iam.getPrincipal(this.api, await this.iamTarget(scope, parsed), type, parsed.name);
+    return this.iamLookup(scope, parsed, `iam Get${type === 'user' ? 'User' : 'Role'}`, (target) => iam.getPrincipal(this.api, target, type, parsed.name));
+  }
+
+  /**
+   * An IAM lookup by ARN, shared by identical concurrent callers (same entity, credentials scope and endpoint) and
+   * metered per account and partition: IAM is one service per partition.
+   */
+  private async iamLookup<T>(scope: CloudScope, arn: ParsedArn, what: string, run: (target: QueryTarget) => Promise<T>): Promise<T> {
+    const target = await this.iamTarget(scope, arn);
+    const { roleArn = '', externalId = '' } = scope.stsRole ?? {};
+    const key = JSON.stringify([what, arn.accountId, arn.partition, roleArn, externalId, target.endpoint.url.href, arn.type, arn.name]);
+    return this.metered(key, `account ${arn.accountId} in IAM of ${arn.partition}`, what, () => run(target));
+  }
+
+  /**
+   * One AWS read: identical concurrent calls (same `key`) share one request, which waits its turn in `bucket`'s rate
+   * limit; an AWS throttling answer slows the bucket for everyone behind it.
+   */
+  private metered<T>(key: string, bucket: string, what: string, run: () => Promise<T>): Promise<T> {
+    return singleFlight(this.lookups as Map<string, Promise<T>>, key, async () => {
+      await this.limiter.acquire(bucket, what);
+      try {
+        return await run();
+      } catch (error) {
+        if (isThrottlingError(error)) this.limiter.throttled(bucket);
+        throw error;
+      }
+    });
   }
 
   /** A scope with a region here carries the region of the client's own signature (use_sts_region_from_client). */

@@ -2,7 +2,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresStorage } from '../../../src/postgres.js';
 import { KvEngine, type Storage } from '../../../src/index.js';
 import { postgresAvailable, startPostgres, type PostgresServer } from '../../support/postgres.js';
+import postgres from 'postgres';
 import { conformanceTests } from './conformance.js';
+
+const encode = (text: string) => new TextEncoder().encode(text);
+const decode = (value: Uint8Array | undefined) => (value === undefined ? undefined : new TextDecoder().decode(value));
+
+/** Waits until some session waits on a lock (our commit, blocked behind the rival's uncommitted insert). */
+async function waitForLockWait(url: string): Promise<void> {
+  const observer = postgres(url, { max: 1 });
+  try {
+    for (let tries = 0; tries < 200; tries++) {
+      const rows = await observer`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock'`;
+      if ((rows[0]?.waiting as number) > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error('the commit never waited on the rival transaction');
+  } finally {
+    await observer.end();
+  }
+}
 
 const available = postgresAvailable();
 let server: PostgresServer;
@@ -60,6 +79,50 @@ describe.skipIf(!available)('PostgresStorage against a real server', () => {
     expect(read.body).toMatchObject({ data: { data: { value: 'after' }, metadata: { version: 2 } } });
     await storage.close();
   }, 60_000);
+
+  it('a commit that finds a key absent, then loses the insert to a transaction that committed it meanwhile, applies nothing', async () => {
+    const storage = new PostgresStorage({ connectionString: server.url, table: 'raced', poolSize: 2 });
+    await storage.put('raced/other', encode('before'));
+    const rival = postgres(server.url, { max: 1, onnotice: () => undefined });
+    let commit: Promise<boolean> | undefined;
+    await rival.begin(async (tx) => {
+      await tx`INSERT INTO raced (key, value) VALUES ('raced/claim', ${Buffer.from('rival')})`;
+      // Our commit sees no row to lock, finds the key absent, and its insert then waits for the rival's transaction.
+      commit = storage.commit([
+        { type: 'put', key: 'raced/claim', value: encode('ours'), expected: null },
+        { type: 'put', key: 'raced/other', value: encode('after'), expected: encode('before') },
+      ]);
+      await waitForLockWait(server.url);
+    });
+    expect(await commit).toBe(false);
+    expect(decode(await storage.get('raced/claim'))).toBe('rival');
+    expect(decode(await storage.get('raced/other'))).toBe('before');
+    await rival.end();
+    await storage.close();
+  });
+
+  it('works with prepared statements (the default) and without (for poolers in transaction mode)', async () => {
+    for (const prepare of [true, false]) {
+      const storage = new PostgresStorage({ connectionString: server.url, table: `prepared_${prepare}`, prepare });
+      await storage.put('p/a', encode('1'));
+      expect(await storage.commit([{ type: 'put', key: 'p/a', value: encode('2'), expected: encode('1') }])).toBe(true);
+      expect(decode(await storage.get('p/a'))).toBe('2');
+      expect(await storage.list('p/')).toEqual(['a']);
+      await storage.close();
+    }
+  });
+
+  it('reads issued together are answered by one statement, each caller with its own copy', async () => {
+    const storage = new PostgresStorage({ connectionString: server.url, table: 'batched', poolSize: 1 });
+    await storage.put('b/1', encode('one'));
+    await storage.put('b/2', encode('two'));
+    const [first, again, second, missing] = await Promise.all(['b/1', 'b/1', 'b/2', 'b/none'].map((key) => storage.get(key)));
+    expect([first, again, second, missing].map(decode)).toEqual(['one', 'one', 'two', undefined]);
+    first![0] = 0;
+    expect(decode(again)).toBe('one');
+    expect(decode(await storage.get('b/1'))).toBe('one');
+    await storage.close();
+  });
 
   it('rejects bad options with clear errors', () => {
     expect(() => new PostgresStorage({ connectionString: '' })).toThrow(/connectionString/);
