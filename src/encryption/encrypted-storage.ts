@@ -5,8 +5,9 @@ import type { RootKeyProvider } from '../ports/root-key.js';
 import type { ListPageOptions, Storage, StorageOperation } from '../ports/storage.js';
 import { systemClock } from '../core/system-clock.js';
 import { KeyringStore, sameBytes } from './keyring-store.js';
+import type { Keyring } from './keyring.js';
 import { runRewrap, type RewrapOptions, type RewrapReport } from './rewrap.js';
-import { OpenedCache } from './opened-cache.js';
+import { copyOf, OpenedCache } from './opened-cache.js';
 import { open, seal, termOf } from './sealed-value.js';
 import { StaticRootKey } from './static-root-key.js';
 
@@ -98,9 +99,12 @@ export class EncryptedStorage implements Storage {
   async get(key: string): Promise<Uint8Array | undefined> {
     checkKey(key);
     const sealed = await this.inner.get(key);
-    if (sealed !== undefined) return this.openValue(key, sealed);
-    this.opened.forget(key);
-    return undefined;
+    if (sealed === undefined) {
+      this.opened.forget(key);
+      return undefined;
+    }
+    const keyring = this.keyring.known;
+    return (keyring && this.openWith(keyring, key, sealed)) || this.openValue(key, sealed);
   }
 
   async put(key: string, value: Uint8Array): Promise<void> {
@@ -150,27 +154,33 @@ export class EncryptedStorage implements Storage {
     return { active: keyring.active, terms: keyring.terms, retired: [...keyring.document.retired] };
   }
 
-  private async openValue(key: string, sealed: Uint8Array): Promise<Uint8Array> {
-    let keyring = this.keyring.known ?? (await this.keyring.current());
+  /** The plaintext of `sealed` with the keys of `keyring`, or undefined when its term is not among them. */
+  private openWith(keyring: Keyring, key: string, sealed: Uint8Array): Uint8Array | undefined {
     const known = this.opened.lookup(key, sealed);
     // A remembered value of a term retired since is refused like any other value of that term.
     if (known && keyring.keyOf(known.term)) return known.plaintext;
     const term = termOf(sealed, key);
-    // A term this process has not seen may come from another process's rotation.
-    if (!keyring.keyOf(term)) keyring = (await this.keyring.refresh()).keyring;
     const termKey = keyring.keyOf(term);
-    if (!termKey) {
-      const why = keyring.isRetired(term) ? 'which was retired' : 'which this keyring does not hold';
-      throw new UnknownKeyTerm(`stored entry ${JSON.stringify(key)} is sealed under key term ${term}, ${why}`);
-    }
+    if (!termKey) return undefined;
     const plaintext = open(termKey, sealed, key);
-    this.opened.remember(key, sealed, plaintext, term);
+    this.opened.remember(key, sealed, copyOf(plaintext), term);
     return plaintext;
   }
 
-  private async sealFor(key: string, plaintext: Uint8Array): Promise<Written> {
-    const keyring = this.keyring.known ?? (await this.keyring.current());
-    return { key, plaintext, term: keyring.active, sealed: seal(keyring.activeKey, keyring.active, key, plaintext) };
+  private async openValue(key: string, sealed: Uint8Array): Promise<Uint8Array> {
+    const opened = this.openWith(this.keyring.known ?? (await this.keyring.current()), key, sealed);
+    if (opened) return opened;
+    // A term this process has not seen may come from another process's rotation.
+    const keyring = (await this.keyring.refresh()).keyring;
+    const plaintext = this.openWith(keyring, key, sealed);
+    if (plaintext) return plaintext;
+    const term = termOf(sealed, key);
+    const why = keyring.isRetired(term) ? 'which was retired' : 'which this keyring does not hold';
+    throw new UnknownKeyTerm(`stored entry ${JSON.stringify(key)} is sealed under key term ${term}, ${why}`);
+  }
+
+  private async sealFor(key: string, value: Uint8Array): Promise<Written> {
+    return sealWith(this.keyring.known ?? (await this.keyring.current()), key, value);
   }
 
   /** Once a write has landed, a read of what it wrote needs no decryption. */
@@ -180,17 +190,17 @@ export class EncryptedStorage implements Storage {
 
   /**
    * Several processes: a writer whose keyring was older than a rotation may have sealed with a term that a concurrent
-   * rewrap has already passed and will retire. Reading the keyring after the write tells: when it changed and the
-   * active term is another, the writer seals its own value again (unless someone replaced it meanwhile).
+   * rewrap has already passed and will retire. The keyring read after the write lands tells: a write sealed under
+   * another term than the active one is sealed again (unless someone replaced it meanwhile). The term each write used
+   * is what counts, not whether this process's keyring changed since: another caller may have refreshed it meanwhile.
    */
   private async confirm(writes: readonly Written[]): Promise<void> {
-    const cas = this.inner.compareAndPut?.bind(this.inner);
-    if (!cas || writes.length === 0 || (await this.keyring.unchanged())) return;
-    const keyring = await this.keyring.current();
+    if (!this.inner.compareAndPut || writes.length === 0) return;
+    const keyring = await this.keyring.latest();
     for (const write of writes) {
       if (write.term === keyring.active) continue;
       const again = { ...write, term: keyring.active, sealed: seal(keyring.activeKey, keyring.active, write.key, write.plaintext) };
-      if (await cas(write.key, write.sealed, again.sealed)) this.remember(again);
+      if (await this.inner.compareAndPut(write.key, write.sealed, again.sealed)) this.remember(again);
     }
   }
 
@@ -198,10 +208,15 @@ export class EncryptedStorage implements Storage {
     return this.inner.compareAndPut ? task() : this.keyLocks.run(key, task);
   }
 
-  /** Whether `stored` opens to exactly `expected` (undefined: both absent). */
-  private async holdsPlaintext(key: string, stored: Uint8Array | undefined, expected: Uint8Array | undefined): Promise<boolean> {
+  /**
+   * Whether `stored` opens to exactly `expected` (undefined: both absent). Answered in place, without a copy or a
+   * wait, when the cache holds exactly `stored` under a live term.
+   */
+  private holdsPlaintext(key: string, stored: Uint8Array | undefined, expected: Uint8Array | undefined): boolean | Promise<boolean> {
     if (stored === undefined || expected === undefined) return stored === expected;
-    return sameBytes(await this.openValue(key, stored), expected);
+    const known = this.opened.peek(key, stored);
+    if (known && this.keyring.known?.keyOf(known.term)) return sameBytes(known.plaintext, expected);
+    return this.openValue(key, stored).then((plaintext) => sameBytes(plaintext, expected));
   }
 
   /**
@@ -209,9 +224,10 @@ export class EncryptedStorage implements Storage {
    * process last saw holding `expected` (or, to create, nothing), which saves a read; a wrong guess only makes the
    * wrapped storage refuse the write, and the next try reads.
    */
-  private async storedFor(key: string, expected: Uint8Array | null | undefined, guess: boolean): Promise<Uint8Array | undefined> {
-    if (guess && !expected) return undefined;
-    return (guess && expected && this.opened.sealedHolding(key, expected)) || this.inner.get(key);
+  private storedFor(key: string, expected: Uint8Array | null | undefined, guess: boolean): Uint8Array | undefined | Promise<Uint8Array | undefined> {
+    if (!guess) return this.inner.get(key);
+    if (!expected) return undefined;
+    return this.opened.sealedHolding(key, expected) ?? this.inner.get(key);
   }
 
   private async putIfPlaintext(key: string, expected: Uint8Array | undefined, value: Uint8Array): Promise<boolean> {
@@ -248,30 +264,32 @@ export class EncryptedStorage implements Storage {
   private async commitSealed(operations: readonly StorageOperation[]): Promise<boolean> {
     for (const operation of operations) checkKey(operation.key);
     for (let attempt = 0; attempt < MAX_CONFLICTS; attempt++) {
-      const stored = await Promise.all(
-        operations.map((operation) =>
-          operation.expected === undefined ? undefined : this.storedFor(operation.key, operation.expected, attempt === 0),
-        ),
+      const guessed = operations.map((operation) =>
+        operation.expected === undefined ? undefined : this.storedFor(operation.key, operation.expected, attempt === 0),
       );
+      // Guesses from the cache need no wait; only reads do, all at once.
+      const stored = guessed.some(isPromise) ? await Promise.all(guessed) : (guessed as (Uint8Array | undefined)[]);
+      for (let index = 0; index < operations.length; index++) {
+        const expected = operations[index]!.expected;
+        if (expected !== undefined && !(await this.holdsPlaintext(operations[index]!.key, stored[index], expected ?? undefined))) return false;
+      }
+      // After the checks, which may have loaded a newer keyring while opening a value.
+      const keyring = this.keyring.known ?? (await this.keyring.current());
       const sealed: StorageOperation[] = [];
       const writes: Written[] = [];
-      for (const [index, operation] of operations.entries()) {
-        const current = stored[index];
-        let condition = {};
-        if (operation.expected !== undefined) {
-          if (!(await this.holdsPlaintext(operation.key, current, operation.expected ?? undefined))) return false;
-          condition = { expected: current ?? null };
+      for (let index = 0; index < operations.length; index++) {
+        const operation = operations[index]!;
+        let next: StorageOperation = { type: 'delete', key: operation.key };
+        if (operation.type === 'put') {
+          const written = sealWith(keyring, operation.key, operation.value);
+          writes.push(written);
+          next = { type: 'put', key: operation.key, value: written.sealed };
         }
-        if (operation.type === 'delete') {
-          sealed.push({ type: 'delete', key: operation.key, ...condition });
-          continue;
-        }
-        const written = await this.sealFor(operation.key, operation.value);
-        writes.push(written);
-        sealed.push({ type: 'put', key: operation.key, value: written.sealed, ...condition });
+        if (operation.expected !== undefined) next.expected = stored[index] ?? null;
+        sealed.push(next);
       }
       if (await this.inner.commit!(sealed)) {
-        for (const operation of operations) this.opened.forget(operation.key);
+        for (const operation of operations) if (operation.type === 'delete') this.opened.forget(operation.key);
         for (const written of writes) this.remember(written);
         await this.confirm(writes);
         return true;
@@ -305,6 +323,16 @@ export class EncryptedStorage implements Storage {
       throw new InternalError(`too many concurrent writers on ${JSON.stringify(key)}`);
     });
   }
+}
+
+/** Seals a snapshot of `value`: what the cache remembers is exactly what was sealed, whatever the caller does next. */
+function sealWith(keyring: Keyring, key: string, value: Uint8Array): Written {
+  const plaintext = copyOf(value);
+  return { key, plaintext, term: keyring.active, sealed: seal(keyring.activeKey, keyring.active, key, plaintext) };
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as Promise<T> | undefined)?.then === 'function';
 }
 
 function checkKey(key: string): void {

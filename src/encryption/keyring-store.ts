@@ -19,8 +19,9 @@ interface Loaded {
   keyring: Keyring;
 }
 
+/** Byte equality; Buffer.compare takes Uint8Arrays as they are, without a Buffer view made per call. */
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
+  return a === b || (a.length === b.length && Buffer.compare(a, b) === 0);
 }
 
 export class KeyringStore {
@@ -56,16 +57,17 @@ export class KeyringStore {
   }
 
   /**
-   * Re-reads the record; answers whether it is still the one this store last saw (false when another writer rotated
-   * or retired terms since, or on first load).
+   * The keyring as stored once the caller's write has landed: a read of its own, never one shared with a read that
+   * may have started earlier. Costs one read and a byte comparison while nothing changed.
    */
-  async unchanged(): Promise<boolean> {
-    // A read of its own rather than a shared one: it must start after the caller's write landed.
+  async latest(): Promise<Keyring> {
+    const writes = this.writes;
     const record = await this.storage.get(this.recordKey);
-    const before = this.loaded?.record;
-    if (before && record && sameBytes(before, record)) return true;
-    await this.refresh();
-    return false;
+    if (record && this.loaded && sameBytes(this.loaded.record, record)) return this.loaded.keyring;
+    if (!record) return (await this.refresh()).keyring;
+    const loaded = await this.adopt(record);
+    if (writes === this.writes) this.loaded = loaded;
+    return loaded.keyring;
   }
 
   /** Reads the record again; concurrent callers share one read. */

@@ -1,7 +1,8 @@
 /**
  * The plaintexts of recently read or written entries, each with the exact sealed bytes it came from. A read whose
  * stored bytes are identical to the remembered ones skips the decryption: the same ciphertext always opens to the same
- * plaintext, so the answer is exact whoever wrote the entry. Least recently used entries go first, within a byte budget.
+ * plaintext, so the answer is exact whoever wrote the entry. Within a byte budget, the oldest entries go first, except
+ * that one read since it was last passed over gets a second chance (a clock: a read changes a flag, not the order).
  */
 import { sameBytes } from './keyring-store.js';
 
@@ -9,6 +10,14 @@ interface Entry {
   sealed: Uint8Array;
   plaintext: Uint8Array;
   term: number;
+  used: boolean;
+}
+
+const sizeOf = (entry: Entry) => entry.sealed.length + entry.plaintext.length;
+
+/** A copy in an array of its own, also from a Buffer (whose slice() would share the memory). */
+export function copyOf(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(bytes);
 }
 
 export class OpenedCache {
@@ -19,11 +28,16 @@ export class OpenedCache {
 
   /** The plaintext when `sealed` is exactly what was remembered for `key`; a copy the caller may keep. */
   lookup(key: string, sealed: Uint8Array): { plaintext: Uint8Array; term: number } | undefined {
+    const entry = this.peek(key, sealed);
+    if (!entry) return undefined;
+    entry.used = true;
+    return { plaintext: copyOf(entry.plaintext), term: entry.term };
+  }
+
+  /** The remembered entry when `sealed` is exactly its sealed bytes: for comparisons only, never handed out. */
+  peek(key: string, sealed: Uint8Array): Entry | undefined {
     const entry = this.entries.get(key);
-    if (!entry || !sameBytes(entry.sealed, sealed)) return undefined;
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return { plaintext: entry.plaintext.slice(), term: entry.term };
+    return entry && sameBytes(entry.sealed, sealed) ? entry : undefined;
   }
 
   /** The remembered sealed bytes of `key` when they open to exactly `plaintext`. */
@@ -32,29 +46,35 @@ export class OpenedCache {
     return entry && sameBytes(entry.plaintext, plaintext) ? entry.sealed : undefined;
   }
 
+  /** Keeps `plaintext` itself, not a copy: the caller hands over an array nobody else holds. */
   remember(key: string, sealed: Uint8Array, plaintext: Uint8Array, term: number): void {
     this.forget(key);
-    const size = sealed.length + plaintext.length;
+    const entry = { sealed, plaintext, term, used: false };
     // One entry may take at most a sixteenth of the budget, so a few large values cannot flush everything else.
-    if (size * 16 > this.budget) return;
-    this.entries.set(key, { sealed, plaintext: plaintext.slice(), term });
-    this.bytes += size;
-    for (const [oldest, entry] of this.entries) {
-      if (this.bytes <= this.budget) break;
-      this.entries.delete(oldest);
-      this.bytes -= entry.sealed.length + entry.plaintext.length;
-    }
+    if (sizeOf(entry) * 16 > this.budget) return;
+    this.entries.set(key, entry);
+    this.bytes += sizeOf(entry);
+    if (this.bytes > this.budget) this.evict();
   }
 
   forget(key: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;
     this.entries.delete(key);
-    this.bytes -= entry.sealed.length + entry.plaintext.length;
+    this.bytes -= sizeOf(entry);
   }
 
-  clear(): void {
-    this.entries.clear();
-    this.bytes = 0;
+  /** Oldest first; an entry read since it was last passed over moves to the back instead, once. */
+  private evict(): void {
+    for (const [key, entry] of this.entries) {
+      if (this.bytes <= this.budget) return;
+      this.entries.delete(key);
+      if (entry.used) {
+        entry.used = false;
+        this.entries.set(key, entry);
+      } else {
+        this.bytes -= sizeOf(entry);
+      }
+    }
   }
 }

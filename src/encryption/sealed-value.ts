@@ -19,52 +19,54 @@ const TAG_LENGTH = 16;
 /** The bytes a sealed value adds to its plaintext. */
 export const SEAL_OVERHEAD = HEADER_LENGTH + NONCE_LENGTH + TAG_LENGTH;
 
-const encoder = new TextEncoder();
-
 /** Random nonces drawn a thousand at a time: one call into the CSPRNG per value costs as much as the encryption. */
 const noncePool = Buffer.alloc(NONCE_LENGTH * 1024);
 let noncePosition = noncePool.length;
 
-/** 96 fresh random bits; a view that is only valid until the next call, which `seal` has copied by then. */
-function freshNonce(): Buffer {
+/** Copies 96 fresh random bits into `out` at `offset`; each pool position is handed out once. */
+function writeNonce(out: Uint8Array, offset: number): void {
   if (noncePosition === noncePool.length) {
     randomFillSync(noncePool);
     noncePosition = 0;
   }
+  out.set(noncePool.subarray(noncePosition, noncePosition + NONCE_LENGTH), offset);
   noncePosition += NONCE_LENGTH;
-  return noncePool.subarray(noncePosition - NONCE_LENGTH, noncePosition);
-}
-
-function header(term: number): Buffer {
-  const bytes = Buffer.allocUnsafe(HEADER_LENGTH);
-  bytes[0] = FORMAT_VERSION;
-  bytes.writeUInt32BE(term, 1);
-  return bytes;
-}
-
-function additionalData(head: Uint8Array, storageKey: string): Buffer {
-  return Buffer.concat([head, encoder.encode(storageKey)]);
-}
-
-export function seal(key: KeyObject, term: number, storageKey: string, plaintext: Uint8Array): Uint8Array {
-  const head = header(term);
-  const nonce = freshNonce();
-  const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_LENGTH });
-  cipher.setAAD(additionalData(head, storageKey));
-  return joined([head, nonce, cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
 }
 
 /**
- * One exact-size array of its own: Buffer.concat may answer a view into Node's shared pool, whose other bytes (other
- * values) a caller could reach through `.buffer`.
+ * The additional data (header, then the UTF-8 storage key), assembled in one reused buffer: it holds no secret, and
+ * setAAD has taken its copy before the next value is sealed or opened.
  */
-function joined(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((total, part) => total + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
+let scratch = Buffer.alloc(256);
+
+function additionalData(head: Uint8Array, storageKey: string): Buffer {
+  const needed = HEADER_LENGTH + Buffer.byteLength(storageKey, 'utf8');
+  if (needed > scratch.length) scratch = Buffer.alloc(Math.max(needed, scratch.length * 2));
+  scratch.set(head.subarray(0, HEADER_LENGTH), 0);
+  scratch.write(storageKey, HEADER_LENGTH, 'utf8');
+  return scratch.subarray(0, needed);
+}
+
+/**
+ * One exact-size array of its own, written in place: a Buffer from Node's shared pool (as Buffer.concat may answer)
+ * would let whoever holds the sealed value reach other values' bytes through `.buffer`.
+ */
+export function seal(key: KeyObject, term: number, storageKey: string, plaintext: Uint8Array): Uint8Array {
+  const out = new Uint8Array(SEAL_OVERHEAD + plaintext.length);
+  out[0] = FORMAT_VERSION;
+  out[1] = term >>> 24;
+  out[2] = (term >>> 16) & 0xff;
+  out[3] = (term >>> 8) & 0xff;
+  out[4] = term & 0xff;
+  writeNonce(out, HEADER_LENGTH);
+  const nonce = out.subarray(HEADER_LENGTH, HEADER_LENGTH + NONCE_LENGTH);
+  const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_LENGTH });
+  cipher.setAAD(additionalData(out, storageKey));
+  const body = cipher.update(plaintext);
+  // GCM is a stream mode: everything comes out of update, final only computes the tag.
+  if (body.length !== plaintext.length || cipher.final().length !== 0) throw new Error('AES-GCM changed the length of a value');
+  out.set(body, HEADER_LENGTH + NONCE_LENGTH);
+  out.set(cipher.getAuthTag(), out.length - TAG_LENGTH);
   return out;
 }
 
@@ -90,7 +92,10 @@ export function open(key: KeyObject, sealed: Uint8Array, storageKey: string): Ui
     decipher.setAAD(additionalData(head, storageKey));
     decipher.setAuthTag(bytes.subarray(tagStart));
     const body = decipher.update(bytes.subarray(HEADER_LENGTH + NONCE_LENGTH, tagStart));
-    return joined([body, decipher.final()]);
+    // final checks the tag; GCM answers nothing more there.
+    if (decipher.final().length !== 0) throw new Error('AES-GCM changed the length of a value');
+    // update answers an exact-size array of its own; a plain Uint8Array view of it, whose slice() copies as callers expect.
+    return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
   } catch {
     throw invalid(storageKey, 'failed authentication: altered, truncated, or copied from another key');
   }

@@ -18,6 +18,25 @@ describe('EncryptedStorage', () => {
     expect(await storage.get('kv/missing')).toBeUndefined();
   });
 
+  it('keeps what was written, not what callers do with their arrays afterwards (Buffers included)', async () => {
+    const inner = new MemoryStorage();
+    const key = randomBytes(32);
+    const storage = new EncryptedStorage({ storage: inner, key });
+    const written = Buffer.from('secret-1');
+    await storage.put('k', written);
+    written.write('XXXXXX');
+    const read = (await storage.get('k'))!;
+    expect(text(read)).toBe('secret-1');
+    read[0] = 0x41;
+    expect(text(await storage.get('k'))).toBe('secret-1');
+    const committed = Buffer.from('secret-2');
+    expect(await storage.commit!([{ type: 'put', key: 'k', value: committed, expected: bytes('secret-1') }])).toBe(true);
+    committed.write('YYYYYY');
+    expect(text(await storage.get('k'))).toBe('secret-2');
+    // A reader without this process's cache opens the same.
+    expect(text(await new EncryptedStorage({ storage: inner, key }).get('k'))).toBe('secret-2');
+  });
+
   it('seals each write with a fresh nonce', async () => {
     const inner = new MemoryStorage();
     const storage = new EncryptedStorage({ storage: inner, key: randomBytes(32) });

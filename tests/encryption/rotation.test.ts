@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { EncryptedStorage, KvEngine, MemoryStorage, UnknownKeyTerm, type Storage } from '../../src/index.js';
+import { EncryptedStorage, KvEngine, MemoryStorage, UnknownKeyTerm, type Storage, type StorageOperation } from '../../src/index.js';
 import { FaultyStorage, InjectedFault } from '../support/faulty-storage.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -47,29 +47,61 @@ class InterleavingStorage extends MemoryStorage {
     await this.interleave(key);
     return super.compareAndPut(key, expected, value);
   }
+
+  override async commit(operations: readonly StorageOperation[]): Promise<boolean> {
+    for (const operation of operations) await this.interleave(operation.key);
+    return super.commit(operations);
+  }
 }
 
 describe('rotate and rewrap', () => {
-  it.each(['put', 'compareAndPut'] as const)(
+  /** Two processes over one storage, both with the keyring of term 1, and `k` written under it. */
+  async function rotatorAndStaleWriter() {
+    const inner = new InterleavingStorage();
+    const rootKey = randomBytes(32);
+    const rotator = new EncryptedStorage({ storage: inner, key: rootKey });
+    const stale = new EncryptedStorage({ storage: inner, key: rootKey });
+    await rotator.put('k', bytes('before'));
+    await stale.open();
+    const expectResealed = async () => {
+      expect(Buffer.from((await inner.get('k'))!).readUInt32BE(1)).toBe(2);
+      expect(text(await rotator.get('k'))).toBe('after');
+    };
+    return { inner, rotator, stale, expectResealed };
+  }
+
+  it.each(['put', 'compareAndPut', 'commit', 'conditional commit'] as const)(
     'a writer whose keyring predates a rotation re-seals its %s that a concurrent rewrap passed before it landed',
     async (method) => {
-      const inner = new InterleavingStorage();
-      const rootKey = randomBytes(32);
-      const rotator = new EncryptedStorage({ storage: inner, key: rootKey });
-      const stale = new EncryptedStorage({ storage: inner, key: rootKey });
-      await rotator.put('k', bytes('before'));
-      await stale.open();
+      const { inner, rotator, stale, expectResealed } = await rotatorAndStaleWriter();
       // The stale writer seals with term 1; before its write lands, the other process rotates, rewraps and retires 1.
       inner.beforeNextWriteOf('k', async () => {
         await rotator.rotate();
         expect((await rotator.rewrap()).retired).toEqual([1]);
       });
       if (method === 'put') await stale.put('k', bytes('after'));
-      else expect(await stale.compareAndPut!('k', bytes('before'), bytes('after'))).toBe(true);
-      expect(Buffer.from((await inner.get('k'))!).readUInt32BE(1)).toBe(2);
-      expect(text(await rotator.get('k'))).toBe('after');
+      else if (method === 'compareAndPut') expect(await stale.compareAndPut!('k', bytes('before'), bytes('after'))).toBe(true);
+      else {
+        const condition = method === 'commit' ? {} : { expected: bytes('before') };
+        expect(await stale.commit!([{ type: 'put', key: 'k', value: bytes('after'), ...condition }, { type: 'put', key: 'k2', value: bytes('also') }])).toBe(true);
+        expect(text(await rotator.get('k2'))).toBe('also');
+      }
+      await expectResealed();
     },
   );
+
+  it('a stale write is re-sealed even when another read of the same process loaded the new keyring before the write landed', async () => {
+    const { inner, rotator, stale, expectResealed } = await rotatorAndStaleWriter();
+    inner.beforeNextWriteOf('k', async () => {
+      await rotator.rotate();
+      await rotator.put('other', bytes('sealed under term 2'));
+      expect((await rotator.rewrap()).retired).toEqual([1]);
+      // A concurrent read in the writer's process meets term 2 and loads the new keyring.
+      expect(text(await stale.get('other'))).toBe('sealed under term 2');
+    });
+    await stale.put('k', bytes('after'));
+    await expectResealed();
+  });
 
   it('new writes use the new term, old ones stay readable, rewrap moves everything and retires the old term', async () => {
     const inner = new MemoryStorage();
