@@ -107,6 +107,20 @@ function dataInDocument(record: Record<string, unknown>, version: unknown): bool
 }
 
 /**
+ * The data a kept version holds, decoded (undefined where it is missing): from its entry document for a version that
+ * keeps it there, else from its blob. Undefined as a whole for a version that references no data (destroyed).
+ */
+export async function kvVersionData(storage: Storage, prefix: string, path: string, record: Record<string, unknown>, entry: Record<string, unknown>): Promise<{ value: unknown } | undefined> {
+  if (dataInDocument(record, entry.version) && entry.destroyed !== true) {
+    const bytes = await storage.get(`${kvEntryFolder(prefix, path)}${String(entry.version)}`);
+    return { value: bytes && (JSON.parse(decoder.decode(bytes)) as Record<string, unknown>).data };
+  }
+  if (!isText(entry.blob)) return undefined;
+  const bytes = await storage.get(`${prefix}versions/${entry.blob.slice(0, 2)}/${entry.blob}`);
+  return { value: bytes && JSON.parse(decoder.decode(bytes)) };
+}
+
+/**
  * Versions that keep their data in their entry document: the document exists (inline or not), describes the entry
  * the head holds, and holds the data exactly while the version is not destroyed.
  */
