@@ -59,10 +59,8 @@ export class AtomicChanges {
       } else {
         const placed = placeData(this.layout, folder, current, outcome.next, staged, time, this.inlineEntries);
         const retired = pruned(current, placed.next);
-        const [prunedBlobs, rewritten] = await Promise.all([
-          this.entries.spilledBlobs(folder, view, retired),
-          rewriteAltered(this.json, folder, current, view, placed.next, time),
-        ]);
+        const prunedBlobs = await this.entries.spilledBlobs(folder, view, retired);
+        const rewritten = current?.documents_from === undefined ? [] : await rewriteAltered(this.json, folder, current, view, placed.next, time);
         const { keep, out } = leavingHead(current, view, placed.next, options.inlineAll === true, this.inlineEntries);
         writes = [...placed.writes, ...rewritten];
         for (const entry of out) writes.push({ type: 'put', key: `${folder}${entry.version}`, value: encodeJson(entryDocument(entry, time)) });

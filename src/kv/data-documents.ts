@@ -42,10 +42,12 @@ export function placeData(
   const writes: StorageOperation[] = [];
   let next = proposed;
   let documented = 0;
-  const added = proposed.current_version > (current?.current_version ?? 0) ? findVersion(proposed, proposed.current_version) : undefined;
-  const data = added?.blob === undefined ? undefined : staged.get(added.blob);
+  const newest = proposed.current_version;
   const { from, to } = keptRange(proposed);
-  if (added && data && (dataInDocument(current, added.version) || to - from + 1 > inlineEntries)) {
+  const toDocument = newest > (current?.current_version ?? 0) && (dataInDocument(current, newest) || to - from + 1 > inlineEntries);
+  const added = toDocument ? findVersion(proposed, newest) : undefined;
+  const data = added?.blob === undefined ? undefined : staged.get(added.blob);
+  if (added && data) {
     const { blob, ...entry } = added;
     staged.delete(blob!);
     next = {
@@ -64,7 +66,8 @@ export function placeData(
 
 /**
  * Rewrites the documents of the versions whose entries this change altered that keep their data there: the new entry
- * with the data it held (none once destroyed), conditioned on the document's bytes as read here.
+ * with the data it held (none once destroyed), conditioned on the document's bytes as read here. Only for a key with
+ * data documents (`current.documents_from` set).
  */
 export async function rewriteAltered(
   json: JsonStore,
@@ -74,7 +77,6 @@ export async function rewriteAltered(
   next: StoredMetadata,
   time: number,
 ): Promise<StorageOperation[]> {
-  if (current?.documents_from === undefined) return [];
   const before = new Map(view?.versions.map((entry) => [entry.version, entry]));
   const altered = next.versions.filter((entry) => dataInDocument(current, entry.version) && before.has(entry.version) && before.get(entry.version) !== entry);
   return Promise.all(altered.map((entry) => rewrite(json, `${folder}${entry.version}`, entry, time)));

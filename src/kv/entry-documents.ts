@@ -120,6 +120,7 @@ export class EntryDocuments {
    * that keep their data in their document have no blob, so their documents are not read.
    */
   async spilledBlobs(folder: string, view: StoredMetadata | undefined, versions: readonly number[]): Promise<string[]> {
+    if (versions.length === 0) return [];
     const inline = new Set(view?.versions.map((entry) => entry.version));
     const wanted = versions.filter((version) => !inline.has(version) && !dataInDocument(view, version));
     if (wanted.length === 0) return [];
