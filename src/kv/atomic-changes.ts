@@ -1,6 +1,7 @@
 import { InternalError } from '../core/errors.js';
 import { encodeJson, type JsonStore, unchanged } from '../core/stored-json.js';
 import type { StorageOperation } from '../ports/storage.js';
+import { placeData, rewriteAltered, type Staged } from './data-documents.js';
 import { entryDocument, leavingHead, type EntryDocuments } from './entry-documents.js';
 import type { ChangeFunction, Committed, CommitOptions, Stage } from './key-store.js';
 import type { DecodedHeads } from './decoded-heads.js';
@@ -41,27 +42,31 @@ export class AtomicChanges {
       const current = raw === undefined ? undefined : this.heads.decode(key, raw);
       const view = current && options.load ? await this.entries.withEntries(folder, current, options.load(current), options.inlineAll) : current;
       const time = this.now();
-      const writes: StorageOperation[] = [];
+      const staged: Staged = new Map();
       const stage: Stage = async (data) => {
         const id = timedBlobId(time);
-        writes.push({ type: 'put', key: this.layout.blob(id), value: encodeJson(data), expected: null });
+        staged.set(id, data);
         return id;
       };
       const outcome = await change(view, stage);
       const removals = [...(current?.garbage ?? []).map((id) => this.layout.blob(id)), ...(current?.retired ?? []).map((version) => `${folder}${version}`)];
       removals.push(...(outcome.dropped ?? []).map((id) => this.layout.blob(id)));
       let next: StoredMetadata;
+      let writes: StorageOperation[] = [];
       if (outcome.next === unchanged) {
         if (!current || removals.length === 0) return { result: outcome.result, stored: current, pending: [], warnings: [] };
         next = { ...current, garbage: [], retired: [], revision: current.revision + 1 };
       } else {
-        const retired = pruned(current, outcome.next);
+        const placed = placeData(this.layout, folder, current, outcome.next, staged, time, this.inlineEntries);
+        const retired = pruned(current, placed.next);
         const prunedBlobs = await this.entries.spilledBlobs(folder, view, retired);
-        const { keep, out } = leavingHead(current, view, outcome.next, options.inlineAll === true, this.inlineEntries);
+        const rewritten = current?.documents_from === undefined ? [] : await rewriteAltered(this.json, folder, current, view, placed.next, time);
+        const { keep, out } = leavingHead(current, view, placed.next, options.inlineAll === true, this.inlineEntries);
+        writes = [...placed.writes, ...rewritten];
         for (const entry of out) writes.push({ type: 'put', key: `${folder}${entry.version}`, value: encodeJson(entryDocument(entry, time)) });
         removals.push(...retired.map((version) => `${folder}${version}`), ...prunedBlobs.map((id) => this.layout.blob(id)));
-        const spilled = Math.max(current?.spilled ?? 0, out.at(-1)?.version ?? 0);
-        next = { ...outcome.next, versions: keep, spilled, garbage: [], retired: [], revision: (current?.revision ?? 0) + 1 };
+        const spilled = Math.max(current?.spilled ?? 0, out.at(-1)?.version ?? 0, placed.documented);
+        next = { ...placed.next, versions: keep, spilled, garbage: [], retired: [], revision: (current?.revision ?? 0) + 1 };
       }
       const head = encodeJson(next);
       const operations = [...writes, { type: 'put' as const, key, value: head, expected: raw ?? null }, ...[...new Set(removals)].map(deletion)];

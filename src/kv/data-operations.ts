@@ -77,7 +77,7 @@ export class DataOperations {
       if (!key || !entry) return { state: 'missing' };
       const metadata = versionMetadata(key, entry);
       if (isHidden(entry, now(this.context))) return { state: 'hidden', metadata };
-      return { state: 'live', value: project(await keys.data(entry)), metadata };
+      return { state: 'live', value: project(await keys.data(path, key, entry)), metadata };
     });
   }
 
@@ -112,7 +112,7 @@ export class DataOperations {
       const head = findVersion(current, current.current_version);
       if (!head) return { next: unchanged, result: { state: 'missing' } };
       if (isHidden(head, time)) return { next: unchanged, result: { state: 'hidden', metadata: versionMetadata(current, head) } };
-      const patched = apply(await keys.data(head));
+      const patched = apply(await keys.data(path, current, head));
       if (!isPlainObject(patched)) throw new InvalidRequest('the patched data must be a JSON object');
       const appended = await append(current, patched, { time, config, stage, limits: this.context.limits });
       return { ...appended, result: { state: 'written', metadata: appended.result } };

@@ -2,7 +2,7 @@ import { InternalError } from '../core/errors.js';
 import type { JsonStore } from '../core/stored-json.js';
 import type { StoredEntry, StoredMetadata, StoredVersion } from './records.js';
 import { newBlobId } from './storage-layout.js';
-import { keptRange } from './versions.js';
+import { dataInDocument, keptRange } from './versions.js';
 
 /**
  * The entry documents of versions that are no longer inline in their key's head record. Rules that keep them exact
@@ -27,7 +27,7 @@ const MAX_SPILL_ATTEMPTS = 64;
 const WRITER = newBlobId();
 let writes = 0;
 
-function entryOf({ write: _write, written: _written, ...entry }: StoredEntry): StoredVersion {
+function entryOf({ write: _write, written: _written, data: _data, ...entry }: StoredEntry): StoredVersion {
   return entry;
 }
 
@@ -41,7 +41,8 @@ export function entryDocument(entry: StoredVersion, time: number): StoredEntry {
  * and, while the next record keeps at most `limit` versions, the newest of the other entries the current record holds
  * inline, up to `limit` in all (so a key keeping few versions has no entry documents). A key keeping more than `limit`
  * versions keeps only the newest and the altered ones inline: its head stays the size of a one-version key's. The others the current
- * record holds inline leave the head (`out`): their documents must be written before the head commits.
+ * record holds inline leave the head (`out`): their documents must be written before the head commits, except those of
+ * versions that keep their data in their document, which holds their entry from the start (and every change of it).
  */
 export function leavingHead(
   current: StoredMetadata | undefined,
@@ -62,7 +63,7 @@ export function leavingHead(
   const room = to - from + 1 > limit ? 0 : Math.max(0, limit - keep.length);
   if (room > 0) keep.push(...out.splice(Math.max(0, out.length - room)));
   keep.sort((a, b) => a.version - b.version);
-  return { keep, out };
+  return { keep, out: out.filter((entry) => !dataInDocument(next, entry.version)) };
 }
 
 /** Every method takes the key's entry folder (StorageLayout.entries), worked out once per operation. */
@@ -74,6 +75,11 @@ export class EntryDocuments {
     const stored = await this.json.get<StoredEntry>(`${folder}${version}`);
     if (stored === undefined) throw new StaleRead();
     return entryOf(stored);
+  }
+
+  /** The data of a version that keeps it in its document; undefined when the document or its data is gone. */
+  async data(folder: string, version: number): Promise<Record<string, unknown> | undefined> {
+    return (await this.json.get<StoredEntry>(`${folder}${version}`))?.data;
   }
 
   /** Like `read`, but a missing document counts as destroyed: for a key being deleted, which removes the documents. */
@@ -109,11 +115,16 @@ export class EntryDocuments {
     return { ...key, versions: [...key.versions, ...loaded].sort((a, b) => a.version - b.version) };
   }
 
-  /** The blobs of the listed versions that are not inline in `view`: pruned, they go with their entry documents. */
+  /**
+   * The blobs of the listed versions that are not inline in `view`: pruned, they go with their entry documents. Versions
+   * that keep their data in their document have no blob, so their documents are not read.
+   */
   async spilledBlobs(folder: string, view: StoredMetadata | undefined, versions: readonly number[]): Promise<string[]> {
     if (versions.length === 0) return [];
     const inline = new Set(view?.versions.map((entry) => entry.version));
-    const entries = await Promise.all(versions.filter((version) => !inline.has(version)).map((version) => this.readForRemoval(folder, version)));
+    const wanted = versions.filter((version) => !inline.has(version) && !dataInDocument(view, version));
+    if (wanted.length === 0) return [];
+    const entries = await Promise.all(wanted.map((version) => this.readForRemoval(folder, version)));
     return entries.flatMap((entry) => (entry.blob === undefined ? [] : [entry.blob]));
   }
 

@@ -8,7 +8,7 @@ import { EntryDocuments, leavingHead, StaleRead } from './entry-documents.js';
 import { KeyTransfer, type TransferOptions, type Transferred } from './key-transfer.js';
 import type { StoredMetadata, StoredVersion } from './records.js';
 import { timedBlobId, type StorageLayout } from './storage-layout.js';
-import { destroy, findVersion, keptRange, pruned, range } from './versions.js';
+import { dataInDocument, destroy, findVersion, keptRange, pruned, range } from './versions.js';
 
 /**
  * Storage access for keys: their head records, entry documents and version blobs. The consistency model:
@@ -39,6 +39,12 @@ const MAX_REMOVE_ROUNDS = 16;
  * longer, can no longer become referenced.
  */
 export const WRITER_DEADLINE_MS = 60_000;
+
+/**
+ * Data documents (data-documents.ts) are written only within an atomic commit: a change written ahead of its commit
+ * could not keep their rules. Over a storage without atomic commits such a key can be read and deleted, not changed.
+ */
+const NEEDS_ATOMIC_COMMITS = 'this key keeps its versions in data documents, which only a storage with atomic commits can change';
 
 const CLEANUP_WARNING = 'error occurred when cleaning up old versions, these will be cleaned up on the next change to this key';
 
@@ -134,9 +140,13 @@ export class KeyStore {
     return (await this.entries.withEntries(this.layout.entries(path), key, range(from, to))).versions;
   }
 
-  /** The data of a version its record references (callers run inside `consistent` or `change`). */
-  async data(version: StoredVersion): Promise<Record<string, unknown>> {
-    const data = version.blob === undefined ? undefined : await this.json.get<Record<string, unknown>>(this.layout.blob(version.blob));
+  /** The data of a version of `key` that its record references (callers run inside `consistent` or `change`). */
+  async data(path: string, key: StoredMetadata, version: StoredVersion): Promise<Record<string, unknown>> {
+    const data = dataInDocument(key, version.version)
+      ? await this.entries.data(this.layout.entries(path), version.version)
+      : version.blob === undefined
+        ? undefined
+        : await this.json.get<Record<string, unknown>>(this.layout.blob(version.blob));
     if (data === undefined) throw new StaleRead();
     return data;
   }
@@ -237,6 +247,7 @@ export class KeyStore {
     let update: UpdateResult<StoredMetadata>;
     try {
       update = await this.json.update<StoredMetadata>(key, async (current) => {
+        if (current?.documents_from !== undefined && options.inlineAll !== true) throw new InternalError(NEEDS_ATOMIC_COMMITS);
         started = this.now();
         // Only a previous attempt that lost the race to another writer leaves staged blobs: nothing references them.
         lost = await this.removeBlobs([...lost, ...staged.splice(0)]);

@@ -6,7 +6,7 @@ import { CAS_MISMATCH } from './cas.js';
 import { entryDocument, StaleRead, type EntryDocuments } from './entry-documents.js';
 import type { StoredChange, StoredMetadata, StoredVersion } from './records.js';
 import { timedBlobId, type StorageLayout } from './storage-layout.js';
-import { keptRange, range } from './versions.js';
+import { dataInDocument, keptRange, range } from './versions.js';
 
 /**
  * Moving and copying a key with its whole history, as one commit: the target's head and entry documents are created
@@ -86,9 +86,21 @@ export class KeyTransfer {
     }
     const rename = (entry: StoredVersion): StoredVersion => (entry.blob === undefined || !keepSource ? entry : { ...entry, blob: renamed.get(entry.blob) });
     const inline = new Set(head.versions.map((entry) => entry.version));
-    for (const entry of versions) {
-      if (!inline.has(entry.version)) operations.push({ type: 'put', key: `${targetFolder}${entry.version}`, value: encodeJson(entryDocument(rename(entry), time)) });
-    }
+    // A version keeping its data in its document has one, inline or not: it goes over as it is, data and all.
+    const carried = await Promise.all(
+      versions.map(async ({ version }) => {
+        if (!dataInDocument(head, version)) return undefined;
+        const document = await this.json.getRaw(`${sourceFolder}${version}`);
+        if (document === undefined) throw new StaleRead();
+        return document;
+      }),
+    );
+    versions.forEach((entry, index) => {
+      const key = `${targetFolder}${entry.version}`;
+      const document = carried[index];
+      if (document) operations.push({ type: 'put', key, value: document });
+      else if (!inline.has(entry.version)) operations.push({ type: 'put', key, value: encodeJson(entryDocument(rename(entry), time)) });
+    });
     // The target's history starts with its arrival: the source's earlier changes are events of another path.
     const next: StoredMetadata = {
       ...head,

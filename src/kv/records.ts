@@ -34,6 +34,11 @@ export interface StoredEntry extends StoredVersion {
   write: string;
   /** When this document was written (epoch ms; absent on older documents): the orphan reclaim spares fresh ones. */
   written?: number;
+  /**
+   * The version's data, for versions from the head's `documents_from` on (absent once destroyed): such a version has
+   * no blob, so a write of a key keeping many versions stores one document per version, not a blob and a document.
+   */
+  data?: Record<string, unknown>;
 }
 
 /** One committed change of a key, as its record remembers it for change events. */
@@ -67,6 +72,12 @@ export interface StoredMetadata {
   revision: number;
   /** The highest version ever written to an entry document (0: none); pruning retires documents only up to it. */
   spilled: number;
+  /**
+   * Versions from this one on keep their data in their entry document (StoredEntry.data), written with the version,
+   * instead of in a blob (absent: every version has a blob). Set, over a storage with atomic commits, by the first
+   * write that leaves the key keeping more versions than its head holds inline; never cleared while the key exists.
+   */
+  documents_from?: number;
   /**
    * The inline entries, ascending and authoritative: always the newest version's, those the last change altered, and
    * (while the key keeps at most ten versions) the others; earlier releases kept the newest others up to ten in all. Every other version from oldest_version (or 1) to current_version has an entry

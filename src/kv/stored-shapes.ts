@@ -21,7 +21,10 @@ const version = z.object({
   blob: z.string().optional(),
 });
 
-const entry = version.extend({ write: z.string() });
+/** A version's data: an object. */
+const data = z.record(z.string(), z.unknown());
+
+const entry = version.extend({ write: z.string(), data: data.optional() });
 
 const metadata = z.object({
   created: time,
@@ -34,13 +37,11 @@ const metadata = z.object({
   custom_metadata: z.record(z.string(), z.string()),
   revision: count.optional(),
   spilled: count.optional(),
+  documents_from: count.optional(),
   versions: z.array(version),
   garbage: z.array(z.string()).optional(),
   retired: z.array(count).optional(),
 });
-
-/** A version's data: an object. */
-const data = z.record(z.string(), z.unknown());
 
 export function kvStoredShapes(layout: StorageLayout): StoredShapes {
   const { prefix } = layout;

@@ -122,6 +122,12 @@ export function range(from: number, to: number): number[] {
   return Array.from({ length: Math.max(0, to - from + 1) }, (_, index) => from + index);
 }
 
+/** Whether a version of the key keeps its data in its entry document (see StoredMetadata.documents_from). */
+export function dataInDocument(key: StoredMetadata | undefined, version: number): boolean {
+  const from = key?.documents_from;
+  return from !== undefined && from > 0 && version >= from;
+}
+
 /**
  * Versions a commit prunes that may have an entry document, which is retired: those up to the highest version ever
  * spilled (a write that failed before its commit may have left one for a later version, which no read ever reaches and

@@ -3,7 +3,7 @@ import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import { JsonStore } from '../../src/core/stored-json.js';
 import { EntryDocuments } from '../../src/kv/entry-documents.js';
 import { kvEntryFolder, kvProblems } from '../campaign/support/invariants.js';
-import { dataOf, setup } from './helpers.js';
+import { blobCount, copyStorage, dataOf, setup, entryDocumentVersions as entryDocuments, MemoryStorageWithoutCommits, storedHead as head, withVersions } from './helpers.js';
 
 /**
  * A key keeping up to ten versions holds them all inline in its head record; a key keeping more holds only the newest
@@ -15,38 +15,16 @@ const INLINE = 10;
 
 const decoder = new TextDecoder();
 
-async function head(storage: MemoryStorage, path: string) {
-  return JSON.parse(decoder.decode(await storage.get(`kv/metadata/${path}`))) as { versions: { version: number }[]; garbage: string[]; retired: number[] };
-}
-
-async function entryDocuments(storage: MemoryStorage, path: string): Promise<number[]> {
-  return (await storage.list(kvEntryFolder('kv/', path))).map(Number).sort((a, b) => a - b);
-}
-
-async function blobCount(storage: MemoryStorage): Promise<number> {
-  let count = 0;
-  for (const folder of await storage.list('kv/versions/')) count += (await storage.list(`kv/versions/${folder}`)).length;
-  return count;
-}
-
 /**
  * A MemoryStorage whose blob deletions fail while `failing` is set, without atomic commits: over a storage with them,
  * removals are part of the change's commit and never fail on their own.
  */
-class BlobDeletesFail extends MemoryStorage {
+class BlobDeletesFail extends MemoryStorageWithoutCommits {
   failing = false;
-  override commit = undefined as unknown as MemoryStorage['commit'];
   override async delete(key: string): Promise<void> {
     if (this.failing && key.startsWith('kv/versions/')) throw new Error('injected blob delete failure');
     return super.delete(key);
   }
-}
-
-async function withVersions(count: number, storage = new MemoryStorage()) {
-  const env = setup({ storage });
-  await env.MD('doc', { max_versions: 100 });
-  for (let version = 1; version <= count; version++) expect((await env.W('doc', { version })).status).toBe(200);
-  return { ...env, storage };
 }
 
 describe('entry documents', () => {
@@ -60,7 +38,8 @@ describe('entry documents', () => {
   it('keep only the newest entry inline once more than ten versions are kept, and serve reads of every older version', async () => {
     const { storage, R, MR } = await withVersions(14);
     expect((await head(storage, 'doc')).versions.map((entry) => entry.version)).toEqual([14]);
-    expect(await entryDocuments(storage, 'doc')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+    // 1 to 10 were spilled when the eleventh arrived; 11 to 14 were written as data documents (data-documents.test.ts).
+    expect(await entryDocuments(storage, 'doc')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
     for (let version = 1; version <= 14; version++) expect(dataOf(await R('doc', version)).data).toEqual({ version });
     expect(Object.keys(dataOf(await MR('doc')).versions)).toHaveLength(14);
     expect(await kvProblems(storage)).toEqual([]);
@@ -87,13 +66,14 @@ describe('entry documents', () => {
 
   it('prune spilled versions with their documents and data', async () => {
     const { storage, MD, W, MR, MP } = await withVersions(16);
-    expect(await entryDocuments(storage, 'doc')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
+    expect(await entryDocuments(storage, 'doc')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
     expect((await MD('doc', { max_versions: 12 })).status).toBe(204);
     expect((await W('doc', { version: 17 })).status).toBe(200);
     expect(Object.keys(dataOf(await MR('doc')).versions)).toHaveLength(12);
     await MP('doc', {});
-    expect(await entryDocuments(storage, 'doc')).toEqual([6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
-    expect(await blobCount(storage)).toBe(12);
+    expect(await entryDocuments(storage, 'doc')).toEqual([6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]);
+    // Versions 6 to 10 have blobs; 11 on keep their data in their documents.
+    expect(await blobCount(storage)).toBe(5);
     expect(await kvProblems(storage, { tidy: true })).toEqual([]);
   });
 
@@ -144,28 +124,54 @@ describe('a spill', () => {
   });
 });
 
-describe('a head record written by an earlier release', () => {
+describe('a key written by an earlier release', () => {
+  // Those releases wrote every version's data to a blob, as the engine still does over a storage without atomic
+  // commits: such a storage yields exactly their layout, which is then used over one with atomic commits.
+  async function earlier(count: number) {
+    const { storage } = await withVersions(count, new MemoryStorageWithoutCommits());
+    expect((await head(storage, 'doc')).documents_from).toBeUndefined();
+    return storage;
+  }
+
   it('with the ten newest entries inline still serves every version, and the next write spills all but the newest', async () => {
-    const { storage, R, W, MR } = await withVersions(14);
-    // The earlier layout: versions 5 to 14 inline, documents for 1 to 4 only.
+    const written = await earlier(14);
+    // The earliest layout: versions 5 to 14 inline, documents for 1 to 4 only.
     const key = 'kv/metadata/doc';
-    const record = JSON.parse(decoder.decode(await storage.get(key))) as { versions: unknown[]; spilled: number };
+    const record = JSON.parse(decoder.decode(await written.get(key))) as { versions: unknown[]; spilled: number };
     const older: unknown[] = [];
     for (let version = 5; version <= 13; version++) {
       const document = `${kvEntryFolder('kv/', 'doc')}${version}`;
-      const { write: _write, written: _written, ...entry } = JSON.parse(decoder.decode(await storage.get(document))) as Record<string, unknown>;
+      const { write: _write, written: _written, ...entry } = JSON.parse(decoder.decode(await written.get(document))) as Record<string, unknown>;
       older.push(entry);
-      await storage.delete(document);
+      await written.delete(document);
     }
-    await storage.put(key, new TextEncoder().encode(JSON.stringify({ ...record, versions: [...older, ...record.versions], spilled: 4 })));
+    await written.put(key, new TextEncoder().encode(JSON.stringify({ ...record, versions: [...older, ...record.versions], spilled: 4 })));
+    const { storage, R, W, MR } = setup({ storage: await copyStorage(written) });
     expect(await entryDocuments(storage, 'doc')).toEqual([1, 2, 3, 4]);
     expect(await kvProblems(storage)).toEqual([]);
     for (let version = 1; version <= 14; version++) expect(dataOf(await R('doc', version)).data).toEqual({ version });
     expect((await W('doc', { version: 15 })).status).toBe(200);
     expect((await head(storage, 'doc')).versions.map((entry) => entry.version)).toEqual([15]);
-    expect(await entryDocuments(storage, 'doc')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+    expect(await entryDocuments(storage, 'doc')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
     for (let version = 1; version <= 15; version++) expect(dataOf(await R('doc', version)).data).toEqual({ version });
     expect(Object.keys(dataOf(await MR('doc')).versions)).toHaveLength(15);
     expect(await kvProblems(storage)).toEqual([]);
+  });
+
+  it('with the newest entry inline and a blob per version, keeps serving, changing and pruning every version', async () => {
+    const { storage, R, W, MD, versions } = setup({ storage: await copyStorage(await earlier(14)) });
+    expect(await blobCount(storage)).toBe(14);
+    for (let version = 1; version <= 14; version++) expect(dataOf(await R('doc', version)).data).toEqual({ version });
+    expect((await versions('destroy', 'doc', [2])).status).toBe(204);
+    expect((await versions('delete', 'doc', [3])).status).toBe(204);
+    expect((await MD('doc', { max_versions: 12 })).status).toBe(204);
+    for (let version = 15; version <= 30; version++) expect((await W('doc', { version })).status).toBe(200);
+    expect((await head(storage, 'doc')).documents_from).toBe(15);
+    expect((await R('doc', 3)).status).toBe(404);
+    for (let version = 19; version <= 30; version++) expect(dataOf(await R('doc', version)).data).toEqual({ version });
+    expect(await entryDocuments(storage, 'doc')).toEqual([19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30]);
+    // Every blob of the earlier layout went with its pruned version.
+    expect(await blobCount(storage)).toBe(0);
+    expect(await kvProblems(storage, { tidy: true })).toEqual([]);
   });
 });

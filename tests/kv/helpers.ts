@@ -75,3 +75,59 @@ export function policy(...grants: string[]) {
 }
 
 export const VERSION_METADATA_KEYS = ['created_time', 'custom_metadata', 'deletion_time', 'destroyed', 'version'];
+
+const decoder = new TextDecoder();
+
+/** A key's head record as stored (the fields the layout tests look at). */
+export async function storedHead(storage: Storage, path: string) {
+  return JSON.parse(decoder.decode(await storage.get(`kv/metadata/${path}`))) as {
+    versions: { version: number; blob?: string }[];
+    garbage: string[];
+    retired: number[];
+    spilled: number;
+    documents_from?: number;
+  };
+}
+
+/** The versions that have an entry document, ascending. */
+export async function entryDocumentVersions(storage: Storage, path: string): Promise<number[]> {
+  return (await storage.list(`kv/entries/${path}/`)).map(Number).sort((a, b) => a - b);
+}
+
+/** An entry document as stored. */
+export async function storedEntry(storage: Storage, path: string, version: number): Promise<Record<string, unknown> | undefined> {
+  const bytes = await storage.get(`kv/entries/${path}/${version}`);
+  return bytes === undefined ? undefined : (JSON.parse(decoder.decode(bytes)) as Record<string, unknown>);
+}
+
+/** How many version blobs the storage holds. */
+export async function blobCount(storage: Storage): Promise<number> {
+  let count = 0;
+  for (const folder of await storage.list('kv/versions/')) count += (await storage.list(`kv/versions/${folder}`)).length;
+  return count;
+}
+
+/** A MemoryStorage without atomic commits: the engine then takes the path that writes ahead of its commit. */
+export class MemoryStorageWithoutCommits extends MemoryStorage {
+  override commit = undefined as unknown as MemoryStorage['commit'];
+}
+
+/** A key `doc` keeping up to 100 versions, written `count` times with data `{ version }`. */
+export async function withVersions(count: number, storage: Storage = new MemoryStorage()) {
+  const env = setup({ storage });
+  await env.MD('doc', { max_versions: 100 });
+  for (let version = 1; version <= count; version++) expect((await env.W('doc', { version })).status).toBe(200);
+  return { ...env, storage };
+}
+
+/** A copy of every stored document into another storage (by default a fresh MemoryStorage, with atomic commits). */
+export async function copyStorage<T extends Storage = MemoryStorage>(from: Storage, to: T = new MemoryStorage() as unknown as T): Promise<T> {
+  const walk = async (prefix: string): Promise<void> => {
+    for (const name of await from.list(prefix)) {
+      if (name.endsWith('/')) await walk(prefix + name);
+      else await to.put(prefix + name, (await from.get(prefix + name))!);
+    }
+  };
+  await walk('');
+  return to;
+}

@@ -100,6 +100,51 @@ export async function kvKeyState(storage: Storage, prefix: string, path: string,
   return { record, versions: [...byVersion.values()].sort((a, b) => (a.version as number) - (b.version as number)) };
 }
 
+/** Whether a version keeps its data in its entry document (from the head's documents_from on), not in a blob. */
+function dataInDocument(record: Record<string, unknown>, version: unknown): boolean {
+  const from = record.documents_from;
+  return isCount(from) && from > 0 && isCount(version) && version >= from;
+}
+
+/**
+ * The data a kept version holds, decoded (undefined where it is missing): from its entry document for a version that
+ * keeps it there, else from its blob. Undefined as a whole for a version that references no data (destroyed).
+ */
+export async function kvVersionData(storage: Storage, prefix: string, path: string, record: Record<string, unknown>, entry: Record<string, unknown>): Promise<{ value: unknown } | undefined> {
+  if (dataInDocument(record, entry.version) && entry.destroyed !== true) {
+    const bytes = await storage.get(`${kvEntryFolder(prefix, path)}${String(entry.version)}`);
+    return { value: bytes && (JSON.parse(decoder.decode(bytes)) as Record<string, unknown>).data };
+  }
+  if (!isText(entry.blob)) return undefined;
+  const bytes = await storage.get(`${prefix}versions/${entry.blob.slice(0, 2)}/${entry.blob}`);
+  return { value: bytes && JSON.parse(decoder.decode(bytes)) };
+}
+
+/**
+ * Versions that keep their data in their entry document: the document exists (inline or not), describes the entry
+ * the head holds, and holds the data exactly while the version is not destroyed.
+ */
+async function checkDataDocuments(storage: Storage, prefix: string, path: string, state: KvKeyState, problems: string[]): Promise<void> {
+  const { record } = state;
+  if (record.documents_from !== undefined && !isCount(record.documents_from)) problems.push(`${prefix}metadata/${path}: documents_from malformed`);
+  for (const entry of state.versions) {
+    if (!dataInDocument(record, entry.version)) continue;
+    const entryKey = `${kvEntryFolder(prefix, path)}${String(entry.version)}`;
+    if ((await storage.get(entryKey)) === undefined) {
+      problems.push(`${entryKey}: missing, but version ${String(entry.version)} keeps its data there`);
+      continue;
+    }
+    const stored = await document(storage, entryKey, problems);
+    if (!stored) continue;
+    if (stored.deletion !== entry.deletion || stored.destroyed !== entry.destroyed || stored.created !== entry.created) {
+      problems.push(`${entryKey}: differs from the authoritative entry of version ${String(entry.version)}`);
+    }
+    if (entry.destroyed === true ? stored.data !== undefined : !isPlainObject(stored.data)) {
+      problems.push(`${entryKey}: ${entry.destroyed === true ? 'destroyed, but still holds data' : 'live, but holds no data object'}`);
+    }
+  }
+}
+
 /** Versions of one KV key: their blobs, and the rules that tie them to current_version and oldest_version. */
 function checkVersions(key: string, record: Record<string, unknown>, versions: Record<string, unknown>[], problems: string[]): { blob: string; version: number }[] {
   const { current_version: current, oldest_version: oldest, versions: inline } = record;
@@ -116,7 +161,9 @@ function checkVersions(key: string, record: Record<string, unknown>, versions: R
       problems.push(`${key}: version ${version} outside oldest ${oldest} .. current ${current}`);
     }
     if (destroyed === true && blob !== undefined) problems.push(`${key}: destroyed version ${String(version)} still references data`);
-    if (destroyed !== true && !isText(blob)) problems.push(`${key}: live version ${String(version)} has no data reference`);
+    if (dataInDocument(record, version)) {
+      if (blob !== undefined) problems.push(`${key}: version ${String(version)} keeps its data in its document but references a blob`);
+    } else if (destroyed !== true && !isText(blob)) problems.push(`${key}: live version ${String(version)} has no data reference`);
     if (isText(blob) && isCount(version)) blobs.push({ blob, version });
   }
   // Only a write adds versions, and pruning never removes the one it added: the newest entry is the current one, and
@@ -169,6 +216,7 @@ export async function kvProblems(storage: Storage, options: KvCheckOptions = {})
       problems,
     );
     if (!isPlainObject(record.custom_metadata) || !Object.values(record.custom_metadata).every(isText)) problems.push(`${key}: custom_metadata malformed`);
+    await checkDataDocuments(storage, prefix, path, state, problems);
     for (const { blob, version } of checkVersions(key, record, state.versions, problems)) {
       const owner = `${key}@${version}`;
       if (referenced.has(blob)) problems.push(`${owner}: shares its data with ${referenced.get(blob)}`);

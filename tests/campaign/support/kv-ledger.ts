@@ -1,6 +1,6 @@
 import { isPlainObject } from '../../../src/core/fields.js';
 import type { Storage } from '../../../src/ports/storage.js';
-import { kvKeyState } from './invariants.js';
+import { kvKeyState, kvVersionData } from './invariants.js';
 
 /**
  * "No acknowledged write is lost", for runs where many operations race or fail. Every write and patch puts a unique
@@ -30,8 +30,6 @@ interface StoredVersionRecord {
   blob?: string;
   destroyed?: true;
 }
-
-const decoder = new TextDecoder();
 
 export class KvLedger {
   private clock = 0;
@@ -87,9 +85,9 @@ export class KvLedger {
       const held = new Map<number, string>();
       const seen = new Map<string, number>();
       for (const entry of record?.versions ?? []) {
-        if (!entry.blob) continue;
-        const data = await storage.get(`${prefix}versions/${entry.blob.slice(0, 2)}/${entry.blob}`);
-        const value: unknown = data && JSON.parse(decoder.decode(data));
+        const stored = state && (await kvVersionData(storage, prefix, key, state.record, entry as unknown as Record<string, unknown>));
+        if (!stored) continue;
+        const { value } = stored;
         const tag = isPlainObject(value) ? value.tag : undefined;
         if (typeof tag !== 'string' || !tags.has(tag)) {
           problems.push(`${key}@${entry.version}: holds data no write of this key sent (${JSON.stringify(tag)})`);

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import type { StorageOperation } from '../../src/ports/storage.js';
+import { kvProblems } from '../campaign/support/invariants.js';
+import {
+  blobCount,
+  copyStorage,
+  dataOf,
+  entryDocumentVersions,
+  MemoryStorageWithoutCommits,
+  setup,
+  storedEntry,
+  storedHead,
+  withVersions,
+} from './helpers.js';
+
+/**
+ * Over a storage with atomic commits, once a key keeps more than ten versions each new version keeps its data in its
+ * entry document: a write stores that one document (no blob), and pruning removes one document without reading it.
+ */
+
+/** Records every read and every committed operation, by the kind of document. */
+class RecordingStorage extends MemoryStorage {
+  reads: string[] = [];
+  committed: StorageOperation[] = [];
+
+  override async get(key: string): Promise<Uint8Array | undefined> {
+    this.reads.push(key);
+    return super.get(key);
+  }
+
+  override async commit(operations: readonly StorageOperation[]): Promise<boolean> {
+    this.committed.push(...operations);
+    return super.commit(operations);
+  }
+
+  forget(): void {
+    this.reads = [];
+    this.committed = [];
+  }
+}
+
+const kinds = (operations: StorageOperation[]) => operations.map((operation) => `${operation.type} ${operation.key.split('/').slice(0, 2).join('/')}`).sort();
+
+describe('data documents', () => {
+  it('make a write of a deep key one document put and one document removal, with no blob and no document read', async () => {
+    const storage = new RecordingStorage();
+    const { W, R, MD } = await withVersions(12, storage);
+    expect((await MD('doc', { max_versions: 12 })).status).toBe(204);
+    for (let version = 13; version <= 30; version++) expect((await W('doc', { version })).status).toBe(200);
+    expect((await storedHead(storage, 'doc')).documents_from).toBe(11);
+    storage.forget();
+    expect((await W('doc', { version: 31 })).status).toBe(200);
+    expect(storage.reads.filter((key) => key.startsWith('kv/entries/') || key.startsWith('kv/versions/'))).toEqual([]);
+    expect(kinds(storage.committed)).toEqual(['delete kv/entries', 'put kv/entries', 'put kv/metadata']);
+    expect(storage.committed.find((operation) => operation.type === 'delete')?.key).toBe('kv/entries/doc/19');
+    expect(await blobCount(storage)).toBe(0);
+    expect(await storedEntry(storage, 'doc', 31)).toMatchObject({ version: 31, data: { version: 31 } });
+    expect((await storedHead(storage, 'doc')).versions).toEqual([expect.not.objectContaining({ blob: expect.anything() })]);
+    for (let version = 20; version <= 31; version++) expect(dataOf(await R('doc', version)).data).toEqual({ version });
+    expect(await kvProblems(storage, { tidy: true })).toEqual([]);
+  });
+
+  it('are rewritten by a delete, undelete or destroy, and a destroy removes the data from them', async () => {
+    const { storage, R, W, MR, DEL, PATCH, versions } = await withVersions(14);
+    expect((await versions('destroy', 'doc', [12, 14])).status).toBe(204);
+    for (const version of [12, 14]) {
+      expect((await R('doc', version)).status).toBe(404);
+      const entry = await storedEntry(storage, 'doc', version);
+      expect(entry).toMatchObject({ version, destroyed: true });
+      expect(entry).not.toHaveProperty('data');
+    }
+    expect((await versions('delete', 'doc', [13])).status).toBe(204);
+    expect((await storedEntry(storage, 'doc', 13))?.deletion).toEqual(expect.any(Number));
+    expect((await R('doc', 13)).status).toBe(404);
+    expect((await versions('undelete', 'doc', [13])).status).toBe(204);
+    expect(await storedEntry(storage, 'doc', 13)).not.toHaveProperty('deletion');
+    expect(dataOf(await R('doc', 13)).data).toEqual({ version: 13 });
+    expect((await W('doc', { version: 15 })).status).toBe(200);
+    expect((await DEL('doc')).status).toBe(204);
+    expect((await storedEntry(storage, 'doc', 15))?.deletion).toEqual(expect.any(Number));
+    expect((await W('doc', { version: 16 })).status).toBe(200);
+    expect((await PATCH('doc', { data: { patched: true } })).status).toBe(200);
+    expect(dataOf(await R('doc')).data).toEqual({ version: 16, patched: true });
+    expect((await storedHead(storage, 'doc')).versions.map((entry) => entry.version)).toEqual([17]);
+    const meta = dataOf(await MR('doc'));
+    expect([12, 14].map((version) => meta.versions[String(version)].destroyed)).toEqual([true, true]);
+    expect(meta.versions['15'].deletion_time).not.toBe('');
+    expect(await kvProblems(storage, { tidy: true })).toEqual([]);
+  });
+
+  it('stay in use when the key later keeps ten versions or fewer, and go with their pruned versions', async () => {
+    const { storage, R, W, MD } = await withVersions(12);
+    expect((await MD('doc', { max_versions: 3 })).status).toBe(204);
+    for (let version = 13; version <= 14; version++) expect((await W('doc', { version })).status).toBe(200);
+    expect(await entryDocumentVersions(storage, 'doc')).toEqual([12, 13, 14]);
+    expect(await blobCount(storage)).toBe(0);
+    for (let version = 12; version <= 14; version++) expect(dataOf(await R('doc', version)).data).toEqual({ version });
+    expect(await kvProblems(storage, { tidy: true })).toEqual([]);
+  });
+
+  it('leave a key readable and removable, but not changeable, over a storage without atomic commits', async () => {
+    const written = await withVersions(12);
+    const storage = await copyStorage(written.storage, new MemoryStorageWithoutCommits());
+    const { R, W, handle } = setup({ storage });
+    for (let version = 1; version <= 12; version++) expect(dataOf(await R('doc', version)).data).toEqual({ version });
+    expect((await W('doc', { version: 13 })).status).toBe(500);
+    expect(dataOf(await R('doc')).data).toEqual({ version: 12 });
+    expect((await handle({ method: 'DELETE', path: 'metadata/doc' })).status).toBe(204);
+    expect(await storage.list('')).toEqual([]);
+  });
+});
