@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import type { StorageOperation } from '../../src/ports/storage.js';
+import { KvEngine } from '../../src/kv/index.js';
+import type { Storage, StorageOperation } from '../../src/ports/storage.js';
 import { kvProblems } from '../campaign/support/invariants.js';
 import {
   blobCount,
@@ -108,5 +109,45 @@ describe('data documents', () => {
     expect(dataOf(await R('doc')).data).toEqual({ version: 12 });
     expect((await handle({ method: 'DELETE', path: 'metadata/doc' })).status).toBe(204);
     expect(await storage.list('')).toEqual([]);
+  });
+
+  it('keep every change of their versions while another engine over the same storage writes', async () => {
+    const storage = new MemoryStorage();
+    let refused = 0;
+    // Lets the other engine run before every storage call, so that the two interleave and their commits collide.
+    const interleaved = (): Storage => {
+      const pause = () => new Promise((resolve) => setImmediate(resolve));
+      return {
+        get: async (key) => (await pause(), storage.get(key)),
+        put: async (key, value) => (await pause(), storage.put(key, value)),
+        delete: async (key) => (await pause(), storage.delete(key)),
+        list: async (prefix) => (await pause(), storage.list(prefix)),
+        commit: async (operations) => {
+          await pause();
+          const done = await storage.commit(operations);
+          if (!done) refused += 1;
+          return done;
+        },
+      };
+    };
+    const [first, second] = [new KvEngine({ storage: interleaved() }), new KvEngine({ storage: interleaved() })];
+    await first.handle({ method: 'POST', path: 'metadata/k', body: { max_versions: 100 } });
+    for (let i = 1; i <= 20; i++) await first.handle({ method: 'POST', path: 'data/k', body: { data: { i } } });
+    const writes = Array.from({ length: 10 }, (_, i) => second.handle({ method: 'POST', path: 'data/k', body: { data: { i: 21 + i } } }));
+    const deletes = Array.from({ length: 8 }, (_, i) => first.handle({ method: 'POST', path: 'delete/k', body: { versions: [11 + i] } }));
+    const destroys = [19, 20].map((version) => first.handle({ method: 'PUT', path: 'destroy/k', body: { versions: [version] } }));
+    for (const response of await Promise.all([...writes, ...deletes, ...destroys])) expect(response.status).toBeLessThan(300);
+    const meta = dataOf(await first.handle({ method: 'GET', path: 'metadata/k' }));
+    expect(meta.current_version).toBe(30);
+    for (let version = 11; version <= 30; version++) {
+      const summary = meta.versions[String(version)];
+      expect(summary.deletion_time !== '').toBe(version <= 18);
+      expect(summary.destroyed).toBe(version === 19 || version === 20);
+    }
+    for (let version = 21; version <= 30; version++) {
+      expect(dataOf(await second.handle({ method: 'GET', path: 'data/k', query: { version: String(version) } })).data).toEqual({ i: version });
+    }
+    expect(await kvProblems(storage)).toEqual([]);
+    expect(refused).toBeGreaterThan(0);
   });
 });
