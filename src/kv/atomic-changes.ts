@@ -1,13 +1,13 @@
 import { InternalError } from '../core/errors.js';
 import { encodeJson, type JsonStore, unchanged } from '../core/stored-json.js';
 import type { StorageOperation } from '../ports/storage.js';
-import { placeData, rewriteAltered, type Staged } from './data-documents.js';
+import { alteredDataDocuments, placeData, rewriteAltered, type Staged } from './data-documents.js';
 import { entryDocument, leavingHead, type EntryDocuments } from './entry-documents.js';
 import type { ChangeFunction, Committed, CommitOptions, Stage } from './key-store.js';
 import type { DecodedHeads } from './decoded-heads.js';
 import type { StoredMetadata } from './records.js';
 import { timedBlobId, type StorageLayout } from './storage-layout.js';
-import { keptRange, pruned, range } from './versions.js';
+import { dataInDocument, keptRange, pruned, range } from './versions.js';
 
 /**
  * Changes of keys over a storage with atomic commits. Everything one change writes and removes is one commit,
@@ -59,8 +59,11 @@ export class AtomicChanges {
       } else {
         const placed = placeData(this.layout, folder, current, outcome.next, staged, time, this.inlineEntries);
         const retired = pruned(current, placed.next);
-        const prunedBlobs = await this.entries.spilledBlobs(folder, view, retired);
-        const rewritten = current?.documents_from === undefined ? [] : await rewriteAltered(this.json, folder, current, view, placed.next, time);
+        // Each step that reads is skipped when it has nothing to read (as for every write of a key with data documents).
+        const withBlobs = retired.filter((version) => !dataInDocument(view, version));
+        const prunedBlobs = withBlobs.length === 0 ? [] : await this.entries.spilledBlobs(folder, view, withBlobs);
+        const altered = alteredDataDocuments(current, view, placed.next);
+        const rewritten = altered.length === 0 ? [] : await rewriteAltered(this.json, folder, altered, time);
         const { keep, out } = leavingHead(current, view, placed.next, options.inlineAll === true, this.inlineEntries);
         writes = [...placed.writes, ...rewritten];
         for (const entry of out) writes.push({ type: 'put', key: `${folder}${entry.version}`, value: encodeJson(entryDocument(entry, time)) });

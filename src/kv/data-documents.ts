@@ -64,21 +64,18 @@ export function placeData(
   return { next, writes, documented };
 }
 
-/**
- * Rewrites the documents of the versions whose entries this change altered that keep their data there: the new entry
- * with the data it held (none once destroyed), conditioned on the document's bytes as read here. Only for a key with
- * data documents (`current.documents_from` set).
- */
-export async function rewriteAltered(
-  json: JsonStore,
-  folder: string,
-  current: StoredMetadata | undefined,
-  view: StoredMetadata | undefined,
-  next: StoredMetadata,
-  time: number,
-): Promise<StorageOperation[]> {
+/** The entries this change altered (a delete, undelete or destroy) of versions that keep their data in their document. */
+export function alteredDataDocuments(current: StoredMetadata | undefined, view: StoredMetadata | undefined, next: StoredMetadata): StoredVersion[] {
+  if (current?.documents_from === undefined) return [];
   const before = new Map(view?.versions.map((entry) => [entry.version, entry]));
-  const altered = next.versions.filter((entry) => dataInDocument(current, entry.version) && before.has(entry.version) && before.get(entry.version) !== entry);
+  return next.versions.filter((entry) => dataInDocument(current, entry.version) && before.has(entry.version) && before.get(entry.version) !== entry);
+}
+
+/**
+ * Rewrites the documents of altered entries (alteredDataDocuments): the new entry with the data it held (none once
+ * destroyed), conditioned on the document's bytes as read here.
+ */
+export function rewriteAltered(json: JsonStore, folder: string, altered: readonly StoredVersion[], time: number): Promise<StorageOperation[]> {
   return Promise.all(altered.map((entry) => rewrite(json, `${folder}${entry.version}`, entry, time)));
 }
 
