@@ -1,7 +1,9 @@
 import { InternalError } from '../core/errors.js';
-import type { JsonStore } from '../core/stored-json.js';
+import { isPlainObject } from '../core/fields.js';
+import { CorruptDocument, decodeJson, type JsonStore } from '../core/stored-json.js';
 import type { StoredEntry, StoredMetadata, StoredVersion } from './records.js';
 import { newBlobId } from './storage-layout.js';
+import { storedData } from './stored-shapes.js';
 import { dataInDocument, keptRange } from './versions.js';
 
 /**
@@ -77,9 +79,19 @@ export class EntryDocuments {
     return entryOf(stored);
   }
 
-  /** The data of a version that keeps it in its document; undefined when the document or its data is gone. */
+  /**
+   * The data of a version that keeps it in its document; undefined when the document or its data is gone. Only the
+   * data is checked, as the read of a blob checks it: this read answers nothing else (the entry it uses is the head's
+   * or comes from `read`, which checks the whole document).
+   */
   async data(folder: string, version: number): Promise<Record<string, unknown> | undefined> {
-    return (await this.json.get<StoredEntry>(`${folder}${version}`))?.data;
+    const key = `${folder}${version}`;
+    const bytes = await this.json.getRaw(key);
+    if (bytes === undefined) return undefined;
+    const document = decodeJson<unknown>(bytes, key);
+    const data = isPlainObject(document) ? document.data : document;
+    if (data !== undefined && !storedData.safeParse(data).success) throw new CorruptDocument(`stored entry ${JSON.stringify(key)} is corrupt: its data has the wrong shape`);
+    return data as Record<string, unknown> | undefined;
   }
 
   /** Like `read`, but a missing document counts as destroyed: for a key being deleted, which removes the documents. */

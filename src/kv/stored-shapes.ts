@@ -22,7 +22,8 @@ const version = z.object({
 });
 
 /** A version's data: an object. */
-const data = z.record(z.string(), z.unknown());
+export const storedData = z.record(z.string(), z.unknown());
+const data = storedData;
 
 const entry = version.extend({ write: z.string(), data: data.optional() });
 

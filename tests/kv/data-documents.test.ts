@@ -8,6 +8,7 @@ import {
   copyStorage,
   dataOf,
   entryDocumentVersions,
+  expectError,
   MemoryStorageWithoutCommits,
   setup,
   storedEntry,
@@ -149,5 +150,17 @@ describe('data documents', () => {
     }
     expect(await kvProblems(storage)).toEqual([]);
     expect(refused).toBeGreaterThan(0);
+  });
+
+  it('whose data is not an object read as a 500 naming the document, and the key can still be deleted', async () => {
+    const { storage, R, handle } = await withVersions(12);
+    const key = 'kv/entries/doc/12';
+    const document = await storedEntry(storage, 'doc', 12);
+    for (const corrupt of [{ ...document, data: 'text' }, null, ['a']]) {
+      await storage.put(key, new TextEncoder().encode(JSON.stringify(corrupt)));
+      expectError(await R('doc'), 500, `stored entry "${key}" is corrupt`);
+    }
+    expect((await handle({ method: 'DELETE', path: 'metadata/doc' })).status).toBe(204);
+    expect(await storage.list('')).toEqual([]);
   });
 });
