@@ -95,9 +95,10 @@ describe('login storm', () => {
     );
     const auth = new AuthMethod({
       storage: new MemoryStorage(),
-      // A little under the fake's limit, as the default (10/s) is under AWS's own: with equal buckets, the network's
-      // jitter alone would make some calls arrive early.
-      cloud: new AwsCloudProvider({ env: {}, imdsEndpoint: noImds, retryBaseDelayMs: 50, rateLimit: { perSecond: 9, burst: 45, maxWaitMs: 2_000 } }),
+      // Under the fake's limit, as the default (10/s, burst 50) is under AWS's own (20/s, burst 100). The provider's
+      // clock starts at its first call and the fake's at the first arrival: on a loaded machine the first burst
+      // arrives late and the calls scheduled behind it arrive with it, so the margin must cover that compression.
+      cloud: new AwsCloudProvider({ env: {}, imdsEndpoint: noImds, retryBaseDelayMs: 50, rateLimit: { perSecond: 8, burst: 38, maxWaitMs: 2_000 } }),
     });
     const post = (path: string, body: object) => auth.handle({ method: 'POST', path, body });
     await post('config/client', { access_key: key.accessKeyId, secret_key: key.secretAccessKey, endpoint: aws.url, iam_endpoint: aws.url, sts_endpoint: aws.url });
