@@ -4,7 +4,7 @@ import { KvEngine } from '../../src/kv/index.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { kvProblems } from '../campaign/support/invariants.js';
 import { withoutCompareAndPut } from '../support/faulty-storage.js';
-import { dataOf, MERGE } from './helpers.js';
+import { dataOf, MERGE, raceWritesWithChanges } from './helpers.js';
 
 /** compareAndPut calls that found the value changed: proof that the tests below really race. */
 const lostRaces = { count: 0 };
@@ -102,20 +102,7 @@ describe('several engines over one storage with compareAndPut', () => {
     await engine(0).handle({ method: 'POST', path: 'metadata/k', body: { max_versions: 100 } });
     for (let i = 1; i <= 20; i++) await engine(0).handle({ method: 'POST', path: 'data/k', body: { data: { i } } });
     const racesBefore = lostRaces.count;
-    const writes = Array.from({ length: 10 }, (_, i) => engine(1).handle({ method: 'POST', path: 'data/k', body: { data: { i: 21 + i } } }));
-    const deletes = Array.from({ length: 8 }, (_, i) => engine(0).handle({ method: 'POST', path: 'delete/k', body: { versions: [i + 1] } }));
-    const destroys = [9, 10].map((version) => engine(0).handle({ method: 'PUT', path: 'destroy/k', body: { versions: [version] } }));
-    for (const response of await Promise.all([...writes, ...deletes, ...destroys])) expect(response.status).toBeLessThan(300);
-    const meta = dataOf(await engine(0).handle({ method: 'GET', path: 'metadata/k' }));
-    expect(meta.current_version).toBe(30);
-    for (let version = 1; version <= 30; version++) {
-      const summary = meta.versions[String(version)];
-      expect(summary.deletion_time !== '').toBe(version <= 8);
-      expect(summary.destroyed).toBe(version === 9 || version === 10);
-    }
-    for (let version = 11; version <= 30; version++) {
-      expect(dataOf(await engine(1).handle({ method: 'GET', path: 'data/k', query: { version: String(version) } })).data).toEqual({ i: version });
-    }
+    await raceWritesWithChanges(engine(0), engine(1), 1);
     expect(await kvProblems(storage)).toEqual([]);
     expect(lostRaces.count).toBeGreaterThan(racesBefore);
   });

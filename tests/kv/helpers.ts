@@ -131,3 +131,25 @@ export async function copyStorage<T extends Storage = MemoryStorage>(from: Stora
   await walk('');
   return to;
 }
+
+/**
+ * A race on key `k`, which holds versions 1 to 20 with data `{ i: version }`: `writer` writes versions 21 to 30 while
+ * `changer` deletes the eight versions from `first` on and destroys the two after them; every write and every change
+ * must be kept.
+ */
+export async function raceWritesWithChanges(changer: KvEngine, writer: KvEngine, first: number): Promise<void> {
+  const writes = Array.from({ length: 10 }, (_, i) => writer.handle({ method: 'POST', path: 'data/k', body: { data: { i: 21 + i } } }));
+  const deletes = Array.from({ length: 8 }, (_, i) => changer.handle({ method: 'POST', path: 'delete/k', body: { versions: [first + i] } }));
+  const destroys = [first + 8, first + 9].map((version) => changer.handle({ method: 'PUT', path: 'destroy/k', body: { versions: [version] } }));
+  for (const response of await Promise.all([...writes, ...deletes, ...destroys])) expect(response.status).toBeLessThan(300);
+  const meta = dataOf(await changer.handle({ method: 'GET', path: 'metadata/k' }));
+  expect(meta.current_version).toBe(30);
+  for (let version = first; version <= 30; version++) {
+    const summary = meta.versions[String(version)];
+    expect(summary.deletion_time !== '').toBe(version < first + 8);
+    expect(summary.destroyed).toBe(version === first + 8 || version === first + 9);
+  }
+  for (let version = first + 10; version <= 30; version++) {
+    expect(dataOf(await writer.handle({ method: 'GET', path: 'data/k', query: { version: String(version) } })).data).toEqual({ i: version });
+  }
+}
