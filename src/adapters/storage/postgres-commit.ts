@@ -16,16 +16,25 @@ export interface CommitStatement {
   params: unknown[];
 }
 
+/**
+ * Larger commits (a recursive delete, a move of a key with its history) run as a transaction of one statement per
+ * operation: each distinct statement text is prepared and kept by the connection, and a statement per commit size
+ * would grow that cache without bound.
+ */
+const MAX_OPERATIONS = 8;
+
 /** The error the statement raises when a change it made conditionally did not happen after all. */
 export const RACED_CONDITION = '22012';
 
 const toBuffer = (value: Uint8Array) => Buffer.from(value.buffer, value.byteOffset, value.byteLength);
 
 /**
- * Answers undefined for commits it does not cover: a delete whose condition is that the key be absent (nothing to lock
- * and nothing to change; the transaction path holds an inserter off with a placeholder row).
+ * Answers undefined for commits it does not cover: more than MAX_OPERATIONS operations, or a delete whose condition
+ * is that the key be absent (nothing to lock and nothing to change; the transaction path holds an inserter off with a
+ * placeholder row).
  */
 export function commitStatement(table: string, operations: readonly StorageOperation[]): CommitStatement | undefined {
+  if (operations.length > MAX_OPERATIONS) return undefined;
   if (operations.some((operation) => operation.type === 'delete' && operation.expected === null)) return undefined;
   const params: unknown[] = [];
   const param = (value: unknown) => `$${params.push(value)}`;

@@ -101,6 +101,18 @@ describe.skipIf(!available)('PostgresStorage against a real server', () => {
     await storage.close();
   });
 
+  it('a commit larger than one statement covers runs as a transaction, as atomic', async () => {
+    const storage = new PostgresStorage({ connectionString: server.url, table: 'large_commit' });
+    await storage.put('l/guard', encode('v1'));
+    const puts = Array.from({ length: 20 }, (_, index) => ({ type: 'put' as const, key: `l/${String(index).padStart(2, '0')}`, value: encode(String(index)) }));
+    expect(await storage.commit([...puts, { type: 'put', key: 'l/guard', value: encode('v2'), expected: encode('stale') }])).toBe(false);
+    expect(await storage.list('l/')).toEqual(['guard']);
+    expect(await storage.commit([...puts, { type: 'put', key: 'l/guard', value: encode('v2'), expected: encode('v1') }])).toBe(true);
+    expect((await storage.list('l/')).length).toBe(21);
+    expect(decode(await storage.get('l/guard'))).toBe('v2');
+    await storage.close();
+  });
+
   it('works with prepared statements (the default) and without (for poolers in transaction mode)', async () => {
     for (const prepare of [true, false]) {
       const storage = new PostgresStorage({ connectionString: server.url, table: `prepared_${prepare}`, prepare });
