@@ -38,12 +38,13 @@ export function commitStatement(table: string, operations: readonly StorageOpera
   if (operations.some((operation) => operation.type === 'delete' && operation.expected === null)) return undefined;
   const params: unknown[] = [];
   const param = (value: unknown) => `$${params.push(value)}`;
+  const conditional = operations.some((operation) => operation.expected !== undefined);
+  // With conditions, every change runs only once all of them held.
+  const gate = conditional ? 'AND (SELECT ok FROM checked)' : '';
   const conditions: string[] = [];
   const locked: string[] = [];
   const changes: string[] = [];
   const counted: string[] = [];
-  // Placeholder until the conditions are known; replaced below when there are none.
-  const gate = 'AND (SELECT ok FROM checked)';
   operations.forEach((operation, index) => {
     const key = param(operation.key);
     const name = `c${index}`;
@@ -62,9 +63,7 @@ export function commitStatement(table: string, operations: readonly StorageOpera
     const onConflict = expected === null ? 'DO NOTHING' : 'DO UPDATE SET value = excluded.value';
     changes.push(`${name} AS (INSERT INTO ${table} (key, value) SELECT ${key}::text, ${value}::bytea WHERE true ${gate} ON CONFLICT (key) ${onConflict} RETURNING 1)`);
   });
-  if (conditions.length === 0) {
-    return { text: `WITH ${changes.map((change) => change.replace(gate, '')).join(', ')} SELECT true AS ok`, params };
-  }
+  if (!conditional) return { text: `WITH ${changes.join(', ')} SELECT true AS ok`, params };
   const counts = counted.map((name) => `(SELECT count(*) FROM ${name})`).join(' * ');
   const text = [
     `WITH locked AS (SELECT key, value FROM ${table} WHERE key IN (${locked.join(', ')}) ORDER BY key FOR UPDATE),`,
