@@ -20,6 +20,14 @@ export interface CredentialSources {
 
 const maxChainLength = 8;
 
+/** What resolving one profile of a chain works with: the chain's context and the profiles visited on the way. */
+interface Resolution {
+  context: SourceContext;
+  files: SharedFiles;
+  sources: CredentialSources;
+  visited: string[];
+}
+
 export async function profileCredentials(
   context: SourceContext,
   files: SharedFiles,
@@ -34,7 +42,7 @@ export async function profileCredentials(
   }
   const fail = (why: string) => new CloudUnavailable(`profile "${name}": ${why}`);
   try {
-    if (profile.role_arn) return await assumedRole(context, files, name, profile, sources, [...visited, name]);
+    if (profile.role_arn) return await assumedRole({ context, files, sources, visited: [...visited, name] }, name, profile);
     const statics = staticKeys(profile);
     if (statics) return statics;
     if (profile.credential_process) {
@@ -53,14 +61,8 @@ function staticKeys(profile: Profile): AwsCredentials | undefined {
   return { accessKeyId, secretAccessKey, ...(sessionToken && { sessionToken }) };
 }
 
-async function assumedRole(
-  context: SourceContext,
-  files: SharedFiles,
-  name: string,
-  profile: Profile,
-  sources: CredentialSources,
-  visited: string[],
-): Promise<AwsCredentials> {
+async function assumedRole(resolution: Resolution, name: string, profile: Profile): Promise<AwsCredentials> {
+  const { context } = resolution;
   const roleArn = profile.role_arn as string;
   const region = profile.region || defaultRegionOf(context.env);
   if (profile.web_identity_token_file) {
@@ -71,20 +73,14 @@ async function assumedRole(
       region,
     });
   }
-  const base = await sourceCredentials(context, files, name, profile, sources, visited);
+  const base = await sourceCredentials(resolution, name, profile);
   const sessionName = profile.role_session_name || `strongroom-${context.clock.now().getTime()}`;
   const binding = { roleArn, ...(profile.external_id && { externalId: profile.external_id }) };
   return assumeRole(context.api, chainStsTarget(context, region, base), binding, sessionName);
 }
 
-async function sourceCredentials(
-  context: SourceContext,
-  files: SharedFiles,
-  name: string,
-  profile: Profile,
-  sources: CredentialSources,
-  visited: string[],
-): Promise<AwsCredentials> {
+async function sourceCredentials(resolution: Resolution, name: string, profile: Profile): Promise<AwsCredentials> {
+  const { context, files, sources, visited } = resolution;
   const source = profile.source_profile;
   if (source !== undefined) {
     // A profile naming itself as its source means "my own static keys", as in the AWS CLI.
