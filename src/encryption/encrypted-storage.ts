@@ -7,7 +7,7 @@ import { systemClock } from '../core/system-clock.js';
 import { KeyringStore, sameBytes } from './keyring-store.js';
 import type { Keyring } from './keyring.js';
 import { runRewrap, type RewrapOptions, type RewrapReport } from './rewrap.js';
-import { copyOf, OpenedCache } from './opened-cache.js';
+import { copyOf, copyOver, OpenedCache } from './opened-cache.js';
 import { open, seal, termOf } from './sealed-value.js';
 import { StaticRootKey } from './static-root-key.js';
 
@@ -104,7 +104,8 @@ export class EncryptedStorage implements Storage {
       return undefined;
     }
     const keyring = this.keyring.known;
-    return (keyring && this.openWith(keyring, key, sealed)) || this.openValue(key, sealed);
+    // The storage answered an array of this reader's own: the plaintext may be written over it.
+    return (keyring && this.openWith(keyring, key, sealed, true)) || this.openValue(key, sealed);
   }
 
   async put(key: string, value: Uint8Array): Promise<void> {
@@ -154,11 +155,17 @@ export class EncryptedStorage implements Storage {
     return { active: keyring.active, terms: keyring.terms, retired: [...keyring.document.retired] };
   }
 
-  /** The plaintext of `sealed` with the keys of `keyring`, or undefined when its term is not among them. */
-  private openWith(keyring: Keyring, key: string, sealed: Uint8Array): Uint8Array | undefined {
+  /**
+   * The plaintext of `sealed` with the keys of `keyring`, or undefined when its term is not among them. `spare`: the
+   * caller owns `sealed` and no longer needs it, so a remembered plaintext may be copied over it.
+   */
+  private openWith(keyring: Keyring, key: string, sealed: Uint8Array, spare = false): Uint8Array | undefined {
     const known = this.opened.lookup(key, sealed);
     // A remembered value of a term retired since is refused like any other value of that term.
-    if (known && keyring.keyOf(known.term)) return known.plaintext;
+    if (known && keyring.keyOf(known.term)) {
+      // The remembered sealed bytes stay untouched even if a storage answered that very array.
+      return spare && known.sealed !== sealed ? copyOver(sealed, known.plaintext) : copyOf(known.plaintext);
+    }
     const term = termOf(sealed, key);
     const termKey = keyring.keyOf(term);
     if (!termKey) return undefined;

@@ -20,18 +20,29 @@ export function copyOf(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(bytes);
 }
 
+/**
+ * A copy of `plaintext` for a reader, written over `spare` when that is an array the reader already owns whole (the
+ * sealed bytes a storage read answered, which are longer): one allocation fewer per read. The rest of `spare` is
+ * zeroed, and an array that shares its memory with anything else (a Buffer from a pool) is never written.
+ */
+export function copyOver(spare: Uint8Array, plaintext: Uint8Array): Uint8Array {
+  if (spare.byteOffset !== 0 || spare.buffer.byteLength !== spare.byteLength || spare.byteLength < plaintext.byteLength) return copyOf(plaintext);
+  spare.set(plaintext);
+  spare.fill(0, plaintext.byteLength);
+  return new Uint8Array(spare.buffer, 0, plaintext.byteLength);
+}
+
 export class OpenedCache {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
 
   constructor(private readonly budget: number) {}
 
-  /** The plaintext when `sealed` is exactly what was remembered for `key`; a copy the caller may keep. */
-  lookup(key: string, sealed: Uint8Array): { plaintext: Uint8Array; term: number } | undefined {
+  /** The remembered entry when `sealed` is exactly its sealed bytes, counted as read; its plaintext is never handed out. */
+  lookup(key: string, sealed: Uint8Array): Entry | undefined {
     const entry = this.peek(key, sealed);
-    if (!entry) return undefined;
-    entry.used = true;
-    return { plaintext: copyOf(entry.plaintext), term: entry.term };
+    if (entry) entry.used = true;
+    return entry;
   }
 
   /** The remembered entry when `sealed` is exactly its sealed bytes: for comparisons only, never handed out. */

@@ -37,6 +37,36 @@ describe('EncryptedStorage', () => {
     expect(text(await new EncryptedStorage({ storage: inner, key }).get('k'))).toBe('secret-2');
   });
 
+  it('answers reads in memory of their own, never in memory the wrapped storage shares with other values', async () => {
+    const inner = new MemoryStorage();
+    const storage = new EncryptedStorage({ storage: inner, key: randomBytes(32) });
+    await storage.put('k', bytes('secret-1'));
+    // A value remembered from the write: its copy may go into the array the wrapped storage answered.
+    const first = (await storage.get('k'))!;
+    expect(text(first)).toBe('secret-1');
+    expect([...new Uint8Array(first.buffer)].slice(first.byteLength).every((byte) => byte === 0)).toBe(true);
+    new Uint8Array(first.buffer).fill(0x41);
+    expect(text(await storage.get('k'))).toBe('secret-1');
+
+    // A storage answering views into one shared block (as a driver's pooled Buffers may be): that block stays as it was.
+    const shared = new Uint8Array(4096).fill(7);
+    const backing = new MemoryStorage();
+    const pooled: MemoryStorage = Object.create(backing);
+    pooled.get = async (key) => {
+      const value = await backing.get(key);
+      if (value === undefined) return undefined;
+      shared.set(value, 100);
+      return shared.subarray(100, 100 + value.length);
+    };
+    const reader = new EncryptedStorage({ storage: pooled, key: randomBytes(32) });
+    await reader.put('p', bytes('secret-2'));
+    const read = (await reader.get('p'))!;
+    expect(text(read)).toBe('secret-2');
+    expect(read.buffer).not.toBe(shared.buffer);
+    const sealed = (await backing.get('p'))!;
+    expect(shared.subarray(100, 100 + sealed.length)).toEqual(sealed);
+  });
+
   it('seals each write with a fresh nonce', async () => {
     const inner = new MemoryStorage();
     const storage = new EncryptedStorage({ storage: inner, key: randomBytes(32) });
