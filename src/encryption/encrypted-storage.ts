@@ -40,6 +40,9 @@ const KEYRING_KEY = `${RESERVED_FOLDER}keyring`;
 const RESERVED_KEYS = 2;
 const MAX_CONFLICTS = 64;
 
+/** The stored bytes a conditional write is made against (undefined: absent), or false when its condition fails. */
+type Condition = Uint8Array | undefined | false;
+
 /** A value written under `term`, kept until the write is confirmed against the stored keyring. */
 interface Written {
   key: string;
@@ -227,23 +230,27 @@ export class EncryptedStorage implements Storage {
   }
 
   /**
-   * The stored bytes a conditional write of `key` is to be conditioned on. A first try guesses: the ciphertext this
-   * process last saw holding `expected` (or, to create, nothing), which saves a read; a wrong guess only makes the
-   * wrapped storage refuse the write, and the next try reads.
+   * The exact stored bytes a write conditioned on `expected` (null: absent) is to be made against, or false when the
+   * key does not hold `expected` (compared by plaintext). A first try guesses, with no read and no check: the
+   * ciphertext this process last saw holding `expected` under a live term (or, to create, nothing); a wrong guess only
+   * makes the wrapped storage refuse the write, and the next try reads.
    */
-  private storedFor(key: string, expected: Uint8Array | null | undefined, guess: boolean): Uint8Array | undefined | Promise<Uint8Array | undefined> {
-    if (!guess) return this.inner.get(key);
-    if (!expected) return undefined;
-    return this.opened.sealedHolding(key, expected) ?? this.inner.get(key);
+  private storedHolding(key: string, expected: Uint8Array | null, guess: boolean): Condition | Promise<Condition> {
+    if (guess) {
+      if (expected === null) return undefined;
+      const known = this.opened.holding(key, expected);
+      if (known && this.keyring.known?.keyOf(known.term)) return known.sealed;
+    }
+    return this.inner.get(key).then(async (stored) => ((await this.holdsPlaintext(key, stored, expected ?? undefined)) ? stored : false));
   }
 
   private async putIfPlaintext(key: string, expected: Uint8Array | undefined, value: Uint8Array): Promise<boolean> {
     checkKey(key);
     const cas = this.inner.compareAndPut!.bind(this.inner);
     for (let attempt = 0; attempt < MAX_CONFLICTS; attempt++) {
-      const stored = await this.storedFor(key, expected, attempt === 0);
-      if (!(await this.holdsPlaintext(key, stored, expected))) return false;
-      const written = await this.sealFor(key, value);
+      const stored = await this.storedHolding(key, expected ?? null, attempt === 0);
+      if (stored === false) return false;
+      const written = sealWith(this.keyring.known ?? (await this.keyring.current()), key, value);
       if (await cas(key, stored, written.sealed)) {
         this.remember(written);
         await this.confirm([written]);
@@ -257,8 +264,8 @@ export class EncryptedStorage implements Storage {
   private async deleteIfPlaintext(key: string, expected: Uint8Array): Promise<boolean> {
     checkKey(key);
     for (let attempt = 0; attempt < MAX_CONFLICTS; attempt++) {
-      const stored = await this.storedFor(key, expected, attempt === 0);
-      if (!(await this.holdsPlaintext(key, stored, expected))) return false;
+      const stored = await this.storedHolding(key, expected, attempt === 0);
+      if (stored === false) return false;
       if (await this.inner.compareAndDelete!(key, stored as Uint8Array)) {
         this.opened.forget(key);
         return true;
@@ -271,15 +278,12 @@ export class EncryptedStorage implements Storage {
   private async commitSealed(operations: readonly StorageOperation[]): Promise<boolean> {
     for (const operation of operations) checkKey(operation.key);
     for (let attempt = 0; attempt < MAX_CONFLICTS; attempt++) {
-      const guessed = operations.map((operation) =>
-        operation.expected === undefined ? undefined : this.storedFor(operation.key, operation.expected, attempt === 0),
+      const conditions = operations.map((operation) =>
+        operation.expected === undefined ? undefined : this.storedHolding(operation.key, operation.expected, attempt === 0),
       );
       // Guesses from the cache need no wait; only reads do, all at once.
-      const stored = guessed.some(isPromise) ? await Promise.all(guessed) : (guessed as (Uint8Array | undefined)[]);
-      for (let index = 0; index < operations.length; index++) {
-        const expected = operations[index]!.expected;
-        if (expected !== undefined && !(await this.holdsPlaintext(operations[index]!.key, stored[index], expected ?? undefined))) return false;
-      }
+      const stored = conditions.some(isPromise) ? await Promise.all(conditions) : (conditions as Condition[]);
+      if (stored.includes(false)) return false;
       // After the checks, which may have loaded a newer keyring while opening a value.
       const keyring = this.keyring.known ?? (await this.keyring.current());
       const sealed: StorageOperation[] = [];
@@ -292,7 +296,7 @@ export class EncryptedStorage implements Storage {
           writes.push(written);
           next = { type: 'put', key: operation.key, value: written.sealed };
         }
-        if (operation.expected !== undefined) next.expected = stored[index] ?? null;
+        if (operation.expected !== undefined) next.expected = (stored[index] as Uint8Array | undefined) ?? null;
         sealed.push(next);
       }
       if (await this.inner.commit!(sealed)) {

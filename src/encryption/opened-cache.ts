@@ -51,10 +51,10 @@ export class OpenedCache {
     return entry && sameBytes(entry.sealed, sealed) ? entry : undefined;
   }
 
-  /** The remembered sealed bytes of `key` when they open to exactly `plaintext`. */
-  sealedHolding(key: string, plaintext: Uint8Array): Uint8Array | undefined {
+  /** The remembered entry of `key` when its sealed bytes open to exactly `plaintext`. */
+  holding(key: string, plaintext: Uint8Array): Entry | undefined {
     const entry = this.entries.get(key);
-    return entry && sameBytes(entry.plaintext, plaintext) ? entry.sealed : undefined;
+    return entry && sameBytes(entry.plaintext, plaintext) ? entry : undefined;
   }
 
   /** Keeps `plaintext` itself, not a copy: the caller hands over an array nobody else holds. */
