@@ -20,31 +20,46 @@ const TAG_LENGTH = 16;
 export const SEAL_OVERHEAD = HEADER_LENGTH + NONCE_LENGTH + TAG_LENGTH;
 
 /** Random nonces drawn a thousand at a time: one call into the CSPRNG per value costs as much as the encryption. */
-const noncePool = Buffer.alloc(NONCE_LENGTH * 1024);
+const noncePool = new Uint8Array(NONCE_LENGTH * 1024);
 let noncePosition = noncePool.length;
 
-/** Copies 96 fresh random bits into `out` at `offset`; each pool position is handed out once. */
-function writeNonce(out: Uint8Array, offset: number): void {
+/** 96 fresh random bits, as a view of the pool: each position is handed out once, and used before the pool refills. */
+function nextNonce(): Uint8Array {
   if (noncePosition === noncePool.length) {
     randomFillSync(noncePool);
     noncePosition = 0;
   }
-  out.set(noncePool.subarray(noncePosition, noncePosition + NONCE_LENGTH), offset);
+  const start = noncePosition;
   noncePosition += NONCE_LENGTH;
+  return noncePool.subarray(start, noncePosition);
 }
 
-/**
- * The additional data (header, then the UTF-8 storage key), assembled in one reused buffer: it holds no secret, and
- * setAAD has taken its copy before the next value is sealed or opened.
- */
-let scratch = Buffer.alloc(256);
+/** Options of every cipher: read, never kept or changed, by node:crypto. */
+const CIPHER_OPTIONS = { authTagLength: TAG_LENGTH };
 
-function additionalData(head: Uint8Array, storageKey: string): Buffer {
-  const needed = HEADER_LENGTH + Buffer.byteLength(storageKey, 'utf8');
-  if (needed > scratch.length) scratch = Buffer.alloc(Math.max(needed, scratch.length * 2));
-  scratch.set(head.subarray(0, HEADER_LENGTH), 0);
-  scratch.write(storageKey, HEADER_LENGTH, 'utf8');
-  return scratch.subarray(0, needed);
+/**
+ * The additional data (header, then the UTF-8 storage key), assembled in one reused array: it holds no secret, and
+ * setAAD has taken its copy before the next value is sealed or opened. Storage keys are mostly ASCII, which is copied
+ * here directly; anything else goes through the encoder.
+ */
+let scratch = new Uint8Array(256);
+const encoder = new TextEncoder();
+
+function additionalData(version: number, term: number, storageKey: string): Uint8Array {
+  const length = storageKey.length;
+  // A UTF-16 code unit takes at most 3 bytes of UTF-8.
+  if (HEADER_LENGTH + length * 3 > scratch.length) scratch = new Uint8Array(Math.max(HEADER_LENGTH + length * 3, scratch.length * 2));
+  scratch[0] = version;
+  scratch[1] = term >>> 24;
+  scratch[2] = (term >>> 16) & 0xff;
+  scratch[3] = (term >>> 8) & 0xff;
+  scratch[4] = term & 0xff;
+  for (let index = 0; index < length; index++) {
+    const code = storageKey.charCodeAt(index);
+    if (code >= 0x80) return scratch.subarray(0, HEADER_LENGTH + encoder.encodeInto(storageKey, scratch.subarray(HEADER_LENGTH)).written);
+    scratch[HEADER_LENGTH + index] = code;
+  }
+  return scratch.subarray(0, HEADER_LENGTH + length);
 }
 
 /**
@@ -58,10 +73,10 @@ export function seal(key: KeyObject, term: number, storageKey: string, plaintext
   out[2] = (term >>> 16) & 0xff;
   out[3] = (term >>> 8) & 0xff;
   out[4] = term & 0xff;
-  writeNonce(out, HEADER_LENGTH);
-  const nonce = out.subarray(HEADER_LENGTH, HEADER_LENGTH + NONCE_LENGTH);
-  const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_LENGTH });
-  cipher.setAAD(additionalData(out, storageKey));
+  const nonce = nextNonce();
+  out.set(nonce, HEADER_LENGTH);
+  const cipher = createCipheriv('aes-256-gcm', key, nonce, CIPHER_OPTIONS);
+  cipher.setAAD(additionalData(FORMAT_VERSION, term, storageKey));
   const body = cipher.update(plaintext);
   // GCM is a stream mode: everything comes out of update, final only computes the tag.
   if (body.length !== plaintext.length || cipher.final().length !== 0) throw new Error('AES-GCM changed the length of a value');
@@ -84,12 +99,11 @@ export function termOf(sealed: Uint8Array, storageKey: string): number {
 /** Opens a value whose term (checked by `termOf`) is sealed with `key`. */
 export function open(key: KeyObject, sealed: Uint8Array, storageKey: string): Uint8Array {
   const bytes = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength);
-  const head = bytes.subarray(0, HEADER_LENGTH);
   const nonce = bytes.subarray(HEADER_LENGTH, HEADER_LENGTH + NONCE_LENGTH);
   const tagStart = bytes.length - TAG_LENGTH;
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_LENGTH });
-    decipher.setAAD(additionalData(head, storageKey));
+    const decipher = createDecipheriv('aes-256-gcm', key, nonce, CIPHER_OPTIONS);
+    decipher.setAAD(additionalData(bytes[0]!, bytes.readUInt32BE(1), storageKey));
     decipher.setAuthTag(bytes.subarray(tagStart));
     const body = decipher.update(bytes.subarray(HEADER_LENGTH + NONCE_LENGTH, tagStart));
     // final checks the tag; GCM answers nothing more there.

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { EncryptedStorage, MemoryStorage } from '../../src/index.js';
+import { EncryptedStorage, MemoryStorage, SealedValueInvalid } from '../../src/index.js';
 import { withoutCompareAndPut } from '../support/faulty-storage.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -65,6 +65,27 @@ describe('EncryptedStorage', () => {
     expect(read.buffer).not.toBe(shared.buffer);
     const sealed = (await backing.get('p'))!;
     expect(shared.subarray(100, 100 + sealed.length)).toEqual(sealed);
+  });
+
+  it('opens values stored by earlier versions, under ASCII and non-ASCII keys alike', async () => {
+    // Written by the first release with the root key 0x11 x 32; the additional data is the header and the UTF-8 key.
+    const stored: Record<string, string> = {
+      '.encryption/keyring':
+        'AEEBAAAAAPZEHL68RAkQLOSou0+PRQN7FEukTbHcTDw9A1vVnQ5eSfHSlLZ5uTL4jR6Q9LecXuopADxBTUJjptfurAEAAAAAE28updaQlOMC6GyDt6pshLPlcZpjfZU++UMQos4JBCYD/ivzSw+6USgVi9IJwqYmtp1XVq+4GpygWaxjNG+qdquYbxKlt3I2hKXa8ukhrR8zklGmIUX7J90zeSYqAHRoA6QfDEcFE+pk3Rgr0Z1FW5JKmftywBIRYrYrWaULUFDN632kSkJRxL9KpB6Qi8QUfA/tBodQX6/ifJqb8TiLHJCnHgvmiQ==',
+      'kv/ascii': 'AQAAAAEZMHSgkcHh/lxQRjhpTmEmglq0XmUY4R6kJBY0mQHGho8NPw==',
+      'kv/ключ/🔑': 'AQAAAAF1IQOJLRBvhkVNtA0AQw1gIwrJxlGfR7bxu/Hr5i2zcUTSUw==',
+    };
+    const inner = new MemoryStorage();
+    for (const [key, value] of Object.entries(stored)) await inner.put(key, Buffer.from(value, 'base64'));
+    const storage = new EncryptedStorage({ storage: inner, key: new Uint8Array(32).fill(0x11) });
+    expect(text(await storage.get('kv/ascii'))).toBe('value-1');
+    expect(text(await storage.get('kv/ключ/🔑'))).toBe('value-2');
+    // What this version seals under a non-ASCII key opens there, and nowhere else.
+    await storage.put('kv/ключ/🗝', bytes('value-3'));
+    const fresh = new EncryptedStorage({ storage: inner, key: new Uint8Array(32).fill(0x11) });
+    expect(text(await fresh.get('kv/ключ/🗝'))).toBe('value-3');
+    await inner.put('kv/ключ/🔒', (await inner.get('kv/ключ/🗝'))!);
+    await expect(fresh.get('kv/ключ/🔒')).rejects.toThrow(SealedValueInvalid);
   });
 
   it('seals each write with a fresh nonce', async () => {
