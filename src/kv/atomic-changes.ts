@@ -72,10 +72,10 @@ export class AtomicChanges {
         const spilled = Math.max(current?.spilled ?? 0, out.at(-1)?.version ?? 0, placed.documented);
         next = laidOut({ ...placed.next, versions: keep, spilled, garbage: [], retired: [], revision: (current?.revision ?? 0) + 1 });
       }
-      const head = encodeHead(next);
+      const { bytes: head, texts } = encodeHead(next, this.heads.encoded(key, current));
       const operations = [...writes, { type: 'put' as const, key, value: head, expected: raw ?? null }, ...[...new Set(removals)].map(deletion)];
       if (await this.apply(operations, key, head)) {
-        this.heads.remember(key, head, next);
+        this.heads.remember(key, head, next, texts);
         return { result: outcome.result, stored: next, pending: [], warnings: [] };
       }
     }
