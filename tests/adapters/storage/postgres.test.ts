@@ -101,6 +101,44 @@ describe.skipIf(!available)('PostgresStorage against a real server', () => {
     await storage.close();
   });
 
+  it('a commit whose later condition fails after an earlier one applied undoes the earlier change', async () => {
+    const storage = new PostgresStorage({ connectionString: server.url, table: 'undone', poolSize: 2 });
+    await storage.put('u/a', encode('1'));
+    await storage.put('u/b', encode('taken'));
+    // Conditions run in key order: u/a's holds and applies, then u/b's fails.
+    const later = [
+      { type: 'put', key: 'u/b', value: encode('mine'), expected: null },
+      { type: 'delete', key: 'u/b', expected: encode('other') },
+      { type: 'put', key: 'u/b', value: encode('mine'), expected: encode('other') },
+    ] as const;
+    for (const failing of later) {
+      expect(await storage.commit([{ type: 'put', key: 'u/a', value: encode('2'), expected: encode('1') }, failing, { type: 'put', key: 'u/c', value: encode('new') }])).toBe(false);
+      expect([decode(await storage.get('u/a')), decode(await storage.get('u/b')), await storage.get('u/c')]).toEqual(['1', 'taken', undefined]);
+    }
+    expect(await storage.commit([{ type: 'put', key: 'u/a', value: encode('2'), expected: encode('1') }, { type: 'delete', key: 'u/b', expected: encode('taken') }, { type: 'put', key: 'u/c', value: encode('new') }])).toBe(true);
+    expect([decode(await storage.get('u/a')), await storage.get('u/b'), decode(await storage.get('u/c'))]).toEqual(['2', undefined, 'new']);
+    await storage.close();
+  });
+
+  it('a conditional change waiting behind a rival that changes the row checks its condition on the committed row', async () => {
+    const storage = new PostgresStorage({ connectionString: server.url, table: 'rechecked', poolSize: 2 });
+    await storage.put('r/head', encode('v1'));
+    const rival = postgres(server.url, { max: 1, onnotice: () => undefined });
+    let commit: Promise<boolean> | undefined;
+    await rival.begin(async (tx) => {
+      await tx`UPDATE rechecked SET value = ${Buffer.from('v2')} WHERE key = 'r/head'`;
+      commit = storage.commit([
+        { type: 'put', key: 'r/blob', value: encode('data'), expected: null },
+        { type: 'put', key: 'r/head', value: encode('ours'), expected: encode('v1') },
+      ]);
+      await waitForLockWait(server.url);
+    });
+    expect(await commit).toBe(false);
+    expect([await storage.get('r/blob'), decode(await storage.get('r/head'))]).toEqual([undefined, 'v2']);
+    await rival.end();
+    await storage.close();
+  });
+
   it('a commit larger than one statement covers runs as a transaction, as atomic', async () => {
     const storage = new PostgresStorage({ connectionString: server.url, table: 'large_commit' });
     await storage.put('l/guard', encode('v1'));
@@ -133,6 +171,9 @@ describe.skipIf(!available)('PostgresStorage against a real server', () => {
     first![0] = 0;
     expect(decode(again)).toBe('one');
     expect(decode(await storage.get('b/1'))).toBe('one');
+    // More keys than one statement lists as parameters go as one array.
+    const keys = Array.from({ length: 12 }, (_, index) => `b/${index + 1}`);
+    expect((await Promise.all(keys.map((key) => storage.get(key)))).map(decode)).toEqual(['one', 'two', ...Array(10).fill(undefined)]);
     await storage.close();
   });
 
