@@ -57,6 +57,11 @@ export class DecodedHeads {
     return record;
   }
 
+  /** The record last decoded or committed under `key`, without reading storage: it may be stale. */
+  remembered(key: string): StoredMetadata | undefined {
+    return this.heads.get(key)?.record;
+  }
+
   /** The head under `key`, read from storage now. */
   async read(key: string): Promise<StoredMetadata | undefined> {
     const bytes = await this.json.getRaw(key);
