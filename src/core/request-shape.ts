@@ -34,8 +34,9 @@ function checkHeaders(headers: unknown): void {
  * carry (a BigInt). Iterative, so that the check itself cannot overflow the stack.
  */
 export function checkJsonDocument(document: unknown, what: string): void {
-  // Most bodies (every login, most writes) are one flat object of strings, numbers and booleans: nothing to walk.
-  if (isFlatObject(document)) return;
+  // Most bodies are one flat object of strings, numbers and booleans (every login), or an object of such objects (a KV
+  // write's `{"data": {...}}`): two levels, and nothing that could contain itself, so nothing to walk.
+  if (isShallowObject(document)) return;
   const ancestors = new Set<object>();
   const stack: { value: unknown; depth: number; leave?: object }[] = [{ value: document, depth: 0 }];
   while (stack.length > 0) {
@@ -70,6 +71,16 @@ export function checkRequestShape(request: unknown): asserts request is EngineRe
     throw new InvalidRequest('the request authorize must be a function');
   }
   checkJsonDocument(request.body, 'the request body');
+}
+
+/** An object whose members are scalars or flat objects (see isFlatObject), none a BigInt. */
+function isShallowObject(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  for (const key in value) {
+    const child = (value as Record<string, unknown>)[key];
+    if (typeof child === 'bigint' || (typeof child === 'object' && child !== null && !isFlatObject(child))) return false;
+  }
+  return true;
 }
 
 function isFlatObject(value: unknown): boolean {

@@ -267,7 +267,8 @@ export class Dispatcher {
   private match(path: string): { route: Route; params: Record<string, string> } | undefined {
     for (const { route, regex } of this.routes) {
       const found = regex.exec(path);
-      if (found) return { route, params: { ...(found.groups ?? {}) } };
+      // Each match makes its own groups object: it is the route's params as it is, not a copy.
+      if (found) return { route, params: found.groups ?? {} };
     }
     return undefined;
   }

@@ -3,6 +3,7 @@ import { encodeJson, type JsonStore, unchanged } from '../core/stored-json.js';
 import type { StorageOperation } from '../ports/storage.js';
 import { alteredDataDocuments, placeData, rewriteAltered, type Staged } from './data-documents.js';
 import { entryDocument, leavingHead, type EntryDocuments } from './entry-documents.js';
+import { encodeHead, laidOut } from './head-records.js';
 import type { ChangeFunction, Committed, CommitOptions, Stage } from './key-store.js';
 import type { DecodedHeads } from './decoded-heads.js';
 import type { StoredMetadata } from './records.js';
@@ -55,7 +56,7 @@ export class AtomicChanges {
       let writes: StorageOperation[] = [];
       if (outcome.next === unchanged) {
         if (!current || removals.length === 0) return { result: outcome.result, stored: current, pending: [], warnings: [] };
-        next = { ...current, garbage: [], retired: [], revision: current.revision + 1 };
+        next = laidOut({ ...current, garbage: [], retired: [], revision: current.revision + 1 });
       } else {
         const placed = placeData(this.layout, folder, current, outcome.next, staged, time, this.inlineEntries);
         const retired = pruned(current, placed.next);
@@ -69,12 +70,12 @@ export class AtomicChanges {
         for (const entry of out) writes.push({ type: 'put', key: `${folder}${entry.version}`, value: encodeJson(entryDocument(entry, time)) });
         removals.push(...retired.map((version) => `${folder}${version}`), ...prunedBlobs.map((id) => this.layout.blob(id)));
         const spilled = Math.max(current?.spilled ?? 0, out.at(-1)?.version ?? 0, placed.documented);
-        next = { ...placed.next, versions: keep, spilled, garbage: [], retired: [], revision: (current?.revision ?? 0) + 1 };
+        next = laidOut({ ...placed.next, versions: keep, spilled, garbage: [], retired: [], revision: (current?.revision ?? 0) + 1 });
       }
-      const head = encodeJson(next);
+      const { bytes: head, texts } = encodeHead(next, this.heads.encoded(key, current));
       const operations = [...writes, { type: 'put' as const, key, value: head, expected: raw ?? null }, ...[...new Set(removals)].map(deletion)];
       if (await this.apply(operations, key, head)) {
-        this.heads.remember(key, head, next);
+        this.heads.remember(key, head, next, texts);
         return { result: outcome.result, stored: next, pending: [], warnings: [] };
       }
     }

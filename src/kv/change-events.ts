@@ -42,13 +42,25 @@ export interface KvChangeEvent {
 /** How many of a key's latest changes its record keeps for late readers. */
 export const HISTORY = 16;
 
-export function eventOf(path: string, change: StoredChange): KvChangeEvent {
-  return { path, operation: change.operation, version: change.version, revision: change.revision, time: formatTimestamp(change.time) };
+/**
+ * A committed change of a key as the feed handles it: its time stays epoch milliseconds until a listener gets the
+ * event, so that a change nobody listens to formats no time.
+ */
+export interface KeyChange extends StoredChange {
+  path: string;
+}
+
+export function keyChange(path: string, change: StoredChange): KeyChange {
+  return { path, operation: change.operation, version: change.version, revision: change.revision, time: change.time };
+}
+
+export function eventOf(change: KeyChange): KvChangeEvent {
+  return { path: change.path, operation: change.operation, version: change.version, revision: change.revision, time: formatTimestamp(change.time) };
 }
 
 /** The changes a key's record remembers, oldest first. */
-export function eventsOf(path: string, record: StoredMetadata | undefined): KvChangeEvent[] {
-  return (record?.changes ?? []).map((change) => eventOf(path, change));
+export function changesOf(path: string, record: StoredMetadata | undefined): KeyChange[] {
+  return (record?.changes ?? []).map((change) => keyChange(path, change));
 }
 
 /**
@@ -79,11 +91,11 @@ export async function recordedChange<R>(
     },
     versions,
   );
-  if (made && committed.stored) context.feed.deliver([eventOf(path, made)]);
+  if (made && committed.stored) context.feed.deliver([keyChange(path, made)]);
   return committed;
 }
 
-/** The event of a key's removal: one revision past the last record the remover saw. */
-export function removalEvent(path: string, last: Pick<StoredMetadata, 'revision' | 'current_version'>, time: number): KvChangeEvent {
-  return { path, operation: 'metadata-delete', version: last.current_version, revision: last.revision + 1, time: formatTimestamp(time) };
+/** The change of a key's removal: one revision past the last record the remover saw. */
+export function removalChange(path: string, last: Pick<StoredMetadata, 'revision' | 'current_version'>, time: number): KeyChange {
+  return { path, operation: 'metadata-delete', version: last.current_version, revision: last.revision + 1, time };
 }

@@ -1,4 +1,4 @@
-import type { KvChangeEvent } from './change-events.js';
+import { eventOf, type KeyChange, type KvChangeEvent } from './change-events.js';
 
 /**
  * Delivers change events to subscribers, each event once and, per key, in revision order: an event whose revision is
@@ -80,15 +80,20 @@ export class ChangeFeed {
     if (!last || last.removed || last.revision < revision) this.delivered.set(path, { revision, version, removed: false });
   }
 
-  /** Delivers the events that are new, in the order given (callers give one key's events in revision order). */
-  deliver(events: readonly KvChangeEvent[]): void {
-    for (const event of events) {
-      const last = this.delivered.get(event.path);
-      if (last && !last.removed && event.revision <= last.revision) continue;
-      if (last?.removed && event.revision <= last.revision && event.operation === 'metadata-delete') continue;
-      this.delivered.set(event.path, { revision: event.revision, version: event.version, removed: event.operation === 'metadata-delete' });
+  /**
+   * Delivers the changes that are new, in the order given (callers give one key's changes in revision order), each as
+   * one event that every listener of its key gets.
+   */
+  deliver(changes: readonly KeyChange[]): void {
+    for (const change of changes) {
+      const last = this.delivered.get(change.path);
+      if (last && !last.removed && change.revision <= last.revision) continue;
+      if (last?.removed && change.revision <= last.revision && change.operation === 'metadata-delete') continue;
+      this.delivered.set(change.path, { revision: change.revision, version: change.version, removed: change.operation === 'metadata-delete' });
+      let event: KvChangeEvent | undefined;
       for (const { prefix, listener } of this.subscriptions) {
-        if (!event.path.startsWith(prefix)) continue;
+        if (!change.path.startsWith(prefix)) continue;
+        event ??= eventOf(change);
         try {
           listener(event);
         } catch (error) {

@@ -72,12 +72,14 @@ export class DataOperations {
   read<T>(path: string, version: number | undefined, project: (data: Record<string, unknown>) => T): Promise<VersionRead<T>> {
     const { keys } = this.context;
     return keys.consistent(async (): Promise<VersionRead<T>> => {
+      const prefetch = version === undefined ? keys.prefetchLatest(path) : undefined;
       const key = await keys.read(path);
       const entry = key && (await keys.version(path, key, resolveVersion(key, version)));
       if (!key || !entry) return { state: 'missing' };
       const metadata = versionMetadata(key, entry);
       if (isHidden(entry, now(this.context))) return { state: 'hidden', metadata };
-      return { state: 'live', value: project(await keys.data(path, key, entry)), metadata };
+      const prefetched = prefetch?.record === key && prefetch.entry === entry ? await prefetch.data : undefined;
+      return { state: 'live', value: project(prefetched ?? (await keys.data(path, key, entry))), metadata };
     });
   }
 

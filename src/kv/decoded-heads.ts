@@ -1,4 +1,5 @@
 import type { JsonStore } from '../core/stored-json.js';
+import type { EncodedHead, HeadTexts } from './head-records.js';
 import type { StoredMetadata } from './records.js';
 
 /**
@@ -14,12 +15,28 @@ const CAPACITY = 256;
 interface Decoded {
   bytes: Uint8Array;
   record: StoredMetadata;
+  /** The texts of its parts, for a record this process encoded (head-records.ts). */
+  texts?: HeadTexts;
 }
 
-function deepFreeze<T>(value: T): T {
+export function deepFreeze<T>(value: T): T {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
   for (const field of Object.values(value)) deepFreeze(field);
   return Object.freeze(value);
+}
+
+/**
+ * deepFreeze for a record encodeHead wrote, whose entries and changes it froze: their lists are frozen without asking
+ * each part again (Object.isFrozen is a call into the engine, and a head has dozens of parts).
+ */
+function freezeEncoded(record: StoredMetadata): StoredMetadata {
+  const fields = record as unknown as Record<string, unknown>;
+  for (const name of Object.keys(fields)) {
+    const value = fields[name];
+    if ((name === 'versions' || name === 'changes') && Array.isArray(value)) Object.freeze(value);
+    else deepFreeze(value);
+  }
+  return Object.freeze(record);
 }
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -40,16 +57,30 @@ export class DecodedHeads {
     return record;
   }
 
+  /** The record last decoded or committed under `key`, without reading storage: it may be stale. */
+  remembered(key: string): StoredMetadata | undefined {
+    return this.heads.get(key)?.record;
+  }
+
   /** The head under `key`, read from storage now. */
   async read(key: string): Promise<StoredMetadata | undefined> {
     const bytes = await this.json.getRaw(key);
     return bytes === undefined ? undefined : this.decode(key, bytes);
   }
 
-  /** Remembers a record with the bytes it was stored as (its `bytes` must not be altered afterwards). */
-  remember(key: string, bytes: Uint8Array, record: StoredMetadata): void {
+  /** The remembered record, with its parts' texts, when it is `record` and this process encoded it. */
+  encoded(key: string, record: StoredMetadata | undefined): EncodedHead | undefined {
+    const known = this.heads.get(key);
+    return known?.record === record && known?.texts ? { record: known.record, texts: known.texts } : undefined;
+  }
+
+  /**
+   * Remembers a record with the bytes it was stored as (its `bytes` must not be altered afterwards), and the texts of
+   * its parts when encodeHead wrote it (which froze its parts).
+   */
+  remember(key: string, bytes: Uint8Array, record: StoredMetadata, texts?: HeadTexts): void {
     this.heads.delete(key);
-    this.heads.set(key, { bytes, record: deepFreeze(record) });
+    this.heads.set(key, { bytes, record: texts ? freezeEncoded(record) : deepFreeze(record), texts });
     if (this.heads.size > CAPACITY) this.heads.delete(this.heads.keys().next().value as string);
   }
 }

@@ -53,19 +53,25 @@ export function leavingHead(
   inlineAll: boolean,
   limit: number,
 ): { keep: StoredVersion[]; out: StoredVersion[] } {
+  const { from, to } = keptRange(next);
+  const fits = to - from + 1 <= limit;
+  // Every entry stays inline when all must, or when the record fits and the change loaded none besides the inline ones.
+  if (inlineAll || (fits && view === current)) return { keep: ascending(next.versions), out: [] };
   const before = new Map(view?.versions.map((entry) => [entry.version, entry]));
   const wasInline = new Set(current?.versions.map((entry) => entry.version));
   const keep: StoredVersion[] = [];
   const out: StoredVersion[] = [];
   for (const entry of next.versions) {
-    if (inlineAll || entry.version === next.current_version || before.get(entry.version) !== entry) keep.push(entry);
+    if (entry.version === next.current_version || before.get(entry.version) !== entry) keep.push(entry);
     else if (wasInline.has(entry.version)) out.push(entry);
   }
-  const { from, to } = keptRange(next);
-  const room = to - from + 1 > limit ? 0 : Math.max(0, limit - keep.length);
+  const room = fits ? Math.max(0, limit - keep.length) : 0;
   if (room > 0) keep.push(...out.splice(Math.max(0, out.length - room)));
-  keep.sort((a, b) => a.version - b.version);
-  return { keep, out: out.filter((entry) => !dataInDocument(next, entry.version)) };
+  return { keep: ascending(keep), out: out.filter((entry) => !dataInDocument(next, entry.version)) };
+}
+
+function ascending(entries: readonly StoredVersion[]): StoredVersion[] {
+  return [...entries].sort((a, b) => a.version - b.version);
 }
 
 /** Every method takes the key's entry folder (StorageLayout.entries), worked out once per operation. */

@@ -81,6 +81,13 @@ function sameRecord(a: StoredMetadata | undefined, b: StoredMetadata | undefined
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** A read of a version's data started on the strength of a remembered head (see `KeyStore.prefetchLatest`). */
+export interface LatestPrefetch {
+  record: StoredMetadata;
+  entry: StoredVersion;
+  data: Promise<Record<string, unknown> | undefined>;
+}
+
 export class KeyStore {
   private readonly mutex = new KeyedMutex();
   private readonly entries: EntryDocuments;
@@ -149,6 +156,22 @@ export class KeyStore {
         : await this.json.get<Record<string, unknown>>(this.layout.blob(version.blob));
     if (data === undefined) throw new StaleRead();
     return data;
+  }
+
+  /**
+   * Starts reading the data of the newest version of the head this engine last saw for `path`, before the head itself
+   * is read, so that over a network database both reads share one round trip. The caller uses it only when the head
+   * read answers that same record. Only for data under a blob id, which is never reused: a head equal to the one
+   * remembered then references exactly the data read, whenever it was read.
+   */
+  prefetchLatest(path: string): LatestPrefetch | undefined {
+    const record = this.heads.remembered(this.layout.metadata(path));
+    const entry = record && findVersion(record, record.current_version);
+    if (!record || entry?.blob === undefined || dataInDocument(record, entry.version)) return undefined;
+    const data = this.json.get<Record<string, unknown>>(this.layout.blob(entry.blob));
+    // Unused when the head changed meanwhile: its failure then concerns nobody.
+    data.catch(() => undefined);
+    return { record, entry, data };
   }
 
   /** Runs a read again when a document vanished under it; a record that keeps pointing at a missing one is a fault. */

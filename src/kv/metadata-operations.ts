@@ -9,7 +9,7 @@ import {
   type MetadataPatch,
   type MetadataWrite,
 } from './metadata.js';
-import { eventOf, recordedChange, removalEvent } from './change-events.js';
+import { keyChange, recordedChange, removalChange } from './change-events.js';
 import { transferKey, type Authorize, type TransferFields } from './key-moves.js';
 import { checkMetadataCas, metadataCasRequiredWarnings, nextMetadataVersion } from './metadata-cas.js';
 import type { StoredConfig } from './records.js';
@@ -64,15 +64,15 @@ export class MetadataOperations {
       throw error;
     });
     await keys.removeEvenIfCorrupt(path);
-    if (last) feed.deliver([removalEvent(path, last, now(this.context))]);
+    if (last) feed.deliver([removalChange(path, last, now(this.context))]);
   }
 
   /** Moves (or copies) a key with its history; the target's arrival and a moved source's removal are change events. */
   async transfer(from: string, fields: TransferFields, keepSource: boolean, authorize?: Authorize): Promise<void> {
     const { source, made, to } = await transferKey(this.context.keys, from, fields, keepSource, authorize);
-    const events = [eventOf(to, made)];
-    if (!keepSource) events.push(removalEvent(from, source, made.time));
-    this.context.feed.deliver(events);
+    const changes = [keyChange(to, made)];
+    if (!keepSource) changes.push(removalChange(from, source, made.time));
+    this.context.feed.deliver(changes);
   }
 
   private casWarnings(fields: MetadataWrite | MetadataPatch, config: StoredConfig): string[] {

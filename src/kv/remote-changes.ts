@@ -1,6 +1,6 @@
 import { KeyedMutex } from '../core/lock.js';
 import type { Storage, StorageWatch } from '../ports/storage.js';
-import { eventsOf, removalEvent } from './change-events.js';
+import { changesOf, removalChange } from './change-events.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { KeyPages } from './key-pages.js';
 import type { KeyStore } from './key-store.js';
@@ -75,9 +75,9 @@ export class RemoteChanges {
   private reconcile(path: string): Promise<void> {
     return this.mutex.run(path, async () => {
       const record = await this.keys.read(path);
-      if (record) return this.feed.deliver(eventsOf(path, record));
+      if (record) return this.feed.deliver(changesOf(path, record));
       const last = this.feed.last(path);
-      if (last) this.feed.deliver([removalEvent(path, { revision: last.revision, current_version: last.version }, this.clock())]);
+      if (last) this.feed.deliver([removalChange(path, { revision: last.revision, current_version: last.version }, this.clock())]);
     });
   }
 

@@ -25,11 +25,20 @@ export interface Measure {
   height: number;
 }
 
-const stringBytes = (text: string): number => Buffer.byteLength(JSON.stringify(text));
+/** Printable ASCII without '"' or '\\': JSON writes such a string as it is, between quotes. */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+const PLAIN_CHECKED_UP_TO = 1024;
+
+function stringBytes(text: string): number {
+  if (text.length <= PLAIN_CHECKED_UP_TO && PLAIN.test(text)) return text.length + 2;
+  return Buffer.byteLength(JSON.stringify(text));
+}
 
 function scalarBytes(value: unknown): number {
   if (typeof value === 'string') return stringBytes(value);
-  // undefined and functions do not occur in parsed JSON; counted as null, which is what an array would hold.
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value).length : 4;
+  if (typeof value === 'boolean') return value ? 4 : 5;
+  // null; undefined and functions do not occur in parsed JSON, and are counted as null, which is what an array would hold.
   return JSON.stringify(value)?.length ?? 4;
 }
 
@@ -40,18 +49,29 @@ function scalarBytes(value: unknown): number {
 export function measure(value: unknown, capBytes: number, capHeight: number): Measure {
   let bytes = 0;
   let height = 0;
-  const stack: { value: unknown; level: number }[] = [{ value, level: 0 }];
-  while (stack.length > 0) {
-    const { value: current, level } = stack.pop() as (typeof stack)[number];
+  // The values still to measure and their levels, as two stacks (no object per value).
+  const values: unknown[] = [value];
+  const levels: number[] = [0];
+  while (values.length > 0) {
+    const current = values.pop();
+    const level = levels.pop() as number;
     if (typeof current !== 'object' || current === null) {
       bytes += scalarBytes(current);
+    } else if (Array.isArray(current)) {
+      height = Math.max(height, level + 1);
+      bytes += 2 + Math.max(current.length - 1, 0);
+      for (const item of current) {
+        values.push(item);
+        levels.push(level + 1);
+      }
     } else {
       height = Math.max(height, level + 1);
-      const entries = Array.isArray(current) ? current.map((item) => ['', item] as const) : Object.entries(current);
-      bytes += 2 + Math.max(entries.length - 1, 0);
-      for (const [name, child] of entries) {
-        if (!Array.isArray(current)) bytes += stringBytes(name) + 1;
-        stack.push({ value: child, level: level + 1 });
+      const names = Object.keys(current);
+      bytes += 2 + Math.max(names.length - 1, 0);
+      for (const name of names) {
+        bytes += stringBytes(name) + 1;
+        values.push((current as Record<string, unknown>)[name]);
+        levels.push(level + 1);
       }
     }
     if (bytes > capBytes || height > capHeight) break;

@@ -64,6 +64,13 @@ describe('timestamps', () => {
     expect(formatTimestamp(new Date('2018-03-22T02:24:10.000Z'))).toBe('2018-03-22T02:24:10Z');
     expect(formatTimestamp(undefined)).toBe('');
     expect(formatTimestamp(Date.UTC(2020, 0, 1))).toBe('2020-01-01T00:00:00Z');
+    expect(formatTimestamp(new Date('2018-03-22T02:24:00.010Z'))).toBe('2018-03-22T02:24:00.01Z');
+  });
+
+  it('trims the fraction as RFC3339Nano does, for every time a Date holds', () => {
+    const trimmed = (ms: number) => new Date(ms).toISOString().replace(/\.?0+Z$/, 'Z');
+    fc.assert(fc.property(fc.integer({ min: -8.64e15, max: 8.64e15 }), (ms) => formatTimestamp(ms) === trimmed(ms)));
+    fc.assert(fc.property(fc.integer({ min: 0, max: 4102444800 }), (seconds) => formatTimestamp(seconds * 1000) === trimmed(seconds * 1000)));
   });
 
   it('parses what it prints', () => {

@@ -2,6 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import { JsonStore } from '../../src/core/stored-json.js';
 import { DecodedHeads } from '../../src/kv/decoded-heads.js';
+import { KeyStore } from '../../src/kv/key-store.js';
+import { newMetadata } from '../../src/kv/metadata.js';
+import { StorageLayout } from '../../src/kv/storage-layout.js';
+import { kvStoredShapes } from '../../src/kv/stored-shapes.js';
+import { addVersion } from '../../src/kv/versions.js';
 import { dataOf, setup } from './helpers.js';
 
 /** Head records are decoded once per distinct bytes; every read still reads the storage. */
@@ -45,6 +50,23 @@ describe('decoded heads', () => {
       (record.versions[0] as { version: number }).version = 5;
     }).toThrow(TypeError);
     expect(() => record.versions.push({ version: 9, created: 1 })).toThrow(TypeError);
+  });
+
+  it('freeze a head this process committed as deeply as one it decoded', async () => {
+    const layout = new StorageLayout('kv/');
+    const keys = new KeyStore(new JsonStore(new MemoryStorage(), kvStoredShapes(layout)), layout, () => 1);
+    for (let round = 1; round <= 3; round++) {
+      await keys.change('k', async (current, stage) => {
+        const { next } = addVersion(current ?? newMetadata(1), await stage({ round }), 1, { max_versions: 0, cas_required: false, delete_version_after: 0 });
+        return { next: { ...next, custom_metadata: { round: String(round) }, changes: [{ operation: 'write', version: round, revision: round, time: 1 }] }, result: undefined };
+      });
+    }
+    // The record the commit remembered, answered for the stored bytes it wrote.
+    const record = (await keys.read('k'))!;
+    expect(record.current_version).toBe(3);
+    for (const part of [record, record.versions, ...record.versions, record.changes, ...(record.changes ?? []), record.custom_metadata, record.garbage]) {
+      expect(Object.isFrozen(part)).toBe(true);
+    }
   });
 
   it('see a write made by another engine over the same storage at once', async () => {

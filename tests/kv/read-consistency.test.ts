@@ -47,6 +47,50 @@ describe('reads', () => {
     expectPlain404(await reader.handle({ method: 'GET', path: 'data/k', query: { version: '1' } }));
   });
 
+  it('of the latest version issue the data read beside the head read once the engine has seen the head', async () => {
+    const inner = new MemoryStorage();
+    let inFlight = 0;
+    const together: number[] = [];
+    const storage: Storage = {
+      get: async (key) => {
+        together.push(++inFlight);
+        try {
+          return await inner.get(key);
+        } finally {
+          inFlight--;
+        }
+      },
+      put: (key, value) => inner.put(key, value),
+      delete: (key) => inner.delete(key),
+      list: (prefix) => inner.list(prefix),
+      commit: (operations) => inner.commit(operations),
+    };
+    const kv = new KvEngine({ storage });
+    await kv.handle({ method: 'POST', path: 'data/k', body: { data: { v: 1 } } });
+    together.length = 0;
+    expect(dataOf(await kv.handle({ method: 'GET', path: 'data/k' })).data).toEqual({ v: 1 });
+    // Over a network database, reads issued together share one round trip (PostgresStorage batches them).
+    expect(together).toEqual([1, 2]);
+    together.length = 0;
+    await kv.handle({ method: 'GET', path: 'data/k', query: { version: '1' } });
+    expect(together).toEqual([1, 1]);
+  });
+
+  it.each([
+    ['keeps the old version', {}],
+    ['prunes the old version', { max_versions: 1 }],
+  ])('answer the newest data when another process wrote since this engine last saw the head (it %s)', async (_, config) => {
+    const storage = new MemoryStorage();
+    const reader = new KvEngine({ storage });
+    const writer = new KvEngine({ storage });
+    await reader.handle({ method: 'POST', path: 'metadata/k', body: config });
+    await reader.handle({ method: 'POST', path: 'data/k', body: { data: { v: 1 } } });
+    await writer.handle({ method: 'POST', path: 'data/k', body: { data: { v: 2 } } });
+    expect(dataOf(await reader.handle({ method: 'GET', path: 'data/k' })).data).toEqual({ v: 2 });
+    await writer.handle({ method: 'DELETE', path: 'data/k' });
+    expect((await reader.handle({ method: 'GET', path: 'data/k' })).status).toBe(404);
+  });
+
   it('a record that keeps pointing at a missing blob is a server fault, reported but not shown', async () => {
     const storage = new MemoryStorage();
     const faults: unknown[] = [];

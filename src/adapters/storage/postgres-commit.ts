@@ -4,12 +4,14 @@ import type { StorageOperation } from '../../ports/storage.js';
  * A multi-key commit as one SQL statement, so that it costs one round trip instead of three (BEGIN, the statements,
  * COMMIT), and runs in the statement's own implicit transaction.
  *
- * The conditional operations' keys are first read with FOR UPDATE, which waits for any concurrent writer of them and
- * then holds their rows; the conditions are decided on those rows, and every change runs only when all of them hold.
- * A failed condition therefore changes nothing and is answered without an error. One race remains: a key that must be
- * absent may be inserted by another transaction after the check; the insert then adds no row, the final count differs
- * from the expected one, and a division by zero aborts the whole statement (SQLSTATE 22012), which the caller reports
- * as a failed condition.
+ * Each conditional operation is a statement that changes its row only when its condition holds there: an UPDATE or
+ * DELETE matching the expected value, an INSERT that does nothing on conflict. PostgreSQL takes the row's lock for
+ * it and, when a concurrent writer changed the row meanwhile, checks the condition again on the row as committed, so
+ * the condition and the change are one step. The conditional operations run one after the other in key order (each
+ * waits for the one before and runs only when it applied), which takes row locks in the same order in every commit;
+ * the unconditional changes run only when the last one applied. So a commit whose first condition fails changes
+ * nothing and answers false without an error; one that fails a later condition, after earlier ones applied, is
+ * aborted by a division by zero (SQLSTATE 22012), which the caller also reports as a failed condition.
  */
 export interface CommitStatement {
   text: string;
@@ -23,7 +25,7 @@ export interface CommitStatement {
  */
 const MAX_OPERATIONS = 8;
 
-/** The error the statement raises when a change it made conditionally did not happen after all. */
+/** The error the statement raises when a condition failed after earlier ones had applied, to undo them. */
 export const RACED_CONDITION = '22012';
 
 const toBuffer = (value: Uint8Array) => Buffer.from(value.buffer, value.byteOffset, value.byteLength);
@@ -38,39 +40,38 @@ export function commitStatement(table: string, operations: readonly StorageOpera
   if (operations.some((operation) => operation.type === 'delete' && operation.expected === null)) return undefined;
   const params: unknown[] = [];
   const param = (value: unknown) => `$${params.push(value)}`;
-  const conditional = operations.some((operation) => operation.expected !== undefined);
-  // With conditions, every change runs only once all of them held.
-  const gate = conditional ? 'AND (SELECT ok FROM checked)' : '';
-  const conditions: string[] = [];
-  const locked: string[] = [];
-  const changes: string[] = [];
-  const counted: string[] = [];
-  operations.forEach((operation, index) => {
+  const checks: string[] = [];
+  const statements: string[] = [];
+  for (const operation of operations) {
+    if (operation.expected === undefined) continue;
+    const name = `c${checks.length}`;
+    const after = checks.length === 0 ? '' : ` AND EXISTS (SELECT 1 FROM c${checks.length - 1})`;
     const key = param(operation.key);
-    const name = `c${index}`;
-    const { expected } = operation;
-    if (expected !== undefined) {
-      locked.push(key);
-      counted.push(name);
-    }
-    if (expected === null) conditions.push(`NOT EXISTS (SELECT 1 FROM locked WHERE key = ${key})`);
-    else if (expected !== undefined) conditions.push(`EXISTS (SELECT 1 FROM locked WHERE key = ${key} AND value = ${param(toBuffer(expected))})`);
     if (operation.type === 'delete') {
-      changes.push(`${name} AS (DELETE FROM ${table} WHERE key = ${key} ${gate} RETURNING 1)`);
-      return;
+      statements.push(`${name} AS (DELETE FROM ${table} WHERE key = ${key} AND value = ${param(toBuffer(operation.expected!))}${after} RETURNING 1)`);
+    } else if (operation.expected === null) {
+      const value = param(toBuffer(operation.value));
+      statements.push(`${name} AS (INSERT INTO ${table} (key, value) SELECT ${key}::text, ${value}::bytea WHERE true${after} ON CONFLICT (key) DO NOTHING RETURNING 1)`);
+    } else {
+      const value = param(toBuffer(operation.value));
+      statements.push(`${name} AS (UPDATE ${table} SET value = ${value} WHERE key = ${key} AND value = ${param(toBuffer(operation.expected))}${after} RETURNING 1)`);
     }
-    const value = param(toBuffer(operation.value));
-    const onConflict = expected === null ? 'DO NOTHING' : 'DO UPDATE SET value = excluded.value';
-    changes.push(`${name} AS (INSERT INTO ${table} (key, value) SELECT ${key}::text, ${value}::bytea WHERE true ${gate} ON CONFLICT (key) ${onConflict} RETURNING 1)`);
+    checks.push(name);
+  }
+  const gate = checks.length === 0 ? '' : ` AND EXISTS (SELECT 1 FROM ${checks[checks.length - 1]})`;
+  operations.forEach((operation, index) => {
+    if (operation.expected !== undefined) return;
+    const key = param(operation.key);
+    statements.push(
+      operation.type === 'delete'
+        ? `u${index} AS (DELETE FROM ${table} WHERE key = ${key}${gate})`
+        : `u${index} AS (INSERT INTO ${table} (key, value) SELECT ${key}::text, ${param(toBuffer(operation.value))}::bytea WHERE true${gate} ON CONFLICT (key) DO UPDATE SET value = excluded.value)`,
+    );
   });
-  if (!conditional) return { text: `WITH ${changes.join(', ')} SELECT true AS ok`, params };
-  const counts = counted.map((name) => `(SELECT count(*) FROM ${name})`).join(' * ');
-  const text = [
-    `WITH locked AS (SELECT key, value FROM ${table} WHERE key IN (${locked.join(', ')}) ORDER BY key FOR UPDATE),`,
-    `checked AS (SELECT ${conditions.join(' AND ')} AS ok),`,
-    changes.join(', '),
-    // Not folded at planning: the divisor is a count known only once the changes ran.
-    `SELECT CASE WHEN NOT (SELECT ok FROM checked) THEN false ELSE 1 / (${counts}) = 1 END AS ok`,
-  ].join(' ');
+  if (checks.length === 0) return { text: `WITH ${statements.join(', ')} SELECT true AS ok`, params };
+  const applied = (name: string) => `(SELECT count(*) FROM ${name})`;
+  const [first, last] = [applied(checks[0]!), applied(checks[checks.length - 1]!)];
+  // The divisor is not folded at planning: it is a count known only once the statements ran.
+  const text = `WITH ${statements.join(', ')} SELECT CASE WHEN ${last} = 1 THEN true WHEN ${first} = 0 THEN false ELSE 1 / (${first} - ${first}) = 1 END AS ok`;
   return { text, params };
 }

@@ -47,6 +47,20 @@ const UNREACHABLE = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|
 /** Thrown when a commit's condition does not hold, to roll its transaction back. */
 class ConditionFailed extends Error {}
 
+/**
+ * Up to this many keys are read with a list of parameters, one prepared statement per count; more with one array
+ * parameter. The server keeps a generic plan for a statement only when it costs no more than a plan made for the
+ * values at hand; for an array of unknown length it never does, so `= ANY($1)` would be planned again at every
+ * execution, which cost more than the rest of the read here.
+ */
+const LISTED_KEYS = 8;
+
+function readStatement(count: number): string {
+  if (count === 1) return 'SELECT key, value FROM $table WHERE key = $1';
+  if (count > LISTED_KEYS) return 'SELECT key, value FROM $table WHERE key = ANY($1::text[])';
+  return `SELECT key, value FROM $table WHERE key IN (${Array.from({ length: count }, (_, index) => `$${index + 1}`).join(', ')})`;
+}
+
 const plainBytes = (value: Buffer) => new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
 const toBuffer = (value: Uint8Array) => Buffer.from(value.buffer, value.byteOffset, value.byteLength);
 
@@ -101,10 +115,7 @@ export class PostgresStorage implements Storage {
   }
 
   private async getMany(keys: readonly string[]): Promise<Map<string, Uint8Array>> {
-    const rows =
-      keys.length === 1
-        ? await this.query('SELECT key, value FROM $table WHERE key = $1', [keys[0]])
-        : await this.query('SELECT key, value FROM $table WHERE key = ANY($1::text[])', [keys]);
+    const rows = await this.query(readStatement(keys.length), keys.length > LISTED_KEYS ? [keys] : [...keys]);
     return new Map(rows.map((row) => [row.key as string, plainBytes(row.value as Buffer)]));
   }
 
@@ -184,13 +195,13 @@ export class PostgresStorage implements Storage {
     }
   }
 
-  /** Waits for running queries (up to 5 s), then closes every connection; later calls reject. */
   /** Changed keys from every process sharing the table, by LISTEN/NOTIFY (postgres-watch.ts). */
   async watch(prefix: string, handlers: StorageWatchHandlers): Promise<StorageWatch> {
     const sql = await this.ready();
     return watchTable(sql as unknown as ListeningSql, this.options.table ?? 'strongroom', prefix, handlers);
   }
 
+  /** Waits for running queries (up to 5 s), then closes every connection; later calls reject. */
   async close(): Promise<void> {
     this.closed = true;
     const client = this.client;

@@ -23,6 +23,25 @@ async function waitForLockWait(url: string): Promise<void> {
   }
 }
 
+/**
+ * Runs `ours` while a rival transaction holds the change `rivalChange` made, uncommitted, until `ours` waits on it;
+ * then the rival commits and `ours` is answered.
+ */
+async function behindRival(url: string, rivalChange: (tx: postgres.TransactionSql) => Promise<unknown>, ours: () => Promise<boolean>): Promise<boolean> {
+  const rival = postgres(url, { max: 1, onnotice: () => undefined });
+  try {
+    let pending: Promise<boolean> | undefined;
+    await rival.begin(async (tx) => {
+      await rivalChange(tx);
+      pending = ours();
+      await waitForLockWait(url);
+    });
+    return await pending!;
+  } finally {
+    await rival.end();
+  }
+}
+
 const available = postgresAvailable();
 let server: PostgresServer;
 beforeAll(async () => {
@@ -83,21 +102,55 @@ describe.skipIf(!available)('PostgresStorage against a real server', () => {
   it('a commit that finds a key absent, then loses the insert to a transaction that committed it meanwhile, applies nothing', async () => {
     const storage = new PostgresStorage({ connectionString: server.url, table: 'raced', poolSize: 2 });
     await storage.put('raced/other', encode('before'));
-    const rival = postgres(server.url, { max: 1, onnotice: () => undefined });
-    let commit: Promise<boolean> | undefined;
-    await rival.begin(async (tx) => {
-      await tx`INSERT INTO raced (key, value) VALUES ('raced/claim', ${Buffer.from('rival')})`;
-      // Our commit sees no row to lock, finds the key absent, and its insert then waits for the rival's transaction.
-      commit = storage.commit([
-        { type: 'put', key: 'raced/claim', value: encode('ours'), expected: null },
-        { type: 'put', key: 'raced/other', value: encode('after'), expected: encode('before') },
-      ]);
-      await waitForLockWait(server.url);
-    });
-    expect(await commit).toBe(false);
+    // Our commit finds the key absent, and its insert then waits for the rival's transaction.
+    const committed = behindRival(
+      server.url,
+      (tx) => tx`INSERT INTO raced (key, value) VALUES ('raced/claim', ${Buffer.from('rival')})`,
+      () =>
+        storage.commit([
+          { type: 'put', key: 'raced/claim', value: encode('ours'), expected: null },
+          { type: 'put', key: 'raced/other', value: encode('after'), expected: encode('before') },
+        ]),
+    );
+    expect(await committed).toBe(false);
     expect(decode(await storage.get('raced/claim'))).toBe('rival');
     expect(decode(await storage.get('raced/other'))).toBe('before');
-    await rival.end();
+    await storage.close();
+  });
+
+  it('a commit whose later condition fails after an earlier one applied undoes the earlier change', async () => {
+    const storage = new PostgresStorage({ connectionString: server.url, table: 'undone', poolSize: 2 });
+    await storage.put('u/a', encode('1'));
+    await storage.put('u/b', encode('taken'));
+    // Conditions run in key order: u/a's holds and applies, then u/b's fails.
+    const later = [
+      { type: 'put', key: 'u/b', value: encode('mine'), expected: null },
+      { type: 'delete', key: 'u/b', expected: encode('other') },
+      { type: 'put', key: 'u/b', value: encode('mine'), expected: encode('other') },
+    ] as const;
+    for (const failing of later) {
+      expect(await storage.commit([{ type: 'put', key: 'u/a', value: encode('2'), expected: encode('1') }, failing, { type: 'put', key: 'u/c', value: encode('new') }])).toBe(false);
+      expect([decode(await storage.get('u/a')), decode(await storage.get('u/b')), await storage.get('u/c')]).toEqual(['1', 'taken', undefined]);
+    }
+    expect(await storage.commit([{ type: 'put', key: 'u/a', value: encode('2'), expected: encode('1') }, { type: 'delete', key: 'u/b', expected: encode('taken') }, { type: 'put', key: 'u/c', value: encode('new') }])).toBe(true);
+    expect([decode(await storage.get('u/a')), await storage.get('u/b'), decode(await storage.get('u/c'))]).toEqual(['2', undefined, 'new']);
+    await storage.close();
+  });
+
+  it('a conditional change waiting behind a rival that changes the row checks its condition on the committed row', async () => {
+    const storage = new PostgresStorage({ connectionString: server.url, table: 'rechecked', poolSize: 2 });
+    await storage.put('r/head', encode('v1'));
+    const committed = behindRival(
+      server.url,
+      (tx) => tx`UPDATE rechecked SET value = ${Buffer.from('v2')} WHERE key = 'r/head'`,
+      () =>
+        storage.commit([
+          { type: 'put', key: 'r/blob', value: encode('data'), expected: null },
+          { type: 'put', key: 'r/head', value: encode('ours'), expected: encode('v1') },
+        ]),
+    );
+    expect(await committed).toBe(false);
+    expect([await storage.get('r/blob'), decode(await storage.get('r/head'))]).toEqual([undefined, 'v2']);
     await storage.close();
   });
 
@@ -133,6 +186,9 @@ describe.skipIf(!available)('PostgresStorage against a real server', () => {
     first![0] = 0;
     expect(decode(again)).toBe('one');
     expect(decode(await storage.get('b/1'))).toBe('one');
+    // More keys than one statement lists as parameters go as one array.
+    const keys = Array.from({ length: 12 }, (_, index) => `b/${index + 1}`);
+    expect((await Promise.all(keys.map((key) => storage.get(key)))).map(decode)).toEqual(['one', 'two', ...Array(10).fill(undefined)]);
     await storage.close();
   });
 
