@@ -26,11 +26,25 @@ const documentSchema = z.object({
 
 export type KeyringDocument = z.infer<typeof documentSchema>;
 
+/**
+ * A term's key from its base64, decoded into an array of its own and wiped once the KeyObject holds the key:
+ * Buffer.from would decode into Node's shared pool, where the bytes would stay readable through any pooled Buffer.
+ */
+function secretKeyOf(base64: string): KeyObject {
+  const bytes = Buffer.alloc(Buffer.byteLength(base64, 'base64'));
+  bytes.write(base64, 'base64');
+  try {
+    return createSecretKey(bytes);
+  } finally {
+    bytes.fill(0);
+  }
+}
+
 export class Keyring {
   private readonly keys: Map<number, KeyObject>;
 
   constructor(readonly document: KeyringDocument) {
-    this.keys = new Map(document.terms.map((entry) => [entry.term, createSecretKey(Buffer.from(entry.key, 'base64'))]));
+    this.keys = new Map(document.terms.map((entry) => [entry.term, secretKeyOf(entry.key)]));
   }
 
   get active(): number {

@@ -32,10 +32,15 @@ export class StaticRootKey implements RootKeyProvider {
   /** From standard base64 of 32 bytes (for example an environment variable). */
   static fromBase64(text: string): StaticRootKey {
     const bytes = decodeBase64(text.trim());
-    if (!bytes || bytes.length !== ROOT_KEY_LENGTH) {
-      throw new TypeError(`the root key must be ${ROOT_KEY_LENGTH} bytes in standard base64 (44 characters)`);
+    try {
+      if (!bytes || bytes.length !== ROOT_KEY_LENGTH) {
+        throw new TypeError(`the root key must be ${ROOT_KEY_LENGTH} bytes in standard base64 (44 characters)`);
+      }
+      return new StaticRootKey(bytes);
+    } finally {
+      // The decoded bytes may sit in Node's shared Buffer pool; the KeyObject holds its own copy.
+      bytes?.fill(0);
     }
-    return new StaticRootKey(bytes);
   }
 
   /** From a file holding the key in base64 (as `loadOrCreateRootKeyFile` writes it) or as 32 raw bytes. */

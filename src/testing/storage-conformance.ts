@@ -84,6 +84,10 @@ const basicCases: ConformanceCase[] = [
       const view = new Uint8Array(every.buffer, 10, 20);
       await storage.put('bin/view', view);
       checkBytes(await storage.get('bin/view'), every.slice(10, 30), 'a Uint8Array view into a larger buffer');
+      // Callers may reuse what get answers (EncryptedStorage writes a plaintext over it): it must be theirs alone.
+      const answered = await storage.get('bin/mutable');
+      answered?.fill(0);
+      checkBytes(await storage.get('bin/mutable'), encode('original'), 'a value answered by get, then changed by the caller');
     },
   },
   {
