@@ -3,12 +3,13 @@ import { formatDuration } from '../core/duration.js';
 import { bool, duration, int } from '../core/fields.js';
 import { KeyedMutex } from '../core/lock.js';
 import type { JsonStore } from '../core/stored-json.js';
+import { equalBytes } from './decoded-heads.js';
 import type { StoredConfig } from './records.js';
 import type { StorageLayout } from './storage-layout.js';
 
 /** Engine-wide settings (`config`): defaults for every key, which a key's metadata may override. */
 
-const DEFAULT_CONFIG: StoredConfig = { max_versions: 0, cas_required: false, delete_version_after: 0 };
+const DEFAULT_CONFIG: StoredConfig = Object.freeze({ max_versions: 0, cas_required: false, delete_version_after: 0 });
 
 /** Any negative delete_version_after disables the feature; it is kept as -1 and reads back as "-1s". */
 const DISABLED = -1;
@@ -49,9 +50,14 @@ function applyConfigWrite(current: StoredConfig, write: ConfigWrite): StoredConf
   };
 }
 
-/** Read on every change rather than cached, so that engines in several processes see each other's settings. */
+/**
+ * Read on every change rather than cached, so that engines in several processes see each other's settings. The config
+ * last decoded is kept with its bytes: a read that finds the same bytes answers it without decoding and checking them
+ * again (frozen, so no caller can alter it).
+ */
 export class ConfigStore {
   private readonly mutex = new KeyedMutex();
+  private decoded?: { bytes: Uint8Array; config: StoredConfig };
 
   constructor(
     private readonly json: JsonStore,
@@ -59,7 +65,13 @@ export class ConfigStore {
   ) {}
 
   async read(): Promise<StoredConfig> {
-    return (await this.json.get<StoredConfig>(this.layout.config)) ?? DEFAULT_CONFIG;
+    const key = this.layout.config;
+    const bytes = await this.json.getRaw(key);
+    if (bytes === undefined) return DEFAULT_CONFIG;
+    if (this.decoded && equalBytes(this.decoded.bytes, bytes)) return this.decoded.config;
+    const config = Object.freeze(this.json.decode<StoredConfig>(bytes, key));
+    this.decoded = { bytes, config };
+    return config;
   }
 
   /** Only the fields given change; with none, nothing is stored. */

@@ -39,7 +39,8 @@ function freezeEncoded(record: StoredMetadata): StoredMetadata {
   return Object.freeze(record);
 }
 
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+/** Whether two stored values are byte for byte the same (a native comparison). */
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
 }
 

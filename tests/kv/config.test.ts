@@ -59,6 +59,18 @@ describe('config (reference §14 cases 1-8)', () => {
     expect(dataOf(await env.R('foo')).metadata.deletion_time).toBe('');
   });
 
+  it('a change made by another engine over the same storage applies to the next write here, and a corrupted one is a 500', async () => {
+    const here = setup();
+    const other = setup({ storage: here.storage });
+    expect((await here.W('k', { v: 1 })).status).toBe(200);
+    expect((await other.config({ cas_required: true })).status).toBe(204);
+    expectError(await here.W('k', { v: 2 }), 400, 'check-and-set parameter required for this call');
+    expect((await other.config({ cas_required: false })).status).toBe(204);
+    expect((await here.W('k', { v: 2 })).status).toBe(200);
+    await here.storage.put('kv/config', new TextEncoder().encode('{"max_versions":"many"}'));
+    expect((await here.W('k', { v: 3 })).status).toBe(500);
+  });
+
   it('answers 405 to methods the path does not support', async () => {
     const env = setup();
     expect((await env.handle({ method: 'DELETE', path: 'config' })).status).toBe(405);
