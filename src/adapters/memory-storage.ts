@@ -1,3 +1,4 @@
+import { sameBytes } from '../core/bytes.js';
 import { compareKeys } from '../core/key-order.js';
 import type { ListPageOptions, Storage, StorageOperation } from '../ports/storage.js';
 
@@ -12,9 +13,7 @@ function parentOf(key: string): { folder: string; name: string } {
 }
 
 /** A native comparison through a Buffer view of the same memory (no copy). */
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
-}
+
 
 /** The index of the first name sorting strictly after `after` (names.length when none does). */
 function firstAfter(names: readonly string[], after: string): number {
@@ -113,7 +112,7 @@ export class MemoryStorage implements Storage {
   /** Whether the key holds `expected` (null: the key is absent). */
   private holds(key: string, expected: Uint8Array | null): boolean {
     const current = this.values.get(key);
-    return current === undefined ? expected === null : expected !== null && equalBytes(current, expected);
+    return current === undefined ? expected === null : expected !== null && sameBytes(current, expected);
   }
 
   /** Every key below `prefix`, relative to it, unsorted. */

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Storage, StorageOperation } from '../ports/storage.js';
+import { sameBytes } from './bytes.js';
 import { InternalError } from './errors.js';
 
 const encoder = new TextEncoder();
@@ -135,7 +136,7 @@ export class JsonStore {
   async deleteIfUnchanged(key: string, expected: Uint8Array): Promise<boolean> {
     if (this.storage.compareAndDelete) return this.settled(key, undefined, () => this.deleteBytesIfUnchanged(key, expected));
     const stored = await this.getRaw(key);
-    if (stored === undefined || !Buffer.from(stored).equals(expected)) return false;
+    if (stored === undefined || !sameBytes(stored, expected)) return false;
     await this.delete(key);
     return true;
   }
@@ -223,10 +224,10 @@ export class JsonStore {
   }
 
   /** Whether the key holds exactly `bytes` (undefined: the key is absent); false when it cannot be read. */
-  private async holds(key: string, bytes: Uint8Array | undefined): Promise<boolean> {
+  async holds(key: string, bytes: Uint8Array | undefined): Promise<boolean> {
     try {
       const stored = await this.storage.get(key);
-      return stored === undefined || bytes === undefined ? stored === bytes : Buffer.from(stored).equals(bytes);
+      return stored === undefined || bytes === undefined ? stored === bytes : sameBytes(stored, bytes);
     } catch {
       return false;
     }

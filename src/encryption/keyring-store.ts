@@ -2,6 +2,7 @@
  * Loads, creates and updates the keyring record in the wrapped storage, and keeps the last one seen. Several processes
  * may share the record: updates are compare-and-put against the exact bytes read, re-run on conflict.
  */
+import { sameBytes } from '../core/bytes.js';
 import { randomBytes, type KeyObject } from 'node:crypto';
 import { InternalError, WrongRootKey } from '../core/errors.js';
 import { KeyedMutex } from '../core/lock.js';
@@ -17,11 +18,6 @@ interface Loaded {
   wrapped: Uint8Array;
   keyringKey: KeyObject;
   keyring: Keyring;
-}
-
-/** Byte equality; Buffer.compare takes Uint8Arrays as they are, without a Buffer view made per call. */
-export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a === b || (a.length === b.length && Buffer.compare(a, b) === 0);
 }
 
 export class KeyringStore {

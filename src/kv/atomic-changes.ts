@@ -118,17 +118,8 @@ export class AtomicChanges {
     try {
       return await this.json.commit(operations);
     } catch (error) {
-      if (await this.holds(key, head)) return true;
+      if (await this.json.holds(key, head)) return true;
       throw error;
-    }
-  }
-
-  private async holds(key: string, bytes: Uint8Array | undefined): Promise<boolean> {
-    try {
-      const stored = await this.json.storage.get(key);
-      return stored === undefined || bytes === undefined ? stored === bytes : Buffer.from(stored).equals(bytes);
-    } catch {
-      return false;
     }
   }
 }

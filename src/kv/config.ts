@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { formatDuration } from '../core/duration.js';
 import { bool, duration, int } from '../core/fields.js';
+import { sameBytes } from '../core/bytes.js';
 import { KeyedMutex } from '../core/lock.js';
 import type { JsonStore } from '../core/stored-json.js';
-import { equalBytes } from './decoded-heads.js';
 import type { StoredConfig } from './records.js';
 import type { StorageLayout } from './storage-layout.js';
 
@@ -68,7 +68,7 @@ export class ConfigStore {
     const key = this.layout.config;
     const bytes = await this.json.getRaw(key);
     if (bytes === undefined) return DEFAULT_CONFIG;
-    if (this.decoded && equalBytes(this.decoded.bytes, bytes)) return this.decoded.config;
+    if (this.decoded && sameBytes(this.decoded.bytes, bytes)) return this.decoded.config;
     const config = Object.freeze(this.json.decode<StoredConfig>(bytes, key));
     this.decoded = { bytes, config };
     return config;

@@ -1,3 +1,4 @@
+import { sameBytes } from '../core/bytes.js';
 import type { JsonStore } from '../core/stored-json.js';
 import type { EncodedHead, HeadTexts } from './head-records.js';
 import type { StoredMetadata } from './records.js';
@@ -39,10 +40,6 @@ function freezeEncoded(record: StoredMetadata): StoredMetadata {
   return Object.freeze(record);
 }
 
-/** Whether two stored values are byte for byte the same (a native comparison). */
-export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b);
-}
 
 export class DecodedHeads {
   private readonly heads = new Map<string, Decoded>();
@@ -52,7 +49,7 @@ export class DecodedHeads {
   /** The record the bytes stored under `key` decode to (checked against its shape, as JsonStore.decode does). */
   decode(key: string, bytes: Uint8Array): StoredMetadata {
     const known = this.heads.get(key);
-    if (known && equalBytes(known.bytes, bytes)) return known.record;
+    if (known && sameBytes(known.bytes, bytes)) return known.record;
     const record = this.json.decode<StoredMetadata>(bytes, key);
     this.remember(key, bytes, record);
     return record;

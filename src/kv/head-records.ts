@@ -27,13 +27,18 @@ export interface EncodedHead {
   readonly texts: HeadTexts;
 }
 
+/**
+ * The texts of field names, kept for the head's own fields. Bounded: a stored head may carry fields this version does
+ * not know (kept as read), and names that come from stored data must not grow a process-wide table without end.
+ */
 const nameTexts = new Map<string, string>();
+const MAX_NAME_TEXTS = 64;
 
 function nameText(name: string): string {
   let text = nameTexts.get(name);
   if (text === undefined) {
     text = `${JSON.stringify(name)}:`;
-    nameTexts.set(name, text);
+    if (nameTexts.size < MAX_NAME_TEXTS) nameTexts.set(name, text);
   }
   return text;
 }

@@ -1,3 +1,4 @@
+import { sameBytes } from '../core/bytes.js';
 import { InternalError, InvalidRequest } from '../core/errors.js';
 import { AtomicChanges } from './atomic-changes.js';
 import { KeyedMutex } from '../core/lock.js';
@@ -225,7 +226,7 @@ export class KeyStore {
         await this.entries.removeThrough(this.layout.entries(path), stored.current_version);
         // Another process may have changed the key since: then destroy what it added and try again.
         const raw = await this.json.getRaw(key);
-        if (raw === undefined || (Buffer.from(raw).equals(encodeJson(stored)) && (await this.json.deleteIfUnchanged(key, raw)))) {
+        if (raw === undefined || (sameBytes(raw, encodeJson(stored)) && (await this.json.deleteIfUnchanged(key, raw)))) {
           return this.cleanups.confirm(key, [], []);
         }
       }

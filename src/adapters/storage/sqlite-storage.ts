@@ -1,3 +1,4 @@
+import { sameBytes } from '../../core/bytes.js';
 import type { ListPageOptions, Storage, StorageOperation } from '../../ports/storage.js';
 import { assertDistinctKeys, boundAfterChild, checkPageLimit, childName, pageStart, prefixEnd, type Bound } from './key-range.js';
 import { loadOptionalDriver } from './optional-driver.js';
@@ -133,7 +134,7 @@ export class SqliteStorage implements Storage {
         const holds = operations.every(({ key, expected }) => {
           if (expected === undefined) return true;
           const current = statements.get.get(key)?.value as Uint8Array | undefined;
-          return current === undefined ? expected === null : expected !== null && Buffer.from(current).equals(expected);
+          return current === undefined ? expected === null : expected !== null && sameBytes(current, expected);
         });
         if (holds) {
           for (const operation of operations) {
