@@ -1,4 +1,4 @@
-import { constants, hash as digestOf, publicDecrypt, type KeyObject } from 'node:crypto';
+import { constants, hash as digestOf, publicDecrypt, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { endsWithBinary } from '../core/bytes.js';
 
 export type RsaHash = 'sha1' | 'sha256';
@@ -59,9 +59,9 @@ export class RsaPublicKey {
     }
     // A 'binary' string, one character per octet: node:crypto answers it in well under half the time of a Buffer.
     const digest = digestOf(hash, data, 'binary');
-    let difference = 0;
-    for (let index = 0; index < prefix.length; index++) difference |= (block[index] as number) ^ (prefix[index] as number);
+    if (block.length !== this.length) return false;
     // Both comparisons always run: the time does not tell which part differed.
-    return endsWithBinary(block, prefix.length, digest) && difference === 0;
+    const samePrefix = timingSafeEqual(block.subarray(0, prefix.length), prefix);
+    return endsWithBinary(block, prefix.length, digest) && samePrefix;
   }
 }
