@@ -1,10 +1,10 @@
-import { hash as digestOf } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { AuthenticationRefused, InvalidRequest, isStrongroomError } from '../core/errors.js';
 import { decodeBase64 } from '../core/base64.js';
-import { endsWithBinary } from '../core/bytes.js';
 import { BerCursor } from './ber.js';
 import { ID_DATA, readAlgorithm, readSignedData, type AttributeValue, type SignedAttributes, type Signer } from './signed-data.js';
 import { findTrustedCertificate, signatureVerifies, type ParsedCertificate } from './parsed-certificate.js';
+import { binaryDigest } from './rsa-signature.js';
 import type { TrustedCertificate } from './trusted-certificate.js';
 
 /**
@@ -139,8 +139,8 @@ function checkSignedAttributes(signer: Signer, attributes: SignedAttributes, con
   if (!contentType.objectIdentifierIs(ID_DATA)) throw malformed('the signed content type is not data');
 
   const expected = new BerCursor(requiredAttributeValue(attributes.messageDigest, 'messageDigest')).octetString('messageDigest');
-  // A 'binary' string, one character per octet: node:crypto answers it in well under half the time of a Buffer.
-  if (!endsWithBinary(expected, 0, digestOf(hash, content, 'binary'))) {
+  const actual = binaryDigest(hash, content);
+  if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) {
     throw new AuthenticationRefused(`${VERIFY_FAILURE}: the message digest does not match the content`);
   }
 

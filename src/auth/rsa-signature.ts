@@ -1,5 +1,4 @@
 import { constants, hash as digestOf, publicDecrypt, timingSafeEqual, type KeyObject } from 'node:crypto';
-import { endsWithBinary } from '../core/bytes.js';
 
 export type RsaHash = 'sha1' | 'sha256';
 
@@ -9,6 +8,14 @@ const DIGEST_INFO_PREFIXES: Record<RsaHash, Buffer> = {
   sha256: Buffer.from('3031300d060960864801650304020105000420', 'hex'),
 };
 const DIGEST_LENGTHS: Record<RsaHash, number> = { sha1: 20, sha256: 32 };
+
+/**
+ * The digest of `data` as a Buffer, asked of node:crypto as a 'binary' string (one character per octet): Node 20
+ * answers that in under half the time it takes to answer a Buffer, and the string converts back in a fraction of it.
+ */
+export function binaryDigest(hash: RsaHash, data: Uint8Array): Buffer {
+  return Buffer.from(digestOf(hash, data, 'binary'), 'latin1');
+}
 /** RFC 8017 §9.2 step 3: the padding string is at least 8 octets, so an encoding needs 11 octets beyond its DigestInfo. */
 const MIN_PADDING = 8;
 
@@ -57,11 +64,10 @@ export class RsaPublicKey {
     } catch {
       return false;
     }
-    // A 'binary' string, one character per octet: node:crypto answers it in well under half the time of a Buffer.
-    const digest = digestOf(hash, data, 'binary');
     if (block.length !== this.length) return false;
     // Both comparisons always run: the time does not tell which part differed.
     const samePrefix = timingSafeEqual(block.subarray(0, prefix.length), prefix);
-    return endsWithBinary(block, prefix.length, digest) && samePrefix;
+    const sameDigest = timingSafeEqual(block.subarray(prefix.length), binaryDigest(hash, data));
+    return samePrefix && sameDigest;
   }
 }
