@@ -208,13 +208,16 @@ export class EncryptedStorage implements Storage {
    * another term than the active one is sealed again (unless someone replaced it meanwhile). The term each write used
    * is what counts, not whether this process's keyring changed since: another caller may have refreshed it meanwhile.
    */
-  private async confirm(writes: readonly Written[]): Promise<void> {
-    if (!this.inner.compareAndPut || writes.length === 0) return;
-    const keyring = await this.keyring.latest();
+  private confirm(writes: readonly Written[]): Promise<void> | undefined {
+    if (!this.inner.compareAndPut || writes.length === 0) return undefined;
+    return this.keyring.latest().then((keyring) => (writes.some((write) => write.term !== keyring.active) ? this.reseal(keyring, writes) : undefined));
+  }
+
+  private async reseal(keyring: Keyring, writes: readonly Written[]): Promise<void> {
     for (const write of writes) {
       if (write.term === keyring.active) continue;
       const again = { ...write, term: keyring.active, sealed: seal(keyring.activeKey, keyring.active, write.key, write.plaintext) };
-      if (await this.inner.compareAndPut(write.key, write.sealed, again.sealed)) this.remember(again);
+      if (await this.inner.compareAndPut!(write.key, write.sealed, again.sealed)) this.remember(again);
     }
   }
 
