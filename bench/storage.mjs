@@ -2,15 +2,15 @@
 // the same bytes, and the write throughput of four processes against one over one PostgreSQL.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { KvEngine } from 'strongroom';
 import { PostgresStorage } from 'strongroom/postgres';
 import { SqliteStorage } from 'strongroom/sqlite';
-import { batched, compare, settings, spread } from './harness.mjs';
+import { batched, compare, median, settings, spread } from './harness.mjs';
 import { fillVersions, keyPath, kvRead, kvWrite, payload } from './fixtures.mjs';
 import { rawRead, rawStorage } from './kv.mjs';
 
@@ -61,7 +61,20 @@ async function engineVersusRaw(name, storage, raw, goal, log) {
   ];
 }
 
-/** Total acknowledged KV writes per second of `processes` OS processes on distinct keys, one measurement. */
+/** The machine's CPU time so far, idle and in all (Linux /proc/stat, in clock ticks), or undefined elsewhere. */
+function machineCpu() {
+  try {
+    const ticks = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
+    return { idle: ticks[3] + (ticks[4] ?? 0), total: ticks.reduce((sum, value) => sum + value, 0) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Total acknowledged KV writes per second of `processes` OS processes on distinct keys, one measurement, and the share
+ * of the machine's CPU time that was busy meanwhile (server, writers and everything else), when the system tells.
+ */
 async function processesWriting(url, processes, milliseconds) {
   const script = fileURLToPath(new URL('storage-writer.mjs', import.meta.url));
   const children = Array.from({ length: processes }, (_, id) => fork(script, [url, 'bench_processes', String(id), String(milliseconds)], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] }));
@@ -71,9 +84,14 @@ async function processesWriting(url, processes, milliseconds) {
     return new Promise((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(text).writes) : reject(new Error(`writer exited ${code}`)))));
   });
   await Promise.all(children.map((child) => new Promise((resolve) => child.once('message', resolve))));
+  const before = machineCpu();
+  let after;
+  const sampled = setTimeout(() => (after = machineCpu()), milliseconds);
   for (const child of children) child.send('go');
   const writes = (await Promise.all(outputs)).reduce((sum, count) => sum + count, 0);
-  return (writes * 1000) / milliseconds;
+  clearTimeout(sampled);
+  const busy = before && after && after.total > before.total ? 1 - (after.idle - before.idle) / (after.total - before.total) : undefined;
+  return { rate: (writes * 1000) / milliseconds, busy };
 }
 
 async function scaling(url, label, goal, log) {
@@ -87,15 +105,31 @@ async function scaling(url, label, goal, log) {
     four.push(await processesWriting(url, 4, milliseconds));
     if (!(round % 2)) one.push(await processesWriting(url, 1, milliseconds));
   }
-  const ratios = four.map((rate, index) => rate / one[index]);
-  return {
-    section: 'storage',
-    name: `KV writes, 4 processes vs 1 over one ${label} (distinct keys)`,
-    unit: 'writes/s',
-    result: { subject: spread(four), limit: spread(one), ratio: spread(ratios) },
-    limitName: '1 process, same load',
-    goal: goalOf(goal),
-  };
+  const ratios = four.map((run, index) => run.rate / one[index].rate);
+  const rows = [
+    {
+      section: 'storage',
+      name: `KV writes, 4 processes vs 1 over one ${label} (distinct keys)`,
+      unit: 'writes/s',
+      result: { subject: spread(four.map((run) => run.rate)), limit: spread(one.map((run) => run.rate)), ratio: spread(ratios) },
+      limitName: '1 process, same load',
+      goal: goalOf(goal),
+    },
+  ];
+  // The server runs on the same cores: when one process already keeps them busy, more processes can only share them.
+  const busy = one.map((run) => run.busy);
+  if (busy.every((share) => share > 0)) {
+    const ceiling = spread(busy.map((share) => 1 / share));
+    rows.push({
+      section: 'storage',
+      name: `ceiling of the row above on this machine: all its CPU time / the CPU time busy while 1 process writes`,
+      unit: '×',
+      result: { subject: ceiling },
+      measuredText: `${ceiling.median.toFixed(2)}× (1 process kept ${Math.round(median(busy) * 100)}% of ${cpus().length} cores busy)`,
+      goal: { kind: 'info' },
+    });
+  }
+  return rows;
 }
 
 export async function storageBenchmarks(log) {
@@ -114,7 +148,7 @@ export async function storageBenchmarks(log) {
       try {
         const pg = (table) => open(new PostgresStorage({ connectionString: server.url, table }));
         rows.push(...(await engineVersusRaw(label, pg('bench_kv'), pg('bench_raw'), durable ? 0.8 : undefined, log)));
-        rows.push(await scaling(server.url, label, durable ? 2 : undefined, log));
+        rows.push(...(await scaling(server.url, label, durable ? 2 : undefined, log)));
       } finally {
         await Promise.all(stores.splice(0).map((storage) => storage.close()));
         await server.stop();

@@ -126,20 +126,27 @@ export class BerCursor {
   }
 
   /**
-   * The next element as an OCTET STRING, primitive (its content, not copied) or constructed (its segments joined), and
+   * A view of bytes `start` to `end` of the encoding, not a copy. A plain Uint8Array: a Buffer view (subarray of a
+   * Buffer) costs several times as much to make, and a walk makes some ten of them.
+   */
+  view(start: number, end: number): Uint8Array {
+    const bytes = this.bytes;
+    return new Uint8Array(bytes.buffer, bytes.byteOffset + start, end - start);
+  }
+
+  /**
+   * The next element as an OCTET STRING, primitive (a view of its content) or constructed (its segments joined), and
    * steps past it.
    */
-  octetString(what: string): Buffer {
-    const bytes = this.bytes;
+  octetString(what: string): Uint8Array {
     if (this.peek() === 0x04) {
       this.position = this.contentStart + this.length;
-      return Buffer.from(bytes.buffer, bytes.byteOffset + this.contentStart, this.length);
+      return this.view(this.contentStart, this.position);
     }
     const chunks: Uint8Array[] = [];
     this.segments(chunks, what);
     // The metadata service sends its content as one segment of a constructed OCTET STRING: no copy then either.
-    const [only] = chunks;
-    return chunks.length === 1 && only ? Buffer.from(only.buffer, only.byteOffset, only.byteLength) : Buffer.concat(chunks);
+    return chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks);
   }
 
   private segments(chunks: Uint8Array[], what: string): void {
@@ -150,7 +157,7 @@ export class BerCursor {
         continue;
       }
       this.position = this.contentStart + this.length;
-      chunks.push(this.bytes.subarray(this.contentStart, this.position));
+      chunks.push(this.view(this.contentStart, this.position));
     }
     this.leave(end, what);
   }

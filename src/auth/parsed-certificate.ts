@@ -1,6 +1,7 @@
 import { X509Certificate, verify, type KeyObject } from 'node:crypto';
 import { BerCursor } from './ber.js';
 import { readName } from './signed-data.js';
+import { RsaPublicKey } from './rsa-signature.js';
 import type { TrustedCertificate } from './trusted-certificate.js';
 
 /** What signature verification needs from a trusted certificate, decoded once. */
@@ -15,6 +16,8 @@ export interface ParsedCertificate {
   publicKey: KeyObject;
   /** 'rsa', 'dsa', 'ec', ... as node:crypto names it. */
   keyType: string;
+  /** The key ready for PKCS#1 v1.5 checks, when it is an RSA key. */
+  rsa: RsaPublicKey | undefined;
 }
 
 // Certificates are few (the built-in set plus the registered ones) but are consulted on every login; the cap only
@@ -47,8 +50,8 @@ export function parseTrustedCertificate(certificate: TrustedCertificate): Parsed
 
 // Spelled out rather than spread: this runs on every login, and a spread copies at several times the cost.
 function withCertificate(certificate: TrustedCertificate, parsed: Omit<ParsedCertificate, 'certificate'>): ParsedCertificate {
-  const { issuer, serialNumber, notBefore, notAfter, publicKey, keyType } = parsed;
-  return { certificate, issuer, serialNumber, notBefore, notAfter, publicKey, keyType };
+  const { issuer, serialNumber, notBefore, notAfter, publicKey, keyType, rsa } = parsed;
+  return { certificate, issuer, serialNumber, notBefore, notAfter, publicKey, keyType, rsa };
 }
 
 /**
@@ -118,6 +121,7 @@ function decode(pem: string): Decoded | null {
       notAfter: new Date(x509.validTo),
       publicKey,
       keyType: publicKey.asymmetricKeyType ?? '',
+      rsa: publicKey.asymmetricKeyType === 'rsa' ? new RsaPublicKey(publicKey) : undefined,
     };
   } catch {
     return null;
@@ -140,7 +144,8 @@ function issuerAndSerialNumber(der: Buffer): { issuer: Buffer; serialNumber: Buf
 }
 
 /** Whether `signature` over `data` verifies with the certificate's key (RSA PKCS#1 v1.5, or DSA with a DER signature). */
-export function signatureVerifies(certificate: ParsedCertificate, hash: 'sha1' | 'sha256', data: Buffer, signature: Buffer): boolean {
+export function signatureVerifies(certificate: ParsedCertificate, hash: 'sha1' | 'sha256', data: Uint8Array, signature: Uint8Array): boolean {
+  if (certificate.rsa) return certificate.rsa.verifies(hash, data, signature);
   try {
     return verify(hash, data, certificate.publicKey, signature);
   } catch {

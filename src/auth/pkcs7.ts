@@ -1,9 +1,10 @@
-import { hash as digestOf, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { AuthenticationRefused, InvalidRequest, isStrongroomError } from '../core/errors.js';
 import { decodeBase64 } from '../core/base64.js';
 import { BerCursor } from './ber.js';
 import { ID_DATA, readAlgorithm, readSignedData, type AttributeValue, type SignedAttributes, type Signer } from './signed-data.js';
 import { findTrustedCertificate, signatureVerifies, type ParsedCertificate } from './parsed-certificate.js';
+import { binaryDigest } from './rsa-signature.js';
 import type { TrustedCertificate } from './trusted-certificate.js';
 
 /**
@@ -91,7 +92,7 @@ function verifySigner(signer: Signer, content: Buffer, trusted: readonly Trusted
   const algorithm = signatureAlgorithm(signer);
   if (algorithm.hash === 'sha1' && !allowSha1) throw new InvalidRequest(SHA1_DISABLED_MESSAGE);
 
-  let signedBytes = content;
+  let signedBytes: Uint8Array = content;
   let signingTime: Date | undefined;
   if (signer.signedAttributes !== undefined) {
     signingTime = checkSignedAttributes(signer, signer.signedAttributes, content, algorithm.hash);
@@ -138,7 +139,7 @@ function checkSignedAttributes(signer: Signer, attributes: SignedAttributes, con
   if (!contentType.objectIdentifierIs(ID_DATA)) throw malformed('the signed content type is not data');
 
   const expected = new BerCursor(requiredAttributeValue(attributes.messageDigest, 'messageDigest')).octetString('messageDigest');
-  const actual = digestOf(hash, content, 'buffer');
+  const actual = binaryDigest(hash, content);
   if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) {
     throw new AuthenticationRefused(`${VERIFY_FAILURE}: the message digest does not match the content`);
   }
@@ -157,7 +158,7 @@ function checkSignedAttributes(signer: Signer, attributes: SignedAttributes, con
 }
 
 /** RFC 6211 CMSAlgorithmProtection: the digest algorithm, then the signature algorithm as [1] IMPLICIT. */
-function algorithmProtection(value: Buffer): { digestAlgorithm: string; signatureAlgorithm?: string } {
+function algorithmProtection(value: Uint8Array): { digestAlgorithm: string; signatureAlgorithm?: string } {
   const cursor = new BerCursor(value);
   const end = cursor.enter(0x30, 'CMSAlgorithmProtection');
   if (!cursor.more(end)) throw malformed('CMSAlgorithmProtection: missing fields');
@@ -172,7 +173,7 @@ function algorithmProtection(value: Buffer): { digestAlgorithm: string; signatur
 
 // UTCTime YYMMDDHHMMSSZ (years 50-99 are 19xx, RFC 5280 §4.1.2.5.1) or GeneralizedTime YYYYMMDDHHMMSS[.fff]Z, read
 // octet by octet: a string and a regular expression took a quarter of a microsecond of every login.
-function parseTime(value: Buffer): Date {
+function parseTime(value: Uint8Array): Date {
   const cursor = new BerCursor(value);
   const tag = cursor.peek();
   const utc = tag === 0x17;
@@ -191,14 +192,14 @@ function parseTime(value: Buffer): Date {
   const two = (at: number): number => ((value[start + at] as number) - 0x30) * 10 + (value[start + at + 1] as number) - 0x30;
   const at = utc ? 0 : 2;
   const year = utc ? (two(0) < 50 ? 2000 : 1900) + two(0) : two(0) * 100 + two(2);
-  const milliseconds = end - 1 > fraction ? Math.floor(Number(`0.${value.toString('latin1', fraction, end - 1)}`) * 1000) : 0;
+  const milliseconds = end - 1 > fraction ? Math.floor(Number(`0.${Buffer.from(value.buffer, value.byteOffset + fraction, end - 1 - fraction).toString('latin1')}`) * 1000) : 0;
   const time = new Date(Date.UTC(year, two(at + 2) - 1, two(at + 4), two(at + 6), two(at + 8), two(at + 10), milliseconds));
   if (Number.isNaN(time.getTime())) throw malformed('invalid signing time');
   return time;
 }
 
 /** Whether an attribute value is NULL, which counts as absent. */
-function isNull(value: Buffer): boolean {
+function isNull(value: Uint8Array): boolean {
   if (value[0] !== 0x05) return false;
   const cursor = new BerCursor(value);
   cursor.peek();
@@ -206,12 +207,12 @@ function isNull(value: Buffer): boolean {
 }
 
 /** The value of a signed attribute, if present; a NULL value counts as absent. */
-function attributeValue(value: AttributeValue, name: string): Buffer | undefined {
+function attributeValue(value: AttributeValue, name: string): Uint8Array | undefined {
   if (value === null) throw malformed(`signed attribute ${name} must occur once with one value`);
   return value === undefined || isNull(value) ? undefined : value;
 }
 
-function requiredAttributeValue(value: AttributeValue, name: string): Buffer {
+function requiredAttributeValue(value: AttributeValue, name: string): Uint8Array {
   const present = attributeValue(value, name);
   if (!present) throw malformed(`signed attribute ${name} is missing`);
   return present;

@@ -34,7 +34,7 @@ const ATTRIBUTE_TYPES = [
  * The encoding of an attribute's one value, as received: undefined when the attribute is absent, null when it occurs
  * more than once or without exactly one value (RFC 5652 §11 forbids both).
  */
-export type AttributeValue = Buffer | null | undefined;
+export type AttributeValue = Uint8Array | null | undefined;
 
 export interface SignedAttributes {
   contentType: AttributeValue;
@@ -42,18 +42,18 @@ export interface SignedAttributes {
   signingTime: AttributeValue;
   algorithmProtection: AttributeValue;
   /** The DER SET OF the attributes, which the signature covers (§5.4). */
-  der: Buffer;
+  der: Uint8Array;
 }
 
 /** A SignerInfo (RFC 5652 §5.3). */
 export interface Signer {
   /** DER of the issuer Name and the serial number's INTEGER content octets (absent for a subjectKeyIdentifier). */
-  issuer?: Buffer;
-  serialNumber?: Buffer;
+  issuer?: Uint8Array;
+  serialNumber?: Uint8Array;
   digestAlgorithm: string;
   signatureAlgorithm: string;
   signedAttributes?: SignedAttributes;
-  signature: Buffer;
+  signature: Uint8Array;
 }
 
 /**
@@ -116,7 +116,7 @@ function encapsulatedContent(cursor: BerCursor): Buffer {
   expectMore(cursor, end, 'EncapsulatedContentInfo');
   cursor.objectIdentifier('eContentType');
   if (!cursor.objectIdentifierIs(ID_DATA)) throw new BerError(`encapsulated content type ${lastOid(cursor)} is not data`);
-  let content: Buffer | undefined;
+  let content: Uint8Array | undefined;
   if (cursor.more(end)) {
     const explicit = cursor.enter(0xa0, 'eContent');
     expectMore(cursor, explicit, 'eContent');
@@ -126,7 +126,7 @@ function encapsulatedContent(cursor: BerCursor): Buffer {
   }
   cursor.skipRest(end);
   if (!content || content.length === 0) throw new InvalidRequest('instance identity document could not be found in the signature');
-  return content;
+  return Buffer.from(content.buffer, content.byteOffset, content.length);
 }
 
 /** Reads an AlgorithmIdentifier (whose tag may be implicit) and answers its OBJECT IDENTIFIER. */
@@ -140,13 +140,12 @@ export function readAlgorithm(cursor: BerCursor, what: string, tag = 0x30): stri
 }
 
 function readSigner(cursor: BerCursor): Signer {
-  const der = cursor.bytes as Buffer;
   const end = cursor.enter(0x30, 'SignerInfo');
   expectMore(cursor, end, 'SignerInfo');
   cursor.primitive(0x02, 'SignerInfo version');
   expectMore(cursor, end, 'SignerInfo');
-  let issuer: Buffer | undefined;
-  let serialNumber: Buffer | undefined;
+  let issuer: Uint8Array | undefined;
+  let serialNumber: Uint8Array | undefined;
   if (cursor.peek() === 0x80) {
     cursor.skip();
   } else {
@@ -155,7 +154,7 @@ function readSigner(cursor: BerCursor): Signer {
     issuer = readName(cursor);
     expectMore(cursor, sid, 'IssuerAndSerialNumber');
     const serialEnd = cursor.primitive(0x02, 'serialNumber');
-    serialNumber = der.subarray(cursor.contentStart, serialEnd);
+    serialNumber = cursor.view(cursor.contentStart, serialEnd);
     cursor.skipRest(sid);
   }
   expectMore(cursor, end, 'SignerInfo');
@@ -175,8 +174,7 @@ function readSigner(cursor: BerCursor): Signer {
  * Reads a Name, a SEQUENCE OF RelativeDistinguishedName, each a non-empty SET OF SEQUENCE { type OID, value }, and
  * answers its DER: the bytes as received when their framing is DER already (every document seen), else re-framed.
  */
-export function readName(cursor: BerCursor): Buffer {
-  const der = cursor.bytes as Buffer;
+export function readName(cursor: BerCursor): Uint8Array {
   const start = cursor.position;
   cursor.der = true;
   const name = cursor.enter(0x30, 'issuer');
@@ -193,7 +191,7 @@ export function readName(cursor: BerCursor): Buffer {
     cursor.leave(relative, 'issuer RDN');
   }
   cursor.leave(name, 'issuer');
-  return cursor.der ? der.subarray(start, cursor.position) : (derFramed(der, start, cursor.position)[0] as Buffer);
+  return cursor.der ? cursor.view(start, cursor.position) : (derFramed(cursor.bytes, start, cursor.position)[0] as Buffer);
 }
 
 /** The index in ATTRIBUTE_TYPES of the attribute type just read, or -1. */
@@ -203,7 +201,6 @@ function attributeSlot(cursor: BerCursor): number {
 }
 
 function readSignedAttributes(cursor: BerCursor): SignedAttributes {
-  const der = cursor.bytes as Buffer;
   const start = cursor.position;
   cursor.der = true;
   const end = cursor.enter(0xa0, 'signed attributes');
@@ -221,7 +218,7 @@ function readSignedAttributes(cursor: BerCursor): SignedAttributes {
     const valueStart = cursor.position;
     let count = 0;
     for (; cursor.more(set); count++) cursor.skip();
-    if (slot >= 0) values[slot] = values[slot] !== undefined || count !== 1 ? null : der.subarray(valueStart, cursor.position);
+    if (slot >= 0) values[slot] = values[slot] !== undefined || count !== 1 ? null : cursor.view(valueStart, cursor.position);
     cursor.leave(set, 'Attribute values');
     cursor.skipRest(attribute);
   }
@@ -229,16 +226,17 @@ function readSignedAttributes(cursor: BerCursor): SignedAttributes {
   const contentIsDer = cursor.der;
   cursor.leave(end, 'signed attributes');
   const [contentType, messageDigest, signingTime, algorithmProtection] = values;
-  return { contentType, messageDigest, signingTime, algorithmProtection, der: signedSet(der, start, contentStart, contentEnd, headerIsDer, contentIsDer) };
+  return { contentType, messageDigest, signingTime, algorithmProtection, der: signedSet(cursor, start, contentStart, contentEnd, headerIsDer, contentIsDer) };
 }
 
 /**
  * The DER SET OF the signed attributes that the signature covers: in every genuine document the [0] element is DER
  * already, and retagging it in place spares a copy; otherwise it is re-encoded with definite lengths.
  */
-function signedSet(der: Buffer, start: number, contentStart: number, contentEnd: number, headerIsDer: boolean, contentIsDer: boolean): Buffer {
+function signedSet(cursor: BerCursor, start: number, contentStart: number, contentEnd: number, headerIsDer: boolean, contentIsDer: boolean): Uint8Array {
+  const der = cursor.bytes;
   if (!contentIsDer) return encodeElement(0x31, derFramed(der, contentStart, contentEnd));
-  if (!headerIsDer) return encodeElement(0x31, [der.subarray(contentStart, contentEnd)]);
+  if (!headerIsDer) return encodeElement(0x31, [cursor.view(contentStart, contentEnd)]);
   der[start] = 0x31;
-  return der.subarray(start, contentEnd);
+  return cursor.view(start, contentEnd);
 }
