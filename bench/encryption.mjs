@@ -1,7 +1,12 @@
 // Encryption at rest: KV read and write through EncryptedStorage against the same engine over the bare storage, in
-// the same rounds, and how fast rewrap re-seals entries after a rotation.
+// the same rounds (over MemoryStorage for the goals, over SQLite for the record), and how fast rewrap re-seals entries
+// after a rotation.
 import { createCipheriv, createSecretKey, randomBytes, randomFillSync } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { EncryptedStorage, KvEngine, MemoryStorage } from 'strongroom';
+import { SqliteStorage } from 'strongroom/sqlite';
 import { batched, compare, settings, spread } from './harness.mjs';
 import { expectOk, fillVersions, keyPath, kvRead, kvWrite, payload, storedKeys } from './fixtures.mjs';
 
@@ -71,6 +76,25 @@ async function sealsCeiling(plainStorage, plain, path) {
   return compare(task('plain write + 2 bare seals', withSeals), task('plain write', write));
 }
 
+/**
+ * The same write over SQLite, as the server stores by default (`synchronous: 'full'`), with and without the barrier:
+ * what encryption costs where a write also reaches a disk. For the record; the goal rows above isolate the barrier.
+ */
+async function overSqlite(path, log) {
+  const directory = mkdtempSync(join(tmpdir(), 'strongroom-bench-encryption-'));
+  const stores = [new SqliteStorage({ path: join(directory, 'plain.db') }), new SqliteStorage({ path: join(directory, 'sealed.db') })];
+  try {
+    const plain = await kvOver(stores[0]);
+    const encrypted = await kvOver(new EncryptedStorage({ storage: stores[1], key: randomBytes(32) }));
+    log('encryption: KV write through EncryptedStorage over SQLite against bare SQLite');
+    const batch = (name, operation) => ({ name, fn: batched(10, operation), batch: 10 });
+    return await compare(batch('encrypted write', kvWrite(encrypted, path)), batch('plain write', kvWrite(plain, path)));
+  } finally {
+    await Promise.all(stores.map((storage) => storage.close()));
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
 export async function encryptionBenchmarks(log) {
   const path = keyPath(0);
   const plainStorage = new MemoryStorage();
@@ -85,6 +109,10 @@ export async function encryptionBenchmarks(log) {
     row('KV write through EncryptedStorage', await compare(task('encrypted write', kvWrite(encrypted, path)), task('plain write', kvWrite(plain, path))), 'same write, bare MemoryStorage'),
     {
       ...row('KV write + 2 bare AES-256-GCM seals (node:crypto), no barrier: the seals\' ceiling on the row above', await sealsCeiling(plainStorage, plain, path), 'same write, no seals'),
+      goal: { kind: 'info' },
+    },
+    {
+      ...row('KV write through EncryptedStorage over SQLite (synchronous full, the server\'s default)', await overSqlite(path, log), 'same write, bare SQLite'),
       goal: { kind: 'info' },
     },
     {
