@@ -1,9 +1,14 @@
 // Encryption at rest: KV read and write through EncryptedStorage against the same engine over the bare storage, in
-// the same rounds, and how fast rewrap re-seals entries after a rotation.
-import { randomBytes } from 'node:crypto';
+// the same rounds (over MemoryStorage for the goals, over SQLite for the record), and how fast rewrap re-seals entries
+// after a rotation.
+import { createCipheriv, createSecretKey, randomBytes, randomFillSync } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { EncryptedStorage, KvEngine, MemoryStorage } from 'strongroom';
+import { SqliteStorage } from 'strongroom/sqlite';
 import { batched, compare, settings, spread } from './harness.mjs';
-import { expectOk, fillVersions, keyPath, kvRead, kvWrite, payload } from './fixtures.mjs';
+import { expectOk, fillVersions, keyPath, kvRead, kvWrite, payload, storedKeys } from './fixtures.mjs';
 
 const BATCH = 100;
 const REWRAP_ENTRIES = 2_000;
@@ -35,9 +40,65 @@ async function rewrapRates(log) {
   return spread(rates);
 }
 
+/**
+ * The least two AES-256-GCM seals can cost, with node:crypto as any user has it: a cipher per value under a KeyObject,
+ * a nonce from a pre-drawn pool, additional data, the ciphertext and the tag; nothing assembled, copied or stored.
+ */
+function bareSealer(storageKey) {
+  const key = createSecretKey(randomBytes(32));
+  const nonces = new Uint8Array(12 * 1024);
+  let position = nonces.length;
+  const additional = new TextEncoder().encode(`\x01\0\0\0\x01${storageKey}`);
+  return (plaintext) => {
+    if (position === nonces.length) position = (randomFillSync(nonces), 0);
+    const cipher = createCipheriv('aes-256-gcm', key, nonces.subarray(position, (position += 12)));
+    cipher.setAAD(additional);
+    cipher.update(plaintext);
+    cipher.final();
+    return cipher.getAuthTag();
+  };
+}
+
+/**
+ * The plain KV write plus two bare seals of values the sizes of those an encrypted write seals (the version's data
+ * and the key's head record, read back from the plain storage): the ceiling the two seals alone put on the
+ * encrypted write's ratio, whatever the barrier around them does.
+ */
+async function sealsCeiling(plainStorage, plain, path) {
+  const { metadata, blob } = await storedKeys(plainStorage, path);
+  const values = [await plainStorage.get(blob), await plainStorage.get(metadata)];
+  const sealBare = bareSealer(metadata);
+  const write = kvWrite(plain, path);
+  const withSeals = async () => {
+    for (const value of values) sealBare(value);
+    await write();
+  };
+  return compare(task('plain write + 2 bare seals', withSeals), task('plain write', write));
+}
+
+/**
+ * The same write over SQLite, as the server stores by default (`synchronous: 'full'`), with and without the barrier:
+ * what encryption costs where a write also reaches a disk. For the record; the goal rows above isolate the barrier.
+ */
+async function overSqlite(path, log) {
+  const directory = mkdtempSync(join(tmpdir(), 'strongroom-bench-encryption-'));
+  const stores = [new SqliteStorage({ path: join(directory, 'plain.db') }), new SqliteStorage({ path: join(directory, 'sealed.db') })];
+  try {
+    const plain = await kvOver(stores[0]);
+    const encrypted = await kvOver(new EncryptedStorage({ storage: stores[1], key: randomBytes(32) }));
+    log('encryption: KV write through EncryptedStorage over SQLite against bare SQLite');
+    const batch = (name, operation) => ({ name, fn: batched(10, operation), batch: 10 });
+    return await compare(batch('encrypted write', kvWrite(encrypted, path)), batch('plain write', kvWrite(plain, path)));
+  } finally {
+    await Promise.all(stores.map((storage) => storage.close()));
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
 export async function encryptionBenchmarks(log) {
   const path = keyPath(0);
-  const plain = await kvOver(new MemoryStorage());
+  const plainStorage = new MemoryStorage();
+  const plain = await kvOver(plainStorage);
   const encrypted = await kvOver(new EncryptedStorage({ storage: new MemoryStorage(), key: randomBytes(32) }));
   await expectOk(encrypted.handle({ method: 'GET', path: `data/${path}` }));
 
@@ -46,6 +107,14 @@ export async function encryptionBenchmarks(log) {
   return [
     row('KV read through EncryptedStorage', await compare(task('encrypted read', kvRead(encrypted, path)), task('plain read', kvRead(plain, path))), 'same read, bare MemoryStorage'),
     row('KV write through EncryptedStorage', await compare(task('encrypted write', kvWrite(encrypted, path)), task('plain write', kvWrite(plain, path))), 'same write, bare MemoryStorage'),
+    {
+      ...row('KV write + 2 bare AES-256-GCM seals (node:crypto), no barrier: the seals\' ceiling on the row above', await sealsCeiling(plainStorage, plain, path), 'same write, no seals'),
+      goal: { kind: 'info' },
+    },
+    {
+      ...row('KV write through EncryptedStorage over SQLite (synchronous full, the server\'s default)', await overSqlite(path, log), 'same write, bare SQLite'),
+      goal: { kind: 'info' },
+    },
     {
       section: 'encryption',
       name: `rewrap of ${REWRAP_ENTRIES} entries (100-byte values) after a rotation`,

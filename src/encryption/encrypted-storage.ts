@@ -44,6 +44,9 @@ const MAX_CONFLICTS = 64;
 /** The stored bytes a conditional write is made against (undefined: absent), or false when its condition fails. */
 type Condition = Uint8Array | undefined | false;
 
+/** The stored bytes each operation of a commit is conditioned on (undefined: none, or absent); undefined when refused. */
+type StoredConditions = (Uint8Array | undefined)[] | undefined;
+
 /** A value written under `term`, kept until the write is confirmed against the stored keyring. */
 interface Written {
   key: string;
@@ -205,13 +208,16 @@ export class EncryptedStorage implements Storage {
    * another term than the active one is sealed again (unless someone replaced it meanwhile). The term each write used
    * is what counts, not whether this process's keyring changed since: another caller may have refreshed it meanwhile.
    */
-  private async confirm(writes: readonly Written[]): Promise<void> {
-    if (!this.inner.compareAndPut || writes.length === 0) return;
-    const keyring = await this.keyring.latest();
+  private confirm(writes: readonly Written[]): Promise<void> | undefined {
+    if (!this.inner.compareAndPut || writes.length === 0) return undefined;
+    return this.keyring.latest().then((keyring) => (writes.some((write) => write.term !== keyring.active) ? this.reseal(keyring, writes) : undefined));
+  }
+
+  private async reseal(keyring: Keyring, writes: readonly Written[]): Promise<void> {
     for (const write of writes) {
       if (write.term === keyring.active) continue;
       const again = { ...write, term: keyring.active, sealed: seal(keyring.activeKey, keyring.active, write.key, write.plaintext) };
-      if (await this.inner.compareAndPut(write.key, write.sealed, again.sealed)) this.remember(again);
+      if (await this.inner.compareAndPut!(write.key, write.sealed, again.sealed)) this.remember(again);
     }
   }
 
@@ -279,25 +285,25 @@ export class EncryptedStorage implements Storage {
   private async commitSealed(operations: readonly StorageOperation[]): Promise<boolean> {
     for (const operation of operations) checkKey(operation.key);
     for (let attempt = 0; attempt < MAX_CONFLICTS; attempt++) {
-      const conditions = operations.map((operation) =>
-        operation.expected === undefined ? undefined : this.storedHolding(operation.key, operation.expected, attempt === 0),
-      );
-      // Guesses from the cache need no wait; only reads do, all at once.
-      const stored = conditions.some(isPromise) ? await Promise.all(conditions) : (conditions as Condition[]);
-      if (stored.includes(false)) return false;
+      const conditions = this.conditionsOf(operations, attempt === 0);
+      // Guesses from the cache need no wait; only reads do.
+      const stored = isPromise(conditions) ? await conditions : conditions;
+      if (!stored) return false;
       // After the checks, which may have loaded a newer keyring while opening a value.
       const keyring = this.keyring.known ?? (await this.keyring.current());
+      const plaintexts = snapshotsOf(operations);
       const sealed: StorageOperation[] = [];
       const writes: Written[] = [];
       for (let index = 0; index < operations.length; index++) {
-        const operation = operations[index]!;
-        let next: StorageOperation = { type: 'delete', key: operation.key };
-        if (operation.type === 'put') {
-          const written = sealWith(keyring, operation.key, operation.value);
+        const { key, expected } = operations[index]!;
+        const plaintext = plaintexts[index];
+        let next: StorageOperation = { type: 'delete', key };
+        if (plaintext) {
+          const written = sealOwned(keyring, key, plaintext);
           writes.push(written);
-          next = { type: 'put', key: operation.key, value: written.sealed };
+          next = { type: 'put', key, value: written.sealed };
         }
-        if (operation.expected !== undefined) next.expected = (stored[index] as Uint8Array | undefined) ?? null;
+        if (expected !== undefined) next.expected = stored[index] ?? null;
         sealed.push(next);
       }
       if (await this.inner.commit!(sealed)) {
@@ -309,6 +315,21 @@ export class EncryptedStorage implements Storage {
       // A condition failed against the ciphertexts read: the next round tells a real change from a re-seal.
     }
     throw new InternalError('too many concurrent writers on the keys of a commit');
+  }
+
+  /**
+   * The exact stored bytes each conditioned operation is to be made against (undefined for an unconditioned one), or
+   * undefined when a condition fails; a promise only when some condition needs a read, and then all reads run at once.
+   */
+  private conditionsOf(operations: readonly StorageOperation[], guess: boolean): StoredConditions | Promise<StoredConditions> {
+    const conditions: (Condition | Promise<Condition>)[] = [];
+    let reads = false;
+    for (const { key, expected } of operations) {
+      const condition = expected === undefined ? undefined : this.storedHolding(key, expected, guess);
+      reads ||= isPromise(condition);
+      conditions.push(condition);
+    }
+    return reads ? Promise.all(conditions).then(unlessRefused) : unlessRefused(conditions as Condition[]);
   }
 
   private async visiblePage(prefix: string, options: ListPageOptions): Promise<string[]> {
@@ -337,10 +358,42 @@ export class EncryptedStorage implements Storage {
   }
 }
 
+/**
+ * Snapshots of the values a commit puts (undefined for its deletes), in one array of the barrier's own: one allocation
+ * per commit instead of one per value. What is sealed and remembered is then exactly what the caller passed, whatever
+ * the caller does with its arrays next.
+ */
+function snapshotsOf(operations: readonly StorageOperation[]): (Uint8Array | undefined)[] {
+  let total = 0;
+  for (const operation of operations) if (operation.type === 'put') total += operation.value.length;
+  const memory = new Uint8Array(total);
+  const snapshots: (Uint8Array | undefined)[] = [];
+  let offset = 0;
+  for (const operation of operations) {
+    if (operation.type !== 'put') {
+      snapshots.push(undefined);
+      continue;
+    }
+    const length = operation.value.length;
+    memory.set(operation.value, offset);
+    snapshots.push(new Uint8Array(memory.buffer, offset, length));
+    offset += length;
+  }
+  return snapshots;
+}
+
 /** Seals a snapshot of `value`: what the cache remembers is exactly what was sealed, whatever the caller does next. */
 function sealWith(keyring: Keyring, key: string, value: Uint8Array): Written {
-  const plaintext = copyOf(value);
+  return sealOwned(keyring, key, copyOf(value));
+}
+
+/** Seals `plaintext`, an array of the barrier's own that nobody else holds, with the active term. */
+function sealOwned(keyring: Keyring, key: string, plaintext: Uint8Array): Written {
   return { key, plaintext, term: keyring.active, sealed: seal(keyring.activeKey, keyring.active, key, plaintext) };
+}
+
+function unlessRefused(conditions: Condition[]): StoredConditions {
+  return conditions.includes(false) ? undefined : (conditions as (Uint8Array | undefined)[]);
 }
 
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {

@@ -56,10 +56,15 @@ export class KeyringStore {
    * The keyring as stored once the caller's write has landed: a read of its own, never one shared with a read that
    * may have started earlier. Costs one read and a byte comparison while nothing changed.
    */
-  async latest(): Promise<Keyring> {
+  latest(): Promise<Keyring> {
     const writes = this.writes;
-    const record = await this.storage.get(this.recordKey);
-    if (record && this.loaded && sameBytes(this.loaded.record, record)) return this.loaded.keyring;
+    // Settled in the read's own callback while nothing changed: no further promise to wait for.
+    return this.storage.get(this.recordKey).then((record) =>
+      record && this.loaded && sameBytes(this.loaded.record, record) ? this.loaded.keyring : this.adoptLatest(record, writes),
+    );
+  }
+
+  private async adoptLatest(record: Uint8Array | undefined, writes: number): Promise<Keyring> {
     if (!record) return (await this.refresh()).keyring;
     const loaded = await this.adopt(record);
     if (writes === this.writes) this.loaded = loaded;

@@ -13,7 +13,11 @@ interface Entry {
   used: boolean;
 }
 
-const sizeOf = (entry: Entry) => entry.sealed.length + entry.plaintext.length;
+/**
+ * A plaintext may be a view of memory it shares with the other values of its commit: all of that memory counts, since
+ * the entry keeps all of it alive. Several entries of one commit then each count it: the budget errs on the safe side.
+ */
+const sizeOf = (entry: Entry) => entry.sealed.length + entry.plaintext.buffer.byteLength;
 
 /** A copy in an array of its own, also from a Buffer (whose slice() would share the memory). */
 export function copyOf(bytes: Uint8Array): Uint8Array {

@@ -37,6 +37,36 @@ describe('EncryptedStorage', () => {
     expect(text(await new EncryptedStorage({ storage: inner, key }).get('k'))).toBe('secret-2');
   });
 
+  it('a commit of several puts keeps each value as passed, apart from the others and from what callers do next', async () => {
+    const inner = new MemoryStorage();
+    const key = randomBytes(32);
+    const storage = new EncryptedStorage({ storage: inner, key });
+    await storage.put('gone', bytes('old'));
+    // Views into one caller block, as a caller's pooled Buffers may be, around a delete and an empty value.
+    const block = Buffer.from('first|second-value|third');
+    const operations = [
+      { type: 'put' as const, key: 'a', value: block.subarray(0, 5), expected: null },
+      { type: 'delete' as const, key: 'gone' },
+      { type: 'put' as const, key: 'empty', value: new Uint8Array(0) },
+      { type: 'put' as const, key: 'b', value: block.subarray(6, 18) },
+      { type: 'put' as const, key: 'c', value: block.subarray(19) },
+    ];
+    expect(await storage.commit!(operations)).toBe(true);
+    block.fill(0x58);
+    const expected = { a: 'first', empty: '', b: 'second-value', c: 'third' };
+    for (const [name, value] of Object.entries(expected)) {
+      const read = (await storage.get(name))!;
+      expect(text(read)).toBe(value);
+      // Overwriting what a read answered, whole memory included, changes no other value.
+      new Uint8Array(read.buffer).fill(0x59);
+    }
+    for (const [name, value] of Object.entries(expected)) expect(text(await storage.get(name))).toBe(value);
+    expect(await storage.get('gone')).toBeUndefined();
+    const fresh = new EncryptedStorage({ storage: inner, key });
+    for (const [name, value] of Object.entries(expected)) expect(text(await fresh.get(name))).toBe(value);
+    for (const name of ['a', 'b', 'c'] as const) expect(Buffer.from((await inner.get(name))!).includes(expected[name])).toBe(false);
+  });
+
   it('answers reads in memory of their own, never in memory the wrapped storage shares with other values', async () => {
     const inner = new MemoryStorage();
     const storage = new EncryptedStorage({ storage: inner, key: randomBytes(32) });
