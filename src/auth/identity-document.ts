@@ -1,4 +1,3 @@
-import { isAscii } from 'node:buffer';
 import { InvalidRequest } from '../core/errors.js';
 import { parseTimestamp } from '../core/time.js';
 import { isRegionName } from './region.js';
@@ -67,11 +66,6 @@ function plainTimestamp(text: string): Date | undefined {
   return new Date(Date.UTC(year, month - 1, day, hour, minute, second));
 }
 
-/** The document's text; ASCII (every document the metadata service signs) is read without the UTF-8 decoder. */
-function textOf(content: Uint8Array): string {
-  return isAscii(content) ? Buffer.from(content.buffer, content.byteOffset, content.byteLength).toString('latin1') : UTF8.decode(content);
-}
-
 /**
  * Parses verified identity document bytes (from verifyPkcs7 or verifyIdentitySignature: never from unverified
  * input). Fields other than the five above are ignored. Bad JSON or a missing or malformed field is InvalidRequest
@@ -80,7 +74,7 @@ function textOf(content: Uint8Array): string {
 export function parseIdentityDocument(content: Uint8Array): IdentityDocument {
   let json: unknown;
   try {
-    json = JSON.parse(textOf(content));
+    json = JSON.parse(UTF8.decode(content));
   } catch (error) {
     throw new InvalidRequest(`failed to parse the instance identity document: ${error instanceof Error ? error.message : 'invalid JSON'}`);
   }

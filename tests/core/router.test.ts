@@ -191,4 +191,28 @@ describe('Dispatcher', () => {
     expect((await dispatcher.handle({ method: 'GET', path: 'items/p', query })).status).toBe(200);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
+
+  it('routes literal paths as the table order says: an earlier pattern that also matches wins, params and all', async () => {
+    const seen: string[] = [];
+    const dispatcher = new Dispatcher([
+      route({ pattern: 'shadow/:name', operations: { read: async ({ params }) => ok({ by: 'param', params }) } }),
+      route({ pattern: 'shadow/fixed', operations: { read: async () => ok({ by: 'literal' }) } }),
+      route({ pattern: /^plain$/, operations: { read: async ({ params }) => (seen.push(JSON.stringify(params)), ok({ by: 'plain' })) } }),
+      route({ pattern: 'folder/', operations: { list: async ({ path }) => ok({ path }) } }),
+    ]);
+    const shadowed = { status: 200, body: { data: { by: 'param', params: { name: 'fixed' } } } };
+    const first = await dispatcher.handle({ method: 'GET', path: 'shadow/fixed' });
+    expect(first).toEqual(shadowed);
+    // Each request gets params of its own, as from a fresh match: changing one request's leaves the next one's alone.
+    (first.body as { data: { params: Record<string, string> } }).data.params.name = 'changed';
+    expect(await dispatcher.handle({ method: 'GET', path: 'shadow/fixed' })).toEqual(shadowed);
+    expect(await dispatcher.handle({ method: 'GET', path: 'plain' })).toEqual({ status: 200, body: { data: { by: 'plain' } } });
+    expect(seen).toEqual(['{}']);
+    // A LIST gains its '/' before routing, with or without the table.
+    expect(await dispatcher.handle({ method: 'LIST', path: 'folder' })).toEqual({ status: 200, body: { data: { path: 'folder/' } } });
+    expect(await dispatcher.handle({ method: 'LIST', path: 'folder/' })).toEqual({ status: 200, body: { data: { path: 'folder/' } } });
+    // Paths the table does not hold still get every path check.
+    expect((await dispatcher.handle({ method: 'GET', path: 'shadow/../plain' })).status).toBe(400);
+    expect((await dispatcher.handle({ method: 'GET', path: 'plain/' })).status).toBe(404);
+  });
 });

@@ -36,8 +36,11 @@ export async function listCertificateNames(context: AuthContext): Promise<string
  * registered ones of that type in name order.
  */
 export async function certificatesFor(context: AuthContext, type: CertificateType): Promise<readonly TrustedCertificate[]> {
+  // Listed here rather than through listCertificateNames: every ec2 login waits on this, and the extra async layer
+  // and the filtered copy showed in its profile.
   const registered: TrustedCertificate[] = [];
-  for (const name of await listCertificateNames(context)) {
+  for (const name of await context.list(CERTIFICATE_FOLDER)) {
+    if (name.endsWith('/')) continue;
     const stored = await readCertificate(context, name);
     if (stored?.type === type) registered.push({ name, type, pem: `${stored.aws_public_cert.trim()}\n`, builtin: false });
   }
