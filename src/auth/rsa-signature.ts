@@ -8,6 +8,8 @@ const DIGEST_INFO_PREFIXES: Record<RsaHash, Buffer> = {
   sha256: Buffer.from('3031300d060960864801650304020105000420', 'hex'),
 };
 const DIGEST_LENGTHS: Record<RsaHash, number> = { sha1: 20, sha256: 32 };
+/** RFC 8017 §9.2 steps 3-4: the padding string is at least 8 octets, so an encoding needs 11 octets beyond its DigestInfo. */
+const MIN_PADDING = 8;
 
 /**
  * The digest of `data` as a Buffer, asked of node:crypto as a 'binary' string (one character per octet): Node 20
@@ -16,8 +18,6 @@ const DIGEST_LENGTHS: Record<RsaHash, number> = { sha1: 20, sha256: 32 };
 export function binaryDigest(hash: RsaHash, data: Uint8Array): Buffer {
   return Buffer.from(digestOf(hash, data, 'binary'), 'latin1');
 }
-/** RFC 8017 §9.2 step 3: the padding string is at least 8 octets, so an encoding needs 11 octets beyond its DigestInfo. */
-const MIN_PADDING = 8;
 
 /**
  * RSASSA-PKCS1-v1_5 signature verification (RFC 8017 §8.2.2) done the way the standard writes it: the signature goes
