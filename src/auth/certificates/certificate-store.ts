@@ -26,8 +26,13 @@ export async function readCertificate(context: AuthContext, name: string): Promi
   return context.get<StoredCertificate>(CERTIFICATE_FOLDER + name);
 }
 
+/** Whether a name listed in the certificate folder is a certificate (a sub-folder ends with '/'). */
+function isCertificateName(name: string): boolean {
+  return !name.endsWith('/');
+}
+
 export async function listCertificateNames(context: AuthContext): Promise<string[]> {
-  return (await context.list(CERTIFICATE_FOLDER)).filter((name) => !name.endsWith('/'));
+  return (await context.list(CERTIFICATE_FOLDER)).filter(isCertificateName);
 }
 
 /**
@@ -40,7 +45,7 @@ export async function certificatesFor(context: AuthContext, type: CertificateTyp
   // and the filtered copy showed in its profile.
   const registered: TrustedCertificate[] = [];
   for (const name of await context.list(CERTIFICATE_FOLDER)) {
-    if (name.endsWith('/')) continue;
+    if (!isCertificateName(name)) continue;
     const stored = await readCertificate(context, name);
     if (stored?.type === type) registered.push({ name, type, pem: `${stored.aws_public_cert.trim()}\n`, builtin: false });
   }
