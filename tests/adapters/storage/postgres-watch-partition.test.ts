@@ -28,7 +28,7 @@ describe.skipIf(!available)('PostgresStorage.watch across outages', { timeout: 6
 
   /** Watches through the proxy, writes directly; `outage` cuts the watcher off for longer than its connect timeout. */
   async function watchAcross(outage: { begin(): Promise<void>; end(): Promise<void> }): Promise<void> {
-    const watcher = new PostgresStorage({ connectionString: `postgres://postgres@127.0.0.1:${proxy.port}/postgres`, connectTimeoutSeconds: 1 });
+    const watcher = new PostgresStorage({ connectionString: `postgres://postgres@127.0.0.1:${proxy.port}/postgres`, connectTimeoutSeconds: 1, watchHeartbeatSeconds: 0.5 });
     const writer = new PostgresStorage({ connectionString: server.url });
     const changed: string[] = [];
     let resets = 0;
@@ -61,5 +61,10 @@ describe.skipIf(!available)('PostgresStorage.watch across outages', { timeout: 6
 
   it('listens again after the server was down (connections refused) for longer than the connect timeout, then resets', async () => {
     await watchAcross({ begin: () => server.halt(), end: () => server.start() });
+  });
+
+  it('replaces a listening session that stopped receiving while its connection still looks open, then resets', async () => {
+    // No close and no error reach the driver: only the heartbeat's probe, which does not come back, shows the loss.
+    await watchAcross({ begin: async () => proxy.freeze(), end: async () => undefined });
   });
 });
