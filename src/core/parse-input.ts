@@ -1,7 +1,7 @@
 import { InvalidRequest } from './errors.js';
 import { isPlainObject } from './fields.js';
 import { checkJsonDocument } from './request-shape.js';
-import { readFields, type FieldReader } from './router.js';
+import { readFields, type FieldReader } from './routing-table.js';
 import type { z } from 'zod';
 
 /** Input check of the engines' typed methods: the same schemas or readers, and the same messages, as through handle(). */

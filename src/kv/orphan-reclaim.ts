@@ -1,6 +1,6 @@
 import { InvalidRequest } from '../core/errors.js';
 import type { JsonStore } from '../core/stored-json.js';
-import { WRITER_DEADLINE_MS } from './key-store.js';
+import { WRITER_DEADLINE_MS } from './ordered-changes.js';
 import type { StoredEntry, StoredMetadata } from './records.js';
 import { blobTime, type StorageLayout } from './storage-layout.js';
 import { keptRange } from './versions.js';

@@ -1,7 +1,8 @@
 import { InvalidRequest } from '../core/errors.js';
 import type { EngineResponse } from '../core/request.js';
 import { notFound, notFoundEmpty, notFoundWithData, noContent, ok, okOrNoContent, listResponse } from '../core/response.js';
-import { mediaTypeOf, operation, route, type ExistenceContext, type Operation, type Route, type RouteContext } from '../core/router.js';
+import { mediaTypeOf } from '../core/router.js';
+import { operation, route, type ExistenceContext, type Operation, type Route, type RouteContext } from '../core/routing-table.js';
 import { configView, configWriteFields, type ConfigStore } from './config.js';
 import {
   dataPatchFields,

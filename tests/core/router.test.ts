@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { Dispatcher, operation, route } from '../../src/core/router.js';
+import { Dispatcher } from '../../src/core/router.js';
+import { operation, route } from '../../src/core/routing-table.js';
 import { int, str } from '../../src/core/fields.js';
 import { ok, noContent, listResponse } from '../../src/core/response.js';
 import { CloudUnavailable, InvalidRequest, NotFound } from '../../src/core/errors.js';

@@ -1,5 +1,5 @@
 import { ok } from '../../core/response.js';
-import { route, type Route } from '../../core/router.js';
+import { route, type Route } from '../../core/routing-table.js';
 import type { AuthContext } from '../auth-context.js';
 import {
   applyClientConfigFields,

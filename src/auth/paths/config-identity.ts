@@ -1,5 +1,5 @@
 import { noContent, ok } from '../../core/response.js';
-import { operation, route, type Route } from '../../core/router.js';
+import { operation, route, type Route } from '../../core/routing-table.js';
 import type { AuthContext } from '../auth-context.js';
 import {
   applyIdentityConfigFields,

@@ -1,6 +1,6 @@
 import { InvalidRequest } from '../../core/errors.js';
 import { listResponse, noContent, notFound, ok } from '../../core/response.js';
-import { route, type Route } from '../../core/router.js';
+import { route, type Route } from '../../core/routing-table.js';
 import type { AuthContext } from '../auth-context.js';
 import {
   deleteDenyListEntry,

@@ -1,4 +1,4 @@
-import type { Route } from '../../core/router.js';
+import type { Route } from '../../core/routing-table.js';
 
 // Release 1.7 of the reference renamed these words in its paths; the old spellings keep working unchanged.
 const RENAMES: readonly (readonly [RegExp, string])[] = [

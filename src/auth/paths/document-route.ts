@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { noContent, notFound, ok } from '../../core/response.js';
-import { operation, route, type Route } from '../../core/router.js';
+import { operation, route, type Route } from '../../core/routing-table.js';
 import type { AuthContext } from '../auth-context.js';
 import { pathPattern } from './pattern.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { InternalError, InvalidRequest } from '../../core/errors.js';
 import { bool, duration, str, stringList } from '../../core/fields.js';
 import { ok } from '../../core/response.js';
-import { operation, route, type Route } from '../../core/router.js';
+import { operation, route, type Route } from '../../core/routing-table.js';
 import type { AuthContext } from '../auth-context.js';
 import { createRoleTagNonce, roleTagPoliciesAllowed, signRoleTag } from '../role-tag.js';
 import { normalizeRoleName, readRole, type StoredRole } from '../roles/role.js';
