@@ -37,13 +37,9 @@ export class RemoteChanges {
     this.watch ??= (async () => {
       const folder = this.layout.metadataFolder('');
       this.queued = new Set();
-      let first = true;
       const handle = await watch(folder, {
         changed: (key) => this.notified(key.slice(folder.length)),
-        reset: () => {
-          if (first) first = false;
-          else void this.catchUp();
-        },
+        reset: () => void this.catchUp(),
       });
       try {
         for await (const path of this.allKeys()) {

@@ -13,7 +13,7 @@ import type { StorageOperation } from '../../ports/storage.js';
  * nothing and answers false without an error; one that fails a later condition, after earlier ones applied, is
  * aborted by a division by zero (SQLSTATE 22012), which the caller also reports as a failed condition.
  */
-export interface CommitStatement {
+export interface SqlStatement {
   text: string;
   params: unknown[];
 }
@@ -35,7 +35,7 @@ const toBuffer = (value: Uint8Array) => Buffer.from(value.buffer, value.byteOffs
  * is that the key be absent (nothing to lock and nothing to change; the transaction path holds an inserter off with a
  * placeholder row).
  */
-export function commitStatement(table: string, operations: readonly StorageOperation[]): CommitStatement | undefined {
+export function commitStatement(table: string, operations: readonly StorageOperation[]): SqlStatement | undefined {
   if (operations.length > MAX_OPERATIONS) return undefined;
   if (operations.some((operation) => operation.type === 'delete' && operation.expected === null)) return undefined;
   const params: unknown[] = [];

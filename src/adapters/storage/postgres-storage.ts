@@ -1,9 +1,10 @@
 import { compareKeys } from '../../core/key-order.js';
 import type { ListPageOptions, Storage, StorageOperation, StorageWatch, StorageWatchHandlers } from '../../ports/storage.js';
-import { assertDistinctKeys, checkPageLimit, pageStart, prefixEnd, type Bound } from './key-range.js';
+import { assertDistinctKeys, checkPageLimit, pageStart } from './key-range.js';
 import { loadOptionalDriver } from './optional-driver.js';
 import { BatchedGets } from './batched-gets.js';
-import { commitStatement, RACED_CONDITION } from './postgres-commit.js';
+import { commitStatement, RACED_CONDITION, type SqlStatement } from './postgres-commit.js';
+import { childrenStatement, keysPageStatement } from './postgres-listing.js';
 import { watchTable, type ListeningSql } from './postgres-watch.js';
 import { retryTransient } from './retry.js';
 
@@ -24,6 +25,12 @@ export interface PostgresStorageOptions {
    * keep a session's prepared statements.
    */
   prepare?: boolean;
+  /**
+   * Seconds between the probes that check a `watch`'s listening session still receives notifications (default 30; 0
+   * turns them off). A session that does not get its probe back within the same time is replaced, and the watcher told
+   * to catch up.
+   */
+  watchHeartbeatSeconds?: number;
 }
 
 /** The part of postgres.js (the `postgres` package) this adapter uses. */
@@ -79,6 +86,7 @@ export class PostgresStorage implements Storage {
   private client?: Promise<Sql>;
   private migrated?: Promise<void>;
   private closed = false;
+  private readonly watches = new Set<StorageWatch>();
 
   constructor(options: PostgresStorageOptions) {
     if (typeof options?.connectionString !== 'string' || options.connectionString === '') {
@@ -93,6 +101,8 @@ export class PostgresStorage implements Storage {
     this.where = describeServer(options.connectionString);
     this.retryBudgetMs = options.retryBudgetMs ?? 5_000;
     this.statementOptions = { prepare: options.prepare ?? true };
+    const heartbeat = options.watchHeartbeatSeconds ?? 30;
+    if (!(heartbeat >= 0 && heartbeat <= 3600)) throw new TypeError('watchHeartbeatSeconds must be between 0 and 3600');
   }
 
   /**
@@ -128,20 +138,13 @@ export class PostgresStorage implements Storage {
   }
 
   async list(prefix: string): Promise<string[]> {
-    return this.children(prefix, { key: prefix, inclusive: true }, null);
+    return this.names(childrenStatement(prefix, { key: prefix, inclusive: true }, null));
   }
 
   async listPage(prefix: string, options: ListPageOptions): Promise<string[]> {
     checkPageLimit(options.limit);
     const start = pageStart(prefix, options.after, options.recursive === true);
-    if (!options.recursive) return this.children(prefix, start, options.limit);
-    const end = prefixEnd(prefix);
-    const rows = await this.query(
-      `SELECT substr(key, $1) AS name FROM $table WHERE key ${start.inclusive ? '>=' : '>'} $2 ${end === undefined ? '' : 'AND key < $4'}
-       ORDER BY key LIMIT $3`,
-      [[...prefix].length + 1, start.key, options.limit, ...(end === undefined ? [] : [end])],
-    );
-    return rows.map((row) => row.name as string);
+    return this.names(options.recursive ? keysPageStatement(prefix, start, options.limit) : childrenStatement(prefix, start, options.limit));
   }
 
   async compareAndPut(key: string, expected: Uint8Array | undefined, value: Uint8Array): Promise<boolean> {
@@ -195,15 +198,34 @@ export class PostgresStorage implements Storage {
     }
   }
 
-  /** Changed keys from every process sharing the table, by LISTEN/NOTIFY (postgres-watch.ts). */
+  /** Changed keys from every process sharing the table, by LISTEN/NOTIFY (postgres-watch.ts). `close` ends them too. */
   async watch(prefix: string, handlers: StorageWatchHandlers): Promise<StorageWatch> {
     const sql = await this.ready();
-    return watchTable(sql as unknown as ListeningSql, this.options.table ?? 'strongroom', prefix, handlers);
+    const watch = await watchTable(
+      sql as unknown as ListeningSql,
+      {
+        table: this.options.table ?? 'strongroom',
+        // Like postgres.js's own listener: no idle or age limit, either of which would end the session for nothing.
+        listener: async () => (await this.driver())(this.options.connectionString, { ...this.clientOptions(1), idle_timeout: null, max_lifetime: null, fetch_types: false }) as unknown as ListeningSql,
+        heartbeatMs: (this.options.watchHeartbeatSeconds ?? 30) * 1000,
+      },
+      prefix,
+      handlers,
+    );
+    this.watches.add(watch);
+    return {
+      close: async () => {
+        this.watches.delete(watch);
+        await watch.close();
+      },
+    };
   }
 
   /** Waits for running queries (up to 5 s), then closes every connection; later calls reject. */
   async close(): Promise<void> {
     this.closed = true;
+    await Promise.all([...this.watches].map((watch) => watch.close()));
+    this.watches.clear();
     const client = this.client;
     this.client = undefined;
     if (client) await (await client).end({ timeout: 5 });
@@ -228,31 +250,8 @@ export class PostgresStorage implements Storage {
     return inserted.count === 1;
   }
 
-  /**
-   * Direct children in one statement: a recursive query hops from each child to the first key after it (past a whole
-   * sub-folder at once), an index seek per listed name however large the sub-folders are.
-   */
-  private async children(prefix: string, start: Bound, limit: number | null): Promise<string[]> {
-    const end = prefixEnd(prefix);
-    const rest = (column: string) => `substr(${column}, $1)`;
-    const slash = (column: string) => `strpos(${rest(column)}, '/')`;
-    const bound = end === undefined ? '' : 'AND k.key < $5';
-    const rows = await this.query(
-      `WITH RECURSIVE walk(key) AS (
-         (SELECT k.key FROM $table k WHERE k.key ${start.inclusive ? '>=' : '>'} $2 ${bound} ORDER BY k.key LIMIT 1)
-         UNION ALL
-         SELECT (SELECT k.key FROM $table k
-                 WHERE k.key >= CASE WHEN ${slash('w.key')} > 0
-                                     THEN left(w.key, $4 + ${slash('w.key')} - 1) || '0'
-                                     ELSE w.key || chr(1) END ${bound}
-                 ORDER BY k.key LIMIT 1)
-         FROM walk w WHERE w.key IS NOT NULL
-       )
-       SELECT CASE WHEN ${slash('key')} > 0 THEN left(${rest('key')}, ${slash('key')}) ELSE ${rest('key')} END AS name
-       FROM walk WHERE key IS NOT NULL LIMIT $3`,
-      [[...prefix].length + 1, start.key, limit, [...prefix].length, ...(end === undefined ? [] : [end])],
-    );
-    return rows.map((row) => row.name as string);
+  private async names(statement: SqlStatement): Promise<string[]> {
+    return (await this.query(statement.text, statement.params)).map((row) => row.name as string);
   }
 
   /** One statement, with `$table` standing for the quoted table name. */
@@ -273,16 +272,22 @@ export class PostgresStorage implements Storage {
 
   private connection(): Promise<Sql> {
     if (this.closed) return Promise.reject(new Error('PostgresStorage is closed'));
-    this.client ??= loadOptionalDriver<Connect>('postgres', 'strongroom/postgres').then((connect) =>
-      connect(this.options.connectionString, {
-        max: this.options.poolSize ?? 10,
-        connect_timeout: this.options.connectTimeoutSeconds ?? 10,
-        idle_timeout: 60,
-        prepare: this.statementOptions.prepare,
-        onnotice: () => undefined,
-      }),
-    );
+    this.client ??= this.driver().then((connect) => connect(this.options.connectionString, this.clientOptions(this.options.poolSize ?? 10)));
     return this.client;
+  }
+
+  private driver(): Promise<Connect> {
+    return loadOptionalDriver<Connect>('postgres', 'strongroom/postgres');
+  }
+
+  private clientOptions(max: number): Record<string, unknown> {
+    return {
+      max,
+      connect_timeout: this.options.connectTimeoutSeconds ?? 10,
+      idle_timeout: 60,
+      prepare: this.statementOptions.prepare,
+      onnotice: () => undefined,
+    };
   }
 
   /** Rewrites a failure to reach the server as an error that says so (without credentials); other errors pass. */
