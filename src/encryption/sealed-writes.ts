@@ -1,0 +1,54 @@
+/**
+ * What every write through the barrier does with the value it stores: seal a snapshot of it with the active term,
+ * remember the plaintext once the write has landed, and confirm the term against the stored keyring.
+ */
+import type { Storage } from '../ports/storage.js';
+import type { Keyring } from './keyring.js';
+import type { KeyringStore } from './keyring-store.js';
+import { copyOf, type OpenedCache } from './opened-cache.js';
+import { seal } from './sealed-value.js';
+
+/** Tries of one write against concurrent writers before it gives up. */
+export const MAX_CONFLICTS = 64;
+
+/** A value written under `term`, kept until the write is confirmed against the stored keyring. */
+export interface Written {
+  key: string;
+  sealed: Uint8Array;
+  plaintext: Uint8Array;
+  term: number;
+}
+
+/** Seals a snapshot of `value`: what the cache remembers is exactly what was sealed, whatever the caller does next. */
+export function sealWith(keyring: Keyring, key: string, value: Uint8Array): Written {
+  return sealOwned(keyring, key, copyOf(value));
+}
+
+/** Seals `plaintext`, an array of the barrier's own that nobody else holds, with the active term. */
+export function sealOwned(keyring: Keyring, key: string, plaintext: Uint8Array): Written {
+  return { key, plaintext, term: keyring.active, sealed: seal(keyring.activeKey, keyring.active, key, plaintext) };
+}
+
+/** Once a write has landed, a read of what it wrote needs no decryption. */
+export function remember(opened: OpenedCache, written: Written): void {
+  opened.remember(written.key, written.sealed, written.plaintext, written.term);
+}
+
+/**
+ * Several processes: a writer whose keyring was older than a rotation may have sealed with a term that a concurrent
+ * rewrap has already passed and will retire. The keyring read after the write lands tells: a write sealed under
+ * another term than the active one is sealed again (unless someone replaced it meanwhile). The term each write used
+ * is what counts, not whether this process's keyring changed since: another caller may have refreshed it meanwhile.
+ */
+export function confirm(inner: Storage, keyring: KeyringStore, opened: OpenedCache, writes: readonly Written[]): Promise<void> | undefined {
+  if (!inner.compareAndPut || writes.length === 0) return undefined;
+  return keyring.latest().then((latest) => (writes.some((write) => write.term !== latest.active) ? reseal(inner, opened, latest, writes) : undefined));
+}
+
+async function reseal(inner: Storage, opened: OpenedCache, keyring: Keyring, writes: readonly Written[]): Promise<void> {
+  for (const write of writes) {
+    if (write.term === keyring.active) continue;
+    const again = { ...write, term: keyring.active, sealed: seal(keyring.activeKey, keyring.active, write.key, write.plaintext) };
+    if (await inner.compareAndPut!(write.key, write.sealed, again.sealed)) remember(opened, again);
+  }
+}
