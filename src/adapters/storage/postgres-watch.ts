@@ -100,7 +100,8 @@ export async function watchTable(sql: ListeningSql, settings: WatchSettings, pre
     let timer: NodeJS.Timeout | undefined;
     const back = new Promise<boolean>((resolve, reject) => {
       pending.set(payload, () => resolve(true));
-      timer = setTimeout(() => resolve(false), ms);
+      // Unreferenced, like the heartbeat: a probe in flight does not keep the process alive.
+      timer = setTimeout(() => resolve(false), ms).unref();
       sql.unsafe('SELECT pg_notify($1, $2)', [probeChannel, payload]).catch(reject);
     });
     try {
