@@ -10,7 +10,7 @@ import type { Storage, StorageOperation } from '../ports/storage.js';
 import type { KeyringStore } from './keyring-store.js';
 import type { OpenedCache } from './opened-cache.js';
 import { checkKey } from './reserved-folder.js';
-import { confirm, MAX_CONFLICTS, remember, sealOwned, sealWith, type Written } from './sealed-writes.js';
+import { confirm, MAX_CONFLICTS, remember, sealOwned, sealWith, tooManyWriters, type Written } from './sealed-writes.js';
 
 /** The stored bytes a conditional write is made against (undefined: absent), or false when its condition fails. */
 type Condition = Uint8Array | undefined | false;
@@ -41,7 +41,7 @@ export class ConditionalWrites {
       }
       // The key exists after all, or its ciphertext changed while its plaintext may not have (a re-seal): read it.
     }
-    throw new InternalError(`too many concurrent writers on ${JSON.stringify(key)}`);
+    throw tooManyWriters(key);
   }
 
   async deleteIfPlaintext(key: string, expected: Uint8Array): Promise<boolean> {
@@ -54,7 +54,7 @@ export class ConditionalWrites {
         return true;
       }
     }
-    throw new InternalError(`too many concurrent writers on ${JSON.stringify(key)}`);
+    throw tooManyWriters(key);
   }
 
   /** Conditions become conditions on the exact ciphertexts read; a commit refused for a changed ciphertext is retried. */

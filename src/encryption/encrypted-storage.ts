@@ -10,7 +10,7 @@ import type { Keyring } from './keyring.js';
 import { runRewrap, type RewrapOptions, type RewrapReport } from './rewrap.js';
 import { copyOf, copyOver, OpenedCache } from './opened-cache.js';
 import { checkKey, RESERVED_FOLDER } from './reserved-folder.js';
-import { confirm, MAX_CONFLICTS, remember, sealWith, type Written } from './sealed-writes.js';
+import { confirm, MAX_CONFLICTS, remember, sealWith, tooManyWriters, type Written } from './sealed-writes.js';
 import { open, termOf } from './sealed-value.js';
 import { StaticRootKey } from './static-root-key.js';
 
@@ -208,7 +208,7 @@ export class EncryptedStorage implements Storage {
         remember(this.opened, written);
         return true;
       }
-      throw new InternalError(`too many concurrent writers on ${JSON.stringify(key)}`);
+      throw tooManyWriters(key);
     });
   }
 }

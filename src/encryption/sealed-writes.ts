@@ -2,6 +2,7 @@
  * What every write through the barrier does with the value it stores: seal a snapshot of it with the active term,
  * remember the plaintext once the write has landed, and confirm the term against the stored keyring.
  */
+import { InternalError } from '../core/errors.js';
 import type { Storage } from '../ports/storage.js';
 import type { Keyring } from './keyring.js';
 import type { KeyringStore } from './keyring-store.js';
@@ -10,6 +11,11 @@ import { seal } from './sealed-value.js';
 
 /** Tries of one write against concurrent writers before it gives up. */
 export const MAX_CONFLICTS = 64;
+
+/** What a write that lost MAX_CONFLICTS races in a row answers. */
+export function tooManyWriters(key: string): InternalError {
+  return new InternalError(`too many concurrent writers on ${JSON.stringify(key)}`);
+}
 
 /** A value written under `term`, kept until the write is confirmed against the stored keyring. */
 export interface Written {
