@@ -5,7 +5,7 @@ import vault from 'node-vault';
 import { ManualClock } from '../../src/adapters/clocks.js';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import { calculateTtl } from '../../src/server/token-ttl.js';
-import { failure, request, startServer, type Started } from './harness.js';
+import { request, startServer, type Started } from './harness.js';
 
 const HOUR = 3600;
 let started: Started;

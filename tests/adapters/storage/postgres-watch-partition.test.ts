@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { PostgresStorage } from '../../../src/postgres.js';
 import { postgresAvailable, startPostgres, type PostgresServer } from '../../support/postgres.js';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
