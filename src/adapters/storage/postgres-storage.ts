@@ -87,6 +87,7 @@ export class PostgresStorage implements Storage {
   private migrated?: Promise<void>;
   private closed = false;
   private readonly watches = new Set<StorageWatch>();
+  private readonly heartbeatMs: number;
 
   constructor(options: PostgresStorageOptions) {
     if (typeof options?.connectionString !== 'string' || options.connectionString === '') {
@@ -103,6 +104,7 @@ export class PostgresStorage implements Storage {
     this.statementOptions = { prepare: options.prepare ?? true };
     const heartbeat = options.watchHeartbeatSeconds ?? 30;
     if (!(heartbeat >= 0 && heartbeat <= 3600)) throw new TypeError('watchHeartbeatSeconds must be between 0 and 3600');
+    this.heartbeatMs = heartbeat * 1000;
   }
 
   /**
@@ -207,11 +209,15 @@ export class PostgresStorage implements Storage {
         table: this.options.table ?? 'strongroom',
         // Like postgres.js's own listener: no idle or age limit, either of which would end the session for nothing.
         listener: async () => (await this.driver())(this.options.connectionString, { ...this.clientOptions(1), idle_timeout: null, max_lifetime: null, fetch_types: false }) as unknown as ListeningSql,
-        heartbeatMs: (this.options.watchHeartbeatSeconds ?? 30) * 1000,
+        heartbeatMs: this.heartbeatMs,
       },
       prefix,
       handlers,
     );
+    if (this.closed) {
+      await watch.close();
+      throw new Error('PostgresStorage is closed');
+    }
     this.watches.add(watch);
     return {
       close: async () => {

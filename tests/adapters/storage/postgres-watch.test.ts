@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { watchTable, type ListeningSql } from '../../../src/adapters/storage/postgres-watch.js';
+import { PostgresStorage } from '../../../src/postgres.js';
 
 /**
  * A LISTEN/NOTIFY server in memory, for the failures a real one cannot be made to show on demand: a session that
@@ -105,5 +106,12 @@ describe('the heartbeat of a PostgreSQL change watch', () => {
     await new Promise((resolve) => setTimeout(resolve, 60));
     await watch.close();
     expect(probes).toBe(0);
+  });
+
+  it('refuses a heartbeat interval that is negative, not a number or longer than an hour', () => {
+    for (const watchHeartbeatSeconds of [-1, Number.NaN, 3601]) {
+      expect(() => new PostgresStorage({ connectionString: 'postgres://localhost/x', watchHeartbeatSeconds })).toThrow('watchHeartbeatSeconds must be between 0 and 3600');
+    }
+    expect(() => new PostgresStorage({ connectionString: 'postgres://localhost/x', watchHeartbeatSeconds: 0 })).not.toThrow();
   });
 });
