@@ -4,7 +4,7 @@ import { assertDistinctKeys, checkPageLimit, pageStart } from './key-range.js';
 import { loadOptionalDriver } from './optional-driver.js';
 import { BatchedGets } from './batched-gets.js';
 import { commitStatement, RACED_CONDITION, type SqlStatement } from './postgres-commit.js';
-import { childrenStatement, keysPageStatement } from './postgres-listing.js';
+import { childrenStatement, keysPageStatement, keysStatement } from './postgres-reads.js';
 import { watchTable, type ListeningSql } from './postgres-watch.js';
 import { retryTransient } from './retry.js';
 
@@ -53,20 +53,6 @@ const UNREACHABLE = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|
 
 /** Thrown when a commit's condition does not hold, to roll its transaction back. */
 class ConditionFailed extends Error {}
-
-/**
- * Up to this many keys are read with a list of parameters, one prepared statement per count; more with one array
- * parameter. The server keeps a generic plan for a statement only when it costs no more than a plan made for the
- * values at hand; for an array of unknown length it never does, so `= ANY($1)` would be planned again at every
- * execution, which cost more than the rest of the read here.
- */
-const LISTED_KEYS = 8;
-
-function readStatement(count: number): string {
-  if (count === 1) return 'SELECT key, value FROM $table WHERE key = $1';
-  if (count > LISTED_KEYS) return 'SELECT key, value FROM $table WHERE key = ANY($1::text[])';
-  return `SELECT key, value FROM $table WHERE key IN (${Array.from({ length: count }, (_, index) => `$${index + 1}`).join(', ')})`;
-}
 
 const plainBytes = (value: Buffer) => new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
 const toBuffer = (value: Uint8Array) => Buffer.from(value.buffer, value.byteOffset, value.byteLength);
@@ -127,7 +113,8 @@ export class PostgresStorage implements Storage {
   }
 
   private async getMany(keys: readonly string[]): Promise<Map<string, Uint8Array>> {
-    const rows = await this.query(readStatement(keys.length), keys.length > LISTED_KEYS ? [keys] : [...keys]);
+    const { text, params } = keysStatement(keys);
+    const rows = await this.query(text, params);
     return new Map(rows.map((row) => [row.key as string, plainBytes(row.value as Buffer)]));
   }
 

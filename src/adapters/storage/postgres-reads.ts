@@ -2,9 +2,26 @@ import type { SqlStatement } from './postgres-commit.js';
 import { prefixEnd, type Bound } from './key-range.js';
 
 /**
- * The listing statements of PostgresStorage, `$table` standing for the quoted table name. Both walk the primary-key
- * index from `start` and stop at the end of the prefix's range, so their cost follows the names answered.
+ * The reading statements of PostgresStorage, `$table` standing for the quoted table name. The listings walk the
+ * primary-key index from `start` and stop at the end of the prefix's range, so their cost follows the names answered.
  */
+
+/**
+ * Up to this many keys are read with a list of parameters, one prepared statement per count; more with one array
+ * parameter. The server keeps a generic plan for a statement only when it costs no more than a plan made for the
+ * values at hand; for an array of unknown length it never does, so `= ANY($1)` would be planned again at every
+ * execution, which cost more than the rest of the read here.
+ */
+const LISTED_KEYS = 8;
+
+/** The rows (key, value) of these keys, those that exist. */
+export function keysStatement(keys: readonly string[]): SqlStatement {
+  const count = keys.length;
+  if (count === 1) return { text: 'SELECT key, value FROM $table WHERE key = $1', params: [...keys] };
+  if (count > LISTED_KEYS) return { text: 'SELECT key, value FROM $table WHERE key = ANY($1::text[])', params: [keys] };
+  const list = Array.from({ length: count }, (_, index) => `$${index + 1}`).join(', ');
+  return { text: `SELECT key, value FROM $table WHERE key IN (${list})`, params: [...keys] };
+}
 
 /**
  * Direct children in one statement: a recursive query hops from each child to the first key after it (past a whole
