@@ -1,6 +1,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import { AuthenticationRefused, CloudUnavailable } from '../../core/errors.js';
 import type { CallerIdentity, HttpResponseSnapshot } from '../../ports/cloud.js';
+import { readPlainXml, type PlainElement } from './plain-xml.js';
 
 /**
  * Validation of STS's answer to a forwarded GetCallerIdentity request (reference §4.4, §13.2; DECISIONS 10 and 16).
@@ -14,13 +15,8 @@ const MAX_BODY_LENGTH = 64 * 1024;
 // STS answers these with 400, but they mean "STS is overloaded", not "the caller is refused".
 const THROTTLING_CODES = new Set(['Throttling', 'ThrottlingException', 'RequestLimitExceeded', 'TooManyRequestsException']);
 
-const parser = new XMLParser({
-  parseTagValue: false,
-  ignoreAttributes: true,
-  ignoreDeclaration: true,
-  removeNSPrefix: true,
-  isArray: (name) => name === 'GetCallerIdentityResult',
-});
+// For error answers only, which are rare and may hold entities in their message.
+const parser = new XMLParser({ parseTagValue: false, ignoreAttributes: true, ignoreDeclaration: true, removeNSPrefix: true });
 
 /**
  * The caller identity STS vouched for. A 200 that is not a well-formed `text/xml` GetCallerIdentityResponse, a 5xx,
@@ -34,16 +30,21 @@ export function parseCallerIdentityResponse(response: HttpResponseSnapshot): Cal
   const body = response.body.trim();
   if (!body.startsWith('<GetCallerIdentityResponse') && !body.startsWith('<?xml')) throw invalid('it is not a GetCallerIdentityResponse');
 
-  const document = parseXml(body);
-  const root = document && Object.keys(document).length === 1 ? document.GetCallerIdentityResponse : undefined;
-  const results: unknown = isRecord(root) ? root.GetCallerIdentityResult : undefined;
-  const result: unknown = Array.isArray(results) ? results[0] : undefined;
-  if (!isRecord(result)) throw new CloudUnavailable('error parsing STS response: no GetCallerIdentityResult');
-  const { Arn: arn, UserId: userId, Account: accountId } = result;
-  if (!nonEmpty(arn) || !nonEmpty(userId) || !nonEmpty(accountId)) {
-    throw new CloudUnavailable('error parsing STS response: Arn, UserId or Account is missing');
-  }
+  const root = body.length > MAX_BODY_LENGTH ? undefined : readPlainXml(body);
+  // The first result when there are several, as the reference reads it.
+  const result = root?.name === 'GetCallerIdentityResponse' ? root.children.find((child) => child.name === 'GetCallerIdentityResult') : undefined;
+  if (!result) throw new CloudUnavailable('error parsing STS response: no GetCallerIdentityResult');
+  const arn = onlyText(result, 'Arn');
+  const userId = onlyText(result, 'UserId');
+  const accountId = onlyText(result, 'Account');
+  if (!arn || !userId || !accountId) throw new CloudUnavailable('error parsing STS response: Arn, UserId or Account is missing');
   return { arn, userId, accountId };
+}
+
+/** The text of the one child of that name, which must hold text only; undefined when absent, repeated or empty. */
+function onlyText(element: PlainElement, name: string): string | undefined {
+  const found = element.children.filter((child) => child.name === name);
+  return found.length === 1 && found[0]!.children.length === 0 ? found[0]!.text || undefined : undefined;
 }
 
 function errorResponse(response: HttpResponseSnapshot): Error {
