@@ -87,7 +87,7 @@ class Reader {
 
   /** Attributes are checked (well-formed, each name once) and dropped. */
   private attributes(): void {
-    const seen: string[] = [];
+    const seen = new Set<string>();
     for (;;) {
       const before = this.at;
       this.space();
@@ -95,8 +95,8 @@ class Reader {
       const attribute = ATTRIBUTE.exec(this.text);
       if (!attribute) return;
       const name = attribute[1] as string;
-      if (this.at === before || seen.includes(name)) throw new Malformed();
-      seen.push(name);
+      if (this.at === before || seen.has(name)) throw new Malformed();
+      seen.add(name);
       this.at = ATTRIBUTE.lastIndex;
     }
   }
