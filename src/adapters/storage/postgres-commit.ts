@@ -13,6 +13,8 @@ import type { StorageOperation } from '../../ports/storage.js';
  * nothing and answers false without an error; one that fails a later condition, after earlier ones applied, is
  * aborted by a division by zero (SQLSTATE 22012), which the caller also reports as a failed condition.
  */
+
+/** One statement and its parameters, `$table` standing for the quoted table name (the reads build them too). */
 export interface SqlStatement {
   text: string;
   params: unknown[];
