@@ -5,6 +5,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { isIPv4 } from 'node:net';
 import { InvalidRequest, NotFound, PayloadTooLarge } from '../core/errors.js';
 import { validatePath } from '../core/path.js';
+import { checkJsonDocument } from '../core/request-shape.js';
 import type { HttpMethod } from '../core/request.js';
 
 export const API_PREFIX = '/v1/';
@@ -125,6 +126,9 @@ export async function readRequest(req: IncomingMessage, { maxBodyBytes }: { maxB
 
   const raw = await readBody(req, maxBodyBytes);
   const body = BODY_METHODS.has(method) ? parseBody(raw) : undefined;
+  // Here, before the audit entry and the server's own routes serialise or walk it: a body deeper than the engines
+  // accept could overflow the stack there (a 500 for anyone), where the engines answer it with a 400.
+  checkJsonDocument(body, 'the request body');
   const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => !CREDENTIAL_HEADERS.has(name)));
   return {
     method,

@@ -74,3 +74,24 @@ describe('an audit device that cannot write', () => {
     }
   });
 });
+
+describe('a body nested deeper than any engine accepts', () => {
+  // The audit entry is written before the request runs; a body too deep to serialise used to fail it with a 500,
+  // for anyone, no token needed. It is a 400 at the edge, as the engines answer it without an audit device.
+  it.each([
+    ['a KV write without a token', '/v1/secret/data/deep', undefined],
+    ['a login', '/v1/auth/cloud/login', undefined],
+    ['a token creation', '/v1/auth/token/create', 'sr.audit-root'],
+    ['a policy write', '/v1/sys/policies/acl/deep', 'sr.audit-root'],
+  ])('is a 400, not a 500: %s', async (_, path, token) => {
+    const depth = 5000;
+    const rawBody = `{"data":{"a":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
+    const before = entries().length;
+    const answer = await send({ method: 'POST', path, rawBody, ...(token ? { token } : {}) });
+    expect(answer.status).toBe(400);
+    expect(answer.json).toEqual({ errors: ['the request body is nested more than 256 levels deep'] });
+    expect(started.logs.filter((entry) => entry.status === 500)).toEqual([]);
+    // Refused before anything ran: nothing to audit.
+    expect(entries().length).toBe(before);
+  });
+});
