@@ -43,6 +43,13 @@ export function sysRoutes({ mounts, policies, audit, clock }: SysServices): Rout
     },
   });
 
+  // Vault clients ask these before anything else (hvac's is_sealed, node-vault's status). This server has no seal and no
+  // init step: its state is ready when it answers, so it is always initialised and unsealed, with no key shares.
+  const sealStatus: Route['methods']['GET'] = async () => ({
+    status: 200,
+    body: { type: 'shamir', initialized: true, sealed: false, t: 0, n: 0, progress: 0, nonce: '', version: SERVER_VERSION, migration: false, recovery_seal: false, storage_type: 'strongroom' },
+  });
+
   const readPolicy = (field: 'policy' | 'rules', answer: (requestId: string, data: Record<string, unknown>) => ApiResult) =>
     async ({ params, requestId }: RouteContext) => {
       const policy = await policies.get(params.name!);
@@ -70,6 +77,17 @@ export function sysRoutes({ mounts, policies, audit, clock }: SysServices): Rout
 
   const routes: Route[] = [
     { pattern: /^sys\/health$/, unauthenticated: true, methods: { GET: health, HEAD: health } },
+    { pattern: /^sys\/seal-status$/, unauthenticated: true, methods: { GET: sealStatus } },
+    {
+      pattern: /^sys\/init$/,
+      unauthenticated: true,
+      methods: {
+        GET: async () => ({ status: 200, body: { initialized: true } }),
+        PUT: async () => {
+          throw new InvalidRequest('the server is already initialized: it has no init or unseal step');
+        },
+      },
+    },
     // The Vault CLI asks this before every `vault kv` command, to learn the mount and its KV version.
     {
       pattern: /^sys\/internal\/ui\/mounts\/(?<path>.+)$/,

@@ -1,5 +1,8 @@
 // sys/ endpoints: policy names normalised before the ACL check, health's semver version, read-only mounts, and the
 // durable state a second server over the same storage sees.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import vault from 'node-vault';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import { request, startServer, type Started } from './harness.js';
@@ -67,6 +70,28 @@ describe('health and mounts', () => {
 
   it('lists no audit device when none is configured', async () => {
     expect((await send({ path: '/v1/sys/audit', token: root })).json.data).toEqual({});
+  });
+});
+
+describe('init and seal status, which Vault clients check before anything else', () => {
+  it('answers that the server is initialised and unsealed, without a token', async () => {
+    const status = await send({ path: '/v1/sys/seal-status' });
+    expect(status.status).toBe(200);
+    expect(status.json).toMatchObject({ initialized: true, sealed: false, progress: 0 });
+    expect(status.json.version).toBe((await send({ path: '/v1/sys/health' })).json.version);
+    expect((await send({ path: '/v1/sys/init' })).json).toEqual({ initialized: true });
+    const again = await send({ method: 'PUT', path: '/v1/sys/init', body: { secret_shares: 1, secret_threshold: 1 } });
+    expect(again.status).toBe(400);
+    expect(again.json.errors[0]).toMatch(/already initialized/);
+  });
+
+  it('satisfies node-vault and hvac', async () => {
+    const client = vault({ endpoint: started.url });
+    expect(await client.initialized()).toEqual({ initialized: true });
+    expect((await client.status()).sealed).toBe(false);
+    const script = 'import sys, hvac\nc = hvac.Client(url=sys.argv[1])\nprint(c.sys.is_initialized(), c.sys.is_sealed())';
+    const { stdout } = await promisify(execFile)('/usr/bin/python3', ['-c', script, started.url]);
+    expect(stdout.trim()).toBe('True False');
   });
 });
 
