@@ -29,11 +29,14 @@ export interface Route {
   aclPath?: (params: Record<string, string>) => string;
 }
 
-/** Parses a body with a zod schema of fields; a body that is not an object, or a bad field, is a 400 naming it. */
+/**
+ * Parses a body with a zod schema of fields; a body that is not an object, or a bad field, is a 400 naming it. A field
+ * set to null is one not given, as in Vault: older clients (hvac's create_token) send every field, null when unset.
+ */
 export function fields<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
   const input = body === undefined || body === null ? {} : body;
   if (!isPlainObject(input)) throw new InvalidRequest('the request body must be a JSON object');
-  const parsed = schema.safeParse(input);
+  const parsed = schema.safeParse(Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null)));
   if (!parsed.success) throw new InvalidRequest(describeFieldError(parsed.error));
   return parsed.data;
 }

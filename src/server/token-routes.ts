@@ -17,6 +17,10 @@ const createSchema = z.object({
   no_default_policy: bool().optional(),
   renewable: bool().optional(),
   ttl: duration().optional(),
+  // Vault's older name for `ttl`, which hvac's create_token still sends.
+  lease: duration().optional(),
+  // A token of the caller's choosing; refused rather than silently replaced by a random one.
+  id: z.unknown().optional(),
   explicit_max_ttl: duration().optional(),
   period: duration().optional(),
   display_name: str({ maxLength: 256 }).optional(),
@@ -45,6 +49,7 @@ export function tokenRoutes({ tokens, auth, clock }: TokenServices): Route[] {
   const create = (orphan: boolean) => async (context: RouteContext): Promise<ApiResult> => {
     const parent = caller(context);
     const input = fields(createSchema, context.request.body);
+    if (input.id !== undefined) throw new InvalidRequest('invalid value for field "id": the server makes every token itself; leave "id" out');
     const root = isRoot(parent);
     if (input.no_parent && !root && !orphan) throw new InvalidRequest('root or sudo privileges required to create orphan token');
     if ((input.period ?? 0) > 0 && !root) throw new InvalidRequest('root or sudo privileges required to create periodic token');
@@ -54,7 +59,7 @@ export function tokenRoutes({ tokens, auth, clock }: TokenServices): Route[] {
       if (asked.some((name) => name !== DEFAULT_POLICY_NAME && !allowed.has(name))) throw new InvalidRequest('child policies must be subset of parent');
     }
     const policies = input.no_default_policy || asked.includes(ROOT_POLICY_NAME) ? asked : sanitizePolicyNames([...asked, DEFAULT_POLICY_NAME]);
-    const wanted = { ttl: input.ttl ?? 0, period: input.period ?? 0, maxTtl: 0, explicitMaxTtl: input.explicit_max_ttl ?? 0 };
+    const wanted = { ttl: input.ttl ?? input.lease ?? 0, period: input.period ?? 0, maxTtl: 0, explicitMaxTtl: input.explicit_max_ttl ?? 0 };
     const { ttl, warnings } = policies.includes(ROOT_POLICY_NAME) && wanted.ttl === 0 && wanted.explicitMaxTtl === 0 && wanted.period === 0
       ? { ttl: 0, warnings: [] }
       : tokens.ttlFor(wanted);

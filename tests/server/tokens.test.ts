@@ -1,5 +1,7 @@
 // Vault's token API over HTTP: create (with its policy, TTL, use and orphan rules), lookups, renewals, revocations
 // with their cascade, and the token store's bound and sweep. node-vault drives the calls it has.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import vault from 'node-vault';
 import { ManualClock } from '../../src/adapters/clocks.js';
@@ -101,6 +103,37 @@ describe('auth/token/create', () => {
       expect((await send({ method: 'POST', path: '/v1/auth/token/renew-self', token, body: {} })).json.auth.lease_duration).toBe(600);
     }
     expect((await send({ path: '/v1/auth/token/lookup-self', token })).json.data.period).toBe(600);
+  });
+});
+
+describe('auth/token/create as older clients send it', () => {
+  it('takes a null field as not given, as Vault does', async () => {
+    const made = await create(root, { policies: ['app'], meta: null, display_name: null, num_uses: null, renewable: null, ttl: null, id: null });
+    expect(made.status).toBe(200);
+    expect(made.json.auth).toMatchObject({ policies: ['app', 'default'], renewable: true, num_uses: 0 });
+    const looked = await send({ method: 'POST', path: '/v1/auth/token/lookup', token: root, body: { token: made.json.auth.client_token } });
+    expect(looked.json.data).toMatchObject({ display_name: 'token', meta: null });
+  });
+
+  it('takes `lease` as the TTL, and refuses an `id` it would not honour', async () => {
+    const leased = await create(root, { policies: ['app'], lease: '1h' });
+    expect(leased.json.auth.lease_duration).toBe(HOUR);
+    const chosen = await create(root, { id: 'sr.chosen-by-caller' });
+    expect(chosen.status).toBe(400);
+    expect(chosen.json.errors[0]).toMatch(/"id"/);
+    expect((await send({ path: '/v1/auth/token/lookup-self', token: 'sr.chosen-by-caller' })).status).toBe(403);
+  });
+
+  it("works with hvac's create_token, which sends every field, null when unset", async () => {
+    const script = [
+      'import sys, warnings, hvac',
+      'warnings.simplefilter("ignore")',
+      'c = hvac.Client(url=sys.argv[1], token=sys.argv[2])',
+      'auth = c.create_token(policies=["app"], lease="2h")["auth"]',
+      'print(auth["lease_duration"], ",".join(auth["policies"]))',
+    ].join('\n');
+    const { stdout } = await promisify(execFile)('/usr/bin/python3', ['-c', script, started.url, root]);
+    expect(stdout.trim()).toBe(`${2 * HOUR} app,default`);
   });
 });
 
