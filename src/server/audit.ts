@@ -8,6 +8,9 @@ import { InternalError, InvalidRequest } from '../core/errors.js';
 import type { TokenRecord } from './token-record.js';
 
 const DEVICE_PATH = 'file/';
+// Token metadata stays readable, as in Vault, except this entry: an ec2 login's nonce is the instance's credential for
+// its later logins, and whoever read it from the log could log in as the instance with its public identity document.
+const SECRET_METADATA = 'nonce';
 
 export interface AuditEvent {
   time: Date;
@@ -77,6 +80,12 @@ export class AuditLog {
     return root;
   }
 
+  #metadataOf(metadata: unknown): unknown {
+    if (typeof metadata !== 'object' || metadata === null || !(SECRET_METADATA in metadata)) return metadata;
+    const secret = (metadata as Record<string, unknown>)[SECRET_METADATA];
+    return { ...metadata, [SECRET_METADATA]: typeof secret === 'string' ? this.#hmac(secret) : secret };
+  }
+
   #authOf(event: AuditEvent): Record<string, unknown> | undefined {
     const { caller } = event;
     if (!caller) return undefined;
@@ -86,7 +95,7 @@ export class AuditLog {
       display_name: caller.displayName,
       policies: caller.policies,
       token_policies: caller.policies,
-      metadata: caller.meta,
+      metadata: this.#metadataOf(caller.meta),
       entity_id: '',
       token_type: 'service',
       token_ttl: caller.creationTtl,
@@ -127,6 +136,7 @@ export class AuditLog {
               ...auth,
               client_token: typeof auth.client_token === 'string' ? this.#hmac(auth.client_token) : '',
               accessor: typeof auth.accessor === 'string' ? this.#hmac(auth.accessor) : '',
+              metadata: this.#metadataOf(auth.metadata),
             },
           }
         : {}),

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeAws, IdentityDocumentSigner } from '../../src/testing/index.js';
 import { request, startServer, type Started } from './harness.js';
 
 let started: Started;
@@ -93,5 +94,45 @@ describe('a body nested deeper than any engine accepts', () => {
     expect(started.logs.filter((entry) => entry.status === 500)).toEqual([]);
     // Refused before anything ran: nothing to audit.
     expect(entries().length).toBe(before);
+  });
+});
+
+describe('an ec2 login in the audit file', () => {
+  // The nonce an ec2 login generates is the instance's credential for its later logins: with it, whoever reads the
+  // instance's (unsecret) identity document could log in as the instance. Other token metadata stays readable.
+  it('shows the token metadata but not the nonce, in the login answer and in the token holder\'s requests', async () => {
+    const aws = await FakeAws.start();
+    const auditFile = join(mkdtempSync(join(tmpdir(), 'strongroom-audit-')), 'audit.log');
+    const server = await startServer({ auditFile, rootToken: 'sr.nonce-root' });
+    try {
+      const account = '111122223333';
+      aws.createUser({ accountId: account, userName: 'strongroom' });
+      const key = aws.createAccessKey(account, 'strongroom');
+      const instance = aws.addInstance({ accountId: account, region: 'eu-west-1', instanceId: 'i-0123456789abcdef0', imageId: 'ami-0abc1234' });
+      const signer = await IdentityDocumentSigner.create();
+      const admin = (path: string, body: object) => request(server.url, { method: 'POST', path: `/v1/auth/cloud/${path}`, token: 'sr.nonce-root', body });
+      await admin('config/client', { access_key: key.accessKeyId, secret_key: key.secretAccessKey, endpoint: aws.url, iam_endpoint: aws.url, sts_endpoint: aws.url });
+      await admin('config/certificate/test-ca', { aws_public_cert: signer.certificatePem, type: 'pkcs7' });
+      await admin('role/web', { auth_type: 'ec2', bound_ami_id: ['ami-0abc1234'], token_policies: ['default'] });
+
+      const login = await request(server.url, { method: 'POST', path: '/v1/auth/cloud/login', body: { role: 'web', pkcs7: signer.sign(instance).pkcs7 } });
+      expect(login.status).toBe(200);
+      const nonce: string = login.json.auth.metadata.nonce;
+      expect(nonce).toMatch(/\S{16,}/);
+      expect((await request(server.url, { path: '/v1/auth/token/lookup-self', token: login.json.auth.client_token })).status).toBe(200);
+
+      const text = readFileSync(auditFile, 'utf8');
+      expect(text).not.toContain(nonce);
+      const logged = text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>); // eslint-disable-line @typescript-eslint/no-explicit-any
+      const loginAnswer = logged.find((entry) => entry.type === 'response' && entry.request.path === 'auth/cloud/login')!;
+      expect(loginAnswer.response.auth.metadata).toMatchObject({ role: 'web', auth_type: 'ec2', account_id: account, nonce: expect.stringMatching(/^hmac-sha256:[0-9a-f]{64}$/) });
+      const lookup = logged.find((entry) => entry.type === 'request' && entry.request.path === 'auth/token/lookup-self')!;
+      expect(lookup.auth.metadata).toMatchObject({ role: 'web', nonce: expect.stringMatching(/^hmac-sha256:/) });
+      const hash = await request(server.url, { method: 'POST', path: '/v1/sys/audit-hash/file', token: 'sr.nonce-root', body: { input: nonce } });
+      expect(lookup.auth.metadata.nonce).toBe(hash.json.data.hash);
+    } finally {
+      await server.stop();
+      await aws.stop();
+    }
   });
 });
