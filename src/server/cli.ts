@@ -86,10 +86,20 @@ async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   console.error(`  for Vault clients: export VAULT_ADDR=${url} VAULT_TOKEN=<root token>`);
 }
 
-const [command, ...rest] = process.argv.slice(2);
-if (command === 'server' && rest.length === 0) await serve(process.env);
-else if (command === 'help' || command === '--help' || command === '-h') console.log(USAGE);
-else {
-  console.error(USAGE);
-  process.exit(2);
+/** What is wrong with the arguments, if anything; the server is configured by the environment alone. */
+function misuse(args: string[]): string | undefined {
+  const [command, ...rest] = args;
+  if (command === undefined) return 'a command is needed';
+  if (command !== 'server') return `unknown command ${JSON.stringify(command)}`;
+  if (rest.length > 0) return `unexpected argument ${JSON.stringify(rest[0])}: the server takes its settings from the environment`;
+  return undefined;
 }
+
+const args = process.argv.slice(2);
+const HELP = new Set(['help', '--help', '-h']);
+const problem = misuse(args);
+if (args.some((arg) => HELP.has(arg))) console.log(USAGE);
+else if (problem) {
+  console.error(`strongroom: ${problem}\n\n${USAGE}`);
+  process.exit(2);
+} else await serve(process.env);

@@ -72,6 +72,37 @@ describe('strongroom server', () => {
   });
 });
 
+describe('the command line', () => {
+  /** Runs the command with `args` and answers its exit code and output. */
+  function run(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const child = spawn(process.execPath, [cli, ...args], { env: { ...process.env, PORT: '0', STRONGROOM_DATA_DIR: dataDir() }, stdio: 'pipe' });
+    running.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+  }
+
+  it.each([['--help'], ['-h'], ['help'], ['server', '--help'], ['server', '-h']])('prints the usage and succeeds: strongroom %s', async (...args) => {
+    const { code, stdout, stderr } = await run(...args);
+    expect(code).toBe(0);
+    expect(stdout).toContain('usage: strongroom server');
+    expect(stderr).toBe('');
+  });
+
+  it.each([[['serve'], 'unknown command "serve"'], [[], 'a command is needed'], [['server', '--port', '8300'], 'unexpected argument "--port"']])(
+    'names what is wrong, then the usage, and fails: strongroom %s',
+    async (args, problem) => {
+      const { code, stdout, stderr } = await run(...args);
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr).toContain(`strongroom: ${problem}`);
+      expect(stderr).toContain('usage: strongroom server');
+    },
+  );
+});
+
 describe('close()', () => {
   it('lets a request in flight finish, then refuses new connections', async () => {
     const inner = new MemoryStorage();
