@@ -1,6 +1,6 @@
 // sys/: health, ACL policies (and the legacy sys/policy endpoints), capabilities, mounts (read-only), audit devices.
 import { z } from 'zod';
-import { InvalidRequest, NotFound } from '../core/errors.js';
+import { InvalidRequest, NotFound, UnsupportedOperation } from '../core/errors.js';
 import { str, stringList } from '../core/fields.js';
 import type { Clock } from '../ports/clock.js';
 import type { AuditLog } from './audit.js';
@@ -49,6 +49,14 @@ export function sysRoutes({ mounts, policies, audit, clock }: SysServices): Rout
     status: 200,
     body: { type: 'shamir', initialized: true, sealed: false, t: 0, n: 0, progress: 0, nonce: '', version: SERVER_VERSION, migration: false, recovery_seal: false, storage_type: 'strongroom' },
   });
+
+  // What `vault auth enable` and `vault audit enable` send: refused with the reason, where a 404 said nothing.
+  const fixed = (reason: string): Route['methods'] => {
+    const refuse = async (): Promise<ApiResult> => {
+      throw new UnsupportedOperation(reason);
+    };
+    return { POST: refuse, DELETE: refuse };
+  };
 
   const readPolicy = (field: 'policy' | 'rules', answer: (requestId: string, data: Record<string, unknown>) => ApiResult) =>
     async ({ params, requestId }: RouteContext) => {
@@ -129,7 +137,12 @@ export function sysRoutes({ mounts, policies, audit, clock }: SysServices): Rout
           ),
       },
     },
+    { pattern: /^sys\/auth\/(?<path>.+)$/, methods: fixed('auth methods are fixed: the cloud auth method at auth/cloud/ and tokens at auth/token/') },
     { pattern: /^sys\/audit$/, methods: { GET: async ({ requestId }) => ok(requestId, audit.devices()) } },
+    {
+      pattern: /^sys\/audit\/(?<path>.+)$/,
+      methods: fixed("the audit device is set when the server starts (STRONGROOM_AUDIT_FILE, or createServer's auditFile), not over the API"),
+    },
     {
       pattern: /^sys\/audit-hash\/(?<path>.+)$/,
       methods: {

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import vault from 'node-vault';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import { request, startServer, type Started } from './harness.js';
+import { failure, request, startServer, type Started } from './harness.js';
 
 let started: Started;
 let root: string;
@@ -66,6 +66,18 @@ describe('health and mounts', () => {
     expect((await send({ method: 'POST', path: '/v1/sys/mounts/other', token: root, body: { type: 'kv' } })).status).toBe(405);
     expect((await send({ method: 'DELETE', path: '/v1/sys/mounts/secret', token: root })).status).toBe(405);
     expect((await send({ path: '/v1/sys/mounts', token: operator })).status).toBe(403);
+  });
+
+  it('answers 405 with the reason when a client enables an auth method or an audit device', async () => {
+    const client = vault({ endpoint: started.url, token: root });
+    const auth = await failure(client.enableAuth({ mount_point: 'aws', type: 'aws' }));
+    expect(auth.statusCode).toBe(405);
+    expect(auth.body.errors[0]).toMatch(/auth methods are fixed/);
+    const audit = await failure(client.enableAudit({ name: 'file', type: 'file', options: { file_path: '/tmp/audit.log' } }));
+    expect(audit.statusCode).toBe(405);
+    expect(audit.body.errors[0]).toMatch(/STRONGROOM_AUDIT_FILE/);
+    expect((await send({ method: 'DELETE', path: '/v1/sys/audit/file', token: root })).status).toBe(405);
+    expect((await send({ method: 'DELETE', path: '/v1/sys/auth/cloud', token: operator })).status).toBe(403);
   });
 
   it('lists no audit device when none is configured', async () => {
