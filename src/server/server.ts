@@ -30,7 +30,10 @@ export interface ServerOptions {
   /** Shared by the engines and the server's own state, each under its own key prefix; in memory by default. */
   storage?: Storage;
   clock?: Clock;
-  /** The root token to accept; without it a random one is made the first time the storage is used. */
+  /**
+   * The root token to accept; without it a random one is made the first time the storage is used. A different value
+   * at a later start retires the previous root token (it grants nothing; the tokens it created live on).
+   */
   rootToken?: string;
   cloud?: AuthMethodOptions['cloud'];
   env?: Record<string, string | undefined>;

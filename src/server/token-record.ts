@@ -48,6 +48,8 @@ export const tokenRecordSchema = z.object({
   boundCidrs: z.array(z.string()),
   /** What AuthMethod.renew() needs, for tokens minted from a login. */
   grant: grantSchema.optional(),
+  /** A root token replaced by another at start: it grants nothing, but the tokens it created live on under it. */
+  retired: z.literal(true).optional(),
 });
 
 export type TokenRecord = z.infer<typeof tokenRecordSchema> & { grant?: AuthGrant };

@@ -14,6 +14,8 @@ const ID_PREFIX = 'sys/token/id/';
 const ACCESSOR_PREFIX = 'sys/token/accessor/';
 const CHILD_PREFIX = 'sys/token/parent/';
 const ROOT_MADE = 'sys/token/root-generated';
+// The id of the root token the last start made or was given; any other such token is retired.
+const ROOT_CURRENT = 'sys/token/root-current';
 // A parent chain longer than this is treated as broken rather than walked further.
 const MAX_CHAIN = 256;
 
@@ -138,29 +140,55 @@ export class TokenStore {
     });
     if (token !== undefined) {
       const id = this.#hash('token', token);
-      if (await this.#read(id)) return undefined;
-      const record = fields(id, randomBytes(18).toString('base64url'));
-      await this.store.put(ACCESSOR_PREFIX + this.#hash('accessor', record.accessor), { id });
-      await this.store.put(ID_PREFIX + id, record);
+      if (!(await this.#read(id))) {
+        const record = fields(id, randomBytes(18).toString('base64url'));
+        await this.store.put(ACCESSOR_PREFIX + this.#hash('accessor', record.accessor), { id });
+        await this.store.put(ID_PREFIX + id, record);
+      }
+      await this.#retireOtherRoot(id);
       return undefined;
     }
     if ((await this.store.getRaw(ROOT_MADE)) !== undefined) return undefined;
     const made = await this.mint({ ...fields('', ''), parent: undefined }, 0);
     const { written } = await this.store.update(ROOT_MADE, (current) => (current === undefined ? { at: this.#now() } : unchanged));
-    if (written) return made.token;
+    if (written) {
+      await this.#retireOtherRoot(made.record.id);
+      return made.token;
+    }
     // Another process made the first root token meanwhile: this one is not needed.
     await this.revoke(made.record);
     return undefined;
   }
 
+  /**
+   * Changing the configured root token rotates it: the root token an earlier start made or was given stops working.
+   * It is retired rather than revoked, because revoking would end every token it created, the services' included.
+   */
+  async #retireOtherRoot(id: string): Promise<void> {
+    const previous = await this.store.get<{ id?: unknown }>(ROOT_CURRENT);
+    if (previous?.id === id) return;
+    // The old one first: a crash in between leaves the pointer on it, and the next start retires it again.
+    if (typeof previous?.id === 'string') {
+      const key = ID_PREFIX + previous.id;
+      await this.store.update<unknown>(key, (current) => (current === undefined ? unchanged : { ...parseTokenRecord(current, key), retired: true }));
+    }
+    await this.store.put(ROOT_CURRENT, { id });
+  }
+
+  /** A valid token that still grants something: a retired root token is only kept as its children's parent. */
+  async #usable(id: string): Promise<TokenRecord | undefined> {
+    const record = await this.#valid(id);
+    return record?.retired ? undefined : record;
+  }
+
   /** The entry of a valid token, without counting a use (lookups of another token). */
   async find(token: string | undefined): Promise<TokenRecord | undefined> {
-    return token ? this.#valid(this.#hash('token', token)) : undefined;
+    return token ? this.#usable(this.#hash('token', token)) : undefined;
   }
 
   async findByAccessor(accessor: string): Promise<TokenRecord | undefined> {
     const index = await this.store.get<{ id?: unknown }>(ACCESSOR_PREFIX + this.#hash('accessor', accessor));
-    return typeof index?.id === 'string' ? this.#valid(index.id) : undefined;
+    return typeof index?.id === 'string' ? this.#usable(index.id) : undefined;
   }
 
   /**

@@ -56,6 +56,38 @@ describe('strongroom server', () => {
     expect(await exited).toBe(0);
   });
 
+  it('rotates the root token when STRONGROOM_ROOT_TOKEN changes, and the tokens the old one made live on', async () => {
+    const STRONGROOM_DATA_DIR = dataDir();
+    const restart = async (env: Record<string, string>) => {
+      const started = await start({ STRONGROOM_DATA_DIR, ...env });
+      return { ...started, stop: async () => (started.child.kill('SIGTERM'), expect(await started.exited).toBe(0)) };
+    };
+    const status = async (url: string, token: string) => (await request(url, { path: '/v1/auth/token/lookup-self', token })).status;
+
+    let server = await restart({});
+    const generated = /root token: (\S+)/.exec(server.banner)![1]!;
+    await server.stop();
+    server = await restart({ STRONGROOM_ROOT_TOKEN: 'sr.first-root' });
+    const app = (await request(server.url, { method: 'POST', path: '/v1/auth/token/create', token: 'sr.first-root', body: { policies: ['default'] } })).json.auth;
+    expect(await status(server.url, generated)).toBe(403);
+    await server.stop();
+
+    server = await restart({ STRONGROOM_ROOT_TOKEN: 'sr.second-root' });
+    expect(await status(server.url, 'sr.first-root')).toBe(403);
+    expect(await status(server.url, 'sr.second-root')).toBe(200);
+    expect(await status(server.url, app.client_token)).toBe(200);
+    const byAccessor = await request(server.url, { method: 'POST', path: '/v1/auth/token/lookup-accessor', token: 'sr.second-root', body: { accessor: app.accessor } });
+    expect(byAccessor.json.data.policies).toEqual(['default']);
+    await server.stop();
+
+    // Unset, the variable changes nothing: the last root token given stays the root token.
+    server = await restart({});
+    expect(server.banner).not.toMatch(/root token: sr\./);
+    expect(await status(server.url, 'sr.second-root')).toBe(200);
+    expect(await status(server.url, 'sr.first-root')).toBe(403);
+    await server.stop();
+  }, 60_000);
+
   it('stops on SIGINT', async () => {
     const { child, exited } = await start();
     child.kill('SIGINT');
