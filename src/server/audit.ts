@@ -80,6 +80,33 @@ export class AuditLog {
     return root;
   }
 
+  /**
+   * Error text with every value the client sent, where it is quoted back, replaced by its hash: a message such as
+   * `expected a JSON object, got "<secret>"` stays readable without the secret. Names of fields the client sent are
+   * left alone, since messages quote those too.
+   */
+  #errorText(text: string, sent: unknown): string {
+    const values = new Set<string>();
+    const names = new Set<string>();
+    const stack: unknown[] = [sent];
+    while (stack.length > 0) {
+      const value = stack.pop();
+      if (typeof value === 'string') values.add(value);
+      else if (typeof value === 'object' && value !== null) {
+        for (const [name, item] of Object.entries(value)) {
+          if (!Array.isArray(value)) names.add(name);
+          stack.push(item);
+        }
+      }
+    }
+    let result = text;
+    for (const value of values) {
+      const quoted = JSON.stringify(value);
+      if (!names.has(value) && result.includes(quoted)) result = result.split(quoted).join(JSON.stringify(this.#hmac(value)));
+    }
+    return result;
+  }
+
   #metadataOf(metadata: unknown): unknown {
     if (typeof metadata !== 'object' || metadata === null || !(SECRET_METADATA in metadata)) return metadata;
     const secret = (metadata as Record<string, unknown>)[SECRET_METADATA];
@@ -148,7 +175,7 @@ export class AuditLog {
       auth: this.#authOf(event),
       request: this.#requestOf(event),
       response,
-      ...(errors && errors.length > 0 ? { error: errors.join('; ') } : outcome.status >= 400 ? { error: `status ${outcome.status}` } : {}),
+      ...(errors && errors.length > 0 ? { error: this.#errorText(errors.join('; '), event.data) } : outcome.status >= 400 ? { error: `status ${outcome.status}` } : {}),
     });
   }
 

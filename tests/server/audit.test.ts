@@ -136,3 +136,22 @@ describe('an ec2 login in the audit file', () => {
     }
   });
 });
+
+describe('an error that quotes what the client sent', () => {
+  // Error text stays readable in the log, but a value the client sent, quoted back in it, is hashed like everywhere
+  // else: a secret written in the wrong shape (`"data": "<password>"`) must not land in the log in clear.
+  it.each([
+    ['a KV value that is not an object', '/v1/secret/data/app/wrong', { data: 'hunter2-in-the-wrong-place' }, 'hunter2-in-the-wrong-place'],
+    ['a nonce given as a list', '/v1/auth/cloud/login', { role: 'web', pkcs7: 'x', nonce: ['a-secret-nonce'] }, 'a-secret-nonce'],
+    ['a duration that is not one', '/v1/auth/token/create', { ttl: 'sr.pasted-token-by-mistake' }, 'sr.pasted-token-by-mistake'],
+  ])('hashes it: %s', async (_, path, body, secret) => {
+    const answer = await send({ method: 'POST', path, token: 'sr.audit-root', body });
+    expect(answer.status).toBe(400);
+    expect(answer.json.errors[0]).toContain(secret);
+    const last = entries().at(-1)!;
+    expect(last.type).toBe('response');
+    expect(JSON.stringify(last)).not.toContain(secret);
+    const hash = await send({ method: 'POST', path: '/v1/sys/audit-hash/file', token: 'sr.audit-root', body: { input: secret } });
+    expect(last.error).toContain(hash.json.data.hash);
+  });
+});
