@@ -200,13 +200,18 @@ export class TokenStore {
     if (!record || !inCidrs(record.boundCidrs, remoteAddress)) return undefined;
     if (record.numUses === 0) return record;
     const key = ID_PREFIX + record.id;
-    const { next } = await this.store.update<unknown>(key, (current) => {
+    // The last use removes the entry in the same conditional write that counts it: an entry left at 0 uses would read
+    // as unlimited to every request arriving before its revocation. Only a counted use lets the request through.
+    const { previous, written } = await this.store.update<unknown>(key, (current) => {
       if (current === undefined) return unchanged;
       const stored = parseTokenRecord(current, key);
-      return stored.numUses > 0 ? { ...stored, numUses: stored.numUses - 1 } : unchanged;
+      if (stored.numUses === 0) return unchanged;
+      return stored.numUses === 1 ? undefined : { ...stored, numUses: stored.numUses - 1 };
     });
-    if (next === undefined) return undefined;
-    const used = parseTokenRecord(next, key);
+    if (!written || previous === undefined) return undefined;
+    const counted = parseTokenRecord(previous, key);
+    const used = { ...counted, numUses: counted.numUses - 1 };
+    // The entry is gone; this removes its children and indexes, which already stopped working with it.
     if (used.numUses === 0) await this.revoke(used);
     return used;
   }

@@ -101,6 +101,27 @@ describe('restarts over SQLite', () => {
   }, 60_000);
 });
 
+describe('two processes over one SQLite file', () => {
+  // A token's last use used to leave its entry at 0 uses left, which reads as unlimited, until the revocation that
+  // follows landed: a request on the other process in between was let through, and so was one whose use was counted
+  // against the exhausted entry.
+  it('let a use-limited token through exactly num_uses times, however many requests arrive at once', async () => {
+    const env = { STRONGROOM_DATA_DIR: dataDir(), STRONGROOM_ROOT_TOKEN: 'sr.uses-root' };
+    const servers = [await serve(env), await serve(env)];
+    const send = (index: number, options: Parameters<typeof request>[1]) => request(servers[index % 2]!.url, { token: 'sr.uses-root', ...options });
+    await send(0, { method: 'PUT', path: '/v1/sys/policies/acl/reader', body: { policy: 'path "secret/data/*" { capabilities = ["read"] }' } });
+    const passed: number[] = [];
+    for (let round = 0; round < 20; round++) {
+      const token = (await send(round, { method: 'POST', path: '/v1/auth/token/create', body: { policies: ['reader'], num_uses: 3 } })).json.auth.client_token;
+      const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => send(i, { path: '/v1/secret/data/missing', token })));
+      // 404: let through (there is no such key); 403: used up.
+      expect(answers.every((answer) => answer.status === 404 || answer.status === 403)).toBe(true);
+      passed.push(answers.filter((answer) => answer.status === 404).length);
+    }
+    expect(passed).toEqual(Array(20).fill(3));
+  }, 120_000);
+});
+
 describe.runIf(postgresAvailable())('two processes over one PostgreSQL', () => {
   let postgres: PostgresServer;
   beforeAll(async () => {
