@@ -116,7 +116,8 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     });
     const audit = new AuditLog(auditKey, options.auditFile);
     await policies.initialise();
-    const madeRoot = await tokens.ensureRoot(options.rootToken);
+    // An empty value (an unset variable passed on) is none given, as for the command: it would retire the root token.
+    const madeRoot = await tokens.ensureRoot(options.rootToken || undefined);
     await tokens.sweep();
     const routes = [
       ...sysRoutes({ mounts, policies, audit, clock }),

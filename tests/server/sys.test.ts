@@ -123,6 +123,16 @@ describe('state lives in the storage', () => {
     }
   });
 
+  it('takes an empty rootToken as none given: it neither becomes a root token nor retires the current one', async () => {
+    const second = await startServer({ storage, rootToken: '' });
+    try {
+      expect((await request(second.url, { path: '/v1/auth/token/lookup-self', token: root })).status).toBe(200);
+      expect((await request(second.url, { path: '/v1/auth/token/lookup-self', headers: { Authorization: 'Bearer ' } })).status).toBe(403);
+    } finally {
+      await second.stop();
+    }
+  });
+
   it('stores no token in clear: only keyed hashes', async () => {
     const everything = await dump(storage);
     expect(everything).not.toContain(root);
