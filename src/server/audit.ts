@@ -43,6 +43,18 @@ export class AuditLog {
     return this.file !== undefined;
   }
 
+  /** Opens the file at start: a path that cannot be written is a configuration error, reported before serving. */
+  async open(): Promise<void> {
+    if (!this.file) return;
+    this.#handle = open(this.file, 'a', 0o600);
+    try {
+      await this.#handle;
+    } catch (cause) {
+      this.#handle = undefined;
+      throw new InternalError(`the audit file ${JSON.stringify(this.file)} cannot be opened: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    }
+  }
+
   /** What `GET sys/audit` lists. */
   devices(): Record<string, unknown> {
     if (!this.file) return {};

@@ -115,6 +115,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
       maxTokens: options.maxTokens ?? 100_000,
     });
     const audit = new AuditLog(auditKey, options.auditFile);
+    await audit.open();
     await policies.initialise();
     // An empty value (an unset variable passed on) is none given, as for the command: it would retire the root token.
     const madeRoot = await tokens.ensureRoot(options.rootToken || undefined);

@@ -1,11 +1,13 @@
 // The audit file device: one request and one response entry per request in Vault's shape, every secret string
 // HMAC'd, sys/audit-hash to find a value in the log, and requests refused when the device cannot write.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeAws, IdentityDocumentSigner } from '../../src/testing/index.js';
-import { request, startServer, type Started } from './harness.js';
+import { createServer } from '../../src/server/index.js';
+import { builtCli, dataDir, request, startServer, type Started } from './harness.js';
 
 let started: Started;
 let file: string;
@@ -57,9 +59,28 @@ describe('the audit file', () => {
   });
 });
 
+describe('an audit file that cannot be opened at start', () => {
+  // A mistyped path is a configuration error: the start fails with it, as for a wrong root key, instead of a server
+  // that answers 500 to everything, its health check included.
+  it('stops createServer and the command with a clear error', async () => {
+    const app = createServer({ auditFile: '/nonexistent-strongroom-folder/audit.log', log: () => undefined });
+    await expect(app.ready()).rejects.toThrow(/audit file .*\/nonexistent-strongroom-folder\/audit\.log.* cannot be opened/);
+    await expect(app.listen({ port: 0 })).rejects.toThrow(/cannot be opened/);
+
+    const child = spawn(process.execPath, [await builtCli(), 'server'], {
+      env: { ...process.env, PORT: '0', STRONGROOM_DATA_DIR: dataDir(), STRONGROOM_AUDIT_FILE: '/nonexistent-strongroom-folder/audit.log' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let output = '';
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(1);
+    expect(output).toMatch(/strongroom: .*audit file .* cannot be opened/);
+    expect(output).not.toContain('listening on');
+  }, 60_000);
+});
+
 describe('an audit device that cannot write', () => {
   it.each([
-    ['a file in a missing folder', '/nonexistent-strongroom-folder/audit.log'],
     ['a full device', '/dev/full'],
   ])('turns requests away with a clear error: %s', async (_, path) => {
     const blocked = await startServer({ auditFile: path, rootToken: 'sr.blocked-root' });
