@@ -4,7 +4,7 @@ import { ROOT_POLICY_NAME, DEFAULT_POLICY_NAME, sanitizePolicyNames } from '../a
 import { InvalidRequest, PermissionDenied } from '../core/errors.js';
 import { bool, duration, int, str, stringList, stringMap } from '../core/fields.js';
 import type { Clock } from '../ports/clock.js';
-import { fields, withPutAsPost, type Route, type RouteContext } from './route.js';
+import { fields, ignoredFieldsWarning, withPutAsPost, type Route, type RouteContext } from './route.js';
 import { authView, lookupView, type TokenRecord } from './token-record.js';
 import type { TokenStore } from './token-store.js';
 import type { AuthMethod } from '../auth-method.js';
@@ -79,7 +79,8 @@ export function tokenRoutes({ tokens, auth, clock }: TokenServices): Route[] {
       },
       ttl,
     );
-    return { status: 200, body: envelope(context.requestId, { warnings, auth: authView(record, token, now()) }) };
+    const ignored = ignoredFieldsWarning(createSchema, context.request.body);
+    return { status: 200, body: envelope(context.requestId, { warnings: [...ignored, ...warnings], auth: authView(record, token, now()) }) };
   };
 
   /** Renews through AuthMethod.renew() for a token minted from a login, by the token's own rules otherwise. */

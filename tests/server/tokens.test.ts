@@ -124,6 +124,14 @@ describe('auth/token/create as older clients send it', () => {
     expect((await send({ path: '/v1/auth/token/lookup-self', token: 'sr.chosen-by-caller' })).status).toBe(403);
   });
 
+  it('warns, as Vault does, about fields it ignored: a misspelt `policies` would silently give the caller\'s own', async () => {
+    const made = await create(root, { polices: ['app'], ttl: '1h', bogus: null });
+    expect(made.status).toBe(200);
+    expect(made.json.auth.policies).toEqual(['root']);
+    expect(made.json.warnings).toEqual(['Endpoint ignored these unrecognized parameters: [bogus polices]']);
+    expect((await create(root, { policies: ['app'] })).json.warnings).toBeNull();
+  });
+
   it("works with hvac's create_token, which sends every field, null when unset", async () => {
     const script = [
       'import sys, warnings, hvac',
