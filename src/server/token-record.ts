@@ -50,6 +50,10 @@ export const tokenRecordSchema = z.object({
   grant: grantSchema.optional(),
   /** A root token replaced by another at start: it grants nothing, but the tokens it created live on under it. */
   retired: z.literal(true).optional(),
+  /** Set by the write that counted the last use, until the revocation that follows removes the entry. */
+  usedUp: z.literal(true).optional(),
+  /** Unique per counted use: a write whose answer was lost is then known to be this one's, not another process's. */
+  lastUse: z.string().optional(),
 });
 
 export type TokenRecord = z.infer<typeof tokenRecordSchema> & { grant?: AuthGrant };

@@ -2,7 +2,7 @@
 // is stored, as the key of its entry; accessors are indexed the same way. A child token is linked under its parent,
 // so that revoking the parent revokes the whole tree. Nothing is cached: every process over one storage sees every
 // creation, use and revocation at once.
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { BlockList, isIP, isIPv6 } from 'node:net';
 import { InvalidRequest, QuotaExceeded } from '../core/errors.js';
 import type { Clock } from '../ports/clock.js';
@@ -178,7 +178,7 @@ export class TokenStore {
   /** A valid token that still grants something: a retired root token is only kept as its children's parent. */
   async #usable(id: string): Promise<TokenRecord | undefined> {
     const record = await this.#valid(id);
-    return record?.retired ? undefined : record;
+    return record?.retired || record?.usedUp ? undefined : record;
   }
 
   /** The entry of a valid token, without counting a use (lookups of another token). */
@@ -200,19 +200,19 @@ export class TokenStore {
     if (!record || !inCidrs(record.boundCidrs, remoteAddress)) return undefined;
     if (record.numUses === 0) return record;
     const key = ID_PREFIX + record.id;
-    // The last use removes the entry in the same conditional write that counts it: an entry left at 0 uses would read
-    // as unlimited to every request arriving before its revocation. Only a counted use lets the request through.
-    const { previous, written } = await this.store.update<unknown>(key, (current) => {
+    // Only a use this request's own conditional write counted lets it through. The last one marks the entry used up
+    // (0 uses left would read as unlimited) until the revocation lands; each write is unique, so a write whose answer
+    // was lost is recognised as this request's and not another's.
+    const { next, written } = await this.store.update<unknown>(key, (current) => {
       if (current === undefined) return unchanged;
       const stored = parseTokenRecord(current, key);
-      if (stored.numUses === 0) return unchanged;
-      return stored.numUses === 1 ? undefined : { ...stored, numUses: stored.numUses - 1 };
+      if (stored.usedUp || stored.numUses === 0) return unchanged;
+      const numUses = stored.numUses - 1;
+      return { ...stored, numUses, lastUse: randomUUID(), ...(numUses === 0 ? { usedUp: true } : {}) };
     });
-    if (!written || previous === undefined) return undefined;
-    const counted = parseTokenRecord(previous, key);
-    const used = { ...counted, numUses: counted.numUses - 1 };
-    // The entry is gone; this removes its children and indexes, which already stopped working with it.
-    if (used.numUses === 0) await this.revoke(used);
+    if (!written || next === undefined) return undefined;
+    const used = parseTokenRecord(next, key);
+    if (used.usedUp) await this.revoke(used);
     return used;
   }
 
