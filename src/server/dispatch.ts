@@ -164,6 +164,10 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
         };
         await audit.logRequest(event);
       }
+      // A wrapped answer is meant for someone else than the caller: answering unwrapped would hand them the secret.
+      if ([request.headers['x-vault-wrap-ttl']].flat().some((ttl) => ttl !== undefined && ttl.trim() !== '')) {
+        throw new InvalidRequest('response wrapping is not supported: leave out X-Vault-Wrap-TTL (wrap_ttl, -wrap-ttl)');
+      }
       const result = mount ? await toEngine(mount, request, caller, requestId) : await toRoute(request, caller, requestId);
       if (event) await audit.logResponse(event, { status: result.status, body: result.body as Record<string, unknown> | undefined }, clock.now());
       return { result, caller: caller.entry };

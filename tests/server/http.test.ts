@@ -1,4 +1,6 @@
 // The example server's HTTP layer, with raw requests: status codes, bodies, paths exactly as sent, limits, logging.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { request, startServer, type Started } from './harness.js';
@@ -85,6 +87,32 @@ describe('wire format', () => {
     const head = await send({ method: 'HEAD', path: '/v1/sys/health' });
     expect(head.status).toBe(200);
     expect(head.text).toBe('');
+  });
+});
+
+describe('response wrapping, which the server does not do', () => {
+  // A client asking for a wrapped answer means to hand a single-use wrapping token to someone else; answering the
+  // secret itself instead would put it in front of whoever was meant to see only the wrapper.
+  it('is refused with 400 rather than answered unwrapped', async () => {
+    const read = await send({ path: '/v1/secret/data/team/protected/x', token: root, headers: { 'X-Vault-Wrap-TTL': '60s' } });
+    expect(read.status).toBe(400);
+    expect(read.json.errors[0]).toMatch(/response wrapping is not supported/);
+    expect(read.text).not.toContain('hunter2');
+    expect((await send({ path: '/v1/secret/data/team/protected/x', token: root, headers: { 'X-Vault-Wrap-TTL': '' } })).status).toBe(200);
+  });
+
+  it("refuses hvac's wrap_ttl, so no token is made", async () => {
+    const script = [
+      'import sys, hvac',
+      'c = hvac.Client(url=sys.argv[1], token=sys.argv[2])',
+      'try:',
+      '    c.auth.token.create(policies=["default"], wrap_ttl="60s")',
+      '    print("answered")',
+      'except hvac.exceptions.InvalidRequest as error:',
+      '    print("refused:", error)',
+    ].join('\n');
+    const { stdout } = await promisify(execFile)('/usr/bin/python3', ['-c', script, started.url, root]);
+    expect(stdout).toMatch(/^refused: response wrapping is not supported/);
   });
 });
 
