@@ -8,7 +8,7 @@ import type { AuthGrant, EngineRequest, EngineResponse } from '../core/request.j
 import type { Clock } from '../ports/clock.js';
 import type { AuditEvent, AuditLog } from './audit.js';
 import type { PolicyStore } from './policy-store.js';
-import type { ApiMethod, ApiRequest } from './request.js';
+import { refuseWrapping, type ApiMethod, type ApiRequest } from './request.js';
 import type { Route } from './route.js';
 import { authView, type TokenRecord } from './token-record.js';
 import type { TokenStore } from './token-store.js';
@@ -164,10 +164,7 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
         };
         await audit.logRequest(event);
       }
-      // A wrapped answer is meant for someone else than the caller: answering unwrapped would hand them the secret.
-      if ([request.headers['x-vault-wrap-ttl']].flat().some((ttl) => ttl !== undefined && ttl.trim() !== '')) {
-        throw new InvalidRequest('response wrapping is not supported: leave out X-Vault-Wrap-TTL (wrap_ttl, -wrap-ttl)');
-      }
+      refuseWrapping(request);
       const result = mount ? await toEngine(mount, request, caller, requestId) : await toRoute(request, caller, requestId);
       if (event) await audit.logResponse(event, { status: result.status, body: result.body as Record<string, unknown> | undefined }, clock.now());
       return { result, caller: caller.entry };

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NotFound, UnsupportedOperation } from '../core/errors.js';
 import type { CapabilityCheck, EngineRequest, EngineResponse } from '../core/request.js';
-import { ClientGone, readRequest, type ApiRequest } from './request.js';
+import { ClientGone, readRequest, refuseWrapping, type ApiRequest } from './request.js';
 import { engineResult, errorResult, sendResult } from './wire.js';
 
 export interface EngineHandlerOptions {
@@ -31,6 +31,7 @@ export function createEngineHandler(options: EngineHandlerOptions) {
       const request = await readRequest(req, { maxBodyBytes });
       if (!request.path.startsWith(mount)) throw new NotFound(`no engine at ${JSON.stringify(request.path)}`);
       if (request.method === 'HEAD') throw new UnsupportedOperation('HEAD is not supported');
+      refuseWrapping(request);
       const response = await options.engine.handle({
         method: request.method,
         path: request.path.slice(mount.length),

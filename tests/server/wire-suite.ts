@@ -66,5 +66,11 @@ export function wireSuite(name: string, target: WireTarget): void {
       expect(missing.json).toEqual({ errors: [] });
       expect((await send({ path: '/v1/secret/data/wire/%2e%2e/x' })).status).toBe(400);
     });
+
+    it('refuses to answer a request for response wrapping unwrapped', async () => {
+      const read = await send({ path: '/v1/secret/data/wire/a', headers: { 'X-Vault-Wrap-TTL': '5m' } });
+      expect(read.status).toBe(400);
+      expect(read.json.errors[0]).toMatch(/response wrapping is not supported/);
+    });
   });
 }
