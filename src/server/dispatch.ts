@@ -139,6 +139,7 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
       const exists = request.method === 'POST' || request.method === 'PUT' ? await route.exists?.(params) : undefined;
       const path = request.method === 'LIST' && !aclPath.endsWith('/') ? `${aclPath}/` : aclPath;
       if (!(await caller.allows(capabilityFor(request.method, exists), path))) throw new PermissionDenied();
+      if (route.sudo && !(await caller.allows('sudo', path))) throw new PermissionDenied();
     }
     return handler({ request, requestId, params, caller: caller.entry });
   }

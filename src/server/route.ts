@@ -20,6 +20,8 @@ export interface Route {
   pattern: RegExp;
   methods: Partial<Record<ApiMethod, RouteHandler>>;
   unauthenticated?: boolean;
+  /** Vault's root-protected paths: the caller also needs `sudo` on the path. */
+  sudo?: boolean;
   /** Tells create from update, as engines do; without it a write needs `update`. */
   exists?: (params: Record<string, string>) => Promise<boolean>;
   /**

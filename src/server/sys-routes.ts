@@ -138,7 +138,8 @@ export function sysRoutes({ mounts, policies, audit, clock }: SysServices): Rout
       },
     },
     { pattern: /^sys\/auth\/(?<path>.+)$/, methods: fixed('auth methods are fixed: the cloud auth method at auth/cloud/ and tokens at auth/token/') },
-    { pattern: /^sys\/audit$/, methods: { GET: async ({ requestId }) => ok(requestId, audit.devices()) } },
+    // It names the audit file, so only a caller with sudo on it may list it, as in Vault.
+    { pattern: /^sys\/audit$/, sudo: true, methods: { GET: async ({ requestId }) => ok(requestId, audit.devices()) } },
     {
       pattern: /^sys\/audit\/(?<path>.+)$/,
       methods: fixed("the audit device is set when the server starts (STRONGROOM_AUDIT_FILE, or createServer's auditFile), not over the API"),

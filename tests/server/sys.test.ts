@@ -80,6 +80,15 @@ describe('health and mounts', () => {
     expect((await send({ method: 'DELETE', path: '/v1/sys/auth/cloud', token: operator })).status).toBe(403);
   });
 
+  it('lists the audit devices only for a caller with sudo on sys/audit, as Vault does', async () => {
+    const policy = (capabilities: string) => send({ method: 'PUT', path: '/v1/sys/policies/acl/audit-reader', token: root, body: { policy: `path "sys/audit" { capabilities = [${capabilities}] }` } });
+    await policy('"read"');
+    const reader = (await send({ method: 'POST', path: '/v1/auth/token/create', token: root, body: { policies: ['audit-reader'] } })).json.auth.client_token;
+    expect((await send({ path: '/v1/sys/audit', token: reader })).status).toBe(403);
+    await policy('"read", "sudo"');
+    expect((await send({ path: '/v1/sys/audit', token: reader })).status).toBe(200);
+  });
+
   it('lists no audit device when none is configured', async () => {
     expect((await send({ path: '/v1/sys/audit', token: root })).json.data).toEqual({});
   });
