@@ -258,13 +258,16 @@ export class TokenStore {
     this.#live = Math.max(0, this.#live - 1);
   }
 
-  /** Revokes expired tokens (and so their children), and recounts the live ones. Answers how many were revoked. */
+  /**
+   * Revokes expired tokens (and so their children), and used-up ones whose revocation a crash cut short; recounts the
+   * live ones. Answers how many were revoked.
+   */
   async sweep(): Promise<number> {
     let live = 0;
     let revoked = 0;
     for (const id of await this.store.list(ID_PREFIX)) {
       const record = await this.#read(id).catch(() => undefined);
-      if (record && this.#expired(record)) {
+      if (record && (this.#expired(record) || record.usedUp)) {
         await this.revoke(record);
         revoked += 1;
       } else if (record) {

@@ -210,6 +210,23 @@ describe('a bounded token store', () => {
     expect((await mk(60)).status).toBe(200);
     await small.stop();
   });
+
+  it('also removes a used-up token whose revocation a crash cut short', async () => {
+    const storage = new MemoryStorage();
+    const server = await startServer({ storage, maxTokens: 3 });
+    try {
+      const made = await request(server.url, { method: 'POST', path: '/v1/auth/token/create', token: server.rootToken, body: { num_uses: 5 } });
+      // What the last use leaves behind when the process dies before its revocation: the entry marked used up.
+      const entries = await Promise.all((await storage.list('sys/token/id/')).map(async (key) => [key, JSON.parse(Buffer.from((await storage.get(`sys/token/id/${key}`))!).toString())] as const));
+      const [key, entry] = entries.find(([, value]) => value.numUses === 5)!;
+      await storage.put(`sys/token/id/${key}`, Buffer.from(JSON.stringify({ ...entry, numUses: 0, usedUp: true })));
+      expect((await request(server.url, { path: '/v1/auth/token/lookup-self', token: made.json.auth.client_token })).status).toBe(403);
+      await server.app.runPeriodic();
+      expect(await storage.get(`sys/token/id/${key}`)).toBeUndefined();
+    } finally {
+      await server.stop();
+    }
+  });
 });
 
 describe('calculateTtl', () => {
