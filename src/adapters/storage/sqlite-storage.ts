@@ -1,3 +1,5 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { sameBytes } from '../../core/bytes.js';
 import type { ListPageOptions, Storage, StorageOperation } from '../../ports/storage.js';
 import { assertDistinctKeys, boundAfterChild, checkPageLimit, childName, pageStart, prefixEnd, type Bound } from './key-range.js';
@@ -5,7 +7,7 @@ import { loadOptionalDriver } from './optional-driver.js';
 import { retryTransient } from './retry.js';
 
 export interface SqliteStorageOptions {
-  /** The database file; created (with its table) if missing. */
+  /** The database file; created (with its table, and its missing folders, mode 0700) if missing. */
   path: string;
   /**
    * `'full'` (default): a write is acknowledged once it is on disk; it survives a process crash and a power loss.
@@ -33,6 +35,8 @@ interface Database {
 }
 type DatabaseConstructor = new (path: string) => Database;
 
+/** SQLite's in-memory database and URI file names name no folder of the file system. */
+const isSpecialName = (path: string) => path === ':memory:' || path.startsWith('file:');
 /** The lock is held by another connection; waiting inside SQLite would block the event loop, so we retry outside. */
 const isBusy = (error: unknown) => /^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown }).code));
 /** What SQLite itself waits before answering busy: short, so the event loop is never blocked for long. */
@@ -195,6 +199,8 @@ export class SqliteStorage implements Storage {
 
   private async connect() {
     const Driver = await loadOptionalDriver<DatabaseConstructor>('libsql', 'strongroom/sqlite');
+    // SQLite creates the file but not its folder; the folder will hold secrets (and the WAL beside them), so owner only.
+    if (!isSpecialName(this.options.path)) await mkdir(dirname(this.options.path), { recursive: true, mode: 0o700 });
     const db = new Driver(this.options.path);
     try {
       db.pragma(`busy_timeout = ${LOCK_WAIT_MS}`);

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqliteStorage } from '../../../src/sqlite.js';
-import type { Storage } from '../../../src/index.js';
+import { KvEngine, type Storage } from '../../../src/index.js';
 import { conformanceTests } from './conformance.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'strongroom-sqlite-'));
@@ -67,6 +67,20 @@ describe('SqliteStorage on a real file', () => {
     expect(await storage.get('late')).toBeUndefined();
     expect(await storage.commit([{ type: 'put', key: 'late', value: new Uint8Array([3]) }])).toBe(true);
     await storage.close();
+  });
+
+  it('creates the missing folders of its path, readable by the owner only, as the documented ./data/strongroom.db needs', async () => {
+    const folder = join(directory, 'fresh', 'data');
+    const path = join(folder, 'strongroom.db');
+    const storage = new SqliteStorage({ path });
+    const kv = new KvEngine({ storage });
+    const written = await kv.handle({ method: 'POST', path: 'data/app/db', body: { data: { password: 's3cret' } } });
+    expect(written.status).toBe(200);
+    await storage.close();
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    const reopened = new SqliteStorage({ path });
+    expect((await new KvEngine({ storage: reopened }).read('app/db')).data).toEqual({ password: 's3cret' });
+    await reopened.close();
   });
 
   it('rejects bad options and bad pages with clear errors', async () => {
