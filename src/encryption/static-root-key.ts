@@ -31,11 +31,12 @@ export class StaticRootKey implements RootKeyProvider {
 
   /** From standard base64 of 32 bytes (for example an environment variable). */
   static fromBase64(text: string): StaticRootKey {
+    const rule = `the root key must be ${ROOT_KEY_LENGTH} bytes in standard base64 (44 characters)`;
+    // JavaScript callers, and `process.env.X!` in TypeScript, can hand over no text at all.
+    if (typeof text !== 'string') throw new TypeError(`${rule}; got no text (is the variable holding it set?)`);
     const bytes = decodeBase64(text.trim());
     try {
-      if (!bytes || bytes.length !== ROOT_KEY_LENGTH) {
-        throw new TypeError(`the root key must be ${ROOT_KEY_LENGTH} bytes in standard base64 (44 characters)`);
-      }
+      if (!bytes || bytes.length !== ROOT_KEY_LENGTH) throw new TypeError(rule);
       return new StaticRootKey(bytes);
     } finally {
       // The decoded bytes may sit in Node's shared Buffer pool; the KeyObject holds its own copy.
