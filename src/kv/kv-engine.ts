@@ -167,7 +167,7 @@ export class KvEngine {
   async patch(path: string, patch: Record<string, unknown> | JsonPatchOperation[], options: KvPatchOptions = {}): Promise<KvWriteResult> {
     const fields = parseInput(dataPatchFields, { data: patch, options: { cas: options.cas } });
     const outcome = await this.data.patch(keyPath(path), fields, options.format === 'json-patch' ? JSON_PATCH : MERGE_PATCH);
-    if (outcome.state === 'written') return outcome;
+    if (outcome.state === 'written') return { metadata: outcome.metadata, warnings: outcome.warnings };
     if (outcome.state === 'hidden') throw hiddenVersion(path, outcome.metadata);
     throw new NotFound(`${JSON.stringify(path)} has no current version to patch`);
   }

@@ -27,6 +27,14 @@ describe('typed methods', () => {
     expect(await kv.list('nothing/here')).toEqual([]);
   });
 
+  it('patch answers what write answers: the new version metadata and the warnings, nothing else', async () => {
+    const kv = engine();
+    await kv.write('k', { a: 1 });
+    const metadata = { created_time: '2026-03-01T12:00:00Z', custom_metadata: null, deletion_time: '', destroyed: false };
+    expect(await kv.patch('k', { b: 2 })).toStrictEqual({ metadata: { ...metadata, version: 2 }, warnings: [] });
+    expect(await kv.patch('k', [{ op: 'remove', path: '/a' }], { format: 'json-patch' })).toStrictEqual({ metadata: { ...metadata, version: 3 }, warnings: [] });
+  });
+
   it('reject with typed errors where handle() answers 4xx', async () => {
     const kv = engine();
     await expect(kv.read('missing')).rejects.toBeInstanceOf(NotFound);
