@@ -11,8 +11,6 @@ import {
   DataOperations,
   dataPatchFields,
   dataWriteFields,
-  JSON_PATCH,
-  MERGE_PATCH,
   readFields,
   subkeysFields,
   versionsFields,
@@ -35,7 +33,7 @@ import { kvRoutes } from './paths.js';
 import { StorageLayout } from './storage-layout.js';
 import { kvStoredShapes } from './stored-shapes.js';
 import { DEFAULT_MAX_VALUE_BYTES, MAX_DATA_DEPTH } from './value-limits.js';
-import { folderPath, keyPath } from './typed-input.js';
+import { folderPath, keyPath, patchMediaType } from './typed-input.js';
 import { parseInput } from '../core/parse-input.js';
 import type { KeyMetadata, SecretSubkeys, SecretVersion, VersionMetadata } from './views.js';
 
@@ -165,8 +163,9 @@ export class KvEngine {
 
   /** NotFound when the key has no current version or it is deleted or destroyed. */
   async patch(path: string, patch: Record<string, unknown> | JsonPatchOperation[], options: KvPatchOptions = {}): Promise<KvWriteResult> {
+    const mediaType = patchMediaType(options.format);
     const fields = parseInput(dataPatchFields, { data: patch, options: { cas: options.cas } });
-    const outcome = await this.data.patch(keyPath(path), fields, options.format === 'json-patch' ? JSON_PATCH : MERGE_PATCH);
+    const outcome = await this.data.patch(keyPath(path), fields, mediaType);
     if (outcome.state === 'written') return { metadata: outcome.metadata, warnings: outcome.warnings };
     if (outcome.state === 'hidden') throw hiddenVersion(path, outcome.metadata);
     throw new NotFound(`${JSON.stringify(path)} has no current version to patch`);

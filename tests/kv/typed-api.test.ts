@@ -46,6 +46,12 @@ describe('typed methods', () => {
     await expect(kv.read('k', { version: 'x' as unknown as number })).rejects.toBeInstanceOf(InvalidRequest);
     await expect(kv.patch('missing', {})).rejects.toBeInstanceOf(NotFound);
     await expect(kv.patch('k', [{ op: 'test', path: '/a', value: 9 }], { format: 'json-patch' })).rejects.toBeInstanceOf(InvalidRequest);
+    for (const format of ['jsonpatch', 'json_patch', 'JSON-PATCH', null]) {
+      await expect(kv.patch('k', { a: 3 }, { format: format as 'merge' })).rejects.toThrow(
+        new InvalidRequest(`invalid value for option "format": expected "merge" or "json-patch", got ${JSON.stringify(format)}`),
+      );
+    }
+    expect((await kv.read('k')).data).toEqual({ a: 1 });
     await expect(kv.deleteVersions('k', [])).rejects.toThrow('No version number provided');
     await expect(kv.writeMetadata('k', { custom_metadata: { '': 'x' } })).rejects.toBeInstanceOf(InvalidRequest);
     await expect(kv.patchMetadata('missing', { max_versions: 1 })).rejects.toBeInstanceOf(NotFound);
