@@ -5,6 +5,7 @@ import { loadOptionalDriver } from './optional-driver.js';
 import { BatchedGets } from './batched-gets.js';
 import { commitStatement, RACED_CONDITION, type SqlStatement } from './postgres-commit.js';
 import { childrenStatement, keysPageStatement, keysStatement } from './postgres-reads.js';
+import { checkConnectionString, describeServer } from './postgres-url.js';
 import { watchTable, type ListeningSql } from './postgres-watch.js';
 import { retryTransient } from './retry.js';
 
@@ -79,6 +80,7 @@ export class PostgresStorage implements Storage {
     if (typeof options?.connectionString !== 'string' || options.connectionString === '') {
       throw new TypeError('PostgresStorage needs a connectionString');
     }
+    checkConnectionString(options.connectionString);
     const table = options.table ?? 'strongroom';
     if (!/^([A-Za-z_][A-Za-z0-9_]*\.)?[A-Za-z_][A-Za-z0-9_]*$/.test(table)) throw new TypeError(`invalid table name ${JSON.stringify(table)}`);
     const poolSize = options.poolSize ?? 10;
@@ -292,14 +294,5 @@ export class PostgresStorage implements Storage {
       if (!UNREACHABLE.test(code)) throw error;
       throw new Error(`PostgreSQL at ${this.where} is unreachable (${code}); the operation was not confirmed`, { cause: error });
     }
-  }
-}
-
-function describeServer(connectionString: string): string {
-  try {
-    const url = new URL(connectionString);
-    return `${url.hostname || 'localhost'}:${url.port || 5432}${url.pathname}`;
-  } catch {
-    return 'the configured address';
   }
 }
