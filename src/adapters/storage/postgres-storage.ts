@@ -267,7 +267,13 @@ export class PostgresStorage implements Storage {
 
   private connection(): Promise<Sql> {
     if (this.closed) return Promise.reject(new Error('PostgresStorage is closed'));
-    this.client ??= this.driver().then((connect) => connect(this.options.connectionString, this.clientOptions(this.options.poolSize ?? 10)));
+    // A failure to create the client is not kept: the next operation tries again, and close() has nothing to end.
+    this.client ??= this.driver()
+      .then((connect) => connect(this.options.connectionString, this.clientOptions(this.options.poolSize ?? 10)))
+      .catch((error: unknown) => {
+        this.client = undefined;
+        throw error;
+      });
     return this.client;
   }
 
