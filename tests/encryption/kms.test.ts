@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EncryptedStorage, KmsRootKey, KvEngine, MemoryStorage, RootKeyUnavailable, WrongRootKey } from '../../src/index.js';
 import { startFakeKms, type RunningFakeKms } from '../../src/testing/fake-aws/kms.js';
@@ -66,6 +69,22 @@ describe('KMS root key against a fake KMS over HTTP that checks SigV4', () => {
     });
     expect(Buffer.from(await fromEnv.unwrapKey(wrapped))).toEqual(Buffer.alloc(32, 7));
     expect(fake.kms.calls.map((call) => call.accessKeyId)).toEqual(['ASIATEMP', CREDENTIALS.accessKeyId]);
+  });
+
+  it('the default chain goes on past CLOUD_* to the AWS_* keys and to a profile of the shared files, as documented', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'strongroom-kms-home-'));
+    try {
+      mkdirSync(join(home, '.aws'));
+      writeFileSync(join(home, '.aws', 'credentials'), `[kms]\naws_access_key_id = ASIATEMP\naws_secret_access_key = temp-secret\n`);
+      const viaEnv = { AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey };
+      const viaProfile = { HOME: home, AWS_PROFILE: 'kms' };
+      for (const env of [viaEnv, viaProfile]) {
+        await new EncryptedStorage({ storage: new MemoryStorage(), key: new KmsRootKey({ keyId: 'alias/strongroom', region: 'eu-west-1', endpoint: fake.url, env }) }).open();
+      }
+      expect(fake.kms.calls.map((call) => call.accessKeyId)).toEqual([CREDENTIALS.accessKeyId, 'ASIATEMP']);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it('an unreachable KMS is RootKeyUnavailable', async () => {

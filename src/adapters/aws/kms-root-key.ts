@@ -23,8 +23,9 @@ export interface KmsRootKeyOptions {
   /** Default `https://kms.<region>.amazonaws.com` (`.amazonaws.com.cn` in China regions); a local fake in tests. */
   endpoint?: string;
   /**
-   * Where credentials come from; default the provider's chain without config/client: CLOUD_ACCESS_KEY,
-   * CLOUD_SECRET_KEY and CLOUD_SESSION_TOKEN from `env`, then the instance role from IMDSv2.
+   * Where credentials come from; default the AWS provider's chain without config/client, read from `env`: CLOUD_*
+   * keys, AWS_* keys, the shared config and credentials files, web identity, container credentials, then the
+   * instance role from IMDSv2.
    */
   credentials?: () => Promise<AwsCredentials>;
   /** Default `process.env`. */
