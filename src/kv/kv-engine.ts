@@ -96,6 +96,15 @@ function present<T>(path: string, read: VersionRead<T>): { value: T; metadata: V
   return read;
 }
 
+/** Options are the embedding service's configuration: a mistake is refused at once, not found at the first request. */
+function checkOptions(options: KvEngineOptions): void {
+  if (!options || typeof options.storage !== 'object' || options.storage === null) throw new TypeError('KvEngine needs a storage');
+  const { maxValueBytes } = options;
+  if (maxValueBytes !== undefined && !(typeof maxValueBytes === 'number' && maxValueBytes > 0)) {
+    throw new TypeError('maxValueBytes must be a positive number of bytes');
+  }
+}
+
 /**
  * The versioned key-value secrets engine (KV version 2 semantics). `handle()` serves the wire API of
  * spec/versioned-kv.md; the typed methods run the same operations for programmatic callers and reject with the typed
@@ -114,6 +123,7 @@ export class KvEngine {
   private readonly onEventError?: (error: unknown) => void;
 
   constructor(options: KvEngineOptions) {
+    checkOptions(options);
     const layout = new StorageLayout(options.storagePrefix ?? 'kv/');
     const json = new JsonStore(options.storage, kvStoredShapes(layout));
     const clock = options.clock ?? systemClock;

@@ -1,5 +1,4 @@
 import { randomFillSync } from 'node:crypto';
-import { InvalidRequest } from '../core/errors.js';
 
 /**
  * Where the engine keeps its records, all below one prefix so that one Storage can hold several engines:
@@ -16,7 +15,9 @@ import { InvalidRequest } from '../core/errors.js';
  */
 export class StorageLayout {
   constructor(readonly prefix: string) {
-    if (prefix !== '' && !prefix.endsWith('/')) throw new InvalidRequest(`storagePrefix must be empty or end in '/', got ${JSON.stringify(prefix)}`);
+    if (typeof prefix !== 'string' || (prefix !== '' && !prefix.endsWith('/'))) {
+      throw new TypeError(`storagePrefix must be empty or end in '/', got ${JSON.stringify(prefix)}`);
+    }
   }
 
   get config(): string {
