@@ -201,7 +201,8 @@ export class Dispatcher {
     }
     const authorized = route.authorizePath?.(path) ?? path;
     for (const needed of [capability, ...(operationDef.alsoRequires?.(request) ?? [])]) {
-      if (!(await authorize({ capability: needed, path: authorized }))) throw new PermissionDenied();
+      // Only `true` grants: a JavaScript callback answering "false", 1 or an object must fail closed.
+      if ((await authorize({ capability: needed, path: authorized })) !== true) throw new PermissionDenied();
     }
     return { capability, exists };
   }
