@@ -22,6 +22,8 @@ export function validatePath(path: string): void {
   // A storage that keys by UTF-8 text turns every unpaired surrogate into U+FFFD, so distinct paths would collide.
   if (UNPAIRED_SURROGATE.test(path)) throw new InvalidRequest('invalid path: not valid Unicode (an unpaired surrogate)');
   if (path === '') return;
+  // The usual slip when mounting an engine behind a router: handing it the request's path from the server root.
+  if (path.startsWith('/')) throw new InvalidRequest(`invalid path ${JSON.stringify(path)}: a path is relative to the mount and never starts with '/'`);
   const segments = path.split('/');
   if (path.endsWith('/')) segments.pop();
   for (const segment of segments) {
