@@ -11,6 +11,7 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 let files = 0;
 const paths = new Map<Storage, string>();
 
+// The callbacks take the adapter's own type, as docs/storage.md writes them: no cast back from Storage.
 describe('SqliteStorage conformance (a second connection on the same file as sibling)', () => {
   conformanceTests({
     create: async () => {
@@ -19,8 +20,8 @@ describe('SqliteStorage conformance (a second connection on the same file as sib
       paths.set(storage, path);
       return storage;
     },
-    sibling: async (storage) => new SqliteStorage({ path: paths.get(storage)!, synchronous: 'normal' }),
-    cleanup: async (storage) => (storage as SqliteStorage).close(),
+    sibling: async (storage: SqliteStorage) => new SqliteStorage({ path: paths.get(storage)!, synchronous: 'normal' }),
+    cleanup: async (storage: SqliteStorage) => storage.close(),
   });
 });
 
