@@ -7,6 +7,7 @@ import { eventOf, type KeyChange, type KvChangeEvent } from './change-events.js'
  * a key that was removed starts the key's new life.
  */
 
+/** May be async (a function returning void accepts one): a rejection is reported like a throw. */
 export type KvChangeListener = (event: KvChangeEvent) => void;
 
 interface Subscription {
@@ -63,6 +64,15 @@ export class ChangeFeed {
     return iterator;
   }
 
+  /** A reporter that throws has nowhere left to report to: the committed change must not fail because of it. */
+  private report(error: unknown): void {
+    try {
+      this.onEventError(error);
+    } catch {
+      // Dropped on purpose (see above).
+    }
+  }
+
   /** The last event delivered for a key that still exists, as far as this feed knows. */
   last(path: string): { revision: number; version: number } | undefined {
     const last = this.delivered.get(path);
@@ -95,10 +105,15 @@ export class ChangeFeed {
         if (!change.path.startsWith(prefix)) continue;
         event ??= eventOf(change);
         try {
-          listener(event);
+          const outcome: unknown = listener(event);
+          // An async listener fails later: reported the same way, never left as an unhandled rejection, which ends
+          // the process.
+          if (typeof (outcome as PromiseLike<void> | undefined)?.then === 'function') {
+            (outcome as PromiseLike<void>).then(undefined, (error: unknown) => this.report(error));
+          }
         } catch (error) {
           // The change is committed whatever a listener does; its failure is the listener's to report.
-          this.onEventError(error);
+          this.report(error);
         }
       }
     }
