@@ -1,3 +1,4 @@
+import { runGuarded } from '../core/guarded-callback.js';
 import { eventOf, type KeyChange, type KvChangeEvent } from './change-events.js';
 
 /**
@@ -64,15 +65,6 @@ export class ChangeFeed {
     return iterator;
   }
 
-  /** A reporter that throws has nowhere left to report to: the committed change must not fail because of it. */
-  private report(error: unknown): void {
-    try {
-      this.onEventError(error);
-    } catch {
-      // Dropped on purpose (see above).
-    }
-  }
-
   /** The last event delivered for a key that still exists, as far as this feed knows. */
   last(path: string): { revision: number; version: number } | undefined {
     const last = this.delivered.get(path);
@@ -104,17 +96,10 @@ export class ChangeFeed {
       for (const { prefix, listener } of this.subscriptions) {
         if (!change.path.startsWith(prefix)) continue;
         event ??= eventOf(change);
-        try {
-          const outcome: unknown = listener(event);
-          // An async listener fails later: reported the same way, never left as an unhandled rejection, which ends
-          // the process.
-          if (typeof (outcome as PromiseLike<void> | undefined)?.then === 'function') {
-            (outcome as PromiseLike<void>).then(undefined, (error: unknown) => this.report(error));
-          }
-        } catch (error) {
-          // The change is committed whatever a listener does; its failure is the listener's to report.
-          this.report(error);
-        }
+        const delivered = event;
+        // The change is committed whatever a listener does; its failure (a throw, or an async listener's rejection) is
+        // the listener's to report.
+        runGuarded(() => listener(delivered), this.onEventError);
       }
     }
   }
