@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -82,6 +82,22 @@ describe('SqliteStorage on a real file', () => {
     const reopened = new SqliteStorage({ path });
     expect((await new KvEngine({ storage: reopened }).read('app/db')).data).toEqual({ password: 's3cret' });
     await reopened.close();
+  });
+
+  it('creates its file readable by the owner only, and its WAL the same, whatever the umask lets others read', async () => {
+    const path = join(directory, 'private.db');
+    const storage = new SqliteStorage({ path });
+    await new KvEngine({ storage }).write('app/db', { password: 's3cret' });
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(`${path}-wal`).mode & 0o777).toBe(0o600);
+    await storage.close();
+    // A file the operator created keeps the mode the operator gave it.
+    const shared = join(directory, 'shared.db');
+    writeFileSync(shared, '', { mode: 0o640 });
+    const existing = new SqliteStorage({ path: shared });
+    await existing.put('k', new Uint8Array([1]));
+    expect(statSync(shared).mode & 0o777).toBe(0o640);
+    await existing.close();
   });
 
   it('rejects bad options and bad pages with clear errors', async () => {
