@@ -59,6 +59,33 @@ describe('typed methods', () => {
     await expect(kv.writeConfig({ max_versions: -3 })).rejects.toBeInstanceOf(InvalidRequest);
   });
 
+  it('refuse a value JSON would silently drop or change (a Map became {}), and store nothing', async () => {
+    const kv = engine();
+    const refused: Array<[unknown, string]> = [
+      [new Map([['password', 's3cret']]), 'a Map'],
+      [new Set(['s3cret']), 'a Set'],
+      [new Date(0), 'a Date'],
+      [new Uint8Array([1, 2]), 'a Uint8Array'],
+      [Buffer.from('s3cret'), 'a Buffer'],
+      [() => 's3cret', 'a function'],
+      [Symbol('s3cret'), 'a symbol'],
+      [Number.NaN, 'the number NaN'],
+      [Number.POSITIVE_INFINITY, 'the number Infinity'],
+    ];
+    for (const [value, what] of refused) {
+      const message = `the input is not JSON: it holds ${what}`;
+      await expect(kv.write('k', { value })).rejects.toThrow(new InvalidRequest(message));
+      await expect(kv.write('k', { nested: { list: [value] } })).rejects.toThrow(new InvalidRequest(message));
+      const body = { data: { value } };
+      expect(await kv.handle({ method: 'POST', path: 'data/k', body })).toEqual({ status: 400, body: { errors: [`the request body is not JSON: it holds ${what}`] } });
+    }
+    expect(await kv.list()).toEqual([]);
+    // What JSON itself has no trouble with stays accepted: absent members, objects without a prototype.
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { user: 'u' });
+    await kv.write('k', { password: 'p', note: undefined, bare });
+    expect((await kv.read('k')).data).toEqual({ password: 'p', bare: { user: 'u' } });
+  });
+
   it('name the reason when a version is hidden', async () => {
     const kv = engine();
     await kv.write('k', { a: 1 });
