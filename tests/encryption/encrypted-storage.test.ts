@@ -154,6 +154,23 @@ describe('EncryptedStorage', () => {
     for (const member of ['compareAndPut', 'compareAndDelete', 'commit', 'listPage']) expect(member in bare).toBe(false);
   });
 
+  it('refuses options it cannot work with at construction, naming them, rather than at open() with a TypeError from inside', () => {
+    const storage = new MemoryStorage();
+    const key = randomBytes(32);
+    const refused: Array<[unknown, string]> = [
+      [undefined, 'EncryptedStorage needs a storage to wrap'],
+      [{ key }, 'EncryptedStorage needs a storage to wrap'],
+      [{ storage }, 'EncryptedStorage needs a key: 32 bytes (a Uint8Array) or a root key provider (wrapKey and unwrapKey)'],
+      // The usual slip: base64 text straight from the environment.
+      [{ storage, key: key.toString('base64') }, 'EncryptedStorage needs a key: 32 bytes (a Uint8Array) or a root key provider (wrapKey and unwrapKey); for base64 text, use StaticRootKey.fromBase64(text)'],
+      [{ storage, key, cacheBytes: -1 }, 'cacheBytes must be a number of bytes, 0 or more'],
+      [{ storage, key, cacheBytes: Number.NaN }, 'cacheBytes must be a number of bytes, 0 or more'],
+    ];
+    for (const [options, message] of refused) {
+      expect(() => new EncryptedStorage(options as ConstructorParameters<typeof EncryptedStorage>[0])).toThrow(new TypeError(message));
+    }
+  });
+
   it('refuses a root key that is not 32 bytes', () => {
     expect(() => new EncryptedStorage({ storage: new MemoryStorage(), key: randomBytes(16) })).toThrow(/32 bytes/);
   });
