@@ -87,6 +87,33 @@ describe('KMS root key against a fake KMS over HTTP that checks SigV4', () => {
     }
   });
 
+  it('checks its key id and region at construction, and calls the KMS of the region in its partition', async () => {
+    const refused: Array<[unknown, string]> = [
+      [{ region: 'eu-west-1' }, 'KmsRootKey needs a keyId (a key id, key ARN, alias or alias ARN)'],
+      [{ keyId: 'alias/strongroom' }, 'KmsRootKey needs an AWS region such as "eu-west-1", got undefined'],
+      [{ keyId: 'alias/strongroom', region: 'evil.example/x' }, 'KmsRootKey needs an AWS region such as "eu-west-1", got "evil.example/x"'],
+    ];
+    for (const [options, message] of refused) {
+      expect(() => new KmsRootKey(options as ConstructorParameters<typeof KmsRootKey>[0])).toThrow(new TypeError(message));
+    }
+    const asked: string[] = [];
+    const recording = (async (url: string | URL | Request) => {
+      asked.push(String(url));
+      return new Response('{}', { status: 400 });
+    }) as typeof fetch;
+    for (const region of ['eu-west-1', 'cn-north-1', 'us-gov-west-1', 'us-iso-east-1', 'eusc-de-east-1']) {
+      const key = new KmsRootKey({ keyId: 'alias/strongroom', region, credentials: async () => CREDENTIALS, fetch: recording, maxRetries: 0 });
+      await expect(key.wrapKey(new Uint8Array(32))).rejects.toThrow(RootKeyUnavailable);
+    }
+    expect(asked).toEqual([
+      'https://kms.eu-west-1.amazonaws.com/',
+      'https://kms.cn-north-1.amazonaws.com.cn/',
+      'https://kms.us-gov-west-1.amazonaws.com/',
+      'https://kms.us-iso-east-1.c2s.ic.gov/',
+      'https://kms.eusc-de-east-1.amazonaws.eu/',
+    ]);
+  });
+
   it('an unreachable KMS is RootKeyUnavailable', async () => {
     await fake.stop();
     const storage = new EncryptedStorage({ storage: new MemoryStorage(), key: provider({ maxRetries: 1, timeoutMs: 2_000 }) });

@@ -75,7 +75,8 @@ function parseEndpointOverride(name: string, value: string): URL {
   return url;
 }
 
-function regionalUrl(service: string, region: string): URL {
+/** `https://<service>.<region>.<the partition's DNS suffix>`; InvalidRequest for a region of no known form. */
+export function regionalUrl(service: string, region: string): URL {
   return new URL(`https://${service}.${region}.${partitionFacts[partitionOfRegion(region)].dnsSuffix}`);
 }
 
