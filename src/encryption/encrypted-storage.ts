@@ -116,8 +116,8 @@ export class EncryptedStorage implements Storage {
       return undefined;
     }
     const keyring = this.keyring.known;
-    // The storage answered an array of this reader's own: the plaintext may be written over it.
-    return (keyring && this.openWith(keyring, key, sealed, true)) || this.openValue(key, sealed);
+    // Only a storage that promises fresh arrays answered one of this reader's own, which the plaintext may overwrite.
+    return (keyring && this.openWith(keyring, key, sealed, this.inner.answersCopies === true)) || this.openValue(key, sealed);
   }
 
   async put(key: string, value: Uint8Array): Promise<void> {

@@ -64,6 +64,8 @@ const toBuffer = (value: Uint8Array) => Buffer.from(value.buffer, value.byteOffs
  * one statement or one transaction, so any number of processes may share the table with no coordinator.
  */
 export class PostgresStorage implements Storage {
+  /** Every read answers an array of its own (see Storage.answersCopies). */
+  readonly answersCopies = true;
   private readonly table: string;
   private readonly where: string;
   private readonly retryBudgetMs: number;

@@ -83,6 +83,8 @@ function prepareAll(db: Database, table: string) {
  * the UTF-8 byte order the port asks for, so listings come straight from the primary-key index.
  */
 export class SqliteStorage implements Storage {
+  /** Every read answers an array of its own (see Storage.answersCopies). */
+  readonly answersCopies = true;
   private readonly options: Required<SqliteStorageOptions>;
   private opened?: Promise<{ db: Database; statements: ReturnType<typeof prepareAll> }>;
   private closed = false;
