@@ -33,3 +33,20 @@ export function validatePath(path: string): void {
     }
   }
 }
+
+/**
+ * An engine's `storagePrefix` (configuration, so a TypeError): '' or a folder path ending in '/', held to the rules of
+ * request paths, so that every storage key an engine forms is free of '.', '..' and empty segments.
+ */
+export function checkStoragePrefix(prefix: unknown): void {
+  let valid = typeof prefix === 'string' && (prefix === '' || (prefix.endsWith('/') && !prefix.startsWith('/')));
+  try {
+    if (valid) validatePath(prefix as string);
+  } catch {
+    valid = false;
+  }
+  if (!valid) {
+    const rule = "storagePrefix must be empty or a folder path ending in '/' (no leading '/', no '.', '..' or empty segments)";
+    throw new TypeError(`${rule}, got ${JSON.stringify(prefix)}`);
+  }
+}

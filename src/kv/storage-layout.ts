@@ -1,4 +1,5 @@
 import { randomFillSync } from 'node:crypto';
+import { checkStoragePrefix } from '../core/path.js';
 
 /**
  * Where the engine keeps its records, all below one prefix so that one Storage can hold several engines:
@@ -15,9 +16,7 @@ import { randomFillSync } from 'node:crypto';
  */
 export class StorageLayout {
   constructor(readonly prefix: string) {
-    if (typeof prefix !== 'string' || (prefix !== '' && !prefix.endsWith('/'))) {
-      throw new TypeError(`storagePrefix must be empty or end in '/', got ${JSON.stringify(prefix)}`);
-    }
+    checkStoragePrefix(prefix);
   }
 
   get config(): string {

@@ -8,7 +8,6 @@ describe('KvEngine options', () => {
       [undefined, 'KvEngine needs a storage'],
       [{}, 'KvEngine needs a storage'],
       [{ storage: null }, 'KvEngine needs a storage'],
-      [{ storage, storagePrefix: 'secret' }, `storagePrefix must be empty or end in '/', got "secret"`],
       [{ storage, maxValueBytes: -1 }, 'maxValueBytes must be a positive number of bytes'],
       [{ storage, maxValueBytes: 0 }, 'maxValueBytes must be a positive number of bytes'],
       [{ storage, maxValueBytes: Number.NaN }, 'maxValueBytes must be a positive number of bytes'],
@@ -18,6 +17,19 @@ describe('KvEngine options', () => {
       expect(() => new KvEngine(options as KvEngineOptions)).toThrow(new TypeError(message));
     }
     expect(() => new AuthMethod({ storage, storagePrefix: 'auth' })).toThrow(TypeError);
+  });
+
+  it('a storagePrefix is a folder path: no leading /, no ".", ".." or empty segments, for either engine', () => {
+    const storage = new MemoryStorage();
+    for (const storagePrefix of ['../', 'a/../', '/secret/', 'a//', './', 'secret']) {
+      const message = `storagePrefix must be empty or a folder path ending in '/' (no leading '/', no '.', '..' or empty segments), got ${JSON.stringify(storagePrefix)}`;
+      expect(() => new KvEngine({ storage, storagePrefix })).toThrow(new TypeError(message));
+      expect(() => new AuthMethod({ storage, storagePrefix, env: {} })).toThrow(new TypeError(message));
+    }
+    for (const storagePrefix of ['', 'kv/', 'tenants/a.b/kv/']) {
+      expect(() => new KvEngine({ storage, storagePrefix })).not.toThrow();
+      expect(() => new AuthMethod({ storage, storagePrefix, env: {} })).not.toThrow();
+    }
   });
 
   it('accept what the docs show', async () => {
