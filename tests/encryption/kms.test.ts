@@ -92,6 +92,8 @@ describe('KMS root key against a fake KMS over HTTP that checks SigV4', () => {
       [{ region: 'eu-west-1' }, 'KmsRootKey needs a keyId (a key id, key ARN, alias or alias ARN)'],
       [{ keyId: 'alias/strongroom' }, 'KmsRootKey needs an AWS region such as "eu-west-1", got undefined'],
       [{ keyId: 'alias/strongroom', region: 'evil.example/x' }, 'KmsRootKey needs an AWS region such as "eu-west-1", got "evil.example/x"'],
+      [{ keyId: 'alias/strongroom', region: 'eu-west-1', endpoint: 'kms.local' }, 'KmsRootKey endpoint must be an http:// or https:// URL without credentials, a query or a fragment'],
+      [{ keyId: 'alias/strongroom', region: 'eu-west-1', endpoint: 'https://user:hunter2@kms.local/' }, 'KmsRootKey endpoint must be an http:// or https:// URL without credentials, a query or a fragment'],
     ];
     for (const [options, message] of refused) {
       expect(() => new KmsRootKey(options as ConstructorParameters<typeof KmsRootKey>[0])).toThrow(new TypeError(message));

@@ -5,6 +5,7 @@
  */
 import aws4 from 'aws4';
 import { z } from 'zod';
+import { endpointUrl, ENDPOINT_RULE } from '../../core/endpoint-url.js';
 import { RootKeyUnavailable, WrongRootKey } from '../../core/errors.js';
 import { systemClock } from '../../core/system-clock.js';
 import type { Clock } from '../../ports/clock.js';
@@ -43,6 +44,13 @@ export interface KmsRootKeyOptions {
 
 const defaultContext = { purpose: 'strongroom keyring' };
 
+/** A VPC endpoint or a local fake, under the rule of the provider's endpoint overrides (the value is not repeated). */
+function kmsOverride(endpoint: string): URL {
+  const url = typeof endpoint === 'string' ? endpointUrl(endpoint) : undefined;
+  if (!url) throw new TypeError(`KmsRootKey endpoint ${ENDPOINT_RULE}`);
+  return url;
+}
+
 /** KMS of the region, in its partition (amazonaws.com.cn, c2s.ic.gov, amazonaws.eu, ...); the region must look like one. */
 function regionalKms(region: unknown): URL {
   try {
@@ -68,7 +76,7 @@ export class KmsRootKey implements RootKeyProvider {
 
   constructor(private readonly options: KmsRootKeyOptions) {
     if (typeof options?.keyId !== 'string' || options.keyId === '') throw new TypeError('KmsRootKey needs a keyId (a key id, key ARN, alias or alias ARN)');
-    this.endpoint = options.endpoint === undefined ? regionalKms(options.region) : new URL(options.endpoint);
+    this.endpoint = options.endpoint === undefined ? regionalKms(options.region) : kmsOverride(options.endpoint);
     this.clock = options.clock ?? systemClock;
     this.fetch = options.fetch ?? globalThis.fetch;
     this.credentials = options.credentials ?? defaultCredentials(options.env ?? process.env, this.clock, this.fetch);
