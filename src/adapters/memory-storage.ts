@@ -32,6 +32,8 @@ function firstAfter(names: readonly string[], after: string): number {
  * are copied in and out: callers can never mutate stored bytes.
  */
 export class MemoryStorage implements Storage {
+  /** Every read answers an array of its own (see Storage.answersCopies). */
+  readonly answersCopies = true;
   private readonly values = new Map<string, Uint8Array>();
   private readonly folders = new Map<string, Folder>([['', { leaves: new Set(), subfolders: new Set() }]]);
   /** listPage's sorted names per prefix, dropped whenever the set of keys changes. */

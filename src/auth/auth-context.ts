@@ -3,7 +3,7 @@ import type { CloudProvider } from '../ports/cloud.js';
 import type { Storage } from '../ports/storage.js';
 import type { EngineRequest } from '../core/request.js';
 import { KeyedMutex } from '../core/lock.js';
-import { requestForLog } from '../core/request-for-log.js';
+import { reportInternalError } from '../core/request-for-log.js';
 import { JsonStore, type unchanged, type UpdateResult } from '../core/stored-json.js';
 import { authStoredShapes } from './stored-shapes.js';
 import { systemClock } from '../core/system-clock.js';
@@ -95,6 +95,6 @@ export class AuthContext {
   }
 
   reportInternalError(error: unknown, request: EngineRequest): void {
-    this.onInternalError?.(error, requestForLog(request));
+    reportInternalError(this.onInternalError, error, request);
   }
 }

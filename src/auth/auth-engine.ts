@@ -1,3 +1,4 @@
+import { checkStoragePrefix } from '../core/path.js';
 import { Dispatcher } from '../core/router.js';
 import type { AuthGrant, EngineRequest, EngineResponse } from '../core/request.js';
 import { AuthContext, type AuthEngineOptions } from './auth-context.js';
@@ -12,9 +13,7 @@ function checkOptions(options: AuthEngineOptions): void {
   if (mountMaxTtl !== undefined && !(Number.isSafeInteger(mountMaxTtl) && mountMaxTtl > 0)) {
     throw new TypeError('mountMaxTtl must be a positive whole number of seconds');
   }
-  if (storagePrefix !== undefined && storagePrefix !== '' && !storagePrefix.endsWith('/')) {
-    throw new TypeError("storagePrefix must be '' or end in '/'");
-  }
+  if (storagePrefix !== undefined) checkStoragePrefix(storagePrefix);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpointUrl, ENDPOINT_RULE } from '../core/endpoint-url.js';
 import { InvalidRequest } from '../core/errors.js';
 import { bool, int, str, stringList } from '../core/fields.js';
 import type { CloudClientSettings } from '../ports/cloud.js';
@@ -49,18 +50,7 @@ export const DEFAULT_CLIENT_CONFIG: Readonly<ClientConfig> = Object.freeze({
 });
 
 function endpoint() {
-  return str({ maxLength: 2048 }).refine((value) => value === '' || isHttpUrl(value), {
-    message: 'must be an http:// or https:// URL',
-  });
-}
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
+  return str({ maxLength: 2048 }).refine((value) => value === '' || endpointUrl(value) !== undefined, { message: ENDPOINT_RULE });
 }
 
 /** Like str(), but a refusal never echoes the value: it is a secret (DECISIONS 15). */

@@ -22,6 +22,8 @@ export function validatePath(path: string): void {
   // A storage that keys by UTF-8 text turns every unpaired surrogate into U+FFFD, so distinct paths would collide.
   if (UNPAIRED_SURROGATE.test(path)) throw new InvalidRequest('invalid path: not valid Unicode (an unpaired surrogate)');
   if (path === '') return;
+  // The usual slip when mounting an engine behind a router: handing it the request's path from the server root.
+  if (path.startsWith('/')) throw new InvalidRequest(`invalid path ${JSON.stringify(path)}: a path is relative to the mount and never starts with '/'`);
   const segments = path.split('/');
   if (path.endsWith('/')) segments.pop();
   for (const segment of segments) {
@@ -29,5 +31,22 @@ export function validatePath(path: string): void {
     if (segment === '.' || segment === '..') {
       throw new InvalidRequest(`invalid path ${JSON.stringify(path)}: '.' and '..' segments are not allowed`);
     }
+  }
+}
+
+/**
+ * An engine's `storagePrefix` (configuration, so a TypeError): '' or a folder path ending in '/', held to the rules of
+ * request paths, so that every storage key an engine forms is free of '.', '..' and empty segments.
+ */
+export function checkStoragePrefix(prefix: unknown): void {
+  let valid = typeof prefix === 'string' && (prefix === '' || (prefix.endsWith('/') && !prefix.startsWith('/')));
+  try {
+    if (valid) validatePath(prefix as string);
+  } catch {
+    valid = false;
+  }
+  if (!valid) {
+    const rule = "storagePrefix must be empty or a folder path ending in '/' (no leading '/', no '.', '..' or empty segments)";
+    throw new TypeError(`${rule}, got ${JSON.stringify(prefix)}`);
   }
 }

@@ -1,3 +1,4 @@
+import { runGuarded } from './guarded-callback.js';
 import type { EngineRequest } from './request.js';
 
 /** Names of headers that carry credentials (Authorization, X-Vault-Token, cookies, session tokens, ...). */
@@ -19,4 +20,12 @@ export function requestForLog(request: EngineRequest): EngineRequest {
     );
   }
   return logged;
+}
+
+/**
+ * Hands a server fault to the service's `onInternalError` hook with the request as logged. The request has been
+ * answered (500) already: a hook that throws or rejects must not change that answer or end the process.
+ */
+export function reportInternalError(hook: ((error: unknown, request: EngineRequest) => void) | undefined, error: unknown, request: EngineRequest): void {
+  if (hook) runGuarded(() => hook(error, requestForLog(request)));
 }

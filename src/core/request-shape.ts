@@ -30,8 +30,35 @@ function checkHeaders(headers: unknown): void {
 }
 
 /**
+ * What a value is when JSON cannot carry it as it is: serialising would throw (a BigInt) or silently drop or change it
+ * (a function, a symbol, NaN and the infinities, a Map, a Set, a Date, a typed array: anything but plain objects and
+ * arrays). A secret written as a Map would be stored as `{}`. Undefined is JSON's "absent" and passes.
+ */
+function notJson(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'bigint':
+      return 'a BigInt';
+    case 'function':
+      return 'a function';
+    case 'symbol':
+      return 'a symbol';
+    case 'number':
+      return Number.isFinite(value) ? undefined : `the number ${value}`;
+    case 'object': {
+      if (value === null || Array.isArray(value)) return undefined;
+      const proto: unknown = Object.getPrototypeOf(value);
+      if (proto === Object.prototype || proto === null) return undefined;
+      const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
+      return `a ${typeof name === 'string' && name !== '' ? name : 'non-plain object'}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
  * Refuses a document nested deeper than MAX_JSON_DEPTH, one that contains itself, or one holding a value JSON cannot
- * carry (a BigInt). Iterative, so that the check itself cannot overflow the stack.
+ * carry as it is (see notJson). Iterative, so that the check itself cannot overflow the stack.
  */
 export function checkJsonDocument(document: unknown, what: string): void {
   // Most bodies are one flat object of strings, numbers and booleans (every login), or an object of such objects (a KV
@@ -45,7 +72,8 @@ export function checkJsonDocument(document: unknown, what: string): void {
       ancestors.delete(leave);
       continue;
     }
-    if (typeof value === 'bigint') throw new InvalidRequest(`${what} is not JSON: it holds a BigInt`);
+    const problem = notJson(value);
+    if (problem) throw new InvalidRequest(`${what} is not JSON: it holds ${problem}`);
     if (typeof value !== 'object' || value === null) continue;
     if (depth >= MAX_JSON_DEPTH) throw new InvalidRequest(`${what} is nested more than ${MAX_JSON_DEPTH} levels deep`);
     if (ancestors.has(value)) throw new InvalidRequest(`${what} is not JSON: it contains itself`);
@@ -73,21 +101,26 @@ export function checkRequestShape(request: unknown): asserts request is EngineRe
   checkJsonDocument(request.body, 'the request body');
 }
 
-/** An object whose members are scalars or flat objects (see isFlatObject), none a BigInt. */
+/** A JSON scalar as JSON carries it: text, a finite number, a boolean, null, or an absent (undefined) member. */
+function isPlainScalar(value: unknown): boolean {
+  const type = typeof value;
+  return type === 'string' || type === 'boolean' || value === null || value === undefined || (type === 'number' && Number.isFinite(value));
+}
+
+/** A plain object (or array) whose members are plain scalars or flat plain objects (see isFlatObject). */
 function isShallowObject(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
+  if (typeof value !== 'object' || value === null || notJson(value)) return false;
   for (const key in value) {
     const child = (value as Record<string, unknown>)[key];
-    if (typeof child === 'bigint' || (typeof child === 'object' && child !== null && !isFlatObject(child))) return false;
+    if (!isPlainScalar(child) && !isFlatObject(child)) return false;
   }
   return true;
 }
 
 function isFlatObject(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
+  if (typeof value !== 'object' || value === null || notJson(value)) return false;
   for (const key in value) {
-    const child = (value as Record<string, unknown>)[key];
-    if ((typeof child === 'object' && child !== null) || typeof child === 'bigint') return false;
+    if (!isPlainScalar((value as Record<string, unknown>)[key])) return false;
   }
   return true;
 }

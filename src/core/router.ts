@@ -1,7 +1,7 @@
 import { InvalidRequest, NotFound, PermissionDenied, UnsupportedMediaType, UnsupportedOperation } from './errors.js';
 import { isPlainObject } from './fields.js';
 import { validatePath } from './path.js';
-import { requestForLog } from './request-for-log.js';
+import { reportInternalError } from './request-for-log.js';
 import { checkRequestShape } from './request-shape.js';
 import type { Capability, EngineRequest, EngineResponse, HttpMethod } from './request.js';
 import { headerValue } from './request.js';
@@ -156,7 +156,7 @@ export class Dispatcher {
 
   private answerError(error: unknown, request: EngineRequest): EngineResponse {
     const response = responseForError(error);
-    if (response.status >= 500) this.options.onInternalError?.(error, requestForLog(request));
+    if (response.status >= 500) reportInternalError(this.options.onInternalError, error, request);
     return response;
   }
 
@@ -201,7 +201,8 @@ export class Dispatcher {
     }
     const authorized = route.authorizePath?.(path) ?? path;
     for (const needed of [capability, ...(operationDef.alsoRequires?.(request) ?? [])]) {
-      if (!(await authorize({ capability: needed, path: authorized }))) throw new PermissionDenied();
+      // Only `true` grants: a JavaScript callback answering "false", 1 or an object must fail closed.
+      if ((await authorize({ capability: needed, path: authorized })) !== true) throw new PermissionDenied();
     }
     return { capability, exists };
   }

@@ -38,6 +38,25 @@ export interface KeyringStatus {
 }
 
 const KEYRING_KEY = `${RESERVED_FOLDER}keyring`;
+
+const isProvider = (key: unknown): key is RootKeyProvider =>
+  typeof (key as RootKeyProvider | null)?.wrapKey === 'function' && typeof (key as RootKeyProvider).unwrapKey === 'function';
+
+/**
+ * The root key provider the options name, refusing at construction what would otherwise fail inside open() with a
+ * TypeError that says nothing: no storage, no key, base64 text where bytes belong, a negative cache size.
+ */
+function checkedProvider(options: EncryptedStorageOptions): RootKeyProvider {
+  if (typeof options?.storage !== 'object' || options.storage === null) throw new TypeError('EncryptedStorage needs a storage to wrap');
+  const { key, cacheBytes } = options;
+  if (cacheBytes !== undefined && !(typeof cacheBytes === 'number' && cacheBytes >= 0)) {
+    throw new TypeError('cacheBytes must be a number of bytes, 0 or more');
+  }
+  if (key instanceof Uint8Array) return new StaticRootKey(key);
+  if (isProvider(key)) return key;
+  const rule = 'EncryptedStorage needs a key: 32 bytes (a Uint8Array) or a root key provider (wrapKey and unwrapKey)';
+  throw new TypeError(typeof key === 'string' ? `${rule}; for base64 text, use StaticRootKey.fromBase64(text)` : rule);
+}
 const RESERVED_KEYS = 2;
 
 /**
@@ -61,10 +80,10 @@ export class EncryptedStorage implements Storage {
   private readonly opened: OpenedCache;
 
   constructor(options: EncryptedStorageOptions) {
+    const provider = checkedProvider(options);
     this.inner = options.storage;
     this.clock = options.clock ?? systemClock;
     this.opened = new OpenedCache(options.cacheBytes ?? 8 * 1024 * 1024);
-    const provider = options.key instanceof Uint8Array ? new StaticRootKey(options.key) : options.key;
     this.keyring = new KeyringStore(this.inner, provider, KEYRING_KEY, () => this.clock.now());
     const inner = this.inner;
     const conditional = new ConditionalWrites(inner, this.keyring, this.opened, (key, sealed) => this.openValue(key, sealed));
@@ -97,8 +116,8 @@ export class EncryptedStorage implements Storage {
       return undefined;
     }
     const keyring = this.keyring.known;
-    // The storage answered an array of this reader's own: the plaintext may be written over it.
-    return (keyring && this.openWith(keyring, key, sealed, true)) || this.openValue(key, sealed);
+    // Only a storage that promises fresh arrays answered one of this reader's own, which the plaintext may overwrite.
+    return (keyring && this.openWith(keyring, key, sealed, this.inner.answersCopies === true)) || this.openValue(key, sealed);
   }
 
   async put(key: string, value: Uint8Array): Promise<void> {

@@ -3,7 +3,8 @@
  * key with AES-256-GCM in the same sealed format as the values.
  */
 import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
-import { open as openFile, readFile } from 'node:fs/promises';
+import { mkdir, open as openFile, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { decodeBase64 } from '../core/base64.js';
 import { SealedValueInvalid, WrongRootKey } from '../core/errors.js';
 import type { RootKeyProvider } from '../ports/root-key.js';
@@ -31,11 +32,12 @@ export class StaticRootKey implements RootKeyProvider {
 
   /** From standard base64 of 32 bytes (for example an environment variable). */
   static fromBase64(text: string): StaticRootKey {
+    const rule = `the root key must be ${ROOT_KEY_LENGTH} bytes in standard base64 (44 characters)`;
+    // JavaScript callers, and `process.env.X!` in TypeScript, can hand over no text at all.
+    if (typeof text !== 'string') throw new TypeError(`${rule}; got no text (is the variable holding it set?)`);
     const bytes = decodeBase64(text.trim());
     try {
-      if (!bytes || bytes.length !== ROOT_KEY_LENGTH) {
-        throw new TypeError(`the root key must be ${ROOT_KEY_LENGTH} bytes in standard base64 (44 characters)`);
-      }
+      if (!bytes || bytes.length !== ROOT_KEY_LENGTH) throw new TypeError(rule);
       return new StaticRootKey(bytes);
     } finally {
       // The decoded bytes may sit in Node's shared Buffer pool; the KeyObject holds its own copy.
@@ -73,11 +75,13 @@ export class StaticRootKey implements RootKeyProvider {
 
 /**
  * Reads the root key file at `path`, or creates it with a fresh random key, readable by its owner only (mode 0600),
- * when it does not exist. `created` tells a server to warn that the key sits next to the data it protects.
+ * when it does not exist (and its missing folders, mode 0700). `created` tells a server to warn that the key sits next
+ * to the data it protects.
  */
 export async function loadOrCreateRootKeyFile(path: string): Promise<{ key: StaticRootKey; created: boolean }> {
   let file;
   try {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     file = await openFile(path, 'wx', 0o600);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

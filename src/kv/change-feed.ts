@@ -1,3 +1,4 @@
+import { runGuarded } from '../core/guarded-callback.js';
 import { eventOf, type KeyChange, type KvChangeEvent } from './change-events.js';
 
 /**
@@ -7,6 +8,7 @@ import { eventOf, type KeyChange, type KvChangeEvent } from './change-events.js'
  * a key that was removed starts the key's new life.
  */
 
+/** May be async (a function returning void accepts one): a rejection is reported like a throw. */
 export type KvChangeListener = (event: KvChangeEvent) => void;
 
 interface Subscription {
@@ -94,12 +96,10 @@ export class ChangeFeed {
       for (const { prefix, listener } of this.subscriptions) {
         if (!change.path.startsWith(prefix)) continue;
         event ??= eventOf(change);
-        try {
-          listener(event);
-        } catch (error) {
-          // The change is committed whatever a listener does; its failure is the listener's to report.
-          this.onEventError(error);
-        }
+        const delivered = event;
+        // The change is committed whatever a listener does; its failure (a throw, or an async listener's rejection) is
+        // the listener's to report.
+        runGuarded(() => listener(delivered), this.onEventError);
       }
     }
   }

@@ -24,7 +24,8 @@ export type Authorize = (check: CapabilityCheck) => boolean | Promise<boolean>;
 
 async function require(authorize: Authorize | undefined, checks: CapabilityCheck[]): Promise<void> {
   if (!authorize) return;
-  for (const check of checks) if (!(await authorize(check))) throw new PermissionDenied();
+  // Only `true` grants, as for the route's own check.
+  for (const check of checks) if ((await authorize(check)) !== true) throw new PermissionDenied();
 }
 
 /**

@@ -11,8 +11,6 @@ import {
   DataOperations,
   dataPatchFields,
   dataWriteFields,
-  JSON_PATCH,
-  MERGE_PATCH,
   readFields,
   subkeysFields,
   versionsFields,
@@ -35,7 +33,7 @@ import { kvRoutes } from './paths.js';
 import { StorageLayout } from './storage-layout.js';
 import { kvStoredShapes } from './stored-shapes.js';
 import { DEFAULT_MAX_VALUE_BYTES, MAX_DATA_DEPTH } from './value-limits.js';
-import { folderPath, keyPath } from './typed-input.js';
+import { folderPath, keyPath, patchMediaType } from './typed-input.js';
 import { parseInput } from '../core/parse-input.js';
 import type { KeyMetadata, SecretSubkeys, SecretVersion, VersionMetadata } from './views.js';
 
@@ -98,6 +96,15 @@ function present<T>(path: string, read: VersionRead<T>): { value: T; metadata: V
   return read;
 }
 
+/** Options are the embedding service's configuration: a mistake is refused at once, not found at the first request. */
+function checkOptions(options: KvEngineOptions): void {
+  if (!options || typeof options.storage !== 'object' || options.storage === null) throw new TypeError('KvEngine needs a storage');
+  const { maxValueBytes } = options;
+  if (maxValueBytes !== undefined && !(typeof maxValueBytes === 'number' && maxValueBytes > 0)) {
+    throw new TypeError('maxValueBytes must be a positive number of bytes');
+  }
+}
+
 /**
  * The versioned key-value secrets engine (KV version 2 semantics). `handle()` serves the wire API of
  * spec/versioned-kv.md; the typed methods run the same operations for programmatic callers and reject with the typed
@@ -116,6 +123,7 @@ export class KvEngine {
   private readonly onEventError?: (error: unknown) => void;
 
   constructor(options: KvEngineOptions) {
+    checkOptions(options);
     const layout = new StorageLayout(options.storagePrefix ?? 'kv/');
     const json = new JsonStore(options.storage, kvStoredShapes(layout));
     const clock = options.clock ?? systemClock;
@@ -165,9 +173,10 @@ export class KvEngine {
 
   /** NotFound when the key has no current version or it is deleted or destroyed. */
   async patch(path: string, patch: Record<string, unknown> | JsonPatchOperation[], options: KvPatchOptions = {}): Promise<KvWriteResult> {
+    const mediaType = patchMediaType(options.format);
     const fields = parseInput(dataPatchFields, { data: patch, options: { cas: options.cas } });
-    const outcome = await this.data.patch(keyPath(path), fields, options.format === 'json-patch' ? JSON_PATCH : MERGE_PATCH);
-    if (outcome.state === 'written') return outcome;
+    const outcome = await this.data.patch(keyPath(path), fields, mediaType);
+    if (outcome.state === 'written') return { metadata: outcome.metadata, warnings: outcome.warnings };
     if (outcome.state === 'hidden') throw hiddenVersion(path, outcome.metadata);
     throw new NotFound(`${JSON.stringify(path)} has no current version to patch`);
   }

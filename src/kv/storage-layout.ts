@@ -1,5 +1,5 @@
 import { randomFillSync } from 'node:crypto';
-import { InvalidRequest } from '../core/errors.js';
+import { checkStoragePrefix } from '../core/path.js';
 
 /**
  * Where the engine keeps its records, all below one prefix so that one Storage can hold several engines:
@@ -16,7 +16,7 @@ import { InvalidRequest } from '../core/errors.js';
  */
 export class StorageLayout {
   constructor(readonly prefix: string) {
-    if (prefix !== '' && !prefix.endsWith('/')) throw new InvalidRequest(`storagePrefix must be empty or end in '/', got ${JSON.stringify(prefix)}`);
+    checkStoragePrefix(prefix);
   }
 
   get config(): string {

@@ -46,6 +46,12 @@ export interface Storage {
    * needs to catch up. The engines use it to deliver change events made by other processes.
    */
   watch?(prefix: string, handlers: StorageWatchHandlers): Promise<StorageWatch>;
+  /**
+   * Optional: true when every `get` answers an array nobody else holds or will read (a fresh copy, as the adapters of
+   * this package do). EncryptedStorage then writes a remembered plaintext over that array rather than allocating
+   * another; without this promise it never writes into what `get` answered, which might be the stored bytes themselves.
+   */
+  readonly answersCopies?: boolean;
 }
 
 export interface StorageWatchHandlers {

@@ -8,12 +8,13 @@ export type { ConformanceCase } from './storage-conformance-checks.js';
 /**
  * What the suite needs from an adapter under test. `create` answers an empty storage (a fresh file, table or
  * namespace); `cleanup` releases it (close connections, remove files). `sibling`, when given, opens a second handle
- * onto the same data (another connection or client), so concurrency cases run across handles as well.
+ * onto the same data (another connection or client), so concurrency cases run across handles as well. `S` is the
+ * adapter's own type, so the callbacks can use its members (a namespace, `close()`) without casts.
  */
-export interface StorageConformanceOptions {
-  create: () => Promise<Storage>;
-  cleanup?: (storage: Storage) => Promise<void>;
-  sibling?: (storage: Storage) => Promise<Storage>;
+export interface StorageConformanceOptions<S extends Storage = Storage> {
+  create: () => Promise<S>;
+  cleanup?: (storage: S) => Promise<void>;
+  sibling?: (storage: S) => Promise<S>;
 }
 
 export interface ConformanceOutcome {
@@ -268,9 +269,9 @@ export const storageConformanceCases: readonly ConformanceCase[] = [...basicCase
  * Runs one case on a storage from `options.create` and releases it afterwards, whatever happened. Skips (does not fail)
  * a case that needs an optional member the storage does not have. Test runners call this once per case.
  */
-export async function runConformanceCase(testCase: ConformanceCase, options: StorageConformanceOptions): Promise<ConformanceOutcome> {
+export async function runConformanceCase<S extends Storage>(testCase: ConformanceCase, options: StorageConformanceOptions<S>): Promise<ConformanceOutcome> {
   const storage = await options.create();
-  const handles: Storage[] = [];
+  const handles: S[] = [];
   try {
     const missing = (testCase.requires ?? []).filter((member) => typeof storage[member] !== 'function');
     if (missing.length > 0) return { name: testCase.name, status: 'skipped', message: `the storage has no ${missing.join(', ')}` };
@@ -287,7 +288,7 @@ export async function runConformanceCase(testCase: ConformanceCase, options: Sto
 }
 
 /** Runs the whole suite, one fresh storage per case, and reports every outcome; it never throws for a failed case. */
-export async function runStorageConformance(options: StorageConformanceOptions): Promise<ConformanceReport> {
+export async function runStorageConformance<S extends Storage>(options: StorageConformanceOptions<S>): Promise<ConformanceReport> {
   const outcomes: ConformanceOutcome[] = [];
   for (const testCase of storageConformanceCases) outcomes.push(await runConformanceCase(testCase, options));
   const failures = outcomes.filter((outcome) => outcome.status === 'failed');

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import { CloudUnavailable } from '../../src/core/errors.js';
+import { AuthMethod } from '../../src/index.js';
+import { IdentityDocumentSigner } from '../../src/testing/index.js';
 import { FaultyStorage } from '../support/faulty-storage.js';
 import { adminHarness, dataOf, errorOf, warningsOf } from './admin-harness.js';
 
@@ -74,6 +76,34 @@ describe('config/client', () => {
     }
     expect(errorOf(await h.write('config/client', { allowed_sts_header_values: 'bad header' }))).toContain('not a valid header name');
     expect((await h.read('config/client')).status).toBe(404);
+  });
+
+  it('refuses endpoints carrying credentials, a query or a fragment at write, without echoing them', async () => {
+    const h = adminHarness();
+    for (const value of ['https://user:hunter2@sts.example.com/', 'https://sts.example.com/?token=hunter2', 'https://sts.example.com/#hunter2']) {
+      for (const field of ['endpoint', 'iam_endpoint', 'sts_endpoint']) {
+        const response = await h.write('config/client', { [field]: value });
+        expect(response.status).toBe(400);
+        expect(errorOf(response)).toBe(`invalid value for field "${field}": must be an http:// or https:// URL without credentials, a query or a fragment`);
+      }
+    }
+    expect((await h.read('config/client')).status).toBe(404);
+  });
+
+  it('a stored endpoint with credentials (written before the rule) fails logins without showing them to the caller', async () => {
+    const storage = new MemoryStorage();
+    const signer = await IdentityDocumentSigner.create();
+    const auth = new AuthMethod({ storage, env: {} });
+    await auth.handle({ method: 'POST', path: 'config/client', body: { access_key: 'AKIAEXAMPLE', secret_key: SECRET } });
+    const stored = JSON.parse(new TextDecoder().decode(await storage.get('auth/config/client'))) as Record<string, unknown>;
+    await storage.put('auth/config/client', new TextEncoder().encode(JSON.stringify({ ...stored, endpoint: 'https://user:hunter2@ec2.example.com/' })));
+    await auth.handle({ method: 'POST', path: 'config/certificate/test', body: { aws_public_cert: signer.certificatePem } });
+    await auth.handle({ method: 'POST', path: 'role/web', body: { auth_type: 'ec2', bound_ami_id: 'ami-1' } });
+    const { pkcs7 } = signer.sign({ instanceId: 'i-0123456789abcdef0', accountId: '111122223333', region: 'us-east-1', imageId: 'ami-1' });
+    const login = await auth.handle({ method: 'POST', path: 'login', body: { role: 'web', pkcs7 } });
+    expect(login.status).toBe(502);
+    expect(JSON.stringify(login.body)).toContain('endpoint must be an http:// or https:// URL without credentials, a query or a fragment');
+    expect(JSON.stringify(login.body)).not.toContain('hunter2');
   });
 
   it('DELETE removes the configuration', async () => {

@@ -230,3 +230,29 @@ describe('order and refresh', () => {
     }
   });
 });
+
+describe('the onCredentials debug hook', () => {
+  it('cannot fail a cloud call, by throwing or by rejecting, nor leave an unhandled rejection behind', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const env = { AWS_ACCESS_KEY_ID: world.key.accessKeyId, AWS_SECRET_ACCESS_KEY: world.key.secretAccessKey };
+      const hooks = [
+        () => {
+          throw new Error('debug hook bug');
+        },
+        async () => {
+          throw new Error('async debug hook bug');
+        },
+      ];
+      for (const onCredentials of hooks) {
+        expect(await callerArn(provider(env, { onCredentials }))).toBe(world.user.arn);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});

@@ -22,3 +22,41 @@ describe('an authorize member that is not a function', () => {
     expect(h.internalErrors).toEqual([]);
   });
 });
+
+/**
+ * Only `true` grants. A JavaScript callback that answers something else (a forgotten `return` in an async callback, the
+ * string "false" from a configuration, a policy object) must fail closed, as the readable-only listing filter does.
+ */
+describe('an authorize verdict that is not exactly true', () => {
+  const verdicts: Array<[string, unknown]> = [
+    ['the string "yes"', 'yes'],
+    ['the string "false"', 'false'],
+    ['the number 1', 1],
+    ['an object', { allowed: false }],
+    ['a promise of "true"', Promise.resolve('true')],
+  ];
+
+  it.each(verdicts)('denies when it is %s, on every path that asks, and changes nothing', async (_name, verdict) => {
+    const storage = new MemoryStorage();
+    const kv = new KvEngine({ storage });
+    await kv.write('src', { a: 1 });
+    await kv.write('folder/k', { a: 1 });
+    const authorize = (() => verdict) as unknown as EngineRequest['authorize'];
+    // Move and folder delete ask more after the route's own check: that one is granted, the others get the verdict.
+    const after = (granted: string) => ((check: { path: string }) => (check.path === granted ? true : verdict)) as unknown as EngineRequest['authorize'];
+    const requests: EngineRequest[] = [
+      { method: 'POST', path: 'data/src', body: { data: { a: 2 } }, authorize },
+      { method: 'GET', path: 'data/src', authorize },
+      { method: 'POST', path: 'move/src', body: { to: 'dst' }, authorize },
+      { method: 'POST', path: 'move/src', body: { to: 'dst' }, authorize: after('move/src') },
+      { method: 'DELETE', path: 'metadata/folder/', query: { recursive: 'true' }, authorize: after('metadata/folder/') },
+    ];
+    for (const request of requests) expect(await kv.handle(request)).toEqual({ status: 403, body: { errors: ['permission denied'] } });
+    expect((await kv.read('src')).data).toEqual({ a: 1 });
+    expect(await kv.list('')).toEqual(['folder/', 'src']);
+
+    const h = adminHarness();
+    expect((await h.call('POST', 'role/web', { auth_type: 'ec2', bound_ami_id: 'ami-1' }, { authorize: authorize as never })).status).toBe(403);
+    expect((await h.call('GET', 'role/web')).status).toBe(404);
+  });
+});

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { InvalidRequest } from '../../src/core/errors.js';
 import { MAX_PATH_LENGTH, validatePath } from '../../src/core/path.js';
+import { AuthMethod, KvEngine, MemoryStorage } from '../../src/index.js';
 
 /** The path rules, spelled out plainly: what validatePath's shortcut for plain paths must agree with. */
 function allowed(path: string): boolean {
@@ -56,5 +57,19 @@ describe('validatePath', () => {
     ['x'.repeat(MAX_PATH_LENGTH + 1), false],
   ])('%j: %s', (path, expected) => {
     expect(accepts(path)).toBe(expected);
+  });
+});
+
+describe('a path written from the server root', () => {
+  it('is refused with the rule a caller mounting an engine in a framework needs: relative to the mount', async () => {
+    const kv = new KvEngine({ storage: new MemoryStorage() });
+    const auth = new AuthMethod({ storage: new MemoryStorage(), env: {} });
+    const refusal = (path: string) => ({ status: 400, body: { errors: [`invalid path ${JSON.stringify(path)}: a path is relative to the mount and never starts with '/'`] } });
+    expect(await kv.handle({ method: 'GET', path: '/data/app/db' })).toEqual(refusal('/data/app/db'));
+    expect(await kv.handle({ method: 'LIST', path: '/metadata/' })).toEqual(refusal('/metadata/'));
+    expect(await auth.handle({ method: 'POST', path: '/login', body: {} })).toEqual(refusal('/login'));
+    await expect(kv.read('/app/db')).rejects.toThrow(new InvalidRequest(`invalid path "/app/db": a path is relative to the mount and never starts with '/'`));
+    // An empty segment elsewhere keeps its own message.
+    expect((await kv.handle({ method: 'GET', path: 'data//db' })).body).toEqual({ errors: [`invalid path "data//db": empty path segment`] });
   });
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { EncryptedStorage, MemoryStorage, SealedValueInvalid } from '../../src/index.js';
+import { compareKeys, EncryptedStorage, KvEngine, MemoryStorage, SealedValueInvalid, type Storage } from '../../src/index.js';
 import { withoutCompareAndPut } from '../support/faulty-storage.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -152,6 +152,47 @@ describe('EncryptedStorage', () => {
     }
     const bare = new EncryptedStorage({ storage: withoutCompareAndPut(new MemoryStorage()), key: randomBytes(32) });
     for (const member of ['compareAndPut', 'compareAndDelete', 'commit', 'listPage']) expect(member in bare).toBe(false);
+  });
+
+  it('never writes a plaintext over an array a storage keeps: an adapter answering its stored bytes, not a copy', async () => {
+    // A common hand-written adapter: it stores a copy, then answers that same array on every read.
+    class KeepsItsArrays implements Storage {
+      readonly values = new Map<string, Uint8Array>();
+      async get(key: string) {
+        return this.values.get(key);
+      }
+      async put(key: string, value: Uint8Array) {
+        this.values.set(key, value.slice());
+      }
+      async delete(key: string) {
+        this.values.delete(key);
+      }
+      async list(prefix: string) {
+        return [...this.values.keys()].filter((key) => key.startsWith(prefix)).map((key) => key.slice(prefix.length)).sort(compareKeys);
+      }
+    }
+    const inner = new KeepsItsArrays();
+    const kv = new KvEngine({ storage: new EncryptedStorage({ storage: inner, key: randomBytes(32) }) });
+    await kv.write('app/db', { password: 'canary-plaintext' });
+    for (let read = 0; read < 3; read++) expect((await kv.read('app/db')).data).toEqual({ password: 'canary-plaintext' });
+    for (const value of inner.values.values()) expect(text(value)).not.toContain('canary-plaintext');
+  });
+
+  it('refuses options it cannot work with at construction, naming them, rather than at open() with a TypeError from inside', () => {
+    const storage = new MemoryStorage();
+    const key = randomBytes(32);
+    const refused: Array<[unknown, string]> = [
+      [undefined, 'EncryptedStorage needs a storage to wrap'],
+      [{ key }, 'EncryptedStorage needs a storage to wrap'],
+      [{ storage }, 'EncryptedStorage needs a key: 32 bytes (a Uint8Array) or a root key provider (wrapKey and unwrapKey)'],
+      // The usual slip: base64 text straight from the environment.
+      [{ storage, key: key.toString('base64') }, 'EncryptedStorage needs a key: 32 bytes (a Uint8Array) or a root key provider (wrapKey and unwrapKey); for base64 text, use StaticRootKey.fromBase64(text)'],
+      [{ storage, key, cacheBytes: -1 }, 'cacheBytes must be a number of bytes, 0 or more'],
+      [{ storage, key, cacheBytes: Number.NaN }, 'cacheBytes must be a number of bytes, 0 or more'],
+    ];
+    for (const [options, message] of refused) {
+      expect(() => new EncryptedStorage(options as ConstructorParameters<typeof EncryptedStorage>[0])).toThrow(new TypeError(message));
+    }
   });
 
   it('refuses a root key that is not 32 bytes', () => {

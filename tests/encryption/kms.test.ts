@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EncryptedStorage, KmsRootKey, KvEngine, MemoryStorage, RootKeyUnavailable, WrongRootKey } from '../../src/index.js';
 import { startFakeKms, type RunningFakeKms } from '../../src/testing/fake-aws/kms.js';
@@ -66,6 +69,51 @@ describe('KMS root key against a fake KMS over HTTP that checks SigV4', () => {
     });
     expect(Buffer.from(await fromEnv.unwrapKey(wrapped))).toEqual(Buffer.alloc(32, 7));
     expect(fake.kms.calls.map((call) => call.accessKeyId)).toEqual(['ASIATEMP', CREDENTIALS.accessKeyId]);
+  });
+
+  it('the default chain goes on past CLOUD_* to the AWS_* keys and to a profile of the shared files, as documented', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'strongroom-kms-home-'));
+    try {
+      mkdirSync(join(home, '.aws'));
+      writeFileSync(join(home, '.aws', 'credentials'), `[kms]\naws_access_key_id = ASIATEMP\naws_secret_access_key = temp-secret\n`);
+      const viaEnv = { AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey };
+      const viaProfile = { HOME: home, AWS_PROFILE: 'kms' };
+      for (const env of [viaEnv, viaProfile]) {
+        await new EncryptedStorage({ storage: new MemoryStorage(), key: new KmsRootKey({ keyId: 'alias/strongroom', region: 'eu-west-1', endpoint: fake.url, env }) }).open();
+      }
+      expect(fake.kms.calls.map((call) => call.accessKeyId)).toEqual([CREDENTIALS.accessKeyId, 'ASIATEMP']);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('checks its key id and region at construction, and calls the KMS of the region in its partition', async () => {
+    const refused: Array<[unknown, string]> = [
+      [{ region: 'eu-west-1' }, 'KmsRootKey needs a keyId (a key id, key ARN, alias or alias ARN)'],
+      [{ keyId: 'alias/strongroom' }, 'KmsRootKey needs an AWS region such as "eu-west-1", got undefined'],
+      [{ keyId: 'alias/strongroom', region: 'evil.example/x' }, 'KmsRootKey needs an AWS region such as "eu-west-1", got "evil.example/x"'],
+      [{ keyId: 'alias/strongroom', region: 'eu-west-1', endpoint: 'kms.local' }, 'KmsRootKey endpoint must be an http:// or https:// URL without credentials, a query or a fragment'],
+      [{ keyId: 'alias/strongroom', region: 'eu-west-1', endpoint: 'https://user:hunter2@kms.local/' }, 'KmsRootKey endpoint must be an http:// or https:// URL without credentials, a query or a fragment'],
+    ];
+    for (const [options, message] of refused) {
+      expect(() => new KmsRootKey(options as ConstructorParameters<typeof KmsRootKey>[0])).toThrow(new TypeError(message));
+    }
+    const asked: string[] = [];
+    const recording = (async (url: string | URL | Request) => {
+      asked.push(String(url));
+      return new Response('{}', { status: 400 });
+    }) as typeof fetch;
+    for (const region of ['eu-west-1', 'cn-north-1', 'us-gov-west-1', 'us-iso-east-1', 'eusc-de-east-1']) {
+      const key = new KmsRootKey({ keyId: 'alias/strongroom', region, credentials: async () => CREDENTIALS, fetch: recording, maxRetries: 0 });
+      await expect(key.wrapKey(new Uint8Array(32))).rejects.toThrow(RootKeyUnavailable);
+    }
+    expect(asked).toEqual([
+      'https://kms.eu-west-1.amazonaws.com/',
+      'https://kms.cn-north-1.amazonaws.com.cn/',
+      'https://kms.us-gov-west-1.amazonaws.com/',
+      'https://kms.us-iso-east-1.c2s.ic.gov/',
+      'https://kms.eusc-de-east-1.amazonaws.eu/',
+    ]);
   });
 
   it('an unreachable KMS is RootKeyUnavailable', async () => {

@@ -117,6 +117,38 @@ describe('change events', () => {
     expect(errors).toEqual([new Error('listener bug')]);
   });
 
+  it('an async listener that rejects is reported like a throwing one, and never ends the process as an unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const errors: unknown[] = [];
+      const reporting = setup({ onEventError: (error) => errors.push(error) });
+      reporting.kv.subscribe('', async () => {
+        throw new Error('async listener bug');
+      });
+      expect((await reporting.W('k', { a: 1 })).status).toBe(200);
+      // Without onEventError, and with an onEventError that throws itself, the failure is dropped, not raised.
+      const silent = setup();
+      const throwing = setup({ onEventError: () => { throw new Error('reporter bug'); } });
+      for (const env of [silent, throwing]) {
+        env.kv.subscribe('', async () => {
+          throw new Error('unreported listener bug');
+        });
+        expect((await env.W('k', { a: 1 })).status).toBe(200);
+      }
+      throwing.kv.subscribe('', () => {
+        throw new Error('sync listener bug');
+      });
+      expect((await throwing.W('sync', { a: 1 })).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(errors).toEqual([new Error('async listener bug')]);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('a key created again after its deletion makes events again', async () => {
     const env = setup();
     const { events } = recorder(env);

@@ -27,6 +27,14 @@ describe('typed methods', () => {
     expect(await kv.list('nothing/here')).toEqual([]);
   });
 
+  it('patch answers what write answers: the new version metadata and the warnings, nothing else', async () => {
+    const kv = engine();
+    await kv.write('k', { a: 1 });
+    const metadata = { created_time: '2026-03-01T12:00:00Z', custom_metadata: null, deletion_time: '', destroyed: false };
+    expect(await kv.patch('k', { b: 2 })).toStrictEqual({ metadata: { ...metadata, version: 2 }, warnings: [] });
+    expect(await kv.patch('k', [{ op: 'remove', path: '/a' }], { format: 'json-patch' })).toStrictEqual({ metadata: { ...metadata, version: 3 }, warnings: [] });
+  });
+
   it('reject with typed errors where handle() answers 4xx', async () => {
     const kv = engine();
     await expect(kv.read('missing')).rejects.toBeInstanceOf(NotFound);
@@ -38,11 +46,44 @@ describe('typed methods', () => {
     await expect(kv.read('k', { version: 'x' as unknown as number })).rejects.toBeInstanceOf(InvalidRequest);
     await expect(kv.patch('missing', {})).rejects.toBeInstanceOf(NotFound);
     await expect(kv.patch('k', [{ op: 'test', path: '/a', value: 9 }], { format: 'json-patch' })).rejects.toBeInstanceOf(InvalidRequest);
+    for (const format of ['jsonpatch', 'json_patch', 'JSON-PATCH', null]) {
+      await expect(kv.patch('k', { a: 3 }, { format: format as 'merge' })).rejects.toThrow(
+        new InvalidRequest(`invalid value for option "format": expected "merge" or "json-patch", got ${JSON.stringify(format)}`),
+      );
+    }
+    expect((await kv.read('k')).data).toEqual({ a: 1 });
     await expect(kv.deleteVersions('k', [])).rejects.toThrow('No version number provided');
     await expect(kv.writeMetadata('k', { custom_metadata: { '': 'x' } })).rejects.toBeInstanceOf(InvalidRequest);
     await expect(kv.patchMetadata('missing', { max_versions: 1 })).rejects.toBeInstanceOf(NotFound);
     await expect(kv.readMetadata('missing')).rejects.toBeInstanceOf(NotFound);
     await expect(kv.writeConfig({ max_versions: -3 })).rejects.toBeInstanceOf(InvalidRequest);
+  });
+
+  it('refuse a value JSON would silently drop or change (a Map became {}), and store nothing', async () => {
+    const kv = engine();
+    const refused: Array<[unknown, string]> = [
+      [new Map([['password', 's3cret']]), 'a Map'],
+      [new Set(['s3cret']), 'a Set'],
+      [new Date(0), 'a Date'],
+      [new Uint8Array([1, 2]), 'a Uint8Array'],
+      [Buffer.from('s3cret'), 'a Buffer'],
+      [() => 's3cret', 'a function'],
+      [Symbol('s3cret'), 'a symbol'],
+      [Number.NaN, 'the number NaN'],
+      [Number.POSITIVE_INFINITY, 'the number Infinity'],
+    ];
+    for (const [value, what] of refused) {
+      const message = `the input is not JSON: it holds ${what}`;
+      await expect(kv.write('k', { value })).rejects.toThrow(new InvalidRequest(message));
+      await expect(kv.write('k', { nested: { list: [value] } })).rejects.toThrow(new InvalidRequest(message));
+      const body = { data: { value } };
+      expect(await kv.handle({ method: 'POST', path: 'data/k', body })).toEqual({ status: 400, body: { errors: [`the request body is not JSON: it holds ${what}`] } });
+    }
+    expect(await kv.list()).toEqual([]);
+    // What JSON itself has no trouble with stays accepted: absent members, objects without a prototype.
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { user: 'u' });
+    await kv.write('k', { password: 'p', note: undefined, bare });
+    expect((await kv.read('k')).data).toEqual({ password: 'p', bare: { user: 'u' } });
   });
 
   it('name the reason when a version is hidden', async () => {

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { CloudUnavailable } from '../../core/errors.js';
+import { runGuarded } from '../../core/guarded-callback.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CloudClientSettings } from '../../ports/cloud.js';
 import { containerCredentials, containerEndpointOf } from './container-credentials.js';
@@ -165,6 +166,7 @@ export class CredentialChain {
     if (!fetched && tag === this.lastReported) return;
     this.lastReported = tag;
     const { expiresAt } = sourced.credentials;
-    onCredentials({ source: sourced.source, ...(sourced.detail && { detail: sourced.detail }), fetched, ...(expiresAt && { expiresAt }) });
+    // A debug hook: its failure must not fail the cloud call it reports on.
+    runGuarded(() => onCredentials({ source: sourced.source, ...(sourced.detail && { detail: sourced.detail }), fetched, ...(expiresAt && { expiresAt }) }));
   }
 }

@@ -2,6 +2,7 @@
  * Where each AWS-compatible API lives and which region a request to it is signed for. Region names reach here from
  * signed identity documents and from role configuration, so they are checked strictly before they become host names.
  */
+import { endpointUrl, ENDPOINT_RULE } from '../../core/endpoint-url.js';
 import { CloudUnavailable, InvalidRequest } from '../../core/errors.js';
 import type { CloudClientSettings } from '../../ports/cloud.js';
 
@@ -58,24 +59,15 @@ export function partitionFromName(name: string): Partition {
   throw new InvalidRequest(`unsupported partition "${name}"`);
 }
 
-/** Parses an endpoint override; http:// is allowed (local emulators, proxies). */
+/** The value is not repeated: this message reaches login callers, and a refused URL may hold credentials. */
 function parseEndpointOverride(name: string, value: string): URL {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new CloudUnavailable(`${name} "${value}" is not a valid URL`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new CloudUnavailable(`${name} "${value}" must be an http:// or https:// URL`);
-  }
-  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
-    throw new CloudUnavailable(`${name} "${value}" must not carry credentials, a query or a fragment`);
-  }
+  const url = endpointUrl(value);
+  if (!url) throw new CloudUnavailable(`${name} ${ENDPOINT_RULE}`);
   return url;
 }
 
-function regionalUrl(service: string, region: string): URL {
+/** `https://<service>.<region>.<the partition's DNS suffix>`; InvalidRequest for a region of no known form. */
+export function regionalUrl(service: string, region: string): URL {
   return new URL(`https://${service}.${region}.${partitionFacts[partitionOfRegion(region)].dnsSuffix}`);
 }
 

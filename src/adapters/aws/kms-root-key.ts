@@ -5,12 +5,14 @@
  */
 import aws4 from 'aws4';
 import { z } from 'zod';
+import { endpointUrl, ENDPOINT_RULE } from '../../core/endpoint-url.js';
 import { RootKeyUnavailable, WrongRootKey } from '../../core/errors.js';
 import { systemClock } from '../../core/system-clock.js';
 import type { Clock } from '../../ports/clock.js';
 import type { RootKeyProvider } from '../../ports/root-key.js';
 import { ecsCredentialsEndpoint } from './container-credentials.js';
 import { CredentialChain, type Environment } from './credentials.js';
+import { regionalUrl } from './endpoints.js';
 import { defaultImdsEndpoint, ImdsClient } from './imds.js';
 import { QueryApiClient } from './query-api.js';
 import { describeTransportError, isRetryableStatus, withRetries, type Outcome } from './retry.js';
@@ -20,11 +22,12 @@ export interface KmsRootKeyOptions {
   /** The KMS key: key id, key ARN, alias name (`alias/...`) or alias ARN. */
   keyId: string;
   region: string;
-  /** Default `https://kms.<region>.amazonaws.com` (`.amazonaws.com.cn` in China regions); a local fake in tests. */
+  /** Default `https://kms.<region>.<partition's suffix>` (`amazonaws.com`, `amazonaws.com.cn`, ...); a local fake in tests. */
   endpoint?: string;
   /**
-   * Where credentials come from; default the provider's chain without config/client: CLOUD_ACCESS_KEY,
-   * CLOUD_SECRET_KEY and CLOUD_SESSION_TOKEN from `env`, then the instance role from IMDSv2.
+   * Where credentials come from; default the AWS provider's chain without config/client, read from `env`: CLOUD_*
+   * keys, AWS_* keys, the shared config and credentials files, web identity, container credentials, then the
+   * instance role from IMDSv2.
    */
   credentials?: () => Promise<AwsCredentials>;
   /** Default `process.env`. */
@@ -41,6 +44,23 @@ export interface KmsRootKeyOptions {
 
 const defaultContext = { purpose: 'strongroom keyring' };
 
+/** A VPC endpoint or a local fake, under the rule of the provider's endpoint overrides (the value is not repeated). */
+function kmsOverride(endpoint: string): URL {
+  const url = typeof endpoint === 'string' ? endpointUrl(endpoint) : undefined;
+  if (!url) throw new TypeError(`KmsRootKey endpoint ${ENDPOINT_RULE}`);
+  return url;
+}
+
+/** KMS of the region, in its partition (amazonaws.com.cn, c2s.ic.gov, amazonaws.eu, ...); the region must look like one. */
+function regionalKms(region: unknown): URL {
+  try {
+    if (typeof region === 'string') return regionalUrl('kms', region);
+  } catch {
+    // Refused below, as a configuration error rather than a request's.
+  }
+  throw new TypeError(`KmsRootKey needs an AWS region such as "eu-west-1", got ${JSON.stringify(region)}`);
+}
+
 /** The KMS errors that mean "this key did not wrap these bytes", as opposed to KMS being unavailable. */
 const wrongKeyErrors = new Set(['InvalidCiphertextException', 'IncorrectKeyException']);
 
@@ -55,8 +75,8 @@ export class KmsRootKey implements RootKeyProvider {
   private readonly fetch: typeof fetch;
 
   constructor(private readonly options: KmsRootKeyOptions) {
-    const suffix = options.region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com';
-    this.endpoint = new URL(options.endpoint ?? `https://kms.${options.region}.${suffix}/`);
+    if (typeof options?.keyId !== 'string' || options.keyId === '') throw new TypeError('KmsRootKey needs a keyId (a key id, key ARN, alias or alias ARN)');
+    this.endpoint = options.endpoint === undefined ? regionalKms(options.region) : kmsOverride(options.endpoint);
     this.clock = options.clock ?? systemClock;
     this.fetch = options.fetch ?? globalThis.fetch;
     this.credentials = options.credentials ?? defaultCredentials(options.env ?? process.env, this.clock, this.fetch);

@@ -5,6 +5,7 @@ import { loadOptionalDriver } from './optional-driver.js';
 import { BatchedGets } from './batched-gets.js';
 import { commitStatement, RACED_CONDITION, type SqlStatement } from './postgres-commit.js';
 import { childrenStatement, keysPageStatement, keysStatement } from './postgres-reads.js';
+import { checkConnectionString, describeServer } from './postgres-url.js';
 import { watchTable, type ListeningSql } from './postgres-watch.js';
 import { retryTransient } from './retry.js';
 
@@ -63,6 +64,8 @@ const toBuffer = (value: Uint8Array) => Buffer.from(value.buffer, value.byteOffs
  * one statement or one transaction, so any number of processes may share the table with no coordinator.
  */
 export class PostgresStorage implements Storage {
+  /** Every read answers an array of its own (see Storage.answersCopies). */
+  readonly answersCopies = true;
   private readonly table: string;
   private readonly where: string;
   private readonly retryBudgetMs: number;
@@ -79,6 +82,7 @@ export class PostgresStorage implements Storage {
     if (typeof options?.connectionString !== 'string' || options.connectionString === '') {
       throw new TypeError('PostgresStorage needs a connectionString');
     }
+    checkConnectionString(options.connectionString);
     const table = options.table ?? 'strongroom';
     if (!/^([A-Za-z_][A-Za-z0-9_]*\.)?[A-Za-z_][A-Za-z0-9_]*$/.test(table)) throw new TypeError(`invalid table name ${JSON.stringify(table)}`);
     const poolSize = options.poolSize ?? 10;
@@ -265,7 +269,13 @@ export class PostgresStorage implements Storage {
 
   private connection(): Promise<Sql> {
     if (this.closed) return Promise.reject(new Error('PostgresStorage is closed'));
-    this.client ??= this.driver().then((connect) => connect(this.options.connectionString, this.clientOptions(this.options.poolSize ?? 10)));
+    // A failure to create the client is not kept: the next operation tries again, and close() has nothing to end.
+    this.client ??= this.driver()
+      .then((connect) => connect(this.options.connectionString, this.clientOptions(this.options.poolSize ?? 10)))
+      .catch((error: unknown) => {
+        this.client = undefined;
+        throw error;
+      });
     return this.client;
   }
 
@@ -292,14 +302,5 @@ export class PostgresStorage implements Storage {
       if (!UNREACHABLE.test(code)) throw error;
       throw new Error(`PostgreSQL at ${this.where} is unreachable (${code}); the operation was not confirmed`, { cause: error });
     }
-  }
-}
-
-function describeServer(connectionString: string): string {
-  try {
-    const url = new URL(connectionString);
-    return `${url.hostname || 'localhost'}:${url.port || 5432}${url.pathname}`;
-  } catch {
-    return 'the configured address';
   }
 }

@@ -1,3 +1,5 @@
+import { mkdir, open } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { sameBytes } from '../../core/bytes.js';
 import type { ListPageOptions, Storage, StorageOperation } from '../../ports/storage.js';
 import { assertDistinctKeys, boundAfterChild, checkPageLimit, childName, pageStart, prefixEnd, type Bound } from './key-range.js';
@@ -5,7 +7,7 @@ import { loadOptionalDriver } from './optional-driver.js';
 import { retryTransient } from './retry.js';
 
 export interface SqliteStorageOptions {
-  /** The database file; created (with its table) if missing. */
+  /** The database file; created if missing (mode 0600, with its table and its missing folders, mode 0700). */
   path: string;
   /**
    * `'full'` (default): a write is acknowledged once it is on disk; it survives a process crash and a power loss.
@@ -33,6 +35,21 @@ interface Database {
 }
 type DatabaseConstructor = new (path: string) => Database;
 
+/** SQLite's in-memory database and URI file names name no folder of the file system. */
+const isSpecialName = (path: string) => path === ':memory:' || path.startsWith('file:');
+/**
+ * SQLite creates a missing file with the umask's mode (often readable by every local user) and not its folder. The
+ * file holds the secrets, and SQLite gives its WAL and journal the file's mode, so a file we create is owner only, in
+ * folders we create owner only. An existing file keeps the mode its operator chose.
+ */
+async function createPrivately(path: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  try {
+    await (await open(path, 'wx', 0o600)).close();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
 /** The lock is held by another connection; waiting inside SQLite would block the event loop, so we retry outside. */
 const isBusy = (error: unknown) => /^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown }).code));
 /** What SQLite itself waits before answering busy: short, so the event loop is never blocked for long. */
@@ -66,6 +83,8 @@ function prepareAll(db: Database, table: string) {
  * the UTF-8 byte order the port asks for, so listings come straight from the primary-key index.
  */
 export class SqliteStorage implements Storage {
+  /** Every read answers an array of its own (see Storage.answersCopies). */
+  readonly answersCopies = true;
   private readonly options: Required<SqliteStorageOptions>;
   private opened?: Promise<{ db: Database; statements: ReturnType<typeof prepareAll> }>;
   private closed = false;
@@ -195,6 +214,7 @@ export class SqliteStorage implements Storage {
 
   private async connect() {
     const Driver = await loadOptionalDriver<DatabaseConstructor>('libsql', 'strongroom/sqlite');
+    if (!isSpecialName(this.options.path)) await createPrivately(this.options.path);
     const db = new Driver(this.options.path);
     try {
       db.pragma(`busy_timeout = ${LOCK_WAIT_MS}`);

@@ -28,5 +28,9 @@ describe('an adapter whose driver package is not installed', () => {
       const message = await errorFromBundle('postgres', format, `await new m.PostgresStorage({ connectionString: 'postgres://127.0.0.1:1/x' }).get('k');`);
       expect(message.trim()).toBe('strongroom/postgres needs the postgres package, which is not installed: run `npm i postgres`');
     });
+    it(`strongroom/postgres (${format}) still closes after an operation failed for want of the driver`, async () => {
+      const script = `const storage = new m.PostgresStorage({ connectionString: 'postgres://127.0.0.1:1/x' }); await storage.get('k').catch(() => {}); await storage.close(); console.log('closed');`;
+      expect((await errorFromBundle('postgres', format, script)).trim()).toBe('closed');
+    });
   }
 });

@@ -194,6 +194,17 @@ describe.skipIf(!available)('PostgresStorage against a real server', () => {
 
   it('rejects bad options with clear errors', () => {
     expect(() => new PostgresStorage({ connectionString: '' })).toThrow(/connectionString/);
+    // What the driver cannot parse is refused at once, without repeating the text, which holds the password.
+    for (const malformed of ['postgres://app:pa#ss/hunter2@127.0.0.1:5432/db', 'postgres://app:hunter2@127.0.0.1:99999/db', 'hunter2', 'mysql://app:hunter2@127.0.0.1/db']) {
+      expect(() => new PostgresStorage({ connectionString: malformed })).toThrow(
+        new TypeError(
+          "PostgresStorage's connectionString is not a postgres:// or postgresql:// URL that the driver can read (characters such as # / ? @ % in the user name or password must be percent-encoded)",
+        ),
+      );
+    }
+    for (const accepted of ['postgres://x', 'postgresql://u:p%23w@h:5432/db?sslmode=require', 'postgres://u:p@h1:5432,h2:5433/db', 'postgres:///db', 'postgres://[::1]/db']) {
+      expect(() => new PostgresStorage({ connectionString: accepted })).not.toThrow();
+    }
     expect(() => new PostgresStorage({ connectionString: 'postgres://x', table: 'a"; drop' })).toThrow(/table name/);
     expect(() => new PostgresStorage({ connectionString: 'postgres://x', poolSize: 0 })).toThrow(/poolSize/);
   });

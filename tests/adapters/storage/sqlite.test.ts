@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqliteStorage } from '../../../src/sqlite.js';
-import type { Storage } from '../../../src/index.js';
+import { KvEngine, type Storage } from '../../../src/index.js';
 import { conformanceTests } from './conformance.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'strongroom-sqlite-'));
@@ -11,6 +11,7 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 let files = 0;
 const paths = new Map<Storage, string>();
 
+// The callbacks take the adapter's own type, as docs/storage.md writes them: no cast back from Storage.
 describe('SqliteStorage conformance (a second connection on the same file as sibling)', () => {
   conformanceTests({
     create: async () => {
@@ -19,8 +20,8 @@ describe('SqliteStorage conformance (a second connection on the same file as sib
       paths.set(storage, path);
       return storage;
     },
-    sibling: async (storage) => new SqliteStorage({ path: paths.get(storage)!, synchronous: 'normal' }),
-    cleanup: async (storage) => (storage as SqliteStorage).close(),
+    sibling: async (storage: SqliteStorage) => new SqliteStorage({ path: paths.get(storage)!, synchronous: 'normal' }),
+    cleanup: async (storage: SqliteStorage) => storage.close(),
   });
 });
 
@@ -67,6 +68,36 @@ describe('SqliteStorage on a real file', () => {
     expect(await storage.get('late')).toBeUndefined();
     expect(await storage.commit([{ type: 'put', key: 'late', value: new Uint8Array([3]) }])).toBe(true);
     await storage.close();
+  });
+
+  it('creates the missing folders of its path, readable by the owner only, as the documented ./data/strongroom.db needs', async () => {
+    const folder = join(directory, 'fresh', 'data');
+    const path = join(folder, 'strongroom.db');
+    const storage = new SqliteStorage({ path });
+    const kv = new KvEngine({ storage });
+    const written = await kv.handle({ method: 'POST', path: 'data/app/db', body: { data: { password: 's3cret' } } });
+    expect(written.status).toBe(200);
+    await storage.close();
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    const reopened = new SqliteStorage({ path });
+    expect((await new KvEngine({ storage: reopened }).read('app/db')).data).toEqual({ password: 's3cret' });
+    await reopened.close();
+  });
+
+  it('creates its file readable by the owner only, and its WAL the same, whatever the umask lets others read', async () => {
+    const path = join(directory, 'private.db');
+    const storage = new SqliteStorage({ path });
+    await new KvEngine({ storage }).write('app/db', { password: 's3cret' });
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(`${path}-wal`).mode & 0o777).toBe(0o600);
+    await storage.close();
+    // A file the operator created keeps the mode the operator gave it.
+    const shared = join(directory, 'shared.db');
+    writeFileSync(shared, '', { mode: 0o640 });
+    const existing = new SqliteStorage({ path: shared });
+    await existing.put('k', new Uint8Array([1]));
+    expect(statSync(shared).mode & 0o777).toBe(0o640);
+    await existing.close();
   });
 
   it('rejects bad options and bad pages with clear errors', async () => {
