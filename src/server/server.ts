@@ -85,6 +85,8 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
   const storage = options.storage ?? new MemoryStorage();
   const log = options.log ?? ((entry: LogEntry) => console.log(JSON.stringify(entry)));
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  // Checked here under its own name: the KV engine, which it also bounds, would otherwise refuse it as maxValueBytes.
+  if (!(typeof maxBodyBytes === 'number' && maxBodyBytes > 0)) throw new TypeError('maxBodyBytes must be a positive number of bytes');
   const maxTtl = options.tokenMaxTtl ?? DEFAULT_MAX_TTL_SECONDS;
   const onInternalError = (error: unknown) => log({ time: new Date().toISOString(), level: 'error', msg: 'engine fault', error: describeError(error) });
 

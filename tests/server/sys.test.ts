@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import vault from 'node-vault';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { createServer } from '../../src/server/server.js';
 import { failure, request, startServer, type Started } from './harness.js';
 
 let started: Started;
@@ -139,6 +140,12 @@ describe('state lives in the storage', () => {
       expect((await request(second.url, { path: '/v1/auth/token/lookup-self', headers: { Authorization: 'Bearer ' } })).status).toBe(403);
     } finally {
       await second.stop();
+    }
+  });
+
+  it('refuses a maxBodyBytes that is not a positive number under its own name', () => {
+    for (const maxBodyBytes of [0, -1, Number.NaN, '1024' as unknown as number]) {
+      expect(() => createServer({ maxBodyBytes, log: () => undefined })).toThrow(new TypeError('maxBodyBytes must be a positive number of bytes'));
     }
   });
 
