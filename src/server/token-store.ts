@@ -46,6 +46,12 @@ function inCidrs(cidrs: readonly string[], address: string | undefined): boolean
   return list.check(address, isIPv6(address) ? 'ipv6' : 'ipv4');
 }
 
+function withoutRetired(record: TokenRecord): TokenRecord {
+  const current = { ...record };
+  delete current.retired;
+  return current;
+}
+
 export class TokenStore {
   /** Live tokens as of the last sweep, plus those minted here since: the bound is per process, checked cheaply. */
   #live = 0;
@@ -140,10 +146,17 @@ export class TokenStore {
     });
     if (token !== undefined) {
       const id = this.#hash('token', token);
-      if (!(await this.#read(id))) {
+      const existing = await this.#read(id);
+      if (!existing) {
         const record = fields(id, randomBytes(18).toString('base64url'));
         await this.store.put(ACCESSOR_PREFIX + this.#hash('accessor', record.accessor), { id });
         await this.store.put(ID_PREFIX + id, record);
+      } else if (existing.retired) {
+        // The configuration decides which root token works: a process that starts with a token retired earlier (a
+        // rollback, or an old process restarting during a rolling rotation) makes it current again. Otherwise both
+        // tokens would end up retired and no root token would work until the next rotation.
+        const key = ID_PREFIX + id;
+        await this.store.update<unknown>(key, (current) => (current === undefined ? unchanged : withoutRetired(parseTokenRecord(current, key))));
       }
       await this.#retireOtherRoot(id);
       return undefined;

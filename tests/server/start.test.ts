@@ -86,6 +86,14 @@ describe('strongroom server', () => {
     expect(await status(server.url, 'sr.second-root')).toBe(200);
     expect(await status(server.url, 'sr.first-root')).toBe(403);
     await server.stop();
+
+    // Started again with a token retired earlier (a rollback, an old process restarting mid-rotation): the configured
+    // token works again and the other is retired, rather than both ending up retired.
+    server = await restart({ STRONGROOM_ROOT_TOKEN: 'sr.first-root' });
+    expect(await status(server.url, 'sr.first-root')).toBe(200);
+    expect(await status(server.url, 'sr.second-root')).toBe(403);
+    expect(await status(server.url, app.client_token)).toBe(200);
+    await server.stop();
   }, 60_000);
 
   it('stops on SIGINT', async () => {
