@@ -39,7 +39,8 @@ export function validatePath(path: string): void {
  * request paths, so that every storage key an engine forms is free of '.', '..' and empty segments.
  */
 export function checkStoragePrefix(prefix: unknown): void {
-  let valid = typeof prefix === 'string' && (prefix === '' || (prefix.endsWith('/') && !prefix.startsWith('/')));
+  // validatePath refuses a leading '/' and the '.', '..' and empty segments.
+  let valid = typeof prefix === 'string' && (prefix === '' || prefix.endsWith('/'));
   try {
     if (valid) validatePath(prefix as string);
   } catch {

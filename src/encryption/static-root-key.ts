@@ -3,9 +3,9 @@
  * key with AES-256-GCM in the same sealed format as the values.
  */
 import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
-import { mkdir, open as openFile, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { decodeBase64 } from '../core/base64.js';
+import { createPrivateFile } from '../core/private-file.js';
 import { SealedValueInvalid, WrongRootKey } from '../core/errors.js';
 import type { RootKeyProvider } from '../ports/root-key.js';
 import { open, seal, termOf } from './sealed-value.js';
@@ -79,14 +79,8 @@ export class StaticRootKey implements RootKeyProvider {
  * to the data it protects.
  */
 export async function loadOrCreateRootKeyFile(path: string): Promise<{ key: StaticRootKey; created: boolean }> {
-  let file;
-  try {
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    file = await openFile(path, 'wx', 0o600);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return { key: await StaticRootKey.fromFile(path), created: false };
-  }
+  const file = await createPrivateFile(path);
+  if (!file) return { key: await StaticRootKey.fromFile(path), created: false };
   const bytes = randomBytes(ROOT_KEY_LENGTH);
   try {
     await file.writeFile(`${bytes.toString('base64')}\n`);

@@ -46,12 +46,6 @@ function inCidrs(cidrs: readonly string[], address: string | undefined): boolean
   return list.check(address, isIPv6(address) ? 'ipv6' : 'ipv4');
 }
 
-function withoutRetired(record: TokenRecord): TokenRecord {
-  const current = { ...record };
-  delete current.retired;
-  return current;
-}
-
 export class TokenStore {
   /** Live tokens as of the last sweep, plus those minted here since: the bound is per process, checked cheaply. */
   #live = 0;
@@ -156,7 +150,7 @@ export class TokenStore {
         // rollback, or an old process restarting during a rolling rotation) makes it current again. Otherwise both
         // tokens would end up retired and no root token would work until the next rotation.
         const key = ID_PREFIX + id;
-        await this.store.update<unknown>(key, (current) => (current === undefined ? unchanged : withoutRetired(parseTokenRecord(current, key))));
+        await this.store.update<unknown>(key, (current) => (current === undefined ? unchanged : { ...parseTokenRecord(current, key), retired: undefined }));
       }
       await this.#retireOtherRoot(id);
       return undefined;

@@ -1,6 +1,5 @@
-import { mkdir, open } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { sameBytes } from '../../core/bytes.js';
+import { createPrivateFile } from '../../core/private-file.js';
 import type { ListPageOptions, Storage, StorageOperation } from '../../ports/storage.js';
 import { assertDistinctKeys, boundAfterChild, checkPageLimit, childName, pageStart, prefixEnd, type Bound } from './key-range.js';
 import { loadOptionalDriver } from './optional-driver.js';
@@ -37,19 +36,6 @@ type DatabaseConstructor = new (path: string) => Database;
 
 /** SQLite's in-memory database and URI file names name no folder of the file system. */
 const isSpecialName = (path: string) => path === ':memory:' || path.startsWith('file:');
-/**
- * SQLite creates a missing file with the umask's mode (often readable by every local user) and not its folder. The
- * file holds the secrets, and SQLite gives its WAL and journal the file's mode, so a file we create is owner only, in
- * folders we create owner only. An existing file keeps the mode its operator chose.
- */
-async function createPrivately(path: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  try {
-    await (await open(path, 'wx', 0o600)).close();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-}
 /** The lock is held by another connection; waiting inside SQLite would block the event loop, so we retry outside. */
 const isBusy = (error: unknown) => /^SQLITE_(BUSY|LOCKED)/.test(String((error as { code?: unknown }).code));
 /** What SQLite itself waits before answering busy: short, so the event loop is never blocked for long. */
@@ -214,7 +200,9 @@ export class SqliteStorage implements Storage {
 
   private async connect() {
     const Driver = await loadOptionalDriver<DatabaseConstructor>('libsql', 'strongroom/sqlite');
-    if (!isSpecialName(this.options.path)) await createPrivately(this.options.path);
+    // SQLite would create a missing file with the umask's mode, and not its folder; it gives the WAL and journal the
+    // file's mode, so a file created here owner-only keeps all three private.
+    if (!isSpecialName(this.options.path)) await (await createPrivateFile(this.options.path))?.close();
     const db = new Driver(this.options.path);
     try {
       db.pragma(`busy_timeout = ${LOCK_WAIT_MS}`);
