@@ -1,0 +1,25 @@
+// What `npm run mutation` mutates, group by group, and the tests that may kill each group's mutants. Tests are picked
+// by a vitest `include` (mutation/vitest.config.ts), not by Stryker's own test filter: with that filter, mutants in
+// module-level code are reported as surviving although a test would notice them.
+export const GROUPS = {
+  acl: {
+    mutate: ['src/acl/acl.ts', 'src/acl/policy.ts', 'src/acl/hcl.ts', 'src/acl/capability.ts'],
+    tests: ['tests/acl/**/*.test.ts'],
+  },
+  tokens: {
+    mutate: ['src/server/token-routes.ts', 'src/server/token-store.ts'],
+    tests: ['tests/server/tokens*.test.ts'],
+  },
+  shim: {
+    mutate: ['src/adapters/http/list-method.ts', 'src/adapters/http/chunked-body.ts'],
+    tests: ['tests/adapters/list-method*.test.ts'],
+  },
+  signature: {
+    mutate: ['src/auth/rsa-signature.ts'],
+    tests: ['tests/auth/rsa-signature*.test.ts'],
+  },
+  'json-patch': {
+    mutate: ['src/kv/json-patch.ts'],
+    tests: ['tests/kv/json-patch*.test.ts'],
+  },
+};
