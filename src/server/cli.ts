@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // The `strongroom` command. `strongroom server` serves both engines over Vault's HTTP API until SIGINT or SIGTERM,
 // configured by the environment (HOST, PORT, STRONGROOM_*).
 import { readFile } from 'node:fs/promises';
