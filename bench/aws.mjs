@@ -1,6 +1,7 @@
 // ec2 logins through AuthMethod.handle() with the real AWS provider against strongroom/testing's fake AWS over
 // loopback HTTP: the running-instance cache off (every login describes the instance) and on (instance_cache_seconds).
-import { AuthMethod, AwsCloudProvider, MemoryStorage } from 'strongroom';
+import { AuthMethod, MemoryStorage } from 'strongroom';
+import { AwsCloudProvider } from 'strongroom/aws';
 import { FakeAws, IdentityDocumentSigner } from 'strongroom/testing';
 import { batched, compare } from './harness.mjs';
 import { expectOk } from './fixtures.mjs';

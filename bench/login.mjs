@@ -1,5 +1,6 @@
 // ec2 and iam logins end to end through AuthMethod.handle(), with the cloud answered in-process by cloudDouble.
-import { AuthMethod, buildIamLoginBody, ManualClock, MemoryStorage } from 'strongroom';
+import { AuthMethod, ManualClock, MemoryStorage } from 'strongroom';
+import { buildIamLoginBody } from 'strongroom/aws';
 import { batched, interleaved, spread } from './harness.mjs';
 import { cloudDouble, ROLE_ARN } from './cloud-double.mjs';
 import { expectOk } from './fixtures.mjs';

@@ -4,7 +4,7 @@
 // Scenarios: kv-read, kv-write (10 versions kept), kv-read-deep, kv-write-deep (1,000 kept), kv-read-one,
 // kv-write-one (1 kept: what the deep ones are compared with), pkcs7, iam-login, ec2-verdict (an ec2 login through
 // handle() up to its signature verdict).
-import { verifyPkcs7 } from 'strongroom';
+import { verifyPkcs7 } from './internals.mjs';
 import { fillVersions, keyPath, kvRead, kvWithKeys, kvWrite } from './fixtures.mjs';
 import { ec2Verdict, PKCS7_TRUSTED, sample } from './verify.mjs';
 import { iamLogin } from './login.mjs';

@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { constants, hash, publicDecrypt, verify, webcrypto, X509Certificate } from 'node:crypto';
 import * as pkijs from 'pkijs';
 import { z } from 'zod';
-import { AuthMethod, BUILTIN_CERTIFICATES, MemoryStorage, parseIdentityDocument, verifyPkcs7 } from 'strongroom';
+import { AuthMethod, MemoryStorage } from 'strongroom';
+import { BUILTIN_CERTIFICATES, parseIdentityDocument, verifyPkcs7 } from './internals.mjs';
 import { batched, batchedSync, compare } from './harness.mjs';
 
 const SAMPLE = new URL('../fixtures/aws-iid-samples/teleport-us-west-2-2021/', import.meta.url);

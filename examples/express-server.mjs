@@ -1,8 +1,7 @@
 // strongroom's Vault-compatible API inside an Express 5 application, beside the application's own routes.
 import http from 'node:http';
 import express from 'express';
-import { acceptListMethod } from 'strongroom';
-import { createServer } from 'strongroom/server';
+import { acceptListMethod, createServer } from 'strongroom/server';
 
 // Pass a durable storage (SqliteStorage, PostgresStorage, wrapped in EncryptedStorage) for state that must survive.
 const vaultApi = createServer({ rootToken: process.env.STRONGROOM_ROOT_TOKEN });

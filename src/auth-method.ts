@@ -1,4 +1,4 @@
-import { AwsCloudProvider } from './adapters/aws/provider.js';
+import { lazyAwsProvider } from './adapters/aws/lazy-provider.js';
 import { AuthEngine } from './auth/auth-engine.js';
 import type { AuthEngineOptions } from './auth/auth-context.js';
 import { login } from './auth/login/dispatch.js';
@@ -33,7 +33,7 @@ export interface LoginBody {
  */
 export class AuthMethod extends AuthEngine {
   constructor(options: AuthMethodOptions) {
-    super({ ...options, cloud: options.cloud ?? new AwsCloudProvider({ env: options.env }) });
+    super({ ...options, cloud: options.cloud ?? lazyAwsProvider({ env: options.env }) });
   }
 
   /**

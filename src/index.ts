@@ -34,17 +34,11 @@ export {
   RootKeyUnavailable,
   isStrongroomError,
 } from './core/errors.js';
-export { parseDuration, formatDuration } from './core/duration.js';
-export { formatTimestamp } from './core/time.js';
-export { validatePath, MAX_PATH_LENGTH } from './core/path.js';
 export { compareKeys } from './core/key-order.js';
 export { MemoryStorage } from './adapters/memory-storage.js';
 export { systemClock, ManualClock } from './adapters/clocks.js';
 export * from './encryption/index.js';
 export * from './kv/index.js';
 export * from './auth/index.js';
-export * from './adapters/aws/index.js';
-export { KmsRootKey, type KmsRootKeyOptions } from './adapters/aws/kms-root-key.js';
-export * from './adapters/http/index.js';
 export * from './acl/index.js';
 export { AuthMethod, type AuthMethodOptions, type LoginBody } from './auth-method.js';

@@ -3,3 +3,4 @@ export { createServer, type ServerOptions, type StrongroomServer, type LogEntry 
 export { canonicalPolicyName } from './policy-store.js';
 export { createEngineHandler, type EngineHandlerOptions } from './engine-handler.js';
 export type { ApiRequest } from './request.js';
+export { acceptListMethod, ListMethodRewriter } from '../adapters/http/list-method.js';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { AuthenticationRefused, CloudUnavailable, isStrongroomError } from '../../src/core/errors.js';
 import { parseCallerIdentityResponse } from '../../src/auth/iam/caller-identity.js';
 import type { HttpResponseSnapshot } from '../../src/ports/cloud.js';
-import { failure } from '../support/failure.js';
+import { rejection } from '../support/failure.js';
 
 const result = (arn: string, userId: string, account = '123456789012') =>
   `<GetCallerIdentityResult>
@@ -32,28 +32,28 @@ const snapshot = (body: string, status = 200, contentType: string | null = 'text
 });
 
 describe('STS GetCallerIdentity response', () => {
-  it('reads a user', () => {
-    expect(parseCallerIdentityResponse(snapshot(USER))).toEqual({
+  it('reads a user', async () => {
+    expect(await parseCallerIdentityResponse(snapshot(USER))).toEqual({
       arn: 'arn:aws:iam::123456789012:user/MyUserName',
       userId: 'ASOMETHINGSOMETHINGSOMETHING',
       accountId: '123456789012',
     });
   });
 
-  it('reads an assumed role after an XML declaration, and takes the first of several results', () => {
+  it('reads an assumed role after an XML declaration, and takes the first of several results', async () => {
     const body = `<?xml version="1.0" encoding="UTF-8"?>\n${response(
       result('arn:aws:sts::123456789012:assumed-role/RoleName/RoleSessionName', 'AROADBQP57FF2AEXAMPLE:RoleSessionName'),
       result('arn:aws:iam::123456789012:user/second', 'AIDASECOND'),
     )}`;
-    expect(parseCallerIdentityResponse(snapshot(body))).toEqual({
+    expect(await parseCallerIdentityResponse(snapshot(body))).toEqual({
       arn: 'arn:aws:sts::123456789012:assumed-role/RoleName/RoleSessionName',
       userId: 'AROADBQP57FF2AEXAMPLE:RoleSessionName',
       accountId: '123456789012',
     });
   });
 
-  it('keeps the account as text (leading zeros are significant)', () => {
-    expect(parseCallerIdentityResponse(snapshot(response(result('arn:aws:iam::012345678901:user/u', 'AIDA1', '012345678901')))).accountId).toBe('012345678901');
+  it('keeps the account as text (leading zeros are significant)', async () => {
+    expect((await parseCallerIdentityResponse(snapshot(response(result('arn:aws:iam::012345678901:user/u', 'AIDA1', '012345678901'))))).accountId).toBe('012345678901');
   });
 
   it.each([
@@ -61,8 +61,8 @@ describe('STS GetCallerIdentity response', () => {
     ['application/xml'],
     ['text/html'],
     [null],
-  ])('refuses the Content-Type %j with a 502 (exactly text/xml, as the reference)', (contentType) => {
-    const error = failure(() => parseCallerIdentityResponse(snapshot(USER, 200, contentType)));
+  ])('refuses the Content-Type %j with a 502 (exactly text/xml, as the reference)', async (contentType) => {
+    const error = await rejection(parseCallerIdentityResponse(snapshot(USER, 200, contentType)));
     expect(error).toBeInstanceOf(CloudUnavailable);
     expect(error.message).toMatch(/^body of GetCallerIdentity is invalid/);
   });
@@ -80,8 +80,8 @@ describe('STS GetCallerIdentity response', () => {
     ['a second root element', `${USER}<Other/>`],
     ['a DTD', `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa">]>${USER}`],
     ['an oversized body', `<?xml version="1.0"?>${' '.repeat(70_000)}${USER}`],
-  ])('refuses %s with a 502', (_name, body) => {
-    expect(failure(() => parseCallerIdentityResponse(snapshot(body)))).toBeInstanceOf(CloudUnavailable);
+  ])('refuses %s with a 502', async (_name, body) => {
+    expect(await rejection(parseCallerIdentityResponse(snapshot(body)))).toBeInstanceOf(CloudUnavailable);
   });
 
   it.each([
@@ -89,8 +89,8 @@ describe('STS GetCallerIdentity response', () => {
     [403, 'InvalidClientTokenId'],
     [400, 'ExpiredToken'],
     [403, 'AccessDenied'],
-  ])('a %i %s from STS is a refused authentication (403)', (status, code) => {
-    const error = failure(() => parseCallerIdentityResponse(snapshot(stsError(code), status)));
+  ])('a %i %s from STS is a refused authentication (403)', async (status, code) => {
+    const error = await rejection(parseCallerIdentityResponse(snapshot(stsError(code), status)));
     expect(error).toBeInstanceOf(AuthenticationRefused);
     expect(error.message).toMatch(new RegExp(`^received error code ${status} from STS: ${code}: The request signature`));
   });
@@ -103,17 +103,17 @@ describe('STS GetCallerIdentity response', () => {
     ['a redirect', 302, ''],
     ['a 403 without an error document', 403, '<html>Forbidden</html>'],
     ['a 404 with gibberish', 404, 'not found'],
-  ])('%s is a 502', (_name, status, body) => {
-    const error = failure(() => parseCallerIdentityResponse(snapshot(body, status)));
+  ])('%s is a 502', async (_name, status, body) => {
+    const error = await rejection(parseCallerIdentityResponse(snapshot(body, status)));
     expect(error).toBeInstanceOf(CloudUnavailable);
     expect(error.message).toMatch(new RegExp(`^received error code ${status} from STS`));
   });
 
-  it('never throws an untyped error, whatever the body', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 100, max: 599 }), fc.oneof(fc.string(), fc.constantFrom(USER, stsError('X'))), (status, body) => {
+  it('never throws an untyped error, whatever the body', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 100, max: 599 }), fc.oneof(fc.string(), fc.constantFrom(USER, stsError('X'))), async (status, body) => {
         try {
-          parseCallerIdentityResponse(snapshot(body, status));
+          await parseCallerIdentityResponse(snapshot(body, status));
         } catch (error) {
           expect(isStrongroomError(error)).toBe(true);
         }

@@ -1,7 +1,7 @@
 // Fewer EC2 calls per login without weaker security: shared concurrent lookups, the opt-in running-instance cache,
 // and a login storm against a fake EC2 that throttles like AWS.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AwsCloudProvider } from '../../src/adapters/aws/index.js';
+import { AwsCloudProvider } from '../../src/aws.js';
 import { AuthMethod, MemoryStorage } from '../../src/index.js';
 import { FakeAws, IdentityDocumentSigner } from '../../src/testing/index.js';
 import { noImds, ownAccount, startWorld, type World } from './world.js';

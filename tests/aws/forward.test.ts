@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildIamLoginBody } from '../../src/adapters/aws/index.js';
+import { buildIamLoginBody } from '../../src/aws.js';
 import { CloudUnavailable, InvalidRequest } from '../../src/core/errors.js';
 import type { SignedHttpRequest } from '../../src/ports/cloud.js';
 import { decodeIamLogin, startCapture, type CaptureServer } from './capture.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildEc2LoginBody, buildIamLoginBody, fetchEc2Pkcs7 } from '../../src/adapters/aws/index.js';
+import { buildEc2LoginBody, buildIamLoginBody, fetchEc2Pkcs7 } from '../../src/aws.js';
 import { ManualClock } from '../../src/adapters/clocks.js';
 import { CloudUnavailable } from '../../src/core/errors.js';
 import { FakeImds } from '../../src/testing/index.js';

@@ -2,7 +2,7 @@
 // iam login's signed request really travels to (fake) STS and is verified there; the ec2 login's instance, profile and
 // STS role are really described through (fake) EC2, IAM and STS.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AwsCloudProvider, buildIamLoginBody } from '../../src/adapters/aws/index.js';
+import { AwsCloudProvider, buildIamLoginBody } from '../../src/aws.js';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import { AuthMethod } from '../../src/auth-method.js';
 import type { AuthGrant, EngineResponse } from '../../src/core/request.js';

@@ -1,7 +1,7 @@
 // Every partition: region -> partition -> endpoints, and iam logins of clients signed for an aws-cn and an aws-us-gov
 // region, verified by the fake STS; a client-chosen STS region stays inside the configured partition.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AwsCloudProvider, buildIamLoginBody } from '../../src/adapters/aws/index.js';
+import { AwsCloudProvider, buildIamLoginBody } from '../../src/aws.js';
 import { ec2Endpoint, iamEndpoint, partitionOfRegion, regionalStsUrl } from '../../src/adapters/aws/endpoints.js';
 import { parseArn } from '../../src/adapters/aws/arn.js';
 import { AuthMethod, MemoryStorage } from '../../src/index.js';

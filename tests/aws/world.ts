@@ -1,5 +1,5 @@
 /** A seeded fake AWS and provider factories shared by the AWS adapter tests. */
-import { AwsCloudProvider, type AwsCloudProviderOptions } from '../../src/adapters/aws/index.js';
+import { AwsCloudProvider, type AwsCloudProviderOptions } from '../../src/aws.js';
 import type { CloudClientSettings, CloudScope } from '../../src/ports/cloud.js';
 import { FakeAws, type FakeUser } from '../../src/testing/index.js';
 

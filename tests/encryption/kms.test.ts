@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EncryptedStorage, KmsRootKey, KvEngine, MemoryStorage, RootKeyUnavailable, WrongRootKey } from '../../src/index.js';
+import { KmsRootKey } from '../../src/aws.js';
+import { EncryptedStorage, KvEngine, MemoryStorage, RootKeyUnavailable, WrongRootKey } from '../../src/index.js';
 import { startFakeKms, type RunningFakeKms } from '../../src/testing/fake-aws/kms.js';
 
 const CREDENTIALS = { accessKeyId: 'AKIAKMSTEST', secretAccessKey: 'kms-test-secret' };

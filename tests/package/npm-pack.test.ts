@@ -67,6 +67,33 @@ describe('npm pack into a new app', () => {
     expect(dead).toEqual([]);
   });
 
+  // One module graph per format: the server's engines and errors, and the AWS entry's errors, are the root's classes.
+  it.each([
+    ['ESM', 'identity.mjs', (entry: string) => `(await import('${entry}'))`],
+    ['CommonJS', 'identity.cjs', (entry: string) => `require('${entry}')`],
+  ])('shares one copy of each class across its entries (%s)', (_, file, load) => {
+    const script = `(async () => {
+      const root = ${load('strongroom')};
+      const { createServer } = ${load('strongroom/server')};
+      const { KmsRootKey } = ${load('strongroom/aws')};
+      const server = createServer();
+      const missing = await server.kv.read('missing').catch((error) => error);
+      const kms = await new KmsRootKey({ keyId: 'k', region: 'eu-west-1', credentials: async () => { throw new Error('none'); } })
+        .wrapKey(new Uint8Array(32)).catch((error) => error);
+      console.log(JSON.stringify({
+        kv: server.kv instanceof root.KvEngine,
+        auth: server.auth instanceof root.AuthMethod,
+        notFound: missing instanceof root.NotFound && missing instanceof root.StrongroomError && root.isStrongroomError(missing),
+        kms: kms instanceof root.RootKeyUnavailable && root.isStrongroomError(kms),
+      }));
+    })();`;
+    const path = join(app.dir, file);
+    writeFileSync(path, script);
+    const result = app.run(path);
+    expect(result.status, result.output).toBe(0);
+    expect(JSON.parse(result.output)).toEqual({ kv: true, auth: true, notFound: true, kms: true });
+  });
+
   it('runs the README examples pasted verbatim', () => {
     const blocks = runnableBlocks('README.md');
     expect(blocks.length).toBeGreaterThan(0);

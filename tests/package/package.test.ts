@@ -49,7 +49,7 @@ describe('the published build', () => {
   });
 
   const probe = `
-    const names = ['MemoryStorage', 'ManualClock', 'systemClock', 'InvalidRequest', 'parseDuration', 'formatDuration'];
+    const names = ['MemoryStorage', 'ManualClock', 'systemClock', 'InvalidRequest', 'KvEngine', 'AuthMethod'];
     const report = (lib) => {
       const storage = new lib.MemoryStorage();
       return storage.put('k', new Uint8Array([1])).then(() => storage.list('')).then((keys) =>
@@ -59,7 +59,7 @@ describe('the published build', () => {
   it('imports as ESM', () => {
     const out = node(['--input-type=module', '-e', `${probe} import('strongroom').then(report).then(console.log)`]);
     expect(JSON.parse(out)).toEqual({
-      names: ['MemoryStorage', 'ManualClock', 'systemClock', 'InvalidRequest', 'parseDuration', 'formatDuration'],
+      names: ['MemoryStorage', 'ManualClock', 'systemClock', 'InvalidRequest', 'KvEngine', 'AuthMethod'],
       keys: ['k'],
       status: 400,
     });

@@ -1,4 +1,3 @@
-import { XMLParser } from 'fast-xml-parser';
 import { AuthenticationRefused, CloudUnavailable } from '../../core/errors.js';
 import type { CallerIdentity, HttpResponseSnapshot } from '../../ports/cloud.js';
 import { readPlainXml, type PlainElement } from './plain-xml.js';
@@ -15,16 +14,21 @@ const MAX_BODY_LENGTH = 64 * 1024;
 // STS answers these with 400, but they mean "STS is overloaded", not "the caller is refused".
 const THROTTLING_CODES = new Set(['Throttling', 'ThrottlingException', 'RequestLimitExceeded', 'TooManyRequestsException']);
 
-// For error answers only, which are rare and may hold entities in their message.
-const parser = new XMLParser({ parseTagValue: false, ignoreAttributes: true, ignoreDeclaration: true, removeNSPrefix: true });
+// For error answers only, which are rare and may hold entities in their message: loaded on the first one, so that the
+// root entry loads no general XML parser.
+let parser: Promise<{ parse(text: string, validate: true): unknown }> | undefined;
+const errorParser = () =>
+  (parser ??= import('fast-xml-parser').then(
+    ({ XMLParser }) => new XMLParser({ parseTagValue: false, ignoreAttributes: true, ignoreDeclaration: true, removeNSPrefix: true }),
+  ));
 
 /**
  * The caller identity STS vouched for. A 200 that is not a well-formed `text/xml` GetCallerIdentityResponse, a 5xx,
  * a throttling error or anything unparsable is CloudUnavailable (502); STS refusing the client's signed request (a
  * 4xx ErrorResponse: SignatureDoesNotMatch, ExpiredToken, InvalidClientTokenId, ...) is AuthenticationRefused (403).
  */
-export function parseCallerIdentityResponse(response: HttpResponseSnapshot): CallerIdentity {
-  if (response.status !== 200) throw errorResponse(response);
+export async function parseCallerIdentityResponse(response: HttpResponseSnapshot): Promise<CallerIdentity> {
+  if (response.status !== 200) throw await errorResponse(response);
   const invalid = (detail: string): CloudUnavailable => new CloudUnavailable(`body of GetCallerIdentity is invalid: ${detail}`);
   if ((response.headers['content-type'] ?? '').trim() !== 'text/xml') throw invalid('the Content-Type is not text/xml');
   const body = response.body.trim();
@@ -47,9 +51,9 @@ function onlyText(element: PlainElement, name: string): string | undefined {
   return found.length === 1 && found[0]!.children.length === 0 ? found[0]!.text || undefined : undefined;
 }
 
-function errorResponse(response: HttpResponseSnapshot): Error {
+async function errorResponse(response: HttpResponseSnapshot): Promise<Error> {
   const prefix = `received error code ${response.status} from STS`;
-  const error = parseXml(response.body.trim())?.ErrorResponse;
+  const error = (await parseXml(response.body.trim()))?.ErrorResponse;
   const detail = isRecord(error) && isRecord(error.Error) ? error.Error : undefined;
   const code = nonEmpty(detail?.Code) ? detail.Code : undefined;
   if (response.status < 400 || response.status >= 500 || response.status === 429 || !code || THROTTLING_CODES.has(code)) {
@@ -60,10 +64,11 @@ function errorResponse(response: HttpResponseSnapshot): Error {
 }
 
 /** The parsed document, or undefined for anything that is not small, well-formed XML without a DTD. */
-function parseXml(body: string): Record<string, unknown> | undefined {
+async function parseXml(body: string): Promise<Record<string, unknown> | undefined> {
   if (body.length > MAX_BODY_LENGTH || !body.startsWith('<') || /<!DOCTYPE/i.test(body)) return undefined;
+  const reader = await errorParser();
   try {
-    const parsed: unknown = parser.parse(body, true);
+    const parsed: unknown = reader.parse(body, true);
     return isRecord(parsed) ? parsed : undefined;
   } catch {
     return undefined;
