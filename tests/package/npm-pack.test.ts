@@ -110,6 +110,25 @@ describe('npm pack into a new app', () => {
     expect(result.status).toBe(0);
   }, 120_000);
 
+  // Such projects ignore `exports`; `typesVersions` points them at each subpath's declarations.
+  it('type-checks every entry under moduleResolution node', () => {
+    const file = join(app.dir, 'old-resolution.ts');
+    writeFileSync(
+      file,
+      `import { KvEngine } from 'strongroom';
+import { AwsCloudProvider } from 'strongroom/aws';
+import { createServer } from 'strongroom/server';
+import { SqliteStorage } from 'strongroom/sqlite';
+import { PostgresStorage } from 'strongroom/postgres';
+import { FakeAws } from 'strongroom/testing';
+export const kinds: Array<object> = [KvEngine, AwsCloudProvider, createServer, SqliteStorage, PostgresStorage, FakeAws];
+`,
+    );
+    const result = app.typecheck([file], { resolution: 'node' });
+    expect(result.output).toBe('');
+    expect(result.status).toBe(0);
+  }, 120_000);
+
   it('type-checks an app that uses only the engines, without @types/node', () => {
     const file = join(app.dir, 'engines-only.ts');
     writeFileSync(

@@ -58,7 +58,7 @@ export interface DocApp {
   /** Writes the block's text unchanged, under blockFileName(block). */
   write(block: DocBlock): string;
   /** `tsc --noEmit` over the given .ts files with the app's tsconfig; answers its output (empty when clean). */
-  typecheck(files: string[], options?: { nodeTypes?: boolean }): { status: number | null; output: string };
+  typecheck(files: string[], options?: { nodeTypes?: boolean; resolution?: 'nodenext' | 'node' }): { status: number | null; output: string };
   /** Runs a block's file with node (a .ts file after stripping its types); answers exit status and output. */
   run(file: string): { status: number | null; output: string };
   remove(): void;
@@ -81,13 +81,14 @@ export function createDocApp(install: (dir: string) => void): DocApp {
       writeFileSync(path, block.code);
       return path;
     },
-    typecheck(files, { nodeTypes = true } = {}) {
-      // What `tsc --init` gives a new project (strict, skipLibCheck), with the module settings of a Node app.
+    typecheck(files, { nodeTypes = true, resolution = 'nodenext' } = {}) {
+      // What `tsc --init` gives a new project (strict, skipLibCheck), with the module settings of a Node app, or of an
+      // older project that still resolves modules the CommonJS way (`node`, which ignores package.json `exports`).
       const config = {
         compilerOptions: {
           target: 'es2022',
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
+          module: resolution === 'node' ? 'commonjs' : 'nodenext',
+          moduleResolution: resolution,
           strict: true,
           noEmit: true,
           skipLibCheck: true,
