@@ -17,7 +17,7 @@ import type { TrustedCertificate } from './trusted-certificate.js';
 export type SignatureAlgorithmName = 'RSA-SHA256' | 'RSA-SHA1' | 'DSA-SHA1';
 
 export interface Pkcs7Options {
-  /** Accept SHA-1 signatures (the DSA `pkcs7` document). Off by default (DECISIONS 7). */
+  /** Accept SHA-1 signatures (the DSA `pkcs7` document). Off by default: SHA-1 signatures can be forged. */
   allowSha1?: boolean;
 }
 
@@ -62,8 +62,8 @@ const ALGORITHM_NAMES = { rsa: { sha256: 'RSA-SHA256', sha1: 'RSA-SHA1' }, dsa: 
  * Verifies the `pkcs7` login field: base64 (line breaks allowed, PEM armour optional) of a CMS SignedData with
  * attached content. Malformed input is InvalidRequest (400); an unknown signer, a digest or signature mismatch, or a
  * signingTime outside the signer certificate's validity is AuthenticationRefused (403). Certificate expiry alone is
- * not enforced (DECISIONS 8). `trusted` is every certificate allowed to sign: the built-in set and the registered
- * `pkcs7` certificates.
+ * not enforced: AWS reuses keys across rotated certificates, and documents outlive them. `trusted` is every
+ * certificate allowed to sign: the built-in set and the registered `pkcs7` certificates.
  */
 export function verifyPkcs7(
   pkcs7: string,

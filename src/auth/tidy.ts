@@ -11,7 +11,7 @@ import { suppliedFields } from './supplied.js';
 export const TIDY_KINDS = ['identity-accesslist', 'roletag-denylist'] as const;
 export type TidyKind = (typeof TIDY_KINDS)[number];
 
-/** 72h for both lists, manual and periodic alike (DECISIONS 13). */
+/** 72h for both lists, manual and periodic alike. */
 export const DEFAULT_SAFETY_BUFFER = 72 * 3600;
 /** Periodic tidy runs at most this often (seconds). */
 export const PERIODIC_TIDY_INTERVAL = 3600;

@@ -25,7 +25,7 @@ export const BOUND_LIST_FIELDS = [
 
 export type BoundListField = (typeof BOUND_LIST_FIELDS)[number];
 
-/** A stored role. `hmac_key` signs the role's tags and never leaves the engine (DECISIONS 15). */
+/** A stored role. `hmac_key` signs the role's tags and never leaves the engine. */
 export interface StoredRole extends Record<BoundListField, string[]> {
   version: number;
   role_id: string;
@@ -45,7 +45,7 @@ export interface StoredRole extends Record<BoundListField, string[]> {
   legacy: LegacyTokenFields;
 }
 
-/** Role names are case-insensitive everywhere (DECISIONS 14): they are stored and compared lower-cased. */
+/** Role names are case-insensitive everywhere, as in the reference: they are stored and compared lower-cased. */
 export function normalizeRoleName(name: string): string {
   return name.toLowerCase();
 }
