@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { bool, duration } from '../core/fields.js';
 import { unchanged } from '../core/stored-json.js';
 import { parseTimestamp } from '../core/time.js';
-import { ACCESSLIST_FOLDER } from './accesslist.js';
 import type { AuthContext } from './auth-context.js';
-import { DENYLIST_FOLDER } from './denylist.js';
+import { ACCESSLIST_FOLDER, DENYLIST_FOLDER } from './stored-shapes.js';
 import { suppliedFields } from './supplied.js';
 
 /** The two tidied lists, named as in their paths (`tidy/<kind>`, `config/tidy/<kind>`). */
