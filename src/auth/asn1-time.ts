@@ -3,6 +3,7 @@ import { BerCursor, BerError } from './ber.js';
 const UTC_TIME = 0x17;
 const GENERALIZED_TIME = 0x18;
 const ZERO = 0x30;
+const NINE = 0x39;
 const Z = 0x5a;
 const FULL_STOP = 0x2e;
 
@@ -19,36 +20,42 @@ export function readTime(encoding: Uint8Array, what: string): Date {
   const utc = tag === UTC_TIME;
   if (!utc && tag !== GENERALIZED_TIME) throw invalid(what);
   const start = cursor.contentStart;
-  const end = start + cursor.length;
+  const length = cursor.length;
   const digits = utc ? 12 : 14;
-  const isDigit = (at: number): boolean => (encoding[at] as number) >= ZERO && (encoding[at] as number) <= 0x39;
-  let valid = end - start >= digits + 1 && encoding[end - 1] === Z;
-  for (let at = start; valid && at < start + digits; at++) valid = isDigit(at);
-  // GeneralizedTime may have a fraction of a second between the seconds and the Z.
-  const fraction = start + digits + 1;
-  if (end - start > digits + 1) valid &&= !utc && encoding[start + digits] === FULL_STOP && end - 1 > fraction;
-  for (let at = fraction; valid && at < end - 1; at++) valid = isDigit(at);
-  if (!valid) throw invalid(what);
+  // A GeneralizedTime may carry a fraction of a second between its seconds and its Z: '.' and at least one digit.
+  const withFraction = !utc && length > digits + 2;
+  if (length !== digits + 1 && !withFraction) throw invalid(what);
+  for (let at = 0; at < length - 1; at++) {
+    const octet = encoding[start + at] as number;
+    const fits = withFraction && at === digits ? octet === FULL_STOP : octet >= ZERO && octet <= NINE;
+    if (!fits) throw invalid(what);
+  }
+  if (encoding[start + length - 1] !== Z) throw invalid(what);
 
-  const two = (at: number): number => ((encoding[start + at] as number) - ZERO) * 10 + (encoding[start + at + 1] as number) - ZERO;
+  const digit = (at: number): number => (encoding[start + at] as number) - ZERO;
+  const two = (at: number): number => digit(at) * 10 + digit(at + 1);
   const at = utc ? 0 : 2;
   const year = utc ? (two(0) < 50 ? 2000 : 1900) + two(0) : two(0) * 100 + two(2);
   const [month, day, hour, minute, second] = [two(at + 2), two(at + 4), two(at + 6), two(at + 8), two(at + 10)];
-  const milliseconds = end - 1 > fraction ? Math.floor(Number(`0.${Buffer.from(encoding.buffer, encoding.byteOffset + fraction, end - 1 - fraction).toString('latin1')}`) * 1000) : 0;
+  // Checked one by one rather than left to Date, which rolls every field over into the next.
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || second > 59) {
+    throw invalid(what);
+  }
+  // Milliseconds: the first three digits of the fraction; the rest cannot change them.
+  let milliseconds = 0;
+  for (let index = digits + 1, scale = 100; index < length - 1 && scale >= 1; index++, scale /= 10) milliseconds += digit(index) * scale;
   // setUTCFullYear rather than Date.UTC, which reads the years 0 to 99 as 1900 to 1999.
   const time = new Date(0);
   time.setUTCFullYear(year, month - 1, day);
   time.setUTCHours(hour, minute, second, milliseconds);
-  // Out-of-range fields roll over into the next ones: only a time that names an instant reads back the same.
-  const readsBack =
-    time.getUTCFullYear() === year &&
-    time.getUTCMonth() === month - 1 &&
-    time.getUTCDate() === day &&
-    time.getUTCHours() === hour &&
-    time.getUTCMinutes() === minute &&
-    time.getUTCSeconds() === second;
-  if (!readsBack) throw invalid(what);
   return time;
+}
+
+/** The number of days of a month (1 to 12) of a year. */
+function daysIn(year: number, month: number): number {
+  const last = new Date(0);
+  last.setUTCFullYear(year, month, 0);
+  return last.getUTCDate();
 }
 
 function invalid(what: string): BerError {

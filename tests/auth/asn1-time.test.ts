@@ -23,6 +23,9 @@ describe('readTime', () => {
     expect(read(generalized('20510203040506Z'))).toBe('2051-02-03T04:05:06.000Z');
     expect(read(generalized('20510203040506.5Z'))).toBe('2051-02-03T04:05:06.500Z');
     expect(read(generalized('20510203040506.1239Z'))).toBe('2051-02-03T04:05:06.123Z');
+    expect(read(generalized('20510203040506.05Z'))).toBe('2051-02-03T04:05:06.050Z');
+    // Digits past the millisecond are dropped, never summed: twenty nines would round the sum up to the next one.
+    expect(read(generalized('20510203040506.12399999999999999999999Z'))).toBe('2051-02-03T04:05:06.123Z');
     expect(read(generalized('00500101000000Z'))).toBe('0050-01-01T00:00:00.000Z');
     expect(read(generalized('99991231235959Z'))).toBe('9999-12-31T23:59:59.000Z');
   });
@@ -60,6 +63,11 @@ describe('readTime', () => {
     ['a letter among the digits', utc('2601010000a0Z')],
     ['a letter in the fraction', generalized('20260101000000.5aZ')],
     ['a sign in the year', generalized('-0260101000000Z')],
+    ['a colon in the year (the octet after 9)', generalized('2:260101000000Z')],
+    ['UTCTime of the right length without its Z', utc('2601010000001')],
+    ['UTCTime with eleven digits and Z', utc('26010100000Z')],
+    ['a fraction without Z', generalized('20260101000000.55')],
+    ['a GeneralizedTime under another tag', Buffer.concat([Buffer.from([0x0c, 15]), Buffer.from('20260101000000Z', 'latin1')])],
   ])('refuses %s', (_name, encoding) => {
     expect(failure(() => readTime(encoding, 'test time'))).toBeInstanceOf(BerError);
   });
