@@ -15,8 +15,8 @@ export const GROUPS = {
     tests: ['tests/adapters/list-method*.test.ts'],
   },
   signature: {
-    mutate: ['src/auth/rsa-signature.ts'],
-    tests: ['tests/auth/rsa-signature*.test.ts'],
+    mutate: ['src/auth/rsa-signature.ts', 'src/auth/asn1-time.ts'],
+    tests: ['tests/auth/rsa-signature*.test.ts', 'tests/auth/asn1-time.test.ts'],
   },
   'json-patch': {
     mutate: ['src/kv/json-patch.ts'],

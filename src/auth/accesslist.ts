@@ -1,9 +1,7 @@
 import { InvalidRequest } from '../core/errors.js';
 import type { unchanged, UpdateResult } from '../core/stored-json.js';
 import type { AuthContext } from './auth-context.js';
-
-/** Storage folder of the identity access list, relative to the storage prefix; one document per instance id. */
-export const ACCESSLIST_FOLDER = 'identity-accesslist/';
+import { ACCESSLIST_FOLDER } from './stored-shapes.js';
 
 /**
  * What an ec2 login remembers about an instance (reference §3.8), written by login and renewal, read and deleted by

@@ -10,7 +10,10 @@ import { systemClock } from '../core/system-clock.js';
 import { BackgroundJobs } from './background-jobs.js';
 import { PrincipalArnCache } from './login/principal-arn-cache.js';
 
-/** 32 days (768h), the mount maximum TTL the reference takes from the mount's tuning (DECISIONS 20). */
+/**
+ * 32 days (768h), the mount maximum TTL the reference takes from the mount's tuning: an embedded engine has no mount
+ * to tune.
+ */
 export const DEFAULT_MOUNT_MAX_TTL = 768 * 3600;
 
 export interface AuthEngineOptions {
@@ -21,9 +24,9 @@ export interface AuthEngineOptions {
   env?: Record<string, string | undefined>;
   /** Every key the engine stores starts with this; default 'auth/'. */
   storagePrefix?: string;
-  /** Accept DSA-SHA1 PKCS#7 documents at login (DECISIONS 7); off by default. */
+  /** Accept DSA-SHA1 PKCS#7 documents at login; off by default, because SHA-1 signatures can be forged. */
   allowSha1Signatures?: boolean;
-  /** Seconds; used wherever the reference uses the mount's max lease TTL (DECISIONS 20). */
+  /** Seconds; used wherever the reference uses the mount's max lease TTL. */
   mountMaxTtl?: number;
   /**
    * Called with every server-side fault (a 5xx answer, a failed background tidy), for the service's logs; the request

@@ -38,13 +38,13 @@ export class AuthEngine {
 
   /**
    * Checks that a grant from `POST login` still stands and answers `200 {auth}` with the role's current lifetimes;
-   * 403 when it no longer does, 502 when the cloud provider cannot be asked (DECISIONS 17).
+   * 403 when it no longer does, 502 when the cloud provider cannot be asked.
    */
   renew(grant: AuthGrant): Promise<EngineResponse> {
     return renew(this.context, grant);
   }
 
-  /** Runs due background work: the tidy of both lists, at most once an hour unless disabled (DECISIONS 13). */
+  /** Runs due background work: the tidy of both lists, at most once an hour unless disabled. */
   periodic(): Promise<void> {
     return this.periodicTidy.run();
   }

@@ -91,12 +91,6 @@ export class BerCursor {
     this.depth--;
   }
 
-  /** Steps out of the element entered with this `end`, skipping whatever it still holds. */
-  skipRest(end: number): void {
-    while (this.more(end)) this.skip();
-    this.leave(end, '');
-  }
-
   /** Skips the next element, walking everything inside it; answers its end. */
   skip(): number {
     this.position = this.endOf(this.position, this.depth);

@@ -53,7 +53,7 @@ function endpoint() {
   return str({ maxLength: 2048 }).refine((value) => value === '' || endpointUrl(value) !== undefined, { message: ENDPOINT_RULE });
 }
 
-/** Like str(), but a refusal never echoes the value: it is a secret (DECISIONS 15). */
+/** Like str(), but a refusal never echoes the value: it is a secret. */
 function secret() {
   return z.unknown().transform((value, ctx): string => {
     if (typeof value === 'string' && value.length <= 1024) return value;

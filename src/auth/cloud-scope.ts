@@ -19,7 +19,8 @@ export function buildCloudScope(settings: CloudClientSettings, target: CloudTarg
 
 /**
  * The scope for a call on a resource: the current config/client, and the account's config/sts role when one is
- * configured (without one the provider must check that its own credentials belong to the account, DECISIONS 11).
+ * configured (without one the provider must check that its own credentials belong to the account, so that no client
+ * cached for one account ever acts for another).
  */
 export async function resolveCloudScope(context: AuthContext, target: CloudTarget): Promise<CloudScope> {
   return new CloudScopes(context).resolve(target);

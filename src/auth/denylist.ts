@@ -3,13 +3,7 @@ import { formatTimestamp } from '../core/time.js';
 import type { AuthContext } from './auth-context.js';
 import { canonicalRoleTag, parseRoleTag, ROLE_TAG_VERSION, type ParsedRoleTag } from './role-tag.js';
 import type { StoredRole } from './roles/role.js';
-
-/**
- * Storage folder of the role-tag deny list, relative to the storage prefix. Each entry's key is the unpadded base64url
- * of the tag's canonical form (see canonicalRoleTag), so the key is one path segment and every spelling of a tag finds
- * the same entry.
- */
-export const DENYLIST_FOLDER = 'roletag-denylist/';
+import { DENYLIST_FOLDER } from './stored-shapes.js';
 
 export interface DenyListEntry {
   /** RFC 3339; set when the tag was first denied. */

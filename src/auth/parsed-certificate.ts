@@ -1,4 +1,5 @@
 import { X509Certificate, verify, type KeyObject } from 'node:crypto';
+import { readTime } from './asn1-time.js';
 import { BerCursor } from './ber.js';
 import { readName } from './signed-data.js';
 import { RsaPublicKey } from './rsa-signature.js';
@@ -110,29 +111,64 @@ export function findTrustedCertificate(trusted: readonly TrustedCertificate[], i
 
 function decode(pem: string): Decoded | null {
   try {
-    const x509 = new X509Certificate(pem);
-    const { issuer, serialNumber } = issuerAndSerialNumber(x509.raw);
-    const publicKey = x509.publicKey;
-    return {
-      issuer,
-      serialNumber,
-      serialHint: serialHint(serialNumber),
-      notBefore: new Date(x509.validFrom),
-      notAfter: new Date(x509.validTo),
-      publicKey,
-      keyType: publicKey.asymmetricKeyType ?? '',
-      rsa: publicKey.asymmetricKeyType === 'rsa' ? new RsaPublicKey(publicKey) : undefined,
-    };
+    return readCertificate(pem);
   } catch {
     return null;
   }
 }
 
 /**
- * The issuer Name and serial number of a certificate node:crypto has already parsed (which exposes neither as bytes):
- * Certificate ::= SEQUENCE { tbsCertificate SEQUENCE { [0] version OPTIONAL, serialNumber, signature, issuer, ... } }.
+ * What of a certificate cannot be read for verification, worded for an answer ("its public key cannot be read"), or
+ * undefined when every part reads: registration refuses such a certificate, and login never trusts one.
  */
-function issuerAndSerialNumber(der: Buffer): { issuer: Buffer; serialNumber: Buffer } {
+export function unreadablePart(pem: string): string | undefined {
+  try {
+    readCertificate(pem);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** The value `read` answers, or an Error with `problem` as its message whatever `read` threw. */
+function attempt<T>(problem: string, read: () => T): T {
+  try {
+    return read();
+  } catch {
+    throw new Error(problem);
+  }
+}
+
+/**
+ * Decodes the parts of a certificate that verification reads, each by its own rule. Its validity is read from the DER
+ * as signing times are, not from node:crypto's text: a time that text cannot carry became an Invalid Date, which every
+ * comparison answers false to, so the signing-time check let an expired signer through.
+ */
+function readCertificate(pem: string): Decoded {
+  const x509 = attempt('the PEM block is not a parsable X.509 certificate', () => new X509Certificate(pem));
+  const { publicKey, rsa } = attempt('its public key cannot be read', () => {
+    const key = x509.publicKey;
+    return { publicKey: key, rsa: key.asymmetricKeyType === 'rsa' ? new RsaPublicKey(key) : undefined };
+  });
+  const { issuer, serialNumber, notBefore, notAfter } = attempt('its issuer, serial number or validity cannot be read', () => tbsFields(x509.raw));
+  return {
+    issuer,
+    serialNumber,
+    serialHint: serialHint(serialNumber),
+    notBefore: attempt('its validity time notBefore cannot be read', () => readTime(notBefore, 'notBefore')),
+    notAfter: attempt('its validity time notAfter cannot be read', () => readTime(notAfter, 'notAfter')),
+    publicKey,
+    keyType: publicKey.asymmetricKeyType ?? '',
+    rsa,
+  };
+}
+
+/**
+ * The issuer Name, serial number and validity times (as encoded) of a certificate node:crypto has already parsed,
+ * which exposes none of them as bytes: Certificate ::= SEQUENCE { tbsCertificate SEQUENCE { [0] version OPTIONAL,
+ * serialNumber, signature, issuer, validity SEQUENCE { notBefore, notAfter }, ... } }.
+ */
+function tbsFields(der: Buffer): { issuer: Buffer; serialNumber: Buffer; notBefore: Uint8Array; notAfter: Uint8Array } {
   const cursor = new BerCursor(der);
   cursor.enter(0x30, 'Certificate');
   cursor.enter(0x30, 'tbsCertificate');
@@ -140,7 +176,12 @@ function issuerAndSerialNumber(der: Buffer): { issuer: Buffer; serialNumber: Buf
   const serialEnd = cursor.primitive(0x02, 'serialNumber');
   const serialNumber = Buffer.from(der.subarray(cursor.contentStart, serialEnd));
   cursor.skip();
-  return { issuer: Buffer.from(readName(cursor)), serialNumber };
+  const issuer = Buffer.from(readName(cursor));
+  cursor.enter(0x30, 'validity');
+  const notBeforeStart = cursor.position;
+  const notBefore = cursor.view(notBeforeStart, cursor.skip());
+  const notAfterStart = cursor.position;
+  return { issuer, serialNumber, notBefore, notAfter: cursor.view(notAfterStart, cursor.skip()) };
 }
 
 /** Whether `signature` over `data` verifies with the certificate's key (RSA PKCS#1 v1.5, or DSA with a DER signature). */

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { AuthenticationRefused, InvalidRequest, isStrongroomError } from '../core/errors.js';
 import { decodeBase64 } from '../core/base64.js';
+import { readTime } from './asn1-time.js';
 import { BerCursor } from './ber.js';
 import { ID_DATA, readAlgorithm, readSignedData, type AttributeValue, type SignedAttributes, type Signer } from './signed-data.js';
 import { findTrustedCertificate, signatureVerifies, type ParsedCertificate } from './parsed-certificate.js';
@@ -16,7 +17,7 @@ import type { TrustedCertificate } from './trusted-certificate.js';
 export type SignatureAlgorithmName = 'RSA-SHA256' | 'RSA-SHA1' | 'DSA-SHA1';
 
 export interface Pkcs7Options {
-  /** Accept SHA-1 signatures (the DSA `pkcs7` document). Off by default (DECISIONS 7). */
+  /** Accept SHA-1 signatures (the DSA `pkcs7` document). Off by default: SHA-1 signatures can be forged. */
   allowSha1?: boolean;
 }
 
@@ -61,8 +62,8 @@ const ALGORITHM_NAMES = { rsa: { sha256: 'RSA-SHA256', sha1: 'RSA-SHA1' }, dsa: 
  * Verifies the `pkcs7` login field: base64 (line breaks allowed, PEM armour optional) of a CMS SignedData with
  * attached content. Malformed input is InvalidRequest (400); an unknown signer, a digest or signature mismatch, or a
  * signingTime outside the signer certificate's validity is AuthenticationRefused (403). Certificate expiry alone is
- * not enforced (DECISIONS 8). `trusted` is every certificate allowed to sign: the built-in set and the registered
- * `pkcs7` certificates.
+ * not enforced: AWS reuses keys across rotated certificates, and documents outlive them. `trusted` is every
+ * certificate allowed to sign: the built-in set and the registered `pkcs7` certificates.
  */
 export function verifyPkcs7(
   pkcs7: string,
@@ -154,7 +155,7 @@ function checkSignedAttributes(signer: Signer, attributes: SignedAttributes, con
 
   const signingTime = attributeValue(attributes.signingTime, 'signingTime');
   if (!signingTime) return undefined;
-  return parseTime(signingTime);
+  return readTime(signingTime, 'signing time');
 }
 
 /** RFC 6211 CMSAlgorithmProtection: the digest algorithm, then the signature algorithm as [1] IMPLICIT. */
@@ -169,33 +170,6 @@ function algorithmProtection(value: Uint8Array): { digestAlgorithm: string; sign
     else cursor.skip();
   }
   return { digestAlgorithm, signatureAlgorithm };
-}
-
-// UTCTime YYMMDDHHMMSSZ (years 50-99 are 19xx, RFC 5280 §4.1.2.5.1) or GeneralizedTime YYYYMMDDHHMMSS[.fff]Z, read
-// octet by octet: a string and a regular expression took a quarter of a microsecond of every login.
-function parseTime(value: Uint8Array): Date {
-  const cursor = new BerCursor(value);
-  const tag = cursor.peek();
-  const utc = tag === 0x17;
-  if (!utc && tag !== 0x18) throw malformed('invalid signing time');
-  const start = cursor.contentStart;
-  const end = start + cursor.length;
-  const digits = utc ? 12 : 14;
-  const isDigit = (at: number): boolean => (value[at] as number) >= 0x30 && (value[at] as number) <= 0x39;
-  let valid = end - start >= digits + 1 && value[end - 1] === 0x5a;
-  for (let at = start; valid && at < start + digits; at++) valid = isDigit(at);
-  // GeneralizedTime may have a fraction of a second between the seconds and the Z.
-  const fraction = start + digits + 1;
-  if (end - start > digits + 1) valid &&= !utc && value[start + digits] === 0x2e && end - 1 > fraction;
-  for (let at = fraction; valid && at < end - 1; at++) valid = isDigit(at);
-  if (!valid) throw malformed('invalid signing time');
-  const two = (at: number): number => ((value[start + at] as number) - 0x30) * 10 + (value[start + at + 1] as number) - 0x30;
-  const at = utc ? 0 : 2;
-  const year = utc ? (two(0) < 50 ? 2000 : 1900) + two(0) : two(0) * 100 + two(2);
-  const milliseconds = end - 1 > fraction ? Math.floor(Number(`0.${Buffer.from(value.buffer, value.byteOffset + fraction, end - 1 - fraction).toString('latin1')}`) * 1000) : 0;
-  const time = new Date(Date.UTC(year, two(at + 2) - 1, two(at + 4), two(at + 6), two(at + 8), two(at + 10), milliseconds));
-  if (Number.isNaN(time.getTime())) throw malformed('invalid signing time');
-  return time;
 }
 
 /** Whether an attribute value is NULL, which counts as absent. */

@@ -10,7 +10,7 @@ import { normalizeRoleName } from './roles/role.js';
  *
  * The nonce (8 random bytes) and the HMAC-SHA256 are unpadded base64url, so a raw tag never holds '/' and fits in a
  * request path. `p=` is present whenever the tag names its policies; `p=` with nothing after it grants no role
- * policies (DECISIONS 22), no `p=` at all inherits the role's.
+ * policies, no `p=` at all inherits the role's.
  */
 
 export const ROLE_TAG_VERSION = 'v1';
@@ -124,7 +124,7 @@ export function canonicalRoleTag(tag: ParsedRoleTag): string {
   return `${roleTagPlaintext(tag)}:${tag.hmac}`;
 }
 
-/** Whether the tag was made for this role; role names compare case-insensitively (DECISIONS 14). */
+/** Whether the tag was made for this role; role names compare case-insensitively, as everywhere else. */
 export function roleTagNamesRole(tag: RoleTag, roleName: string): boolean {
   return normalizeRoleName(tag.role) === normalizeRoleName(roleName);
 }

@@ -36,9 +36,9 @@ export class RsaPublicKey {
   private readonly prefixes: Partial<Record<RsaHash, Uint8Array>> = {};
 
   constructor(key: KeyObject) {
-    const bits = key.asymmetricKeyDetails?.modulusLength;
-    if (key.asymmetricKeyType !== 'rsa' || bits === undefined) throw new TypeError('an RSA public key is needed');
-    this.length = Math.ceil(bits / 8);
+    if (key.asymmetricKeyType !== 'rsa') throw new TypeError('an RSA public key is needed');
+    // Node reports the modulus length of every RSA key; the type leaves it optional for the other kinds.
+    this.length = Math.ceil(key.asymmetricKeyDetails!.modulusLength! / 8);
     this.decryption = { key, padding: constants.RSA_NO_PADDING };
     for (const hash of ['sha1', 'sha256'] as const) {
       const info = DIGEST_INFO_PREFIXES[hash];

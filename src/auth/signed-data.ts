@@ -70,8 +70,8 @@ export function readSignedData(der: Buffer): { content: Buffer; signer: Signer }
   const wrapped = cursor.enter(0xa0, 'ContentInfo content');
   expectMore(cursor, wrapped, 'ContentInfo content');
   const signedData = readSignedDataFields(cursor);
-  cursor.skipRest(wrapped);
-  cursor.skipRest(contentInfo);
+  cursor.leave(wrapped, 'ContentInfo content');
+  cursor.leave(contentInfo, 'ContentInfo');
   if (cursor.position !== der.length) throw new BerError('trailing bytes after the signature');
   return signedData;
 }
@@ -122,20 +122,28 @@ function encapsulatedContent(cursor: BerCursor): Buffer {
     expectMore(cursor, explicit, 'eContent');
     // The metadata service sends a BER constructed OCTET STRING, whose chunks make the content.
     content = cursor.octetString('eContent');
-    cursor.skipRest(explicit);
+    cursor.leave(explicit, 'eContent');
   }
-  cursor.skipRest(end);
+  // Nothing may follow the one content: a second one is a document another reader could take for the signed one.
+  cursor.leave(end, 'EncapsulatedContentInfo');
   if (!content || content.length === 0) throw new InvalidRequest('instance identity document could not be found in the signature');
   return Buffer.from(content.buffer, content.byteOffset, content.length);
 }
 
-/** Reads an AlgorithmIdentifier (whose tag may be implicit) and answers its OBJECT IDENTIFIER. */
+/**
+ * Reads an AlgorithmIdentifier (whose tag may be implicit) and answers its OBJECT IDENTIFIER. Every digest and
+ * signature algorithm a document may name has its parameters absent or NULL (RFC 3370 §2-3, RFC 5754 §2-3): anything
+ * else is refused, even where the signature does not cover it, so no part of a document is left unread.
+ */
 export function readAlgorithm(cursor: BerCursor, what: string, tag = 0x30): string {
   const end = cursor.enter(tag, what);
   expectMore(cursor, end, what);
   cursor.objectIdentifier(what);
   const algorithm = lastOid(cursor);
-  cursor.skipRest(end);
+  if (cursor.more(end) && cursor.primitive(0x05, `${what} parameters`) !== cursor.contentStart) {
+    throw new BerError(`${what} parameters: NULL with content`);
+  }
+  cursor.leave(end, what);
   return algorithm;
 }
 
@@ -155,7 +163,7 @@ function readSigner(cursor: BerCursor): Signer {
     expectMore(cursor, sid, 'IssuerAndSerialNumber');
     const serialEnd = cursor.primitive(0x02, 'serialNumber');
     serialNumber = cursor.view(cursor.contentStart, serialEnd);
-    cursor.skipRest(sid);
+    cursor.leave(sid, 'IssuerAndSerialNumber');
   }
   expectMore(cursor, end, 'SignerInfo');
   const digestAlgorithm = readAlgorithm(cursor, 'digestAlgorithm');
@@ -186,7 +194,8 @@ export function readName(cursor: BerCursor): Uint8Array {
       expectMore(cursor, pair, 'issuer attribute');
       cursor.objectIdentifier('issuer attribute type');
       expectMore(cursor, pair, 'issuer attribute');
-      cursor.skipRest(pair);
+      cursor.skip();
+      cursor.leave(pair, 'issuer attribute');
     }
     cursor.leave(relative, 'issuer RDN');
   }
@@ -220,7 +229,7 @@ function readSignedAttributes(cursor: BerCursor): SignedAttributes {
     for (; cursor.more(set); count++) cursor.skip();
     if (slot >= 0) values[slot] = values[slot] !== undefined || count !== 1 ? null : cursor.view(valueStart, cursor.position);
     cursor.leave(set, 'Attribute values');
-    cursor.skipRest(attribute);
+    cursor.leave(attribute, 'Attribute');
   }
   const contentEnd = cursor.position;
   const contentIsDer = cursor.der;

@@ -1,14 +1,38 @@
 import { z } from 'zod';
 import type { StoredShapes } from '../core/stored-json.js';
-import { ACCESSLIST_FOLDER } from './accesslist.js';
-import { DENYLIST_FOLDER } from './denylist.js';
-import { BOUND_LIST_FIELDS, ROLE_FOLDER } from './roles/role.js';
 
 /**
- * The shapes of the auth method's stored documents, checked whenever one is read: a document of the wrong shape is a
- * 500 naming its key, never a TypeError in the middle of a login. Every document is an object; the ones a login
- * relies on are checked field by field. Fields added by later versions of the format are allowed.
+ * Where the auth method's documents are stored, and their shapes, checked whenever one is read: a document of the
+ * wrong shape is a 500 naming its key, never a TypeError in the middle of a login. Every document is an object; the
+ * ones a login relies on are checked field by field. Fields added by later versions of the format are allowed. This
+ * module depends on no other of the auth method's, so that every one of them (AuthContext included) can use it.
  */
+
+/** Storage folder of the roles, relative to the storage prefix; one document per lower-cased role name. */
+export const ROLE_FOLDER = 'role/';
+
+/** Storage folder of the identity access list, relative to the storage prefix; one document per instance id. */
+export const ACCESSLIST_FOLDER = 'identity-accesslist/';
+
+/**
+ * Storage folder of the role-tag deny list, relative to the storage prefix. Each entry's key is the unpadded base64url
+ * of the tag's canonical form (see canonicalRoleTag), so the key is one path segment and every spelling of a tag finds
+ * the same entry.
+ */
+export const DENYLIST_FOLDER = 'roletag-denylist/';
+
+/** The bound constraint lists of a role, in the order the reference validates them. */
+export const BOUND_LIST_FIELDS = [
+  'bound_account_id',
+  'bound_region',
+  'bound_ami_id',
+  'bound_iam_instance_profile_arn',
+  'bound_ec2_instance_id',
+  'bound_iam_role_arn',
+  'bound_iam_principal_arn',
+  'bound_vpc_id',
+  'bound_subnet_id',
+] as const;
 
 const strings = z.array(z.string());
 const seconds = z.number();

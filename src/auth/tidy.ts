@@ -2,16 +2,15 @@ import { z } from 'zod';
 import { bool, duration } from '../core/fields.js';
 import { unchanged } from '../core/stored-json.js';
 import { parseTimestamp } from '../core/time.js';
-import { ACCESSLIST_FOLDER } from './accesslist.js';
 import type { AuthContext } from './auth-context.js';
-import { DENYLIST_FOLDER } from './denylist.js';
+import { ACCESSLIST_FOLDER, DENYLIST_FOLDER } from './stored-shapes.js';
 import { suppliedFields } from './supplied.js';
 
 /** The two tidied lists, named as in their paths (`tidy/<kind>`, `config/tidy/<kind>`). */
 export const TIDY_KINDS = ['identity-accesslist', 'roletag-denylist'] as const;
 export type TidyKind = (typeof TIDY_KINDS)[number];
 
-/** 72h for both lists, manual and periodic alike (DECISIONS 13). */
+/** 72h for both lists, manual and periodic alike. */
 export const DEFAULT_SAFETY_BUFFER = 72 * 3600;
 /** Periodic tidy runs at most this often (seconds). */
 export const PERIODIC_TIDY_INTERVAL = 3600;

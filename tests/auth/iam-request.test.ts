@@ -92,7 +92,7 @@ describe('iam request decoding', () => {
     });
   });
 
-  describe('method (DECISIONS 21)', () => {
+  describe('method', () => {
     it.each([
       [undefined, 'missing iam_http_request_method'],
       ['', 'missing iam_http_request_method'],

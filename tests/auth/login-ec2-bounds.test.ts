@@ -111,7 +111,7 @@ describe('ec2 bound constraints', () => {
     expect(refusalOf(await h.login({ role: 'web', pkcs7 }))).toEqual([502, 'IAM role ARN could not be fetched: the cloud provider call failed']);
   });
 
-  it('an attribute the instance lacks fails its constraint with 403 (DECISIONS 18)', async () => {
+  it('an attribute the instance lacks fails its constraint with 403', async () => {
     const lacking = (label: string) => `${PREFIX}: the instance has no ${label}, so it does not satisfy the constraint on role "web"`;
     await expectRefused({ bound_vpc_id: 'vpc-1' }, lacking('VPC ID'), {});
     await expectRefused({ bound_subnet_id: 'subnet-1' }, lacking('subnet ID'), {});

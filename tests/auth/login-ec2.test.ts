@@ -139,7 +139,7 @@ describe('ec2 login with genuine AWS documents', () => {
     expect(await accessListEntry(h, TELEPORT_2021.instanceId)).toBeUndefined();
   });
 
-  it('tells an unauthenticated caller nothing about which roles exist (DECISIONS 26)', async () => {
+  it('tells an unauthenticated caller nothing about which roles exist', async () => {
     const h = loginHarness();
     h.seedSample(TELEPORT_2021);
     await h.role('web', { auth_type: 'ec2', bound_ami_id: TELEPORT_2021.imageId });
@@ -267,7 +267,7 @@ describe('ec2 login: the instance', () => {
     expect(grantOf(await h.login({ role: 'web', pkcs7 })).policies).toEqual([]);
   });
 
-  it('acts for a foreign account only through its config/sts role (DECISIONS 11)', async () => {
+  it('acts for a foreign account only through its config/sts role', async () => {
     const h = loginHarness();
     await h.trustTestSigner();
     const foreign = { ...SYNTHETIC, accountId: '210987654321' };

@@ -66,7 +66,7 @@ describe('iam login: request validation (nothing reaches STS)', () => {
     with400('invalid request header: X-Amz-Mallory-Header', iamFields({}, mallory)),
   ];
 
-  it('refuses every malformed or widened request with 400, with or without config/client (DECISIONS 10)', async () => {
+  it('refuses every malformed or widened request with 400, with or without config/client', async () => {
     for (const configured of [false, true]) {
       const h = loginHarness();
       if (configured) await h.write('config/client', { sts_endpoint: 'https://sts.example.com' });
@@ -100,7 +100,7 @@ describe('iam login: request validation (nothing reaches STS)', () => {
 
     await h.role('client', { auth_type: 'iam', bound_iam_principal_arn: `arn:aws:iam::${FAKE_ACCOUNT}:user/*` });
     expect((await h.login(iamFields())).status).toBe(200);
-    // The reference's header name serves as well (DECISIONS, Names), signed like ours.
+    // The reference's header name serves as well, signed like ours.
     const vaultName = {
       ...without,
       Authorization: [AUTHORIZATION.replace('x-service-cloud-iam-server-id', 'x-vault-aws-iam-server-id')],
@@ -150,7 +150,7 @@ describe('iam login: forwarding to STS', () => {
     expect(forward?.scope.settings).toMatchObject({ stsEndpoint: '', stsRegion: '' });
   });
 
-  it('answers 403 when STS refuses the signature and 502 when STS fails or answers something else (DECISIONS 16)', async () => {
+  it('answers 403 when STS refuses the signature and 502 when STS fails or answers something else', async () => {
     const h = loginHarness();
     await h.role('client', { auth_type: 'iam', bound_iam_principal_arn: `arn:aws:iam::${FAKE_ACCOUNT}:user/*` });
     const errorXml = (code: string) =>
@@ -192,7 +192,7 @@ describe('iam login: forwarding to STS', () => {
     expect(refusalOf(await h.login(iamFields()))).toEqual([502, 'error making upstream request: STS answered an Arn and an Account that disagree']);
   });
 
-  it('tells a caller STS refused nothing about which roles exist (DECISIONS 26)', async () => {
+  it('tells a caller STS refused nothing about which roles exist', async () => {
     const h = loginHarness();
     await h.role('web', { auth_type: 'iam', bound_iam_principal_arn: `arn:aws:iam::${FAKE_ACCOUNT}:user/*` });
     h.cloud.forwardAnswer = () => ({ status: 403, headers: { 'content-type': 'text/xml' }, body: '<ErrorResponse><Error><Code>InvalidClientTokenId</Code></Error></ErrorResponse>' });
@@ -393,7 +393,7 @@ describe('iam login: inferring an ec2 instance', () => {
     ]);
   });
 
-  it("never describes another account's instance for a caller from a foreign account (DECISIONS 11)", async () => {
+  it("never describes another account's instance for a caller from a foreign account", async () => {
     const foreign = { bound_iam_principal_arn: 'arn:aws:iam::210987654321:role/instance-role', resolve_aws_unique_ids: false };
     const h = await inferring(foreign, { accountId: '210987654321' });
     const [status, message] = refusalOf(await h.login(iamFields({ role: 'web' })));

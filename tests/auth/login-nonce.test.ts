@@ -120,7 +120,7 @@ describe('instance migration', () => {
     return { h, at, entry };
   }
 
-  it('accepts a newer pendingTime without the old nonce, then stores the new nonce and pendingTime (DECISIONS 12)', async () => {
+  it('accepts a newer pendingTime without the old nonce, then stores the new nonce and pendingTime', async () => {
     const { at, entry } = await migrationEngine(true);
     const old = grantOf(await at(T1)).metadata.nonce!;
     const created = (await entry())?.creation_time;

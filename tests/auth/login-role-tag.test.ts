@@ -37,7 +37,7 @@ describe('role tags at ec2 login', () => {
     expect(grant.internal_data.role_tag_max_ttl).toBe(100);
   });
 
-  it('inherits the role policies without p=, grants none with an explicitly empty list (DECISIONS 22)', async () => {
+  it('inherits the role policies without p=, grants none with an explicitly empty list', async () => {
     const inherited = await tagged();
     expect(grantOf(await login(inherited.h)).policies).toEqual(['p', 'q', 'r', 's']);
     const none = await tagged({ tag: { policies: '' } });
@@ -50,7 +50,7 @@ describe('role tags at ec2 login', () => {
     expect(grantOf(await login(h)).policies).toEqual(['Web-Reader']);
   });
 
-  it('compares the role named in the tag case-insensitively (DECISIONS 14)', async () => {
+  it('compares the role named in the tag case-insensitively', async () => {
     const { h } = await tagged();
     const grant = grantOf(await login(h, { role: 'WEB' }));
     expect(grant.metadata.role).toBe('WEB');

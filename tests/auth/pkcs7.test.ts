@@ -251,6 +251,15 @@ describe('synthetic documents', () => {
     expect(error.message).toMatch(/signing time 2051-02-03T04:05:06.000Z is outside the validity/);
   });
 
+  it('refuses a signing time that names no instant as malformed (month 13 once rolled over into the next year)', () => {
+    const bytes = Buffer.from(buildCms({ content, signer, signingTime: new Date('2024-06-01T12:00:00Z') }), 'base64');
+    const at = bytes.indexOf('240601120000Z');
+    bytes.write('241301120000Z', at, 'latin1');
+    const error = failure(() => verify(bytes.toString('base64')));
+    expect(error).toBeInstanceOf(InvalidRequest);
+    expect(error.message).toBe('failed to parse the BER encoded PKCS#7 signature: invalid signing time');
+  });
+
   it('refuses RSA-SHA1 unless SHA-1 is allowed', () => {
     const cms = buildCms({ content, signer, digest: 'sha1' });
     expect(failure(() => verify(cms)).message).toBe(SHA1_DISABLED_MESSAGE);

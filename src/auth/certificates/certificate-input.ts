@@ -1,6 +1,6 @@
-import { X509Certificate } from 'node:crypto';
 import { decodeBase64 } from '../../core/base64.js';
 import { InvalidRequest } from '../../core/errors.js';
+import { unreadablePart } from '../parsed-certificate.js';
 import type { CertificateType } from '../trusted-certificate.js';
 
 const CERTIFICATE_TYPES: readonly CertificateType[] = ['pkcs7', 'identity'];
@@ -14,7 +14,8 @@ function pemText(value: string): string {
 
 /**
  * Validates a certificate to register: exactly one PEM CERTIFICATE block, with nothing but whitespace around it, that
- * parses as X.509. Answers the PEM text as given (after base64 decoding), which is what a read shows.
+ * parses as X.509 with a readable public key and validity. Answers the PEM text as given (after base64 decoding),
+ * which is what a read shows.
  */
 export function parseCertificateInput(value: string): string {
   if (value.trim() === '') throw new InvalidRequest('invalid aws_public_cert');
@@ -24,11 +25,9 @@ export function parseCertificateInput(value: string): string {
   if (blocks.length !== 1 || !block || block[1] !== 'CERTIFICATE' || text.replace(block[0], '').trim() !== '') {
     throw new InvalidRequest('invalid certificate; should be one PEM block only');
   }
-  try {
-    new X509Certificate(block[0]);
-  } catch {
-    throw new InvalidRequest('invalid certificate; the PEM block is not a parsable X.509 certificate');
-  }
+  // Read as login reads it, so that a certificate registered here is one login can use as it stands.
+  const unreadable = unreadablePart(block[0]);
+  if (unreadable !== undefined) throw new InvalidRequest(`invalid certificate; ${unreadable}`);
   return text;
 }
 

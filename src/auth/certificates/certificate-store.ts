@@ -12,7 +12,10 @@ export interface StoredCertificate {
   type: CertificateType;
 }
 
-/** The built-in AWS certificates, one per distinct public key (DECISIONS 8; expiry is not enforced). */
+/**
+ * The built-in AWS certificates, one per distinct public key (expiry is not enforced: AWS reuses keys across rotated
+ * certificates).
+ */
 export const BUILTIN_CERTIFICATES: readonly TrustedCertificate[] = BUILTIN_CERTIFICATE_DATA.map((entry) =>
   Object.freeze({ name: entry.name, type: entry.type, pem: entry.pem, builtin: true }),
 );

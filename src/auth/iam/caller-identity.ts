@@ -3,7 +3,7 @@ import type { CallerIdentity, HttpResponseSnapshot } from '../../ports/cloud.js'
 import { readPlainXml, type PlainElement } from './plain-xml.js';
 
 /**
- * Validation of STS's answer to a forwarded GetCallerIdentity request (reference §4.4, §13.2; DECISIONS 10 and 16).
+ * Validation of STS's answer to a forwarded GetCallerIdentity request (reference §4.4, §13.2).
  *
  * The Content-Type must be exactly `text/xml`, without parameters, as in the reference: that is what STS sends, and a
  * looser rule would only widen what a misdirected or compromised endpoint could pass off as an identity.

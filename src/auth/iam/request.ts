@@ -7,7 +7,7 @@ import { decodeRequestHeaders, type RequestHeaders } from './headers.js';
 import { checkServerIdHeader } from './server-id.js';
 
 /**
- * Decoding and hardening of the iam login fields (reference §4.1-§4.2, §13.2; DECISIONS 10 and 21). Whatever passes
+ * Decoding and hardening of the iam login fields (reference §4.1-§4.2, §13.2). Whatever passes
  * here can only ever be an sts:GetCallerIdentity POST: the client cannot make STS do or return anything else.
  */
 

@@ -5,7 +5,7 @@ import type { RequestHeaders } from './headers.js';
 
 /** The header that binds a signed request to this server, so that it cannot be replayed against another one. */
 export const SERVER_ID_HEADER = 'X-Service-Cloud-IAM-Server-ID';
-/** The reference's name for it, accepted as well so that existing clients work (DECISIONS, Names). */
+/** The reference's name for it, accepted as well so that existing clients work. */
 export const VAULT_SERVER_ID_HEADER = 'X-Vault-AWS-IAM-Server-ID';
 
 /**

@@ -13,7 +13,7 @@ export interface InstanceSubject {
 
 interface ListConstraint {
   field: BoundListField;
-  /** What the value is, for the message when the instance has none (DECISIONS 18: an unmet constraint). */
+  /** What the value is, for the message when the instance has none (a missing value is an unmet constraint). */
   label: string;
   value(subject: InstanceSubject): string | undefined;
   /** Bound ARNs match by trailing-`*` prefix, everything else exactly. */

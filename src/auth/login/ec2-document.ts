@@ -11,11 +11,15 @@ export interface Ec2DocumentFields {
   signature?: string;
 }
 
+const BOTH_SUPPLIED =
+  'both pkcs7 and a tuple containing the instance identity document and its SHA256 RSA signature is supplied; provide only one';
+
 /**
- * The instance identity an ec2 login proves (reference §3.1-§3.4): a PKCS#7 (the rsa2048 variant, or the DSA-SHA1
- * one when the engine allows SHA-1, DECISIONS 7) against the trusted `pkcs7` certificates, or the document with its
- * detached signature against the `identity` ones. The identity is read from the verified bytes only. A PKCS#7 wins
- * over an `identity` sent without a signature, as in the reference.
+ * The instance identity an ec2 login proves (reference §3.1-§3.4): a PKCS#7 (the rsa2048 variant, or the DSA-SHA1 one
+ * when the engine allows SHA-1) against the trusted `pkcs7` certificates, or the document with its detached signature
+ * against the `identity` ones. The identity is read from the verified bytes only. A PKCS#7 sent with either part of the
+ * other pair is refused, where the reference ignores a lone `identity` or `signature`: a body holding two documents,
+ * one of them unsigned, is how a check comes to read the document the signature does not cover.
  */
 export async function verifyEc2Document(context: AuthContext, fields: Ec2DocumentFields): Promise<IdentityDocument> {
   const pkcs7 = fields.pkcs7 ?? '';
@@ -26,10 +30,9 @@ export async function verifyEc2Document(context: AuthContext, fields: Ec2Documen
       'either pkcs7 or a tuple containing the instance identity document and its SHA256 RSA signature needs to be provided',
     );
   }
-  if (pkcs7 !== '' && identity !== '' && signature !== '') {
-    throw new InvalidRequest(
-      'both pkcs7 and a tuple containing the instance identity document and its SHA256 RSA signature is supplied; provide only one',
-    );
+  if (pkcs7 !== '' && (identity !== '' || signature !== '')) {
+    if (identity !== '' && signature !== '') throw new InvalidRequest(BOTH_SUPPLIED);
+    throw new InvalidRequest(`both pkcs7 and ${identity !== '' ? 'identity' : 'signature'} are supplied; provide only one`);
   }
   const verified =
     pkcs7 !== ''

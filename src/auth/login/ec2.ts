@@ -44,8 +44,8 @@ export async function checkEc2Instance(context: AuthContext, role: StoredRole, r
 }
 
 /**
- * The ec2 login (reference §3): the signed document first (DECISIONS 26: nothing is looked up for an unauthenticated
- * caller), then the role, the running instance, the bound constraints and the role tag, and last the access-list
+ * The ec2 login (reference §3): the signed document first (nothing is looked up for an unauthenticated caller),
+ * then the role, the running instance, the bound constraints and the role tag, and last the access-list
  * entry, the commit point, whose nonce rules re-run against whatever a concurrent login of the instance stored.
  */
 export async function ec2Login(context: AuthContext, fields: Ec2LoginFields, remoteAddress: string | undefined): Promise<AuthGrant> {

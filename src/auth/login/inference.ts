@@ -12,7 +12,7 @@ const VALIDATION_PREFIX = 'error validating instance';
 export interface InferredInstanceRef {
   instanceId: string;
   region: string;
-  /** The account STS reported for the caller: the instance must be in it (DECISIONS 11). */
+  /** The account STS reported for the caller: the instance must be in it. */
   accountId: string;
 }
 

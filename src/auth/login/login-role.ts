@@ -5,7 +5,7 @@ import { readRole, type AuthType, type StoredRole } from '../roles/role.js';
 
 /**
  * The role an authenticated caller logs in against (reference §3.5, §4.5): it must exist, accept the caller's address
- * (token_bound_cidrs, 403) and serve this login type. Only called once the caller is authenticated (DECISIONS 26).
+ * (token_bound_cidrs, 403) and serve this login type. Only called once the caller is authenticated.
  */
 export async function loginRole(
   context: AuthContext,

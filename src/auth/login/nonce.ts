@@ -4,7 +4,7 @@ import { formatTimestamp, parseTimestamp } from '../../core/time.js';
 import type { AccessListEntry } from '../accesslist.js';
 
 /**
- * Replay protection of ec2 logins (reference §3.8, DECISIONS 12): the identity access list remembers, per instance,
+ * Replay protection of ec2 logins (reference §3.8): the identity access list remembers, per instance,
  * the nonce the instance was given and the pendingTime of its document. These rules are pure so that the access-list
  * update can re-run them against whatever another login committed meanwhile.
  */
@@ -62,7 +62,7 @@ export function admitLogin(current: AccessListEntry | undefined, attempt: LoginA
     throw new InvalidRequest(`client nonce exceeding the limit of ${MAX_NONCE_LENGTH} characters`);
   }
   const now = attempt.now.getTime();
-  // A re-login stores the nonce it presented, which differs from the stored one only after a migration (DECISIONS 12).
+  // A re-login stores the nonce it presented, which differs from the stored one only after a migration.
   const entry: AccessListEntry = {
     role: current?.role ?? attempt.roleName,
     client_nonce: disallow ? '' : nonce,

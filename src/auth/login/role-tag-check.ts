@@ -7,7 +7,7 @@ import type { StoredRole } from '../roles/role.js';
 
 /** What a verified role tag changes about an ec2 login. */
 export interface RoleTagEffect {
-  /** The tag's policies in the role's spelling; undefined inherits the role's, [] grants none (DECISIONS 22). */
+  /** The tag's policies in the role's spelling; undefined inherits the role's, [] grants none. */
   policies: string[] | undefined;
   /** Seconds; 0 when the tag sets none. */
   maxTtl: number;
@@ -18,7 +18,7 @@ const refused = (message: string) => new AuthenticationRefused(message);
 
 /**
  * The role tag on the described instance, for a role with `role_tag` set (reference §3.9): present under the role's
- * key, naming the login role (case-insensitively, DECISIONS 14), signed with the role's key, bound to this instance if
+ * key, naming the login role (case-insensitively), signed with the role's key, bound to this instance if
  * it names one, not denied, and narrowing the role's policies. Every failure refuses the login (403). The tag's
  * `m=` flag is not used: only the role's allow_instance_migration counts.
  */

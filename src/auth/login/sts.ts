@@ -8,10 +8,10 @@ import { decodeIamRequest, type IamLoginFields } from '../iam/request.js';
 
 /**
  * Authenticates an iam login (reference §4.1-§4.4): the client's signed request is validated (every failure 400,
- * before anything is sent, DECISIONS 10) and forwarded to the configured STS endpoint, or with
+ * before anything is sent) and forwarded to the configured STS endpoint, or with
  * use_sts_region_from_client to AWS's regional STS endpoint of the client's credential scope, which then overrides
  * sts_endpoint as in the reference. What STS vouches for is the caller's identity: STS refusing the signature is 403,
- * an unreachable or misbehaving STS 502 (DECISIONS 16).
+ * an unreachable or misbehaving STS 502.
  */
 export async function authenticateWithSts(context: AuthContext, scopes: CloudScopes, fields: IamLoginFields): Promise<CallerIdentity> {
   const stored = await scopes.clientConfig();

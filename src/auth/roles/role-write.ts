@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { formatDuration } from '../../core/duration.js';
 import { InvalidRequest } from '../../core/errors.js';
 import { bool, str, stringList } from '../../core/fields.js';
+import { BOUND_LIST_FIELDS } from '../stored-shapes.js';
 import {
-  BOUND_LIST_FIELDS,
   checksInstanceConstraints,
   EC2_INSTANCE_ENTITY,
   ROLE_SCHEMA_VERSION,

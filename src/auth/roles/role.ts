@@ -1,8 +1,6 @@
 import type { AuthContext } from '../auth-context.js';
+import { BOUND_LIST_FIELDS, ROLE_FOLDER } from '../stored-shapes.js';
 import { tokenView, type LegacyTokenFields, type TokenSettings } from './token-settings.js';
-
-/** Storage folder of the roles, relative to the storage prefix; one document per lower-cased role name. */
-export const ROLE_FOLDER = 'role/';
 
 /** Version of the stored role shape, for future upgrades of stored roles. */
 export const ROLE_SCHEMA_VERSION = 1;
@@ -10,22 +8,9 @@ export const ROLE_SCHEMA_VERSION = 1;
 export type AuthType = 'ec2' | 'iam';
 export const EC2_INSTANCE_ENTITY = 'ec2_instance';
 
-/** The bound constraint lists of a role, in the order the reference validates them. */
-export const BOUND_LIST_FIELDS = [
-  'bound_account_id',
-  'bound_region',
-  'bound_ami_id',
-  'bound_iam_instance_profile_arn',
-  'bound_ec2_instance_id',
-  'bound_iam_role_arn',
-  'bound_iam_principal_arn',
-  'bound_vpc_id',
-  'bound_subnet_id',
-] as const;
-
 export type BoundListField = (typeof BOUND_LIST_FIELDS)[number];
 
-/** A stored role. `hmac_key` signs the role's tags and never leaves the engine (DECISIONS 15). */
+/** A stored role. `hmac_key` signs the role's tags and never leaves the engine. */
 export interface StoredRole extends Record<BoundListField, string[]> {
   version: number;
   role_id: string;
@@ -45,7 +30,7 @@ export interface StoredRole extends Record<BoundListField, string[]> {
   legacy: LegacyTokenFields;
 }
 
-/** Role names are case-insensitive everywhere (DECISIONS 14): they are stored and compared lower-cased. */
+/** Role names are case-insensitive everywhere, as in the reference: they are stored and compared lower-cased. */
 export function normalizeRoleName(name: string): string {
   return name.toLowerCase();
 }
