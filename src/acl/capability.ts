@@ -60,11 +60,10 @@ export function mergeMasks(current: CapabilityMask | undefined, added: Capabilit
 // The order in which Vault's capabilities endpoints report them.
 const REPORT_ORDER: readonly RequiredCapability[] = ['sudo', 'read', 'list', 'update', 'delete', 'create', 'patch', 'scan'];
 
-/** The capabilities of a mask as Vault reports them: `['deny']` when denied or when nothing is granted. */
-export function capabilitiesOf(mask: CapabilityMask): PolicyCapability[] {
-  if (mask & DENY) return ['deny'];
-  const granted = REPORT_ORDER.filter((capability) => mask & bitOf(capability));
-  return granted.length > 0 ? granted : ['deny'];
+/** The granted capabilities in the order Vault reports them, or `['deny']` when none is granted. */
+export function reportCapabilities(granted: (capability: RequiredCapability) => boolean): PolicyCapability[] {
+  const reported = REPORT_ORDER.filter(granted);
+  return reported.length > 0 ? reported : ['deny'];
 }
 
 // Vault's pre-0.5 `policy = "..."` shorthand, still accepted in path blocks.

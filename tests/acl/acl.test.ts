@@ -33,8 +33,9 @@ describe('Acl: exact and prefix rules', () => {
     ['secret/data/app/admin', ['read', 'update']],
     ['secret/data/app/administrator', ['read', 'list']],
     ['secret/data/app/ops/x', []],
-    // A LIST of a folder is first matched without its trailing slash (Vault), so "app/*" lets one list "app/ops/".
-    ['secret/data/app/ops/', ['list']],
+    // A LIST of "app/ops/" is matched as "app/ops" too, which only "app/*" covers; the deny on "app/ops/*" is more
+    // specific and wins.
+    ['secret/data/app/ops/', []],
     // The glob "app/ops/*" does not cover "app/ops": the shorter glob "app/*" does.
     ['secret/data/app/ops', ['read', 'list']],
     ['secret/data/app', []],
@@ -75,10 +76,12 @@ describe('Acl: LIST fallbacks', () => {
     expect(readable.allows('read', 'secret/metadata/team/')).toBe(false);
   });
 
-  it('a glob matching the folder name without its slash grants LIST', () => {
-    const acl = aclOf('path "secret/metadata/te*" { capabilities = ["list"] }', 'path "secret/metadata/team/*" { capabilities = ["deny"] }');
-    // "team/" itself matches the deny glob, but the folder is first tried as "team", which only "te*" matches.
-    expect(acl.allows('list', 'secret/metadata/team/')).toBe(true);
+  it('a glob matching the folder name without its slash grants LIST, unless a more specific deny matches', () => {
+    const lister = 'path "secret/metadata/te*" { capabilities = ["list"] }';
+    expect(aclOf(lister).allows('list', 'secret/metadata/team/')).toBe(true);
+    // "team/" matches the deny glob, which ranks above "te*": the folder cannot be listed, nor anything below it.
+    const acl = aclOf(lister, 'path "secret/metadata/team/*" { capabilities = ["deny"] }');
+    expect(acl.allows('list', 'secret/metadata/team/')).toBe(false);
     expect(acl.allows('list', 'secret/metadata/team/sub/')).toBe(false);
   });
 
