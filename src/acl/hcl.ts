@@ -29,8 +29,8 @@ interface Token {
   line: number;
 }
 
-// Deeper nesting than this is never a policy; refusing it keeps hostile input from exhausting the stack.
-const MAX_DEPTH = 32;
+/** Deeper nesting than this is never a policy; refusing it keeps hostile input from exhausting the stack. */
+export const MAX_NESTING = 32;
 
 const PUNCTUATION = new Set(['{', '}', '[', ']', '=', ',']);
 
@@ -93,7 +93,7 @@ class Parser {
   constructor(private readonly tokens: Token[]) {}
 
   body(depth: number, closing: '}' | 'eof'): HclEntry[] {
-    if (depth > MAX_DEPTH) fail(this.peek().line, 'nesting too deep');
+    if (depth > MAX_NESTING) fail(this.peek().line, 'nesting too deep');
     const entries: HclEntry[] = [];
     for (;;) {
       const token = this.peek();
@@ -117,7 +117,7 @@ class Parser {
   }
 
   private value(depth: number): HclValue {
-    if (depth > MAX_DEPTH) fail(this.peek().line, 'nesting too deep');
+    if (depth > MAX_NESTING) fail(this.peek().line, 'nesting too deep');
     const token = this.next();
     if (token.kind === 'string') return token.text;
     if (token.kind === 'number') return Number(token.text);

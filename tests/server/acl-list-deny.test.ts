@@ -2,6 +2,7 @@
 // - A deny on a folder's glob (`secret/metadata/private/*`) holds a LIST of that folder: the plain listing, the
 //   detailed listing and what sys/capabilities-self reports. Before, a LIST of `private/` was first matched as
 //   `private` (without its slash), which only the broader `secret/metadata/*` grant covers, so the deny went unseen.
+// - A JSON policy naming a path twice keeps both stanzas, as an HCL policy does; before, the last one replaced a deny.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, startServer, type Started } from './harness.js';
 
@@ -93,5 +94,34 @@ describe('LIST past a deny on the folder glob', () => {
     expect(answer.json.data).toMatchObject({ 'secret/metadata/public/': ['read', 'list'], 'secret/metadata/public/a': ['read'] });
     // The segment rule does not reach a folder two levels down: only the read-only glob matches there.
     expect((await list('secret/metadata/private/shared/', segmentToken)).status).toBe(403);
+  });
+});
+
+describe('a JSON policy that names a path twice', () => {
+  // A policy text with the path "secret/data/public/*" as a key twice in one object, then once more in a second
+  // "path" member: every stanza counts, so the deny holds whatever order the stanzas come in.
+  const stanza = (capabilities: string[]) => `"secret/data/public/*": {"capabilities": ${JSON.stringify(capabilities)}}`;
+  const policies = {
+    'deny-first': `{"path": {${stanza(['deny'])}, ${stanza(['read', 'list'])}}}`,
+    'deny-last': `{"path": {${stanza(['read', 'list'])}, ${stanza(['deny'])}}}`,
+    'two-path-keys': `{"path": {${stanza(['deny'])}}, "path": {${stanza(['read'])}}}`,
+  };
+
+  it.each(Object.keys(policies))('%s: the deny holds over HTTP', async (name) => {
+    const stored = await send({ method: 'PUT', path: `/v1/sys/policies/acl/${name}`, token: started.rootToken, body: { policy: policies[name as keyof typeof policies] } });
+    expect(stored.status).toBe(204);
+    const caller = await tokenFor(name);
+    expect((await send({ path: '/v1/secret/data/public/a', token: caller })).status).toBe(403);
+    const answer = await send({ method: 'POST', path: '/v1/sys/capabilities-self', token: caller, body: { paths: ['secret/data/public/a'] } });
+    expect(answer.json.data['secret/data/public/a']).toEqual(['deny']);
+  });
+
+  it('merges grants as HCL does: the capabilities of both stanzas add up', async () => {
+    const policy = `{"path": {${stanza(['read'])}, "secret/data/public/*": {"capabilities": ["update"]}}}`;
+    expect((await send({ method: 'PUT', path: '/v1/sys/policies/acl/merged', token: started.rootToken, body: { policy } })).status).toBe(204);
+    const caller = await tokenFor('merged');
+    const answer = await send({ method: 'POST', path: '/v1/sys/capabilities-self', token: caller, body: { paths: ['secret/data/public/a'] } });
+    expect(answer.json.data['secret/data/public/a']).toEqual(['read', 'update']);
+    expect((await send({ path: '/v1/secret/data/public/a', token: caller })).status).toBe(200);
   });
 });
