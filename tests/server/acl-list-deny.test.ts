@@ -3,7 +3,10 @@
 //   detailed listing and what sys/capabilities-self reports. Before, a LIST of `private/` was first matched as
 //   `private` (without its slash), which only the broader `secret/metadata/*` grant covers, so the deny went unseen.
 // - A JSON policy naming a path twice keeps both stanzas, as an HCL policy does; before, the last one replaced a deny.
+// - OpenBao's capabilities and LIST-deny tables (vendored, with their provenance, in tests/acl/openbao-acl-tables.ts)
+//   hold through sys/capabilities-self.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACL_POLICY, CAPABILITIES, LIST_SCAN_DENY, LIST_SCAN_DENY_POLICY } from '../acl/openbao-acl-tables.js';
 import { request, startServer, type Started } from './harness.js';
 
 let started: Started;
@@ -123,5 +126,24 @@ describe('a JSON policy that names a path twice', () => {
     const answer = await send({ method: 'POST', path: '/v1/sys/capabilities-self', token: caller, body: { paths: ['secret/data/public/a'] } });
     expect(answer.json.data['secret/data/public/a']).toEqual(['read', 'update']);
     expect((await send({ path: '/v1/secret/data/public/a', token: caller })).status).toBe(200);
+  });
+});
+
+describe("OpenBao's tables through sys/capabilities-self", () => {
+  async function capabilitiesOf(name: string, policy: string, paths: string[]): Promise<Record<string, string[]>> {
+    expect((await send({ method: 'PUT', path: `/v1/sys/policies/acl/${name}`, token: started.rootToken, body: { policy } })).status).toBe(204);
+    const answer = await send({ method: 'POST', path: '/v1/sys/capabilities-self', token: await tokenFor(name), body: { paths } });
+    expect(answer.status).toBe(200);
+    return answer.json.data;
+  }
+
+  it('TestACL_Capabilities', async () => {
+    const answered = await capabilitiesOf('openbao-dev', ACL_POLICY, CAPABILITIES.map(([path]) => path));
+    for (const [path, expected] of CAPABILITIES) expect([path, answered[path]]).toEqual([path, expected]);
+  });
+
+  it('TestACL_ListScanWildcardDeny', async () => {
+    const answered = await capabilitiesOf('openbao-list', LIST_SCAN_DENY_POLICY, LIST_SCAN_DENY.map(([path]) => `${path}/`));
+    for (const [path, allowed] of LIST_SCAN_DENY) expect([path, answered[`${path}/`]!.includes('list')]).toEqual([path, allowed]);
   });
 });
