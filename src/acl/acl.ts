@@ -1,8 +1,9 @@
 import type { BulkAuthorizer, CapabilityCheck } from '../core/request.js';
 import {
   bitOf,
-  capabilitiesOf,
+  DENY,
   mergeMasks,
+  reportCapabilities,
   ruleMask,
   SCAN_BY_LIST,
   type CapabilityMask,
@@ -11,61 +12,37 @@ import {
 } from './capability.js';
 import { ROOT_POLICY_NAME } from './builtin-policies.js';
 import type { NamedPolicy } from './policy.js';
-
-/** A rule path with `+` segments, described the way Vault ranks competing matches. */
-interface SegmentRule {
-  segments: string[];
-  /** Ends in `*`: the last segment matches as a prefix, and any further segments are allowed. */
-  isPrefix: boolean;
-  /** Position of the first `+`: a later wildcard means a longer literal prefix, which ranks higher. */
-  firstWildcard: number;
-  wildcards: number;
-  /** The path without its trailing `*`. */
-  literal: string;
-  mask: CapabilityMask;
-}
-
-/** A match of a non-exact rule; a plain `*` rule is a segment rule with no `+` and its glob at its end. */
-type Candidate = Pick<SegmentRule, 'isPrefix' | 'firstWildcard' | 'wildcards' | 'literal' | 'mask'>;
+import {
+  compareCandidates,
+  describeSegmentRule,
+  hasSegmentWildcards,
+  higher,
+  matchesSegments,
+  mayMatchBelow,
+  prefixCandidate,
+  type Candidate,
+  type SegmentRule,
+} from './wildcard-rules.js';
 
 /** The non-exact rules that matter below one folder, in the evaluator's order. */
 interface Narrowed {
   readonly prefixOrder: readonly string[];
   readonly segmentRules: readonly SegmentRule[];
-  /** Whether any exact rule names a path below the folder. */
-  readonly hasExact?: boolean;
   /** The mask of every path directly below the folder, when no rule tells them apart. */
-  readonly folderMask?: CapabilityMask;
+  readonly folderMask?: CapabilityMask | undefined;
 }
 
-// Vault treats a path as having segment wildcards when it is "+", starts with "+/" or contains "/+".
-function hasSegmentWildcards(path: string): boolean {
-  return path === '+' || path.startsWith('+/') || path.includes('/+');
-}
-
-/** Positive when `a` ranks above `b` (Vault's order for several non-exact matches). */
-function compareCandidates(a: Candidate, b: Candidate): number {
-  if (a.firstWildcard !== b.firstWildcard) return a.firstWildcard - b.firstWildcard;
-  if (a.isPrefix !== b.isPrefix) return a.isPrefix ? -1 : 1;
-  if (a.wildcards !== b.wildcards) return b.wildcards - a.wildcards;
-  if (a.literal.length !== b.literal.length) return a.literal.length - b.literal.length;
-  return a.literal < b.literal ? -1 : a.literal > b.literal ? 1 : 0;
-}
-
-function matchesSegments(rule: SegmentRule, parts: readonly string[]): boolean {
-  const { segments, isPrefix } = rule;
-  if (parts.length < segments.length || (!isPrefix && parts.length !== segments.length)) return false;
-  return segments.every((segment, i) => {
-    if (segment === '+' || segment === parts[i]) return true;
-    return isPrefix && i === segments.length - 1 && parts[i]!.startsWith(segment);
-  });
+/** LIST and SCAN name a folder: they are matched with the folder's fallbacks (see `grants`). */
+function namesFolder(capability: RequiredCapability): boolean {
+  return capability === 'list' || capability === 'scan';
 }
 
 /**
- * An access control list compiled from ACL policies, evaluated exactly like Vault's:
+ * An access control list compiled from ACL policies, evaluated like Vault's:
  * - an exact path rule wins over every glob; for a LIST the path is also tried without its trailing '/';
  * - otherwise, of the `*` (prefix) and `+` (one segment) rules that match, the most specific wins: the one whose first
  *   wildcard comes latest, then a non-prefix rule over a prefix rule, then fewer `+` segments, then the longer path;
+ * - a LIST of `folder/` weighs the rules matching `folder` and those matching `folder/` together (see `grantsFolder`);
  * - rules of several policies for the same path merge: their capabilities add up, and a `deny` in any of them wins;
  * - the `root` policy allows everything.
  */
@@ -96,16 +73,18 @@ export class Acl {
   allows(capability: RequiredCapability, path: string): boolean {
     if (this.isRoot) return true;
     const wanted = capability === 'scan' ? bitOf('scan') | SCAN_BY_LIST : bitOf(capability);
-    return (this.maskFor(path, capability === 'list' || capability === 'scan') & wanted) !== 0;
+    return this.grants(wanted, path, namesFolder(capability));
   }
 
   /**
-   * The capabilities on `path`, as Vault's `sys/capabilities` reports them: `['root']` for the root policy,
-   * `['deny']` when denied or when nothing is granted. Like Vault, the lookup uses the LIST fallbacks.
+   * The capabilities on `path` as Vault's `sys/capabilities` names them: `['root']` for the root policy, `['deny']` when
+   * nothing is granted. Each capability is judged exactly as `allows` judges a request needing it, so the answer never
+   * promises what a request would be refused; `scan` is reported only where a policy states it, not where `list`
+   * implies it.
    */
   capabilities(path: string): Array<PolicyCapability | 'root'> {
     if (this.isRoot) return ['root'];
-    return capabilitiesOf(this.maskFor(path, true));
+    return reportCapabilities((capability) => this.grants(bitOf(capability), path, namesFolder(capability)));
   }
 
   /**
@@ -128,11 +107,10 @@ export class Acl {
     if (this.isRoot) return checks.map(() => true);
     const narrowed = new Map<string, Narrowed>();
     return checks.map(({ capability, path }) => {
-      if (capability === 'list' || capability === 'scan') return this.allows(capability, path);
+      if (namesFolder(capability)) return this.allows(capability, path);
       const folder = path.slice(0, path.lastIndexOf('/') + 1);
-      let rules = narrowed.get(folder);
-      if (!rules) narrowed.set(folder, (rules = this.narrow(folder)));
-      const mask = rules.folderMask ?? (rules.hasExact ? this.exact.get(path) : undefined) ?? this.nonExactMask(path, rules) ?? 0;
+      const rules = narrowed.get(folder) ?? narrowed.set(folder, this.narrow(folder)).get(folder)!;
+      const mask = rules.folderMask ?? this.exact.get(path) ?? this.bestMatch(path, rules)?.mask ?? 0;
       return (mask & bitOf(capability)) !== 0;
     });
   }
@@ -149,80 +127,66 @@ export class Acl {
     }
   }
 
-  private maskFor(path: string, isList: boolean): CapabilityMask {
-    const exact = this.exact.get(path) ?? (isList ? this.exact.get(withoutTrailingSlash(path)) : undefined);
-    if (exact !== undefined) return exact;
-    // A LIST of "foo/" is first matched as "foo", so that a rule "foo*" or "+/foo" grants listing "foo/".
-    if (isList && path.endsWith('/')) {
-      const folder = this.nonExactMask(withoutTrailingSlash(path));
-      if (folder !== undefined) return folder;
+  /** Whether the rules matching `path` grant a capability of `wanted`; `isFolder` for a LIST or a SCAN. */
+  private grants(wanted: CapabilityMask, path: string, isFolder: boolean): boolean {
+    const trimmed = isFolder && path.endsWith('/') ? path.slice(0, -1) : path;
+    const exact = this.exact.get(path) ?? this.exact.get(trimmed);
+    if (exact !== undefined) return (exact & wanted) !== 0;
+    if (trimmed !== path) return this.grantsFolder(wanted, trimmed, path);
+    return ((this.bestMatch(path)?.mask ?? 0) & wanted) !== 0;
+  }
+
+  /**
+   * A LIST of `folder/` is matched both as `folder` and as `folder/`: as `folder`, so that rules written without the
+   * slash (`folder*`, `+/folder`, `team/+`) grant listing it, as in Vault; as `folder/`, so that a deny on `folder/*`
+   * is seen. Of all those matches the most specific one granting the capability wins, unless a deny matches that is
+   * more specific still. (Taking only the `folder` matches, as Vault once did, let `secret/metadata/*` list a folder
+   * that `secret/metadata/private/*` denies.)
+   */
+  private grantsFolder(wanted: CapabilityMask, trimmed: string, path: string): boolean {
+    let grant: Candidate | undefined;
+    let deny: Candidate | undefined;
+    for (const form of [trimmed, path]) {
+      this.forEachMatch(form, this.allRules, (candidate) => {
+        if (candidate.mask & DENY) deny = higher(deny, candidate);
+        else if (candidate.mask & wanted) grant = higher(grant, candidate);
+      });
     }
-    return this.nonExactMask(path) ?? 0;
+    return grant !== undefined && (deny === undefined || compareCandidates(grant, deny) > 0);
+  }
+
+  /** The most specific prefix or segment rule of `rules` that matches `path`. */
+  private bestMatch(path: string, rules: Narrowed = this.allRules): Candidate | undefined {
+    let best: Candidate | undefined;
+    this.forEachMatch(path, rules, (candidate) => (best = higher(best, candidate)));
+    return best;
+  }
+
+  /** Visits the longest prefix rule matching `path` (shorter ones never win) and every matching segment rule. */
+  private forEachMatch(path: string, rules: Narrowed, visit: (candidate: Candidate) => void): void {
+    const prefix = rules.prefixOrder.find((candidate) => path.startsWith(candidate));
+    if (prefix !== undefined) visit(prefixCandidate(prefix, this.prefixes.get(prefix)!));
+    let parts: string[] | undefined;
+    for (const rule of rules.segmentRules) {
+      parts ??= path.split('/');
+      if (matchesSegments(rule, parts)) visit(rule);
+    }
   }
 
   /** The prefix and segment rules that can match a path directly below `folder` (which is '' or ends in '/'). */
   private narrow(folder: string): Narrowed {
-    const covering = this.prefixOrder.find((candidate) => folder.startsWith(candidate));
-    const inner = this.prefixOrder.filter((candidate) => candidate.length > folder.length && candidate.startsWith(folder));
+    // Prefixes of the folder cover every name below it; prefixes that extend the folder may match some of them.
+    const prefixOrder = this.prefixOrder.filter((prefix) => folder.startsWith(prefix) || prefix.startsWith(folder));
     const parts = folder === '' ? [] : folder.slice(0, -1).split('/');
     const segmentRules = this.segmentRules.filter((rule) => mayMatchBelow(rule, parts));
-    const hasExact = [...this.exact.keys()].some((path) => path.length > folder.length && path.startsWith(folder));
+    const hasExact = [...this.exact.keys()].some((path) => path.startsWith(folder));
     // Nothing below the folder is more specific than the longest prefix covering it: one verdict for every name.
-    const uniform = !hasExact && inner.length === 0 && segmentRules.length === 0;
+    const uniform = !hasExact && segmentRules.length === 0 && prefixOrder.every((prefix) => folder.startsWith(prefix));
+    const covering = prefixOrder[0];
     return {
-      prefixOrder: covering === undefined ? inner : [...inner, covering],
+      prefixOrder,
       segmentRules,
-      hasExact,
       folderMask: uniform ? (covering === undefined ? 0 : this.prefixes.get(covering)) : undefined,
     };
   }
-
-  private nonExactMask(path: string, rules: Narrowed = this.allRules): CapabilityMask | undefined {
-    const prefix = rules.prefixOrder.find((candidate) => path.startsWith(candidate));
-    if (rules.segmentRules.length === 0) return prefix === undefined ? undefined : this.prefixes.get(prefix);
-    let best: Candidate | undefined;
-    if (prefix !== undefined) {
-      best = { isPrefix: true, firstWildcard: prefix.length, wildcards: 0, literal: prefix, mask: this.prefixes.get(prefix)! };
-    }
-    const parts = path.split('/');
-    for (const rule of rules.segmentRules) {
-      if (matchesSegments(rule, parts) && (!best || compareCandidates(rule, best) > 0)) best = rule;
-    }
-    return best?.mask;
-  }
-}
-
-/**
- * Whether a segment rule can match some path that has the folder `parts` as its first segments and at least one more
- * segment: every folder segment must match, and the rule must allow a further segment.
- */
-function mayMatchBelow(rule: SegmentRule, parts: readonly string[]): boolean {
-  const { segments, isPrefix } = rule;
-  for (let i = 0; i < parts.length; i++) {
-    if (i >= segments.length) return false;
-    const segment = segments[i]!;
-    const last = i === segments.length - 1;
-    if (last && isPrefix && (segment === '+' || parts[i]!.startsWith(segment))) return true;
-    if (segment !== '+' && segment !== parts[i]) return false;
-    if (last) return false;
-  }
-  return true;
-}
-
-function withoutTrailingSlash(path: string): string {
-  return path.endsWith('/') ? path.slice(0, -1) : path;
-}
-
-function describeSegmentRule(path: string, mask: CapabilityMask): SegmentRule {
-  const isPrefix = path.endsWith('*');
-  const literal = isPrefix ? path.slice(0, -1) : path;
-  const segments = literal.split('/');
-  return {
-    segments,
-    isPrefix,
-    firstWildcard: path.indexOf('+'),
-    wildcards: segments.filter((segment) => segment === '+').length,
-    literal,
-    mask,
-  };
 }

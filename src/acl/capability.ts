@@ -36,35 +36,30 @@ export function ruleMask(capabilities: readonly PolicyCapability[], policyNamesS
   return !policyNamesScan && mask & bitOf('list') ? mask | SCAN_BY_LIST : mask;
 }
 
-/**
- * A rule that lists `deny` keeps nothing else: Vault drops the other capabilities of such a rule. Rules built by hand
- * (not by parsePolicy) are checked here too.
- */
+/** The bits of a rule's capabilities. Rules built by hand (not by parsePolicy) are checked here too. */
 export function maskOf(capabilities: readonly PolicyCapability[]): CapabilityMask {
   const unknown = capabilities.find((capability) => !isPolicyCapability(capability));
   if (unknown !== undefined) throw new InvalidRequest(`invalid capability ${JSON.stringify(unknown)}`);
-  if (capabilities.includes('deny')) return DENY;
   return capabilities.reduce((mask, capability) => mask | bitOf(capability), 0);
 }
 
 /**
- * Merges the rules that several policies (or one policy twice) give the same path: a deny anywhere wins, otherwise
- * the capabilities add up.
+ * Merges the rules that several policies (or one policy twice, or one rule alone) give the same path: a deny anywhere
+ * wins and keeps nothing else (Vault drops the other capabilities of a rule that lists `deny`), otherwise the
+ * capabilities add up. Every rule passes through here, so no mask holds `deny` with anything else.
  */
 export function mergeMasks(current: CapabilityMask | undefined, added: CapabilityMask): CapabilityMask {
-  if (current === undefined) return added;
-  if ((current | added) & DENY) return DENY;
-  return current | added;
+  const merged = (current ?? 0) | added;
+  return merged & DENY ? DENY : merged;
 }
 
 // The order in which Vault's capabilities endpoints report them.
 const REPORT_ORDER: readonly RequiredCapability[] = ['sudo', 'read', 'list', 'update', 'delete', 'create', 'patch', 'scan'];
 
-/** The capabilities of a mask as Vault reports them: `['deny']` when denied or when nothing is granted. */
-export function capabilitiesOf(mask: CapabilityMask): PolicyCapability[] {
-  if (mask & DENY) return ['deny'];
-  const granted = REPORT_ORDER.filter((capability) => mask & bitOf(capability));
-  return granted.length > 0 ? granted : ['deny'];
+/** The granted capabilities in the order Vault reports them, or `['deny']` when none is granted. */
+export function reportCapabilities(granted: (capability: RequiredCapability) => boolean): PolicyCapability[] {
+  const reported = REPORT_ORDER.filter(granted);
+  return reported.length > 0 ? reported : ['deny'];
 }
 
 // Vault's pre-0.5 `policy = "..."` shorthand, still accepted in path blocks.

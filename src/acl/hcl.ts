@@ -29,13 +29,24 @@ interface Token {
   line: number;
 }
 
-// Deeper nesting than this is never a policy; refusing it keeps hostile input from exhausting the stack.
-const MAX_DEPTH = 32;
+/** Deeper nesting than this is never a policy; refusing it keeps hostile input from exhausting the stack. */
+export const MAX_NESTING = 32;
 
 const PUNCTUATION = new Set(['{', '}', '[', ']', '=', ',']);
 
 function fail(line: number, message: string): never {
   throw new InvalidRequest(`failed to parse policy: line ${line}: ${message}`);
+}
+
+// Sticky patterns, each matching at `lastIndex` only.
+const LINE_REST = /[^\n]*/y;
+// A string ends at its closing quote; a line break before it leaves it unterminated.
+const STRING = /"(?:[^"\\\n]|\\.)*"/y;
+const WORD = /(-?\d+(?:\.\d+)?)|[A-Za-z_][\w.-]*/y;
+
+function matchAt(pattern: RegExp, text: string, at: number): RegExpExecArray | null {
+  pattern.lastIndex = at;
+  return pattern.exec(text);
 }
 
 function tokenize(text: string): Token[] {
@@ -50,32 +61,29 @@ function tokenize(text: string): Token[] {
     } else if (/\s/.test(char)) {
       i++;
     } else if (char === '#' || text.startsWith('//', i)) {
-      while (i < text.length && text[i] !== '\n') i++;
+      // The comment's line break is left for the next round, which counts it.
+      i += matchAt(LINE_REST, text, i)![0].length;
     } else if (text.startsWith('/*', i)) {
       const end = text.indexOf('*/', i + 2);
-      if (end < 0) fail(line, 'unterminated comment');
+      if (end === -1) fail(line, 'unterminated comment');
       line += text.slice(i, end).split('\n').length - 1;
       i = end + 2;
     } else if (char === '"') {
-      let end = i + 1;
-      while (end < text.length && text[end] !== '"') {
-        if (text[end] === '\n') fail(line, 'unterminated string');
-        end += text[end] === '\\' ? 2 : 1;
-      }
-      if (end >= text.length) fail(line, 'unterminated string');
-      tokens.push({ kind: 'string', text: decodeString(text.slice(i, end + 1), line), line });
-      i = end + 1;
+      const literal = matchAt(STRING, text, i)?.[0];
+      if (literal === undefined) fail(line, 'unterminated string');
+      tokens.push({ kind: 'string', text: decodeString(literal, line), line });
+      i += literal.length;
     } else if (PUNCTUATION.has(char)) {
       tokens.push({ kind: 'punct', text: char, line });
       i++;
     } else {
-      const word = /^(-?\d+(\.\d+)?|[A-Za-z_][\w.-]*)/.exec(text.slice(i, i + 256));
+      const word = matchAt(WORD, text, i);
       if (!word) fail(line, text.startsWith('<<', i) ? 'heredoc strings are not supported' : `unexpected character ${JSON.stringify(char)}`);
-      tokens.push({ kind: /^-?\d/.test(word[0]) ? 'number' : 'ident', text: word[0], line });
+      tokens.push({ kind: word[1] === undefined ? 'ident' : 'number', text: word[0], line });
       i += word[0].length;
     }
   }
-  tokens.push({ kind: 'eof', text: '', line });
+  tokens.push({ kind: 'eof', text: 'end of input', line });
   return tokens;
 }
 
@@ -93,11 +101,11 @@ class Parser {
   constructor(private readonly tokens: Token[]) {}
 
   body(depth: number, closing: '}' | 'eof'): HclEntry[] {
-    if (depth > MAX_DEPTH) fail(this.peek().line, 'nesting too deep');
+    if (depth > MAX_NESTING) fail(this.peek().line, 'nesting too deep');
     const entries: HclEntry[] = [];
     for (;;) {
       const token = this.peek();
-      if (closing === 'eof' ? token.kind === 'eof' : this.isPunct(token, '}')) return entries;
+      if (closing === 'eof' ? token.kind === 'eof' : this.isPunct(token, closing)) return entries;
       if (token.kind !== 'ident' && token.kind !== 'string') fail(token.line, `expected a key, found ${describe(token)}`);
       this.position++;
       const labels: string[] = [];
@@ -117,11 +125,12 @@ class Parser {
   }
 
   private value(depth: number): HclValue {
-    if (depth > MAX_DEPTH) fail(this.peek().line, 'nesting too deep');
+    if (depth > MAX_NESTING) fail(this.peek().line, 'nesting too deep');
     const token = this.next();
     if (token.kind === 'string') return token.text;
     if (token.kind === 'number') return Number(token.text);
-    if (token.kind === 'ident' && (token.text === 'true' || token.text === 'false')) return token.text === 'true';
+    // What is left is a word or punctuation, and no punctuation reads "true" or "false".
+    if (token.text === 'true' || token.text === 'false') return token.text === 'true';
     if (this.isPunct(token, '{')) return this.objectRest(depth);
     if (!this.isPunct(token, '[')) fail(token.line, `expected a value, found ${describe(token)}`);
     const items: HclValue[] = [];
@@ -156,8 +165,9 @@ class Parser {
   }
 }
 
+/** A token as messages name it: the end of input by its text, anything else quoted. */
 function describe(token: Token): string {
-  return token.kind === 'eof' ? 'end of input' : JSON.stringify(token.text);
+  return token.kind === 'eof' ? token.text : JSON.stringify(token.text);
 }
 
 /** Parses HCL text into its top-level entries; throws InvalidRequest naming the line of the first problem. */

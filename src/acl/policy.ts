@@ -1,7 +1,7 @@
 import { InvalidRequest } from '../core/errors.js';
-import { isPlainObject } from '../core/fields.js';
 import { isPolicyCapability, legacyPolicyCapabilities, type PolicyCapability } from './capability.js';
 import { HclObject, parseHcl, type HclEntry } from './hcl.js';
+import { JsonMembers, readJson } from './policy-json.js';
 
 /** One `path` stanza of a policy, normalised: the path without a leading '/', its capabilities deduplicated. */
 export interface PathRule {
@@ -53,9 +53,10 @@ function stanzasFromHcl(entries: HclEntry[]): Stanza[] {
   return stanzas;
 }
 
-function stanzasFromJson(document: Record<string, unknown>): Stanza[] {
+// Every member counts, a repeated one too: a path named twice is two stanzas, as in HCL.
+function stanzasFromJson(document: JsonMembers): Stanza[] {
   const stanzas: Stanza[] = [];
-  for (const [key, value] of Object.entries(document)) {
+  for (const [key, value] of document.members) {
     if (!TOP_LEVEL_KEYS.has(key)) fail(`invalid key ${JSON.stringify(key)}`);
     if (key === 'name') {
       if (typeof value !== 'string') fail('"name" must be a string');
@@ -63,10 +64,10 @@ function stanzasFromJson(document: Record<string, unknown>): Stanza[] {
     }
     // HCL's JSON form allows both {"path": {...}} and {"path": [{...}, {...}]}.
     for (const group of Array.isArray(value) ? value : [value]) {
-      if (!isPlainObject(group)) fail('"path" must map paths to objects');
-      for (const [path, settings] of Object.entries(group)) {
-        if (!isPlainObject(settings)) fail(`path ${JSON.stringify(path)}: expected an object`);
-        stanzas.push({ path, settings: Object.entries(settings) });
+      if (!(group instanceof JsonMembers)) fail('"path" must map paths to objects');
+      for (const [path, settings] of group.members) {
+        if (!(settings instanceof JsonMembers)) fail(`path ${JSON.stringify(path)}: expected an object`);
+        stanzas.push({ path, settings: settings.members });
       }
     }
   }
@@ -110,23 +111,13 @@ function ruleOf(stanza: Stanza): PathRule {
 /**
  * Parses an ACL policy written in Vault's JSON form (`{"path": {"secret/data/*": {"capabilities": ["read"]}}}`) or its
  * HCL form (`path "secret/data/*" { capabilities = ["read"] }`). Throws InvalidRequest with a message naming the
- * problem; a policy is either understood completely or refused.
+ * problem; a policy is either understood completely or refused. A path named twice (two blocks, or a JSON key
+ * repeated) gives two rules, which merge like the rules of two policies: capabilities add up and a deny wins.
  */
 export function parsePolicy(text: string): PathRule[] {
   if (typeof text !== 'string') fail('the policy must be a string');
   const trimmed = text.trim();
-  let stanzas: Stanza[];
-  if (trimmed.startsWith('{')) {
-    // Text that starts with '{' and parses is always an object.
-    let document: Record<string, unknown>;
-    try {
-      document = JSON.parse(trimmed) as Record<string, unknown>;
-    } catch (error) {
-      fail(`invalid JSON: ${(error as Error).message}`);
-    }
-    stanzas = stanzasFromJson(document);
-  } else {
-    stanzas = stanzasFromHcl(parseHcl(text));
-  }
+  // Text that starts with '{' and reads as JSON is always an object.
+  const stanzas = trimmed.startsWith('{') ? stanzasFromJson(readJson(trimmed) as JsonMembers) : stanzasFromHcl(parseHcl(text));
   return stanzas.map(ruleOf);
 }

@@ -54,7 +54,7 @@ describe('Acl.allowsMany: bulk checks give exactly the single verdicts', () => {
         const acl = new Acl(policies.map((rules, i) => ({ name: `p${i}`, rules: rules.map((rule) => ({ path: rule.path, capabilities: [...rule.capabilities] })) })));
         expect(acl.allowsMany(checks)).toEqual(checks.map((check) => acl.allows(check.capability, check.path)));
       }),
-      { numRuns: 400 },
+      { seed: 20_270_027, numRuns: 400 },
     );
   });
 
