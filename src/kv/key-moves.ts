@@ -70,7 +70,8 @@ export async function transferKey(
 
 /**
  * Removes every key below the folder, one key at a time (each key goes whole or not at all), in batches that are
- * each authorised (`delete` on every key's `metadata/` path) before any of them is removed. Interrupted, it leaves
+ * each authorised (`delete` on every key's `metadata/` path) before any of them is removed. It enumerates the folder,
+ * so it first needs `list` on `metadata/<folder>` too (besides the route's `delete` there). Interrupted, it leaves
  * some keys removed and the others whole; running it again finishes. Answers how many keys it removed.
  */
 export async function deleteFolder(
@@ -80,6 +81,7 @@ export async function deleteFolder(
   // The engine passes its own removal, which also makes the change event of each key.
   remove: (path: string) => Promise<void> = (path) => keys.remove(path),
 ): Promise<number> {
+  await require(authorize, [{ capability: 'list', path: `metadata/${folder}` }]);
   let removed = 0;
   let batch: string[] = [];
   const flush = async () => {
