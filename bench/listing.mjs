@@ -1,5 +1,6 @@
 // Listing extensions: SCAN and LIST pages must cost the same in a big mount as in a small one (storage listPage,
-// never the whole folder), and an ACL-filtered LIST against the same LIST unfiltered.
+// never the whole folder), also when every name of the page is checked against an ACL, and an ACL-filtered LIST
+// against the same LIST unfiltered.
 import { Acl, KvEngine, MemoryStorage, parsePolicy } from 'strongroom';
 import { compare } from './harness.mjs';
 import { expectOk, payload } from './fixtures.mjs';
@@ -21,9 +22,9 @@ async function mount(keys) {
 }
 
 /** A page of PAGE names from the middle of the listing (a page after a name, as a client paging through would ask). */
-function page(kv, method, folder, after) {
+function page(kv, method, folder, after, authorize) {
   return async () => {
-    const response = await expectOk(kv.handle({ method, path: `metadata/${folder}`, query: { after, limit: String(PAGE) } }));
+    const response = await expectOk(kv.handle({ method, path: `metadata/${folder}`, query: { after, limit: String(PAGE) }, authorize }));
     if (response.body.data.keys.length !== PAGE) throw new Error(`${method} page came back short`);
   };
 }
@@ -63,6 +64,19 @@ export async function listingBenchmarks(log) {
     flatRow(
       `LIST page of ${PAGE}, ${LARGE} keys vs ${SMALL}`,
       await compare({ name: 'list large', fn: page(large, 'LIST', 'flat/', middle(LARGE)) }, { name: 'list small', fn: page(small, 'LIST', 'flat/', middle(SMALL)) }),
+      `same page, ${SMALL} keys`,
+    ),
+  );
+
+  // Each name of the page is asked about on its own path (one bulk call per page): the page must stay as flat.
+  const lister = new Acl([{ name: 'lister', rules: parsePolicy('path "secret/metadata/*" { capabilities = ["list"] }') }]).authorizer('secret');
+  rows.push(
+    flatRow(
+      `ACL-checked LIST page of ${PAGE}, ${LARGE} keys vs ${SMALL}`,
+      await compare(
+        { name: 'checked list large', fn: page(large, 'LIST', 'flat/', middle(LARGE), lister) },
+        { name: 'checked list small', fn: page(small, 'LIST', 'flat/', middle(SMALL), lister) },
+      ),
       `same page, ${SMALL} keys`,
     ),
   );

@@ -70,13 +70,15 @@ function childOf(container: unknown, token: string, text: string): unknown {
   throw new OperationFailed(`path ${JSON.stringify(text)} does not exist`);
 }
 
-/** A location in the document: its parent container and its name there (undefined for the root). */
-interface Location {
+/** A location below the root: the container that holds it, its name there, and its pointer as written. */
+interface Slot {
+  parent: Container;
+  token: string;
   text: string;
-  tokens: string[];
-  parent?: Container;
-  token?: string;
 }
+
+/** undefined: the root, the whole document. */
+type Location = Slot | undefined;
 
 const SIZE_OF_COMMA = 1;
 
@@ -110,10 +112,13 @@ class Patcher {
       case 'add':
         return this.insert(this.locate(operation.path), this.fresh(operation.value, operation.path));
       case 'replace':
-        this.take(this.locate(operation.path), false);
+        this.take(this.locate(operation.path));
         return this.insert(this.locate(operation.path), this.fresh(operation.value, operation.path));
-      case 'remove':
-        return void this.take(this.locate(operation.path), true);
+      case 'remove': {
+        const location = this.locate(operation.path);
+        if (!location) throw new OperationFailed('the whole document cannot be removed');
+        return void this.take(location);
+      }
       case 'test': {
         this.checkFits(this.measure(operation.value), operation.path);
         if (!jsonEqual(this.valueAt(this.locate(operation.path)), operation.value)) {
@@ -126,9 +131,10 @@ class Patcher {
       case 'move': {
         if (operation.from === operation.path) return void this.valueAt(this.locate(operation.from));
         if (operation.path.startsWith(`${operation.from}/`)) throw new OperationFailed(`cannot move ${JSON.stringify(operation.from)} into itself`);
+        // `from` is no root here: moving the root anywhere else is moving it into itself.
         const from = this.locate(operation.from);
         const value = this.valueAt(from);
-        const measured = this.take(from, true);
+        const measured = this.take(from);
         this.checkFits(measured, operation.path);
         return this.insert(this.locate(operation.path), { value, bytes: measured.bytes });
       }
@@ -157,47 +163,45 @@ class Patcher {
 
   private locate(text: string): Location {
     const tokens = tokensOf(text);
-    if (tokens.length === 0) return { text, tokens };
+    const token = tokens.pop();
+    if (token === undefined) return undefined;
     let parent: unknown = this.document;
-    for (const token of tokens.slice(0, -1)) parent = childOf(parent, token, text);
+    for (const step of tokens) parent = childOf(parent, step, text);
     if (!Array.isArray(parent) && !isPlainObject(parent)) throw new OperationFailed(`path ${JSON.stringify(text)} does not exist`);
-    return { text, tokens, parent, token: tokens.at(-1) };
+    return { parent, token, text };
   }
 
   private valueAt(location: Location): unknown {
-    return location.parent === undefined ? this.document : childOf(location.parent, location.token as string, location.text);
+    return location ? childOf(location.parent, location.token, location.text) : this.document;
   }
 
   /** Adds the value at the location (RFC 6902 "add": an object member is replaced, an array element inserted). */
   private insert(location: Location, { value, bytes }: Sized): void {
-    const { parent, token, text } = location;
-    if (parent === undefined || token === undefined) {
+    if (!location) {
       this.size = bytes;
       this.document = value;
       return;
     }
+    const { parent, token, text } = location;
     if (Array.isArray(parent)) {
       const index = arrayIndex(parent, token, text, true);
       this.grow(bytes + (parent.length > 0 ? SIZE_OF_COMMA : 0));
       parent.splice(index, 0, value);
       return;
     }
-    if (Object.hasOwn(parent, token)) this.take(location, false);
+    if (Object.hasOwn(parent, token)) this.take(location);
     this.grow(bytes + memberNameBytes(token) + (Object.keys(parent).length > 0 ? SIZE_OF_COMMA : 0));
     Object.defineProperty(parent, token, { value, enumerable: true, writable: true, configurable: true });
   }
 
   /**
-   * Removes the value at the location and answers its measure. The root is only ever replaced (`remove` false: the
-   * caller is about to insert its replacement).
+   * Removes the value at the location and answers its measure. The root is only measured: it is only ever replaced,
+   * and the caller is about to insert its replacement.
    */
-  private take(location: Location, remove: boolean): Measure {
+  private take(location: Location): Measure {
     const measured = this.measure(this.valueAt(location));
+    if (!location) return measured;
     const { parent, token } = location;
-    if (parent === undefined || token === undefined) {
-      if (remove) throw new OperationFailed('the whole document cannot be removed');
-      return measured;
-    }
     if (Array.isArray(parent)) {
       parent.splice(Number(token), 1);
       this.size -= measured.bytes + (parent.length > 0 ? SIZE_OF_COMMA : 0);

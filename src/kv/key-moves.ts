@@ -3,7 +3,8 @@ import { PermissionDenied } from '../core/errors.js';
 import { bool, int, str } from '../core/fields.js';
 import type { CapabilityCheck } from '../core/request.js';
 import type { KeyStore } from './key-store.js';
-import type { Transferred } from './key-transfer.js';
+import { withNewKeySettings } from './metadata.js';
+import type { Transferred, TransferOptions } from './key-transfer.js';
 import { keyPath } from './typed-input.js';
 
 /**
@@ -22,15 +23,26 @@ const BATCH = 100;
 /** The capability callback of a request, or one that allows everything when the caller checks nothing. */
 export type Authorize = (check: CapabilityCheck) => boolean | Promise<boolean>;
 
-async function require(authorize: Authorize | undefined, checks: CapabilityCheck[]): Promise<void> {
-  if (!authorize) return;
-  // Only `true` grants, as for the route's own check.
-  for (const check of checks) if ((await authorize(check)) !== true) throw new PermissionDenied();
+/** Whether the caller holds every check; without a callback nothing is checked. Only `true` grants. */
+async function holds(authorize: Authorize | undefined, checks: readonly CapabilityCheck[]): Promise<boolean> {
+  if (!authorize) return true;
+  for (const check of checks) if ((await authorize(check)) !== true) return false;
+  return true;
+}
+
+async function require(authorize: Authorize | undefined, checks: readonly CapabilityCheck[]): Promise<void> {
+  if (!(await holds(authorize, checks))) throw new PermissionDenied();
 }
 
 /**
  * A move needs `read` and `delete` on the source (its data and its metadata), a copy `read`; both need `create` on
- * the target, which must not exist yet.
+ * the target, which must not exist yet. Those let the caller read the source's readable versions and place them at
+ * the target, and no more:
+ * - a version soft-deleted at the source is data the caller could not read there (only an undelete could bring it
+ *   back), so it arrives destroyed, without its data, unless the caller may `update` on `undelete/<from>`;
+ * - the key-level metadata (custom_metadata and the settings) arrives only when the caller may `read` it on
+ *   `metadata/<from>` and `create` it on `metadata/<to>`; otherwise the target starts with a new key's.
+ * These two are never a refusal: they decide what the transfer carries.
  */
 export async function transferKey(
   keys: KeyStore,
@@ -40,19 +52,26 @@ export async function transferKey(
   authorize?: Authorize,
 ): Promise<Transferred & { to: string }> {
   const to = keyPath(fields.to);
-  const checks: CapabilityCheck[] = [
+  await require(authorize, [
     { capability: 'read', path: `data/${from}` },
     ...(keepSource ? [] : [{ capability: 'delete' as const, path: `metadata/${from}` }]),
     { capability: 'create', path: `data/${to}` },
-  ];
-  await require(authorize, checks);
-  const transferred = await keys.transfer(from, to, { keepSource, ...(fields.cas === undefined ? {} : { cas: fields.cas }) });
-  return { ...transferred, to };
+  ]);
+  const carryDeleted = await holds(authorize, [{ capability: 'update', path: `undelete/${from}` }]);
+  const carryMetadata = await holds(authorize, [
+    { capability: 'read', path: `metadata/${from}` },
+    { capability: 'create', path: `metadata/${to}` },
+  ]);
+  const options: TransferOptions = { keepSource, carryDeleted };
+  if (!carryMetadata) options.keyMetadata = withNewKeySettings;
+  if (fields.cas !== undefined) options.cas = fields.cas;
+  return { ...(await keys.transfer(from, to, options)), to };
 }
 
 /**
  * Removes every key below the folder, one key at a time (each key goes whole or not at all), in batches that are
- * each authorised (`delete` on every key's `metadata/` path) before any of them is removed. Interrupted, it leaves
+ * each authorised (`delete` on every key's `metadata/` path) before any of them is removed. It enumerates the folder,
+ * so it first needs `list` on `metadata/<folder>` too (besides the route's `delete` there). Interrupted, it leaves
  * some keys removed and the others whole; running it again finishes. Answers how many keys it removed.
  */
 export async function deleteFolder(
@@ -62,6 +81,7 @@ export async function deleteFolder(
   // The engine passes its own removal, which also makes the change event of each key.
   remove: (path: string) => Promise<void> = (path) => keys.remove(path),
 ): Promise<number> {
+  await require(authorize, [{ capability: 'list', path: `metadata/${folder}` }]);
   let removed = 0;
   let batch: string[] = [];
   const flush = async () => {

@@ -6,7 +6,7 @@ import { CAS_MISMATCH } from './cas.js';
 import { entryDocument, StaleRead, type EntryDocuments } from './entry-documents.js';
 import type { StoredChange, StoredMetadata, StoredVersion } from './records.js';
 import { timedBlobId, type StorageLayout } from './storage-layout.js';
-import { dataInDocument, keptRange, range } from './versions.js';
+import { dataInDocument, isDeleted, keptRange, range } from './versions.js';
 
 /**
  * Moving and copying a key with its whole history, as one commit: the target's head and entry documents are created
@@ -22,6 +22,10 @@ export interface TransferOptions {
   cas?: number;
   /** Copy: the source stays. */
   keepSource: boolean;
+  /** Soft-deleted versions arrive as they are; otherwise they arrive destroyed, their data not carried. */
+  carryDeleted: boolean;
+  /** The target's key-level metadata (custom_metadata, settings) from the source's record; by default, the source's. */
+  keyMetadata?: (source: StoredMetadata) => StoredMetadata;
 }
 
 /** What a transfer committed: the source's record as it was moved or copied, and the target's first change. */
@@ -50,7 +54,7 @@ export class KeyTransfer {
       const head = this.json.decode<StoredMetadata>(raw, source);
       if (options.cas !== undefined && options.cas !== head.current_version) throw new InvalidRequest(CAS_MISMATCH);
       const made: StoredChange = { operation: options.keepSource ? 'copy' : 'move', version: head.current_version, revision: head.revision + 1, time: this.now() };
-      const operations = await this.operations(from, to, head, raw, options.keepSource, made);
+      const operations = await this.operations(from, to, head, raw, options, made);
       const next = operations.find((operation) => operation.key === target);
       if (await this.atomic.apply(operations, target, next?.type === 'put' ? next.value : undefined)) return { source: head, made };
     }
@@ -62,15 +66,26 @@ export class KeyTransfer {
     to: string,
     head: StoredMetadata,
     raw: Uint8Array,
-    keepSource: boolean,
+    { keepSource, carryDeleted, keyMetadata = (source) => source }: TransferOptions,
     made: StoredChange,
   ): Promise<StorageOperation[]> {
     const source = this.layout.metadata(from);
     const sourceFolder = this.layout.entries(from);
     const targetFolder = this.layout.entries(to);
-    const { versions } = await this.entries.withEntries(sourceFolder, head, range(keptRange(head).from, head.current_version));
     const { time } = made;
+    const kept = await this.entries.withEntries(sourceFolder, head, range(keptRange(head).from, head.current_version));
     const operations: StorageOperation[] = [];
+    // A version withheld (deleted, and the caller may not undelete it) arrives destroyed; a move removes its data.
+    const withheld = new Set<number>();
+    const arriving = (entry: StoredVersion): StoredVersion => {
+      if (carryDeleted || entry.destroyed || !isDeleted(entry, time)) return entry;
+      withheld.add(entry.version);
+      if (!keepSource && entry.blob !== undefined) operations.push({ type: 'delete', key: this.layout.blob(entry.blob) });
+      const { blob: _blob, ...rest } = entry;
+      return { ...rest, destroyed: true };
+    };
+    const versions = kept.versions.map(arriving);
+    const arrived = new Map(versions.map((entry) => [entry.version, entry]));
     const renamed = new Map<string, string>();
     if (keepSource) {
       await Promise.all(
@@ -89,7 +104,7 @@ export class KeyTransfer {
     // A version keeping its data in its document has one, inline or not: it goes over as it is, data and all.
     const carried = await Promise.all(
       versions.map(async ({ version }) => {
-        if (!dataInDocument(head, version)) return undefined;
+        if (!dataInDocument(head, version) || withheld.has(version)) return undefined;
         const document = await this.json.getRaw(`${sourceFolder}${version}`);
         if (document === undefined) throw new StaleRead();
         return document;
@@ -99,12 +114,15 @@ export class KeyTransfer {
       const key = `${targetFolder}${entry.version}`;
       const document = carried[index];
       if (document) operations.push({ type: 'put', key, value: document });
-      else if (!inline.has(entry.version)) operations.push({ type: 'put', key, value: encodeJson(entryDocument(rename(entry), time)) });
+      // A version keeping its data in its document has one, inline or not: a withheld one's holds no data.
+      else if (!inline.has(entry.version) || dataInDocument(head, entry.version)) {
+        operations.push({ type: 'put', key, value: encodeJson(entryDocument(rename(entry), time)) });
+      }
     });
     // The target's history starts with its arrival: the source's earlier changes are events of another path.
     const next: StoredMetadata = {
-      ...head,
-      versions: head.versions.map(rename),
+      ...keyMetadata(head),
+      versions: head.versions.map((entry) => rename(arrived.get(entry.version)!)),
       garbage: keepSource ? [] : head.garbage,
       retired: [],
       revision: made.revision,

@@ -8,8 +8,8 @@ import { findVersion } from './versions.js';
  * LIST metadata/<folder>/: the direct children of a folder, keys as `name` and sub-folders as `name/` (a name can be
  * both); SCAN metadata/<folder>/: every key below it as a path relative to the folder, no folder names. Both in byte
  * order of the names' UTF-8 form; `after` and `limit` page through them; `exclude_deleted` drops keys whose current
- * version has any deletion time, even a future one, and keeps folders; `readable_only` keeps only what the caller may
- * read (see listing-filter.ts).
+ * version has any deletion time, even a future one, and keeps folders; names the caller may not see, or with
+ * `readable_only` may not read, are left out (see listing-visibility.ts).
  */
 
 export const listFields = z.object({

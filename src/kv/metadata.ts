@@ -32,15 +32,16 @@ export type MetadataPatch = z.output<typeof metadataPatchFields>;
 /** What `patchMetadata` takes: the fields of `PATCH metadata/:path`. */
 export type KvMetadataPatchInput = z.input<typeof metadataPatchFields>;
 
+/** A new key's settings: 0 and false defer to the engine's config. */
+const NEW_KEY_SETTINGS = { max_versions: 0, cas_required: false, delete_version_after: 0 } as const;
+
 export function newMetadata(now: number): StoredMetadata {
   return {
     created: now,
     updated: now,
     current_version: 0,
     oldest_version: 0,
-    max_versions: 0,
-    cas_required: false,
-    delete_version_after: 0,
+    ...NEW_KEY_SETTINGS,
     custom_metadata: {},
     revision: 0,
     spilled: 0,
@@ -48,6 +49,15 @@ export function newMetadata(now: number): StoredMetadata {
     garbage: [],
     retired: [],
   };
+}
+
+/**
+ * The key with a new key's metadata in place of its own: settings deferring to the engine, no custom_metadata, no
+ * metadata_cas requirement, metadata changes counted from 0 (what a copy or move gives a caller without rights on it).
+ */
+export function withNewKeySettings(key: StoredMetadata): StoredMetadata {
+  const { metadata_cas_required: _required, metadata_version: _changes, ...rest } = key;
+  return { ...rest, ...NEW_KEY_SETTINGS, custom_metadata: {} };
 }
 
 /** A metadata write with none of the settable fields changes nothing and creates nothing (metadata_cas sets nothing). */

@@ -24,7 +24,7 @@ function scheduledDeletion(from: number, key: StoredMetadata, config: StoredConf
 }
 
 /** A deletion time at or before now hides the version (DECISIONS 24); expiry is lazy, there is no background job. */
-function isDeleted(version: StoredVersion, now: number): boolean {
+export function isDeleted(version: StoredVersion, now: number): boolean {
   return version.deletion !== undefined && version.deletion <= now;
 }
 

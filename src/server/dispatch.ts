@@ -4,7 +4,7 @@ import type { Acl } from '../acl/acl.js';
 import { tokenPolicies } from '../acl/builtin-policies.js';
 import type { RequiredCapability } from '../acl/capability.js';
 import { InvalidRequest, NotFound, PermissionDenied, UnsupportedOperation } from '../core/errors.js';
-import type { AuthGrant, EngineRequest, EngineResponse } from '../core/request.js';
+import type { AuthGrant, CapabilityCheck, EngineRequest, EngineResponse } from '../core/request.js';
 import type { Clock } from '../ports/clock.js';
 import type { AuditEvent, AuditLog } from './audit.js';
 import type { PolicyStore } from './policy-store.js';
@@ -67,6 +67,7 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
   function callerOf(request: ApiRequest) {
     let lookup: Promise<TokenRecord | undefined> | undefined;
     let acl: Promise<Acl | undefined> | undefined;
+    const aclOf = () => (acl ??= state.resolve().then((entry) => (entry ? policies.aclFor(entry.policies) : undefined)));
     const state = {
       entry: undefined as TokenRecord | undefined,
       resolve(): Promise<TokenRecord | undefined> {
@@ -74,8 +75,11 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
         return lookup;
       },
       async allows(capability: RequiredCapability, path: string): Promise<boolean> {
-        acl ??= state.resolve().then((entry) => (entry ? policies.aclFor(entry.policies) : undefined));
-        return (await acl)?.allows(capability, path) === true;
+        return (await aclOf())?.allows(capability, path) === true;
+      },
+      /** Many checks against the one ACL of the token: a listing page's names cost one resolution. */
+      async allowsMany(checks: readonly { capability: RequiredCapability; path: string }[]): Promise<boolean[]> {
+        return (await aclOf())?.allowsMany(checks) ?? checks.map(() => false);
       },
     };
     return state;
@@ -115,8 +119,10 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
       body: request.body,
       headers: request.headers,
       ...(request.remoteAddress !== undefined ? { remoteAddress: request.remoteAddress } : {}),
-      // Engines ask with mount-relative paths; policies name full paths.
-      authorize: ({ capability, path }) => caller.allows(capability, mount.prefix + path),
+      // Engines ask with mount-relative paths; policies name full paths. `many` answers a whole listing page.
+      authorize: Object.assign(({ capability, path }: CapabilityCheck) => caller.allows(capability, mount.prefix + path), {
+        many: (checks: readonly CapabilityCheck[]) => caller.allowsMany(checks.map(({ capability, path }) => ({ capability, path: mount.prefix + path }))),
+      }),
     });
     const body = response.body;
     const grant = mount.tokenIssuer && response.status === 200 && body && 'auth' in body ? body.auth : undefined;

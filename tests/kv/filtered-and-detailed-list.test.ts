@@ -30,7 +30,8 @@ describe('listings narrowed to what the caller may read', () => {
   it('readable_only=true keeps keys the caller may read and folders it may list', async () => {
     const env = await seeded();
     const authorize = authorizer();
-    expect(await listed(env, { method: 'LIST', authorize })).toEqual(['app', 'app-2', 'db', 'hidden/', 'other', 'sub/', 'zz']);
+    // The denied sub-folder is left out of every listing: each name must pass list on its own path.
+    expect(await listed(env, { method: 'LIST', authorize })).toEqual(['app', 'app-2', 'db', 'other', 'sub/', 'zz']);
     expect(await listed(env, { method: 'LIST', authorize, query: { readable_only: 'true' } })).toEqual(['app', 'app-2', 'db', 'sub/']);
     expect(await listed(env, { method: 'SCAN', authorize, query: { readable_only: 'true' } })).toEqual(['app', 'app-2', 'db', 'sub/inner']);
   });
@@ -39,7 +40,7 @@ describe('listings narrowed to what the caller may read', () => {
     const env = await seeded({ filterListings: true });
     const authorize = authorizer();
     expect(await listed(env, { method: 'LIST', authorize })).toEqual(['app', 'app-2', 'db', 'sub/']);
-    expect(await listed(env, { method: 'LIST', authorize, query: { readable_only: 'false' } })).toHaveLength(7);
+    expect(await listed(env, { method: 'LIST', authorize, query: { readable_only: 'false' } })).toEqual(['app', 'app-2', 'db', 'other', 'sub/', 'zz']);
     // Without an authorize callback there is nobody to ask: everything is visible, as for every other request.
     expect(await listed(env, { method: 'LIST' })).toHaveLength(7);
   });
@@ -66,7 +67,8 @@ describe('listings narrowed to what the caller may read', () => {
     const plain: CapabilityCheck[] = [];
     const viaPlain = await listed(env, { method: 'LIST', authorize: async (check) => (plain.push(check), acl(check)) });
     expect(viaPlain).toEqual(viaBulk);
-    expect(plain).toHaveLength(1 + 7);
+    // The folder, then per name list on its own path and read on its data (list on its metadata/ for a folder).
+    expect(plain).toHaveLength(1 + 7 * 2);
     expect(plain).toContainEqual({ capability: 'read', path: 'data/team/app' });
     expect(plain).toContainEqual({ capability: 'list', path: 'metadata/team/sub/' });
   });
@@ -105,7 +107,9 @@ describe('LIST and SCAN detailed-metadata/<folder>/', () => {
     const env = await seeded();
     const checks: CapabilityCheck[] = [];
     const acl = authorizer();
-    const authorize = (check: CapabilityCheck) => (checks.push(check), check.path.startsWith('detailed-metadata/') || acl(check));
+    // A detailed listing also asks read on each key's metadata/ path.
+    const authorize = (check: CapabilityCheck) =>
+      (checks.push(check), check.path.startsWith('detailed-metadata/') || (check.capability === 'read' && check.path.startsWith('metadata/')) || acl(check));
     const data = dataOf(await env.handle({ method: 'SCAN', path: 'detailed-metadata/team', query: { readable_only: 'true' }, authorize }));
     expect(checks[0]).toEqual({ capability: 'scan', path: 'detailed-metadata/team/' });
     expect(data.keys).toEqual(['app', 'app-2', 'db', 'sub/inner']);

@@ -66,7 +66,10 @@ describe('LIST metadata (reference §14 cases 63-67, §9; DECISIONS 5)', () => {
     };
     const viaGet = await env.handle({ method: 'GET', path: 'metadata/a', query: { list: 'true' }, authorize });
     expect(viaGet).toEqual(await env.LIST('a'));
-    expect(asked).toEqual([{ capability: 'list', path: 'metadata/a/' }]);
+    expect(asked).toEqual([
+      { capability: 'list', path: 'metadata/a/' },
+      { capability: 'list', path: 'metadata/a/b' },
+    ]);
   });
 
   it('folders disappear with their last key; every key with metadata is listed', async () => {

@@ -188,9 +188,11 @@ describe('DELETE metadata/<folder>/?recursive=true', () => {
 
   it('asks delete on every key of a batch before removing any of it', async () => {
     const kv = await treeEngine(new MemoryStorage());
-    const { authorize } = policy('delete:metadata/t/', 'delete:metadata/t/x', 'delete:metadata/t/y/z', 'delete:metadata/t/y/w');
+    const { authorize, asked } = policy('delete:metadata/t/', 'list:metadata/t/', 'delete:metadata/t/x', 'delete:metadata/t/y/z', 'delete:metadata/t/y/w');
     expect((await kv.handle({ method: 'DELETE', path: 'metadata/t/', query: { recursive: 'true' }, authorize })).status).toBe(403);
     expect(await kv.list('t/y/')).toEqual(['w', 'w/', 'z']);
+    // Refused for the one key it may not delete, not for the folder.
+    expect(asked.at(-1)).toEqual({ capability: 'delete', path: 'metadata/t/y/w/deeper' });
   });
 
   it('interrupted by a storage fault at any step, leaves every key whole or gone, and a rerun finishes', async () => {

@@ -121,7 +121,8 @@ describe('capabilities (reference §11, §14 cases 82-84)', () => {
     expect((response.body as { errors: string[] }).errors.join()).toContain('permission denied');
     expect(denied.asked).toEqual([{ capability, path }]);
     expect(await Promise.all([env.R('foo'), env.MR('foo'), env.handle({ method: 'GET', path: 'config' })])).toEqual(before);
-    const allowed = policy(`${capability}:${path}`);
+    // Once the folder is granted, a listing also asks about each name it would answer (dir/ holds only x).
+    const allowed = policy(`${capability}:${path}`, ...(capability === 'list' ? ['list:metadata/dir/x'] : []));
     expect((await env.handle({ ...request, authorize: allowed.authorize })).status).toBeLessThan(400);
     },
   );

@@ -1,0 +1,54 @@
+import type { BulkAuthorizer, CapabilityCheck, EngineRequest } from '../core/request.js';
+import type { NameFilter } from './listing.js';
+
+/**
+ * Which names of a listing page the caller may be answered. The route's own check covers only the folder asked for;
+ * a deny below it (on a sub-folder, a key, a whole sub-tree) must still hide what it covers, and a SCAN reaches names
+ * at any depth. So every name is asked about on its own path, never inferred from the folder's verdict:
+ * - always: the listing's capability (`list` or `scan`) on `<route>/<folder><name>`;
+ * - a key of a detailed listing, which answers its metadata: `read` on `metadata/<folder><name>`;
+ * - with `readable_only`: a key needs `read` on `data/<folder><name>`, a sub-folder `list` on `metadata/<folder><name>`.
+ * A name stays only when every one of its checks answers exactly `true`. A whole page is one call when the callback
+ * has `many` (the Acl's authorizer does), otherwise one call per check, all at once.
+ */
+
+type Authorize = NonNullable<EngineRequest['authorize']>;
+
+export interface Visibility {
+  /** The capability the listing itself needed: `list` for LIST, `scan` for SCAN. */
+  capability: 'list' | 'scan';
+  /** The route the listing was asked on: its names are checked under the same one. */
+  route: 'metadata' | 'detailed-metadata';
+  /** A detailed listing: each key's metadata is answered. */
+  detailed: boolean;
+  /** Only what the caller may read (readable_only, or the engine's filterListings). */
+  readable: boolean;
+}
+
+function checksOf(name: string, folder: string, visibility: Visibility): CapabilityCheck[] {
+  const path = `${folder}${name}`;
+  const checks: CapabilityCheck[] = [{ capability: visibility.capability, path: `${visibility.route}/${path}` }];
+  const isFolder = name.endsWith('/');
+  if (visibility.detailed && !isFolder) checks.push({ capability: 'read', path: `metadata/${path}` });
+  if (visibility.readable) checks.push(isFolder ? { capability: 'list', path: `metadata/${path}` } : { capability: 'read', path: `data/${path}` });
+  return checks;
+}
+
+async function verdicts(authorize: Authorize, checks: readonly CapabilityCheck[]): Promise<readonly unknown[]> {
+  const many = (authorize as Partial<BulkAuthorizer>).many;
+  return typeof many === 'function' ? await many.call(authorize, checks) : await Promise.all(checks.map((check) => authorize(check)));
+}
+
+/** The filter of a listing page: a name stays when the caller passes every check of it. */
+export function visibleTo(authorize: Authorize, folder: string, visibility: Visibility): NameFilter {
+  return async (names) => {
+    const perName = names.map((name) => checksOf(name, folder, visibility));
+    const answers = await verdicts(authorize, perName.flat());
+    let next = 0;
+    return perName.map((checks) => {
+      const granted = checks.every((_, index) => answers[next + index] === true);
+      next += checks.length;
+      return granted;
+    });
+  };
+}
