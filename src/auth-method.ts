@@ -1,11 +1,12 @@
 import { lazyAwsProvider } from './adapters/aws/lazy-provider.js';
 import { AuthEngine } from './auth/auth-engine.js';
-import type { AuthEngineOptions } from './auth/auth-context.js';
+import type { AuthContext, AuthEngineOptions } from './auth/auth-context.js';
 import { login } from './auth/login/dispatch.js';
 import { loginFields } from './auth/login/paths.js';
 import { parseInput } from './core/parse-input.js';
 import type { AuthGrant } from './core/request.js';
 
+/** Options of `AuthMethod`: the engine's, with `cloud` optional. Only `storage` is required. */
 export interface AuthMethodOptions extends Omit<AuthEngineOptions, 'cloud'> {
   /** Defaults to the built-in SDK-less AWS provider, reading credentials from config/client, then `env`, then IMDSv2. */
   cloud?: AuthEngineOptions['cloud'];
@@ -32,6 +33,16 @@ export interface LoginBody {
  * the engine itself (src/auth) never imports one.
  */
 export class AuthMethod extends AuthEngine {
+  /**
+   * The engine's shared state, which `login()` hands to the login flows: an implementation detail, not API.
+   * @internal
+   */
+  declare protected readonly context: AuthContext;
+
+  /**
+   * Refuses invalid options with a TypeError. Without `cloud`, the built-in AWS provider is loaded when the engine
+   * first calls the cloud.
+   */
   constructor(options: AuthMethodOptions) {
     super({ ...options, cloud: options.cloud ?? lazyAwsProvider({ env: options.env }) });
   }

@@ -1,4 +1,8 @@
-/** strongroom/aws: the built-in SDK-less AWS provider, the client-side login helpers and the KMS root key. */
+/**
+ * strongroom/aws: the built-in SDK-less AWS provider, the client-side login helpers and the KMS root key.
+ *
+ * @packageDocumentation
+ */
 export { AwsCloudProvider, type AwsCloudProviderOptions } from './adapters/aws/provider.js';
 export {
   buildIamLoginBody,
@@ -11,3 +15,8 @@ export {
   type Ec2LoginOptions,
 } from './adapters/aws/login-helpers.js';
 export { KmsRootKey, type KmsRootKeyOptions } from './adapters/aws/kms-root-key.js';
+// Types the options above refer to (an `env`, a credentials callback, the debug hook, the rate limit).
+export type { Environment, CredentialSourceName } from './adapters/aws/credential-source.js';
+export type { CredentialEvent } from './adapters/aws/credentials.js';
+export type { RateLimit } from './adapters/aws/rate-limiter.js';
+export type { AwsCredentials } from './adapters/aws/signing.js';

@@ -1,4 +1,8 @@
-/** strongroom: a cloud identity auth method and a versioned key-value secrets engine for Node services. */
+/**
+ * strongroom: a cloud identity auth method and a versioned key-value secrets engine for Node services.
+ *
+ * @packageDocumentation
+ */
 export type { Storage, StorageOperation, ListPageOptions, StorageWatch, StorageWatchHandlers } from './ports/storage.js';
 export type { Clock } from './ports/clock.js';
 export type { RootKeyProvider } from './ports/root-key.js';

@@ -1,2 +1,7 @@
-/** strongroom/postgres: Storage in one PostgreSQL table. Needs the optional peer dependency `postgres` (`npm i postgres`). */
+/**
+ * strongroom/postgres: Storage in one PostgreSQL table. Needs the optional peer dependency `postgres`
+ * (`npm i postgres`).
+ *
+ * @packageDocumentation
+ */
 export { PostgresStorage, type PostgresStorageOptions } from './adapters/storage/postgres-storage.js';

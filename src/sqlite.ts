@@ -1,2 +1,6 @@
-/** strongroom/sqlite: Storage in one SQLite file. Needs the optional peer dependency `libsql` (`npm i libsql`). */
+/**
+ * strongroom/sqlite: Storage in one SQLite file. Needs the optional peer dependency `libsql` (`npm i libsql`).
+ *
+ * @packageDocumentation
+ */
 export { SqliteStorage, type SqliteStorageOptions } from './adapters/storage/sqlite-storage.js';

@@ -2,7 +2,9 @@
  * Typed errors, each with a stable `code`. The HTTP status of every error class is decided here and nowhere else.
  */
 export abstract class StrongroomError extends Error {
+  /** A stable identifier of the error class, such as `ERR_NOT_FOUND`; safe to branch on, unlike the message. */
   abstract readonly code: string;
+  /** The HTTP status an engine answers with for this error. */
   abstract readonly status: number;
 
   /**
@@ -46,6 +48,7 @@ export class AuthenticationRefused extends StrongroomError {
   readonly status = 403;
 }
 
+/** The path, or what it names (a key, a version, a role), does not exist (404). */
 export class NotFound extends StrongroomError {
   static override readonly traced = false;
   readonly code = 'ERR_NOT_FOUND';
@@ -69,6 +72,7 @@ export class PayloadTooLarge extends StrongroomError {
   readonly status = 413;
 }
 
+/** A PATCH whose Content-Type the path does not accept (415). */
 export class UnsupportedMediaType extends StrongroomError {
   static override readonly traced = false;
   readonly code = 'ERR_UNSUPPORTED_MEDIA_TYPE';
@@ -110,6 +114,7 @@ export class CloudUnavailable extends StrongroomError {
   readonly status = 502;
 }
 
+/** Whether `error` is one of this package's typed errors (`instanceof`), so its `code` and `status` can be read. */
 export function isStrongroomError(error: unknown): error is StrongroomError {
   return error instanceof StrongroomError;
 }

@@ -3,8 +3,13 @@
 /** `scan` (a recursive listing) is asked only by SCAN requests; see the Acl for how policies that predate it grant it. */
 export type Capability = 'create' | 'read' | 'update' | 'patch' | 'delete' | 'list' | 'scan';
 
+/**
+ * The methods an engine takes: HTTP's, Vault's LIST, and SCAN (a recursive listing). GET with `list=true` or
+ * `scan=true` in the query counts as LIST or SCAN.
+ */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'LIST' | 'SCAN';
 
+/** One question to an `authorize` callback: may the caller use `capability` on `path`? */
 export interface CapabilityCheck {
   capability: Capability;
   /** The mount-relative path as written; a LIST path always ends in '/'. */
@@ -17,9 +22,14 @@ export interface CapabilityCheck {
  */
 export interface BulkAuthorizer {
   (check: CapabilityCheck): boolean | Promise<boolean>;
+  /** Answers every check at once, in the order of `checks`. */
   many(checks: readonly CapabilityCheck[]): boolean[] | Promise<boolean[]>;
 }
 
+/**
+ * One request to an engine's `handle()`: what a transport parsed from HTTP, or what a service builds itself to call
+ * an engine in process.
+ */
 export interface EngineRequest {
   method: HttpMethod;
   /** Relative to the mount (`data/app/db`, `role/web`, `login`), never starting with '/'. */
@@ -32,9 +42,14 @@ export interface EngineRequest {
   headers?: Record<string, string | string[] | undefined>;
   /** The caller's IP, for token_bound_cidrs. */
   remoteAddress?: string;
+  /**
+   * Asked, before anything changes, for each capability the request needs (the Acl's `authorizer()` is one). Only
+   * `true` grants; anything else answers 403. Without it every request is allowed.
+   */
   authorize?: (check: CapabilityCheck) => boolean | Promise<boolean>;
 }
 
+/** What `handle()` resolves to, for failures too: the HTTP status and the JSON body (none for a 204). */
 export interface EngineResponse {
   status: number;
   body?: ResponseBody;
@@ -52,6 +67,7 @@ export interface SuccessBody {
   errors?: undefined;
 }
 
+/** The body of a failure: `{"errors": [...]}`, as Vault answers; a 404 without data carries an empty list. */
 export interface ErrorBody {
   errors: string[];
   data?: undefined;
@@ -59,9 +75,13 @@ export interface ErrorBody {
   auth?: undefined;
 }
 
+/** Any response body: a success (`data`, `warnings`, `auth`) or a failure (`errors`). */
 export type ResponseBody = SuccessBody | ErrorBody;
 
-/** What a successful login yields; the caller mints a token from it and hands it back to `renew()` later. */
+/**
+ * What a successful login yields; the caller mints a token from it and hands it back to `renew()` later. Durations
+ * (`ttl`, `max_ttl`, `period`, `explicit_max_ttl`) are whole seconds.
+ */
 export interface AuthGrant {
   policies: string[];
   metadata: Record<string, string>;

@@ -5,6 +5,7 @@ import type { AuthGrant, EngineResponse, SuccessBody } from './request.js';
  * their own engines with it); these guards give the precise shapes back.
  */
 
+/** The statuses of a success; see SuccessResponse. */
 export type SuccessStatus = 200 | 202 | 204;
 
 /** 200 with a body, 202 for a started background job, 204 without a body. */
@@ -19,10 +20,12 @@ export interface GrantResponse extends SuccessResponse {
   body: SuccessBody & { auth: AuthGrant };
 }
 
+/** Whether the response is a success (2xx), narrowing it to a SuccessResponse. */
 export function isOk(response: EngineResponse): response is SuccessResponse {
   return response.status >= 200 && response.status < 300;
 }
 
+/** Whether the response is a 200 carrying a grant (a login or renewal), so that `response.body.auth` is typed. */
 export function isGrant(response: EngineResponse): response is GrantResponse {
   return response.status === 200 && response.body?.auth !== undefined;
 }

@@ -14,6 +14,7 @@ import { confirm, MAX_CONFLICTS, remember, sealWith, tooManyWriters, type Writte
 import { open, termOf } from './sealed-value.js';
 import { StaticRootKey } from './static-root-key.js';
 
+/** Options of `EncryptedStorage`; `storage` and `key` are required. */
 export interface EncryptedStorageOptions {
   /** Where the sealed values (and the keyring) are stored. */
   storage: Storage;
@@ -28,6 +29,7 @@ export interface EncryptedStorageOptions {
   cacheBytes?: number;
 }
 
+/** What `keyringStatus()` answers: the key terms of the keyring. */
 export interface KeyringStatus {
   /** The term new writes are sealed with. */
   active: number;
@@ -79,6 +81,10 @@ export class EncryptedStorage implements Storage {
   private readonly keyLocks = new KeyedMutex();
   private readonly opened: OpenedCache;
 
+  /**
+   * Checks the options (a TypeError for a missing storage or key, or base64 text where bytes belong); nothing is read
+   * before the first operation or `open()`.
+   */
   constructor(options: EncryptedStorageOptions) {
     const provider = checkedProvider(options);
     this.inner = options.storage;
@@ -108,6 +114,11 @@ export class EncryptedStorage implements Storage {
     await this.keyring.current();
   }
 
+  /**
+   * The opened value. Rejects with SealedValueInvalid when the stored bytes do not open (altered, truncated, copied
+   * from another key), with UnknownKeyTerm when their key term is retired or unknown, and with WrongRootKey as
+   * `open()` does. Keys in `.encryption/`, the keyring's folder, are refused.
+   */
   async get(key: string): Promise<Uint8Array | undefined> {
     checkKey(key);
     const sealed = await this.inner.get(key);
@@ -120,6 +131,7 @@ export class EncryptedStorage implements Storage {
     return (keyring && this.openWith(keyring, key, sealed, this.inner.answersCopies === true)) || this.openValue(key, sealed);
   }
 
+  /** Seals the value with the active key term and writes it; keys in `.encryption/` are refused. */
   async put(key: string, value: Uint8Array): Promise<void> {
     checkKey(key);
     const written = await this.sealFor(key, value);
@@ -162,6 +174,7 @@ export class EncryptedStorage implements Storage {
     );
   }
 
+  /** The key terms as stored now: the keyring is read again, so another process's rotation shows. */
   async keyringStatus(): Promise<KeyringStatus> {
     const keyring = (await this.keyring.refresh()).keyring;
     return { active: keyring.active, terms: keyring.terms, retired: [...keyring.document.retired] };

@@ -12,6 +12,7 @@ import type { KeyringStore } from './keyring-store.js';
 import { keysAfter } from './key-walk.js';
 import { open, seal, termOf } from './sealed-value.js';
 
+/** Options of `EncryptedStorage.rewrap()`: how much one call does. */
 export interface RewrapOptions {
   /** Keys read per batch (default 100); memory and the work lost to a crash stay within one batch. */
   batchSize?: number;
@@ -19,6 +20,7 @@ export interface RewrapOptions {
   maxBatches?: number;
 }
 
+/** What one `EncryptedStorage.rewrap()` call did, and whether the rewrap is finished. */
 export interface RewrapReport {
   /** Keys this call looked at. */
   visited: number;

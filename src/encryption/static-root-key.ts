@@ -10,6 +10,7 @@ import { SealedValueInvalid, WrongRootKey } from '../core/errors.js';
 import type { RootKeyProvider } from '../ports/root-key.js';
 import { open, seal, termOf } from './sealed-value.js';
 
+/** The length of a root key in bytes (AES-256). */
 export const ROOT_KEY_LENGTH = 32;
 
 /** What the wrap binds to, so that a value sealed for a storage key can never pass for a wrapped key. */
@@ -23,9 +24,15 @@ export function aesKey(bytes: Uint8Array, what: string): KeyObject {
   return createSecretKey(bytes);
 }
 
+/**
+ * A root key held by this process: 32 bytes given directly, as base64 (`fromBase64`) or in a key file (`fromFile`),
+ * wrapping the keyring's key with AES-256-GCM. Keep it out of the data directory and its backups: with the data, it
+ * opens every value.
+ */
 export class StaticRootKey implements RootKeyProvider {
   private readonly key: KeyObject;
 
+  /** Takes exactly 32 bytes (a TypeError otherwise) and keeps its own copy: the caller may wipe `key` afterwards. */
   constructor(key: Uint8Array) {
     this.key = aesKey(key, 'the root key');
   }

@@ -43,6 +43,7 @@ export interface CloudScope {
   stsRole?: StsRoleBinding;
 }
 
+/** An EC2 instance as DescribeInstances reports it: what an ec2 login's `bound_*` constraints are checked against. */
 export interface InstanceDescription {
   instanceId: string;
   /** EC2 state name: 'pending', 'running', 'stopping', 'stopped', 'shutting-down', 'terminated'. */
@@ -56,12 +57,18 @@ export interface InstanceDescription {
   tags: Record<string, string>;
 }
 
+/** An IAM instance profile as GetInstanceProfile reports it; an ec2 login needs it to hold exactly one role. */
 export interface InstanceProfileDescription {
   arn: string;
   name: string;
+  /** The ARNs of the roles the profile holds. */
   roleArns: string[];
 }
 
+/**
+ * An IAM user or role as GetUser or GetRole reports it. With `resolve_aws_unique_ids`, an iam role's bound principal
+ * ARNs are stored as these unique ids, so a principal deleted and re-created under the same ARN no longer matches.
+ */
 export interface PrincipalDescription {
   arn: string;
   /** The provider's unique id of the user (AIDA...) or role (AROA...). */
@@ -69,18 +76,22 @@ export interface PrincipalDescription {
   type: 'user' | 'role';
 }
 
+/** Who a set of credentials belongs to, as sts:GetCallerIdentity answers. */
 export interface CallerIdentity {
   arn: string;
+  /** The unique id of the user, or `<role id>:<session name>` for an assumed role. */
   userId: string;
   accountId: string;
 }
 
+/** An IAM user as GetUser reports it: the owner of the static credentials that `config/rotate-root` replaces. */
 export interface IamUser {
   userName: string;
   arn: string;
   userId: string;
 }
 
+/** A new IAM access key as CreateAccessKey answers it: the only time its secret can be read. */
 export interface AccessKey {
   userName: string;
   accessKeyId: string;
@@ -102,6 +113,11 @@ export interface HttpResponseSnapshot {
   body: string;
 }
 
+/**
+ * The port itself: implement it to back the auth method with another cloud or SDK (`AuthMethod` defaults to
+ * `AwsCloudProvider` from `strongroom/aws`). A call that fails should reject with `CloudUnavailable` (502) or another
+ * typed error, whose status is kept; any other error is answered 502 without its message.
+ */
 export interface CloudProvider {
   /** DescribeInstances for one id; undefined when the instance does not exist. */
   describeInstance(scope: CloudScope, instanceId: string): Promise<InstanceDescription | undefined>;
@@ -118,7 +134,10 @@ export interface CloudProvider {
   getCallerIdentity(scope: CloudScope): Promise<CallerIdentity>;
   /** The IAM user that owns the configured static credentials (GetUser without a name). */
   getCurrentUser(scope: CloudScope): Promise<IamUser>;
+  /** The access key ids of an IAM user (ListAccessKeys, every page). */
   listAccessKeys(scope: CloudScope, userName: string): Promise<string[]>;
+  /** A new access key for an IAM user (CreateAccessKey); AWS refuses a third key with `LimitExceeded`. */
   createAccessKey(scope: CloudScope, userName: string): Promise<AccessKey>;
+  /** Deletes one access key of an IAM user (DeleteAccessKey); `config/rotate-root` deletes the old key with it. */
   deleteAccessKey(scope: CloudScope, userName: string, accessKeyId: string): Promise<void>;
 }

@@ -9,7 +9,12 @@
  * for characters above U+FFFF; use `compareKeys` from the root entry.
  */
 export interface Storage {
+  /** The value of `key`; undefined when the key is absent (an empty array is a present, empty value). */
   get(key: string): Promise<Uint8Array | undefined>;
+  /**
+   * Creates or overwrites `key`. The storage keeps its own copy: changing `value` afterwards changes nothing stored,
+   * and `value` may be a view into a larger buffer.
+   */
   put(key: string, value: Uint8Array): Promise<void>;
   /** Deleting a missing key is not an error. */
   delete(key: string): Promise<void>;
@@ -54,6 +59,7 @@ export interface Storage {
   readonly answersCopies?: boolean;
 }
 
+/** The callbacks of `Storage.watch`. */
 export interface StorageWatchHandlers {
   /** A key below the prefix was written or deleted (possibly more than once since the last call for it). */
   changed(key: string): void;
@@ -61,7 +67,9 @@ export interface StorageWatchHandlers {
   reset(): void;
 }
 
+/** A running `Storage.watch`. */
 export interface StorageWatch {
+  /** Stops the notifications and releases what the watch holds (such as a listening connection). */
   close(): Promise<void>;
 }
 
@@ -73,6 +81,7 @@ export type StorageOperation =
   | { type: 'put'; key: string; value: Uint8Array; expected?: Uint8Array | null }
   | { type: 'delete'; key: string; expected?: Uint8Array | null };
 
+/** Which page `Storage.listPage` answers. */
 export interface ListPageOptions {
   /** Only names (relative to the prefix) sorting strictly after this one. */
   after?: string;

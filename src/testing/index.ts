@@ -1,5 +1,9 @@
-// strongroom/testing: a fake AWS on a loopback port for users' test harnesses (and this project's own tests).
-// Nothing else in the package imports this entry.
+/**
+ * strongroom/testing: a fake AWS on a loopback port for users' test harnesses (and this project's own tests), and the
+ * conformance suite for Storage adapters. Nothing else in the package imports this entry.
+ *
+ * @packageDocumentation
+ */
 export { FakeAws, type FakeAwsRequest, type FakeFault } from './fake-aws/server.js';
 export { FakeImds, type FakeImdsOptions, type FakeImdsRequest } from './fake-aws/imds.js';
 export {
@@ -10,8 +14,10 @@ export {
   type FakeInstanceProfile,
   type IssuedCredentials,
   type FakePartition,
+  type FakeKey,
+  type KeyOwner,
 } from './fake-aws/state.js';
-export { verifySignature, readScope, type ReceivedRequest } from './fake-aws/sigv4.js';
+export { verifySignature, readScope, type ReceivedRequest, type SignatureScope, type Verdict } from './fake-aws/sigv4.js';
 export { listenLocally, type LocalServer } from './fake-aws/listen.js';
 export {
   FakeContainerCredentials,

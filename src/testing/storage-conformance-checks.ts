@@ -5,6 +5,7 @@ export interface ConformanceCase {
   name: string;
   /** Optional port members the case exercises; without them it is skipped. */
   requires?: ReadonlyArray<'compareAndPut' | 'compareAndDelete' | 'commit' | 'listPage'>;
+  /** Runs the checks on an empty storage; rejects with an Error that says what failed. */
   run(storage: Storage, sibling?: Storage): Promise<void>;
 }
 

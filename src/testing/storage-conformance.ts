@@ -12,11 +12,15 @@ export type { ConformanceCase } from './storage-conformance-checks.js';
  * adapter's own type, so the callbacks can use its members (a namespace, `close()`) without casts.
  */
 export interface StorageConformanceOptions<S extends Storage = Storage> {
+  /** A new, empty storage for one case. */
   create: () => Promise<S>;
+  /** Releases a storage after its case, each sibling too, whatever the outcome. */
   cleanup?: (storage: S) => Promise<void>;
+  /** A second handle onto the data of `storage`, for the concurrency cases. */
   sibling?: (storage: S) => Promise<S>;
 }
 
+/** How one case went. */
 export interface ConformanceOutcome {
   name: string;
   status: 'passed' | 'failed' | 'skipped';
@@ -24,9 +28,13 @@ export interface ConformanceOutcome {
   message?: string;
 }
 
+/** What `runStorageConformance` answers. */
 export interface ConformanceReport {
+  /** Every case's outcome, in the order run. */
   outcomes: ConformanceOutcome[];
+  /** The failed outcomes only. */
   failures: ConformanceOutcome[];
+  /** Whether no case failed (skipped ones do not count). */
   passed: boolean;
 }
 

@@ -7,6 +7,7 @@ import type { QueryApiClient, QueryTarget } from './query-api.js';
 import { retriesFrom } from './retry.js';
 import type { AwsCredentials } from './signing.js';
 
+/** Environment variables by name, as `process.env` holds them: where the AWS code reads CLOUD_*, AWS_* and HOME. */
 export type Environment = Record<string, string | undefined>;
 
 /** The names the debug hook reports: where the provider's own credentials came from. */

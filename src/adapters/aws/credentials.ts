@@ -41,6 +41,7 @@ export interface CredentialEvent {
   detail?: string;
   /** True when the credentials were just fetched (first use or refresh), false when a cached set was reused. */
   fetched: boolean;
+  /** When the credentials stop working; absent for long-term keys. */
   expiresAt?: Date;
 }
 

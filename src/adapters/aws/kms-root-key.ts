@@ -18,9 +18,11 @@ import { QueryApiClient } from './query-api.js';
 import { describeTransportError, isRetryableStatus, withRetries, type Outcome } from './retry.js';
 import { amzDate, type AwsCredentials } from './signing.js';
 
+/** Options of `KmsRootKey`. A missing `keyId`, a malformed `region` or `endpoint` is a TypeError at construction. */
 export interface KmsRootKeyOptions {
   /** The KMS key: key id, key ARN, alias name (`alias/...`) or alias ARN. */
   keyId: string;
+  /** The key's AWS region, such as `eu-west-1`; requests are signed for it. */
   region: string;
   /** Default `https://kms.<region>.<partition's suffix>` (`amazonaws.com`, `amazonaws.com.cn`, ...); a local fake in tests. */
   endpoint?: string;
@@ -38,7 +40,9 @@ export interface KmsRootKeyOptions {
   timeoutMs?: number;
   /** Retries of throttling, server faults and transport failures; default 3. */
   maxRetries?: number;
+  /** Sends the KMS calls (and the default credential chain's requests); default `globalThis.fetch`. */
   fetch?: typeof fetch;
+  /** Dates the signatures; default the system clock. */
   clock?: Clock;
 }
 
@@ -68,12 +72,18 @@ const encryptAnswer = z.object({ CiphertextBlob: z.base64() });
 const decryptAnswer = z.object({ Plaintext: z.base64() });
 const errorAnswer = z.object({ __type: z.string().optional(), message: z.string().optional(), Message: z.string().optional() });
 
+/**
+ * A root key that never leaves AWS KMS: `wrapKey` is KMS Encrypt and `unwrapKey` is Decrypt, called only when a
+ * keyring is created or opened. A key that did not wrap the bytes is `WrongRootKey`; KMS unreachable, throttling past
+ * the retries or refusing access is `RootKeyUnavailable`. The credentials need `kms:Encrypt` and `kms:Decrypt`.
+ */
 export class KmsRootKey implements RootKeyProvider {
   private readonly endpoint: URL;
   private readonly credentials: () => Promise<AwsCredentials>;
   private readonly clock: Clock;
   private readonly fetch: typeof fetch;
 
+  /** Checks the options, throwing a TypeError for an invalid one; KMS is first called by a wrap or unwrap. */
   constructor(private readonly options: KmsRootKeyOptions) {
     if (typeof options?.keyId !== 'string' || options.keyId === '') throw new TypeError('KmsRootKey needs a keyId (a key id, key ARN, alias or alias ARN)');
     this.endpoint = options.endpoint === undefined ? regionalKms(options.region) : kmsOverride(options.endpoint);

@@ -11,6 +11,7 @@ import { signRequest } from './signing.js';
 const serverIdHeader = 'X-Service-Cloud-IAM-Server-ID';
 const callerIdentityBody = 'Action=GetCallerIdentity&Version=2011-06-15';
 
+/** The AWS credentials an iam login is signed with: the identity that logs in. */
 export interface LoginCredentials {
   accessKeyId: string;
   secretAccessKey: string;
@@ -18,6 +19,7 @@ export interface LoginCredentials {
   sessionToken?: string;
 }
 
+/** Options of `buildIamLoginBody`. */
 export interface IamLoginOptions {
   credentials: LoginCredentials;
   /** The region the request is signed for; default us-east-1. */
@@ -28,6 +30,7 @@ export interface IamLoginOptions {
   serverId?: string;
   /** The role to log in against; omitted, the server uses the principal's friendly name. */
   role?: string;
+  /** Dates the signature, which STS accepts within 15 minutes of its own time; default the system clock. */
   clock?: Clock;
 }
 
@@ -76,11 +79,13 @@ export function buildIamLoginBody(options: IamLoginOptions): IamLoginBody {
   };
 }
 
+/** Options of `fetchEc2Pkcs7`: where the instance metadata service is and how it is reached. */
 export interface Ec2IdentityOptions {
   /** Default http://169.254.169.254. */
   imdsEndpoint?: string;
   /** Per request; default 2 s. */
   timeoutMs?: number;
+  /** Sends the metadata requests; default `globalThis.fetch`. */
   fetch?: typeof fetch;
 }
 
@@ -95,7 +100,9 @@ export async function fetchEc2Pkcs7(options: Ec2IdentityOptions = {}): Promise<s
   return (await imds.get('/latest/dynamic/instance-identity/rsa2048')).replace(/[\r\n]/g, '');
 }
 
+/** Options of `buildEc2LoginBody`: those of `fetchEc2Pkcs7`, and the login's own fields. */
 export interface Ec2LoginOptions extends Ec2IdentityOptions {
+  /** The role to log in against; omitted, the server uses the role named after the instance's AMI id. */
   role?: string;
   /** The nonce of earlier logins; omitted on the first login, the server generates one and returns it. */
   nonce?: string;

@@ -38,6 +38,7 @@ const principalTypeOf: ReadonlyMap<string, 'user' | 'role'> = new Map([
   ['assumed-role', 'role'],
 ]);
 
+/** Options of `AwsCloudProvider`; every one has a default. */
 export interface AwsCloudProviderOptions {
   /**
    * Where every variable of the credential chain is read (CLOUD_*, AWS_*, HOME for the shared files); default
@@ -58,11 +59,20 @@ export interface AwsCloudProviderOptions {
   retryBaseDelayMs?: number;
   /** Dates the signatures and decides when temporary credentials are due for renewal. */
   clock?: Clock;
+  /**
+   * Sends the provider's own requests (AWS calls, instance metadata, container credentials); forwarded logins go
+   * through node:http instead, to keep the client's Host header. Default `globalThis.fetch`.
+   */
   fetch?: typeof fetch;
   /** The provider's own EC2 lookups (per account and region) and IAM lookups (per account and partition); default 10/s, bursts of 50, waits of at most 10 s. */
   rateLimit?: Partial<RateLimit>;
 }
 
+/**
+ * The built-in CloudProvider, which `AuthMethod` uses unless given another: EC2, IAM and STS Query API calls signed
+ * with SigV4 over `fetch`, without the AWS SDK. Its own credentials come from `config/client`, else from the chain
+ * read from `env` (CLOUD_* and AWS_* keys, the shared files, web identity, container credentials, IMDSv2).
+ */
 export class AwsCloudProvider implements CloudProvider {
   private readonly env: Environment;
   private readonly api: QueryApiClient;

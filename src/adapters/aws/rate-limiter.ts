@@ -6,6 +6,10 @@
  */
 import { CloudUnavailable } from '../../core/errors.js';
 
+/**
+ * The pace of the AWS provider's own lookups, as one token bucket per account and region (IAM: per account and
+ * partition): `burst` calls at once, refilled at `perSecond`.
+ */
 export interface RateLimit {
   /** Steady calls per second. */
   perSecond: number;

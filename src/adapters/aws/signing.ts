@@ -1,6 +1,7 @@
 /** SigV4 signing of requests the library sends itself (Query API calls, client-side login helpers), through aws4. */
 import aws4 from 'aws4';
 
+/** AWS credentials to sign requests with: a long-term key pair, or temporary credentials with their session token. */
 export interface AwsCredentials {
   accessKeyId: string;
   secretAccessKey: string;

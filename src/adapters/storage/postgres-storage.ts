@@ -9,6 +9,7 @@ import { checkConnectionString, describeServer } from './postgres-url.js';
 import { watchTable, type ListeningSql } from './postgres-watch.js';
 import { retryTransient } from './retry.js';
 
+/** Options of `PostgresStorage`; only `connectionString` is required. */
 export interface PostgresStorageOptions {
   /** postgres://user:password@host:port/database (its encoding must be UTF8, the default). */
   connectionString: string;
@@ -78,6 +79,10 @@ export class PostgresStorage implements Storage {
   private readonly watches = new Set<StorageWatch>();
   private readonly heartbeatMs: number;
 
+  /**
+   * Checks the options (a TypeError when one is invalid); the first operation loads `postgres`, rejecting when the
+   * package is not installed, connects and creates the table if need be.
+   */
   constructor(options: PostgresStorageOptions) {
     if (typeof options?.connectionString !== 'string' || options.connectionString === '') {
       throw new TypeError('PostgresStorage needs a connectionString');
@@ -111,7 +116,7 @@ export class PostgresStorage implements Storage {
     );
   }
 
-  /** Reads issued together (an operation's, or concurrent requests') share one statement: see batched-gets.ts. */
+  /** Reads issued together (an operation's, or concurrent requests') share one statement. */
   async get(key: string): Promise<Uint8Array | undefined> {
     return this.reads.get(key);
   }

@@ -5,6 +5,7 @@ import { assertDistinctKeys, boundAfterChild, checkPageLimit, childName, pageSta
 import { loadOptionalDriver } from './optional-driver.js';
 import { retryTransient } from './retry.js';
 
+/** Options of `SqliteStorage`; only `path` is required. */
 export interface SqliteStorageOptions {
   /** The database file; created if missing (mode 0600, with its table and its missing folders, mode 0700). */
   path: string;
@@ -75,6 +76,10 @@ export class SqliteStorage implements Storage {
   private opened?: Promise<{ db: Database; statements: ReturnType<typeof prepareAll> }>;
   private closed = false;
 
+  /**
+   * Checks the options (a TypeError when one is invalid); the file is opened, and `libsql` loaded, by the first
+   * operation, which rejects when the package is not installed.
+   */
   constructor(options: SqliteStorageOptions) {
     if (typeof options?.path !== 'string' || options.path === '') throw new TypeError('SqliteStorage needs a file path');
     const table = options.table ?? 'strongroom';

@@ -9,20 +9,28 @@ import { timingSafeEqual } from 'node:crypto';
 import { listenLocally, type LocalServer } from './listen.js';
 import type { IssuedCredentials } from './state.js';
 
+/** Options of `FakeContainerCredentials.start`. */
 export interface FakeContainerCredentialsOptions {
   /** The Authorization header every request must carry; none required when absent (as ECS's relative URI). */
   authorizationToken?: string;
+  /** Called on each accepted request for the credentials to answer, e.g. `() => aws.issueSessionCredentials({...})`. */
   credentials: () => IssuedCredentials;
 }
 
+/**
+ * A fake container credentials endpoint (ECS task roles, EKS Pod Identity) on a loopback port; set
+ * AWS_CONTAINER_CREDENTIALS_FULL_URI in the provider's `env` to a URL below its `url`.
+ */
 export class FakeContainerCredentials {
   /** Each request's path and status, in arrival order. */
   readonly requests: Array<{ path: string; status: number }> = [];
   private server: LocalServer | undefined;
+  /** `http://127.0.0.1:<port>`, set by `start()`. */
   url = '';
 
   private constructor(private readonly options: FakeContainerCredentialsOptions) {}
 
+  /** Listens on 127.0.0.1 at a free port; resolves once it does. */
   static async start(options: FakeContainerCredentialsOptions): Promise<FakeContainerCredentials> {
     const endpoint = new FakeContainerCredentials(options);
     endpoint.server = await listenLocally((request, response) => {
@@ -43,6 +51,7 @@ export class FakeContainerCredentials {
     return endpoint;
   }
 
+  /** Closes the server, dropping open connections. */
   async stop(): Promise<void> {
     await this.server?.stop();
   }

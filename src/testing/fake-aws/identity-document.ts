@@ -60,6 +60,7 @@ export interface IdentityDocumentFields {
   availabilityZone?: string;
 }
 
+/** What `IdentityDocumentSigner.sign` answers: the document, and the login fields that carry it. */
 export interface SignedIdentityDocument {
   /** The JSON document as the metadata service prints it. */
   document: string;
@@ -79,6 +80,10 @@ function attribute(type: string, value: ArrayBuffer): Attribute {
   return new Attribute({ attrType: type, attrValues: [value] });
 }
 
+/**
+ * A test certificate authority standing in for AWS's signing certificate: make one with `create()`, register its
+ * `certificatePem` with the auth method (`config/certificate/<name>`), then `sign` identity documents for ec2 logins.
+ */
 export class IdentityDocumentSigner {
   private constructor(
     /** PEM of the self-signed certificate to register with the auth method. */
@@ -121,6 +126,10 @@ export class IdentityDocumentSigner {
     return new IdentityDocumentSigner(pem, tbsCertificate, privateKey);
   }
 
+  /**
+   * A document with `fields` (availability zone `<region>a` and instance type `t3.micro` unless given), signed as a
+   * PKCS#7 and with a detached signature, as the metadata service serves it.
+   */
   sign(fields: IdentityDocumentFields): SignedIdentityDocument {
     const pendingTime = (fields.pendingTime ?? new Date(Date.now() - 3_600_000)).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const document = JSON.stringify(

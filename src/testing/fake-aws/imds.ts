@@ -10,14 +10,17 @@ import http from 'node:http';
 import { listenLocally, type LocalServer } from './listen.js';
 import type { IssuedCredentials } from './state.js';
 
+/** Options of `FakeImds.start`; every one is optional. */
 export interface FakeImdsOptions {
   /** The instance role; without it the instance has none (an empty credentials listing). */
   roleName?: string;
+  /** Called on each request for the role's credentials, e.g. `() => aws.issueSessionCredentials({...})`. */
   credentials?: () => IssuedCredentials;
   /** The body of /latest/dynamic/instance-identity/rsa2048, newlines included as IMDS serves them. */
   rsa2048?: string;
 }
 
+/** One entry of `FakeImds.requests`: a request and the status answered. */
 export interface FakeImdsRequest {
   method: string;
   path: string;
@@ -26,14 +29,21 @@ export interface FakeImdsRequest {
   status: number;
 }
 
+/**
+ * A fake IMDSv2 on a loopback port: session tokens, the instance role's credentials and the rsa2048 identity
+ * document. Point the provider's `imdsEndpoint` (or a login helper's) at its `url`.
+ */
 export class FakeImds {
+  /** Every request received, in arrival order. */
   readonly requests: FakeImdsRequest[] = [];
   private readonly tokens = new Set<string>();
   private server: LocalServer | undefined;
+  /** `http://127.0.0.1:<port>`, set by `start()`. */
   url = '';
 
   private constructor(private readonly options: FakeImdsOptions) {}
 
+  /** Listens on 127.0.0.1 at a free port; resolves once it does. */
   static async start(options: FakeImdsOptions = {}): Promise<FakeImds> {
     const imds = new FakeImds(options);
     imds.server = await listenLocally((request, response) => imds.serve(request, response));
@@ -46,6 +56,7 @@ export class FakeImds {
     this.tokens.clear();
   }
 
+  /** Closes the server, dropping open connections. */
   async stop(): Promise<void> {
     await this.server?.stop();
   }

@@ -8,6 +8,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import aws4 from 'aws4';
 
+/** Options of `FakeKms` and `startFakeKms`; only `credentials` is required. */
 export interface FakeKmsOptions {
   /** Accepted credentials: access key id to secret access key. */
   credentials: Record<string, string>;
@@ -19,9 +20,13 @@ export interface FakeKmsOptions {
   now?: () => Date;
 }
 
+/** One entry of `FakeKms.calls`. */
 export interface FakeKmsCall {
+  /** `Encrypt`, `Decrypt`, or the unsupported action asked for. */
   action: string;
+  /** The request's `KeyId`; undefined when it has none (a Decrypt may leave it out). */
   keyId: string | undefined;
+  /** The key the request was signed with. */
   accessKeyId: string;
 }
 
@@ -40,12 +45,18 @@ const authorizationPattern =
 /** AWS refuses a signature dated more than 15 minutes away from its own clock. */
 const maxSkewMs = 15 * 60_000;
 
+/**
+ * A fake AWS KMS: keys made with `createKey`, Encrypt and Decrypt in the JSON protocol, and requests refused unless
+ * signed (SigV4, within 15 minutes, for its region) with one of `credentials`. Serve it with `startFakeKms`, or mount
+ * `handle` in a node:http server of your own.
+ */
 export class FakeKms {
   /** Every call that passed the signature check, in order. */
   readonly calls: FakeKmsCall[] = [];
   private readonly keys = new Map<string, Buffer>();
   private readonly aliases = new Map<string, string>();
   private readonly accountId: string;
+  /** The region requests must be signed for. */
   readonly region: string;
 
   constructor(private readonly options: FakeKmsOptions) {
@@ -61,6 +72,7 @@ export class FakeKms {
     return `arn:aws:kms:${this.region}:${this.accountId}:key/${id}`;
   }
 
+  /** A node:http request listener answering one KMS request; bound, so it can be passed as is. */
   readonly handle = (request: IncomingMessage, response: ServerResponse): void => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -171,10 +183,13 @@ function contextBytes(context: unknown): Buffer {
   return Buffer.from(JSON.stringify(pairs.map(([name, value]) => [name, String(value)]).sort()));
 }
 
+/** What `startFakeKms` resolves to. */
 export interface RunningFakeKms {
+  /** The fake itself, to create keys and read its calls. */
   kms: FakeKms;
   /** The endpoint to give KmsRootKey. */
   url: string;
+  /** Closes the server, dropping open connections. */
   stop(): Promise<void>;
 }
 

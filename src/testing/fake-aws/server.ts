@@ -20,6 +20,7 @@ import { headerMap, readScope, verifySignature, type ReceivedRequest } from './s
 import { callerOf, FakeAwsError, FakeAwsState } from './state.js';
 import { errorXml, successXml, type FakeService } from './xml.js';
 
+/** One entry of `FakeAws.requests`: a request as received and how the fake answered it. */
 export interface FakeAwsRequest {
   method: string;
   /** Path and query as received. */
@@ -28,11 +29,17 @@ export interface FakeAwsRequest {
   host: string;
   /** All headers, by lower-case name (repeated ones joined with ', '). */
   headers: Record<string, string>;
+  /** From the signature's credential scope; absent for an unsigned request. */
   service?: string;
+  /** From the signature's credential scope; absent for an unsigned request. */
   region?: string;
+  /** The Query API `Action` parameter, from the query or the form body. */
   action?: string;
+  /** The signing key, from the signature's credential scope. */
   accessKeyId?: string;
+  /** The HTTP status answered (0 while unanswered, and for a `reset` or `hang` fault). */
   status: number;
+  /** The AWS error code answered, such as `InvalidClientTokenId`. */
   errorCode?: string;
 }
 
@@ -59,12 +66,18 @@ function isService(name: string): name is FakeService {
   return name === 'ec2' || name === 'iam' || name === 'sts';
 }
 
+/**
+ * A fake AWS (EC2, IAM, STS, and KMS at `kms`) on a loopback port, checking SigV4 signatures as AWS does. Create one
+ * with `FakeAws.start()`, give its `url` as `endpoint`, `iam_endpoint` and `sts_endpoint`, and `stop()` it afterwards.
+ */
 export class FakeAws extends FakeAwsState {
+  /** Every EC2, IAM and STS request received, in arrival order (KMS calls are in `kms.calls`). */
   readonly requests: FakeAwsRequest[] = [];
   private readonly faults: FakeFault[] = [];
   private readonly rateLimits = new Map<string, { perSecond: number; burst: number }>();
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   private server: LocalServer | undefined;
+  /** `http://127.0.0.1:<port>`, set by `start()`. */
   url = '';
 
   /**
@@ -78,6 +91,10 @@ export class FakeAws extends FakeAwsState {
     now: () => this.clock.now(),
   });
 
+  /**
+   * Listens on 127.0.0.1 at a free port; resolves once it does. `clock` dates session keys and the signature checks
+   * (default the system clock).
+   */
   static async start(options: { clock?: Clock } = {}): Promise<FakeAws> {
     const aws = new FakeAws(options.clock ?? systemClock);
     aws.server = await listenLocally((request, response) => void aws.serve(request, response));
@@ -103,6 +120,7 @@ export class FakeAws extends FakeAwsState {
     return this.requests.filter((entry) => entry.action === action);
   }
 
+  /** Closes the server, dropping open connections (hanging ones included). */
   async stop(): Promise<void> {
     await this.server?.stop();
   }

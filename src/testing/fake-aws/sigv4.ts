@@ -4,6 +4,7 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
+/** A request as it arrived on the wire, which `verifySignature` and `readScope` read. */
 export interface ReceivedRequest {
   method: string;
   /** Path and query as received. */
@@ -13,16 +14,22 @@ export interface ReceivedRequest {
   body: Buffer;
 }
 
+/** What the Authorization header of a SigV4-signed request declares, with its date and session token headers. */
 export interface SignatureScope {
   accessKeyId: string;
+  /** The scope's date, `YYYYMMDD`. */
   date: string;
   region: string;
   service: string;
+  /** The signed header names, as the Authorization header lists them. */
   signedHeaders: string[];
+  /** The X-Amz-Date header, `YYYYMMDDTHHMMSSZ`; empty when absent. */
   amzDate: string;
+  /** The X-Amz-Security-Token header, when sent. */
   sessionToken: string | undefined;
 }
 
+/** What `verifySignature` decides: valid, or the AWS error (status, code, message) to answer. */
 export type Verdict = { ok: true } | { ok: false; code: string; message: string; status: number };
 
 const authorizationPattern =

@@ -5,40 +5,49 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../ports/clock.js';
 
+/** The AWS partitions the fake knows; a user's or role's partition is the one its ARN names. */
 export type FakePartition = 'aws' | 'aws-cn' | 'aws-us-gov' | 'aws-iso' | 'aws-iso-b' | 'aws-iso-e' | 'aws-iso-f' | 'aws-eusc';
 
+/** An IAM user of the fake, as `createUser` made it. */
 export interface FakeUser {
   partition: FakePartition;
   accountId: string;
   userName: string;
   path: string;
   arn: string;
+  /** The unique id, `AIDA...`. */
   userId: string;
 }
 
+/** An IAM role of the fake, as `createRole` made it. */
 export interface FakeRole {
   partition: FakePartition;
   accountId: string;
   roleName: string;
   path: string;
   arn: string;
+  /** The unique id, `AROA...`. */
   roleId: string;
   /** AssumeRole must present exactly this external id when set. */
   externalId?: string;
 }
 
+/** An IAM instance profile of the fake, as `addInstanceProfile` made it. */
 export interface FakeInstanceProfile {
   accountId: string;
   name: string;
   arn: string;
+  /** The names of its roles, in its own account. */
   roleNames: string[];
 }
 
+/** An EC2 instance of the fake, as `addInstance` made it; DescribeInstances answers it in its account and region. */
 export interface FakeInstance {
   accountId: string;
   region: string;
   instanceId: string;
   imageId: string;
+  /** The EC2 state name, such as `running` (the default) or `stopped`. */
   state: string;
   vpcId?: string;
   subnetId?: string;
@@ -46,16 +55,21 @@ export interface FakeInstance {
   tags: Record<string, string>;
 }
 
+/** Whose key a FakeKey is: a user's long-term key, or a role session's temporary one. */
 export type KeyOwner = { kind: 'user'; user: FakeUser } | { kind: 'session'; role: FakeRole; sessionName: string };
 
+/** A key the fake accepts, as `FakeAws.keys` holds it, secret included. */
 export interface FakeKey {
   accessKeyId: string;
   secretAccessKey: string;
+  /** Set for a session key, which must present it. */
   sessionToken?: string;
+  /** When a session key stops being accepted; absent for a user's key. */
   expiresAt?: Date;
   owner: KeyOwner;
 }
 
+/** Temporary credentials of a role session, as `issueSessionCredentials` hands them out. */
 export interface IssuedCredentials {
   accessKeyId: string;
   secretAccessKey: string;
@@ -65,6 +79,7 @@ export interface IssuedCredentials {
 
 /** An AWS error answer: thrown by the action handlers, rendered in the service's error format. */
 export class FakeAwsError extends Error {
+  /** `status` and `code` are what the fake answers, as AWS would (e.g. 404 `NoSuchEntity`). */
   constructor(
     readonly status: number,
     readonly code: string,
@@ -91,16 +106,25 @@ export function callerOf(owner: KeyOwner): { accountId: string; arn: string; use
 }
 
 export class FakeAwsState {
+  /** By `<account id>/<user name>`. */
   readonly users = new Map<string, FakeUser>();
+  /** By `<account id>/<role name>`. */
   readonly roles = new Map<string, FakeRole>();
+  /** By `<account id>/<profile name>`. */
   readonly instanceProfiles = new Map<string, FakeInstanceProfile>();
+  /** By instance id. */
   readonly instances = new Map<string, FakeInstance>();
+  /** Every key the fake accepts, by access key id: users' keys and role sessions' keys. */
   readonly keys = new Map<string, FakeKey>();
   /** Web identity tokens (as an OIDC provider would sign them) and the role ARNs each may assume. */
   readonly webIdentityTokens = new Map<string, string[]>();
 
-  constructor(readonly clock: Clock) {}
+  constructor(
+    /** Dates session keys and their expiry, and the signature checks. */
+    readonly clock: Clock,
+  ) {}
 
+  /** An IAM user with a fresh unique id; `path` defaults to `/`, `partition` to `aws`. */
   createUser(input: { accountId: string; userName: string; path?: string; partition?: FakePartition }): FakeUser {
     const partition = input.partition ?? 'aws';
     const path = input.path ?? '/';
@@ -110,6 +134,7 @@ export class FakeAwsState {
     return user;
   }
 
+  /** An IAM role with a fresh unique id; `path` defaults to `/`, `partition` to `aws`. */
   createRole(input: {
     accountId: string;
     roleName: string;
@@ -144,6 +169,7 @@ export class FakeAwsState {
     return { accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey };
   }
 
+  /** The long-term keys of `user`, as `createAccessKey` (or CreateAccessKey) made them. */
   accessKeysOf(user: FakeUser): FakeKey[] {
     return [...this.keys.values()].filter((key) => key.owner.kind === 'user' && key.owner.user === user);
   }
@@ -176,6 +202,7 @@ export class FakeAwsState {
     return token;
   }
 
+  /** An instance profile holding the roles named (in the same account); `path` defaults to `/`. */
   addInstanceProfile(input: { accountId: string; name: string; roleNames: string[]; path?: string }): FakeInstanceProfile {
     const arn = `arn:aws:iam::${input.accountId}:instance-profile${input.path ?? '/'}${input.name}`;
     const profile = { accountId: input.accountId, name: input.name, arn, roleNames: input.roleNames };
@@ -183,6 +210,7 @@ export class FakeAwsState {
     return profile;
   }
 
+  /** An EC2 instance; `state` defaults to `running`, `tags` to none. */
   addInstance(input: Omit<FakeInstance, 'state' | 'tags'> & { state?: string; tags?: Record<string, string> }): FakeInstance {
     const instance = { ...input, state: input.state ?? 'running', tags: input.tags ?? {} };
     this.instances.set(input.instanceId, instance);
