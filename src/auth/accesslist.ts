@@ -4,7 +4,7 @@ import type { AuthContext } from './auth-context.js';
 import { ACCESSLIST_FOLDER } from './stored-shapes.js';
 
 /**
- * What an ec2 login remembers about an instance (reference §3.8), written by login and renewal, read and deleted by
+ * What an ec2 login remembers about an instance (as in Vault), written by login and renewal, read and deleted by
  * administrators, removed by tidy once expiration_time plus the safety buffer has passed. Times are RFC 3339.
  */
 export interface AccessListEntry {

@@ -1,7 +1,7 @@
 import { InvalidRequest } from '../core/errors.js';
 import type { CallerIdentity } from '../ports/cloud.js';
 
-/** IAM principal ARNs (reference §4.7) and the entity an iam login authenticates (§4.5). */
+/** IAM principal ARNs and the entity an iam login authenticates, as Vault reads them. */
 
 export type PrincipalType = 'user' | 'role' | 'instance-profile' | 'assumed-role';
 const PRINCIPAL_TYPES: ReadonlySet<string> = new Set<PrincipalType>(['user', 'role', 'instance-profile', 'assumed-role']);
@@ -87,7 +87,7 @@ export function iamEntityFromCallerIdentity(identity: CallerIdentity): IamEntity
 /**
  * Whether a bound ARN (or other bound value) matches. A pattern of two or more characters ending in `*` matches by
  * prefix, and one that also starts with `*` by substring; anything else, including a lone `*` and a `*` elsewhere,
- * must equal the value exactly (reference §4.6).
+ * must equal the value exactly (as in Vault).
  */
 export function matchesArnPattern(pattern: string, value: string): boolean {
   if (pattern.length < 2 || !pattern.endsWith('*')) return pattern === value;

@@ -11,7 +11,7 @@ import { BackgroundJobs } from './background-jobs.js';
 import { PrincipalArnCache } from './login/principal-arn-cache.js';
 
 /**
- * 32 days (768h), the mount maximum TTL the reference takes from the mount's tuning: an embedded engine has no mount
+ * 32 days (768h), the mount maximum TTL Vault takes from the mount's tuning: an embedded engine has no mount
  * to tune.
  */
 export const DEFAULT_MOUNT_MAX_TTL = 768 * 3600;
@@ -26,7 +26,7 @@ export interface AuthEngineOptions {
   storagePrefix?: string;
   /** Accept DSA-SHA1 PKCS#7 documents at login; off by default, because SHA-1 signatures can be forged. */
   allowSha1Signatures?: boolean;
-  /** Seconds; used wherever the reference uses the mount's max lease TTL. */
+  /** Seconds; used wherever Vault uses the mount's max lease TTL. */
   mountMaxTtl?: number;
   /**
    * Called with every server-side fault (a 5xx answer, a failed background tidy), for the service's logs; the request

@@ -2,7 +2,7 @@ import { InvalidRequest } from '../core/errors.js';
 import { parseTimestamp } from '../core/time.js';
 import { isRegionName } from './region.js';
 
-/** The fields of an instance identity document that the ec2 login uses (reference §3.4). */
+/** The fields of an instance identity document that the ec2 login uses (as in Vault). */
 export interface IdentityDocument {
   instanceId: string;
   accountId: string;

@@ -36,7 +36,7 @@ export interface ParsedRoleTag extends RoleTag {
   hmac: string;
 }
 
-// Go's strconv.ParseBool spellings, which the reference accepts in presented tags.
+// Go's strconv.ParseBool spellings, which Vault accepts in presented tags.
 const TRUE_WORDS = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
 const FALSE_WORDS = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
 

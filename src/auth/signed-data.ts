@@ -41,7 +41,7 @@ export interface SignedAttributes {
   messageDigest: AttributeValue;
   signingTime: AttributeValue;
   algorithmProtection: AttributeValue;
-  /** The DER SET OF the attributes, which the signature covers (§5.4). */
+  /** The DER SET OF the attributes, which the signature covers (RFC 5652 §5.4). */
   der: Uint8Array;
 }
 

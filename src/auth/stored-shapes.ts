@@ -21,7 +21,7 @@ export const ACCESSLIST_FOLDER = 'identity-accesslist/';
  */
 export const DENYLIST_FOLDER = 'roletag-denylist/';
 
-/** The bound constraint lists of a role, in the order the reference validates them. */
+/** The bound constraint lists of a role, in the order Vault validates them. */
 export const BOUND_LIST_FIELDS = [
   'bound_account_id',
   'bound_region',

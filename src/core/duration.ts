@@ -1,7 +1,7 @@
 import { InvalidRequest } from './errors.js';
 
 /**
- * Durations in the wire format of the reference: numbers and numeric strings are seconds, "<n>d" is days, anything
+ * Durations in the wire format of Vault: numbers and numeric strings are seconds, "<n>d" is days, anything
  * else is Go's duration syntax ("1h30m", "1.5h", "-300ms"). Results are whole seconds, truncated toward zero.
  */
 

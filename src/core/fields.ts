@@ -3,7 +3,7 @@ import { parseDuration } from './duration.js';
 import { InvalidRequest } from './errors.js';
 
 /**
- * Zod field types with the reference's loose conversions (numbers from numeric strings, booleans from "true"/"1",
+ * Zod field types with Vault's loose conversions (numbers from numeric strings, booleans from "true"/"1",
  * lists from comma-separated strings), so that existing clients keep working while every value is still validated.
  */
 

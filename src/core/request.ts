@@ -1,4 +1,4 @@
-/** The transport-neutral request model shared by both engines (CONTRACT.md, "Requests and responses"). */
+/** The transport-neutral request model shared by both engines: what a transport hands `handle()` and gets back. */
 
 /** `scan` (a recursive listing) is asked only by SCAN requests; see the Acl for how policies that predate it grant it. */
 export type Capability = 'create' | 'read' | 'update' | 'patch' | 'delete' | 'list' | 'scan';

@@ -9,7 +9,7 @@ export function ok(data: unknown, warnings?: string[]): EngineResponse {
   return { status: 200, body };
 }
 
-/** A write that only has warnings to report answers 200 with `data: null`, like the reference. */
+/** A write that only has warnings to report answers 200 with `data: null`, like Vault. */
 export function okOrNoContent(warnings: string[]): EngineResponse {
   return warnings.length > 0 ? ok(null, warnings) : noContent();
 }

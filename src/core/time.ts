@@ -1,5 +1,5 @@
 /**
- * RFC 3339 UTC timestamps in the reference's style (Go's RFC3339Nano): trailing zeros of the fraction trimmed, and the
+ * RFC 3339 UTC timestamps in Vault's style (Go's RFC3339Nano): trailing zeros of the fraction trimmed, and the
  * dot too when the fraction is zero. "No time" is the empty string.
  */
 export function formatTimestamp(time: Date | number | undefined): string {

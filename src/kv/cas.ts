@@ -6,7 +6,7 @@ import { int, object } from '../core/fields.js';
 
 const casNumber = int();
 
-/** `cas` as the reference converts it: loosely to an integer, with `null` counting as 0. */
+/** `cas` as Vault converts it: loosely to an integer, with `null` counting as 0. */
 const casValue = z.unknown().transform((value, ctx): number => {
   if (value === null) return 0;
   const parsed = casNumber.safeParse(value);

@@ -3,7 +3,7 @@ import { InvalidRequest } from '../core/errors.js';
 import { isPlainObject } from '../core/fields.js';
 
 /**
- * custom_metadata: a key's user-provided map of strings. Limits as in the reference: at most 64 entries, keys of 1 to
+ * custom_metadata: a key's user-provided map of strings. Limits as in Vault: at most 64 entries, keys of 1 to
  * 128 bytes, values of 1 to 512 bytes (UTF-8), every character printable in the sense of Go's unicode.IsPrint.
  */
 
@@ -24,7 +24,7 @@ function isPrintable(text: string): boolean {
   return true;
 }
 
-/** Go's %q, which the reference's messages use: unprintable characters appear as escapes, never raw. */
+/** Go's %q, which Vault's messages use: unprintable characters appear as escapes, never raw. */
 function quote(text: string): string {
   const chars = [...text];
   const echoed = chars.length > ECHO_LIMIT ? [...chars.slice(0, ECHO_LIMIT), '…'] : chars;
@@ -41,7 +41,7 @@ function quote(text: string): string {
   return `${out}"`;
 }
 
-/** The reference reports all problems at once, in the format of Go's multierror. */
+/** Vault reports all problems at once, in the format of Go's multierror. */
 function multiError(messages: readonly string[]): string {
   const header = messages.length === 1 ? '1 error occurred:' : `${messages.length} errors occurred:`;
   return `${header}\n${messages.map((message) => `\t* ${message}`).join('\n')}\n\n`;
@@ -67,7 +67,7 @@ function tooMany(count: number): string {
   return `${PREFIX}payload must contain at most ${MAX_CUSTOM_KEYS} keys, provided ${count}`;
 }
 
-/** Loose conversion as in the reference: numbers become their decimal text, booleans "1" or "0". */
+/** Loose conversion as in Vault: numbers become their decimal text, booleans "1" or "0". */
 function convert(key: string, value: unknown, problems: string[]): string | null {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
@@ -110,7 +110,7 @@ export const customMetadata = () =>
 /** The field of metadata patches: null removes every entry, a null value removes that entry. */
 export const customMetadataPatch = () => z.unknown().transform((input, ctx) => (input === null ? null : parseMap(input, true, ctx)));
 
-/** A PATCH may only grow the map up to the limit (the reference checks the patch alone and lets it grow past 64). */
+/** A PATCH may only grow the map up to the limit (Vault checks the patch alone and lets it grow past 64). */
 export function checkCustomMetadataSize(merged: Record<string, string>): void {
   const count = Object.keys(merged).length;
   if (count > MAX_CUSTOM_KEYS) throw new InvalidRequest(multiError([tooMany(count)]));

@@ -107,7 +107,7 @@ function checkOptions(options: KvEngineOptions): void {
 
 /**
  * The versioned key-value secrets engine (KV version 2 semantics). `handle()` serves the wire API of
- * spec/versioned-kv.md; the typed methods run the same operations for programmatic callers and reject with the typed
+ * docs/kv.md; the typed methods run the same operations for programmatic callers and reject with the typed
  * errors of strongroom (InvalidRequest, NotFound, InternalError) where the wire API answers 4xx or 5xx.
  */
 export class KvEngine {

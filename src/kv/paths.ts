@@ -23,7 +23,7 @@ import { listFields } from './listing.js';
 import { metadataPatchFields, metadataWriteFields } from './metadata.js';
 import type { MetadataOperations } from './metadata-operations.js';
 
-/** The engine's route table: one row per path of spec/versioned-kv.md, then the reference's catch-all. */
+/** The engine's route table: one row per path of docs/kv.md, then Vault's catch-all. */
 
 export interface KvRouteTargets {
   data: DataOperations;
@@ -40,7 +40,7 @@ const ROOTS = new Set(['data', 'metadata', 'delete', 'undelete', 'destroy']);
 const ROOT_WARNING = 'Non-listing operations on the root of a K/V v2 mount are not supported.';
 const CLI_VERB: Record<Operation, string> = { read: 'get', write: 'put', patch: 'patch', delete: 'delete', list: 'list', scan: 'scan' };
 
-/** What the reference answers for paths it has no endpoint for: 404 with a warning, not an error. */
+/** What Vault answers for paths it has no endpoint for: 404 with a warning, not an error. */
 async function invalidPath({ path, operation: op }: RouteContext<unknown>): Promise<EngineResponse> {
   const warning =
     op !== 'list' && ROOTS.has(path)

@@ -53,7 +53,7 @@ export interface StoredChange {
 /** A key's head record: its commit point. */
 export interface StoredMetadata {
   created: number;
-  /** When the newest version was added (or the key created): metadata changes leave it alone, as in the reference. */
+  /** When the newest version was added (or the key created): metadata changes leave it alone, as in Vault. */
   updated: number;
   current_version: number;
   oldest_version: number;

@@ -3,7 +3,7 @@ import { isPlainObject } from '../core/fields.js';
 /**
  * The structure of a secret without its values: every leaf becomes null. A leaf is anything but a non-empty object
  * (scalars, arrays, `{}`), and, when `depth` is non-zero, any member at that nesting level (top-level members are
- * level 1). A negative depth therefore behaves like 1, as in the reference.
+ * level 1). A negative depth therefore behaves like 1, as in Vault.
  *
  * Iterative: stored data of any depth (including data written before depth was bounded) cannot overflow the stack.
  */

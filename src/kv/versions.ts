@@ -6,12 +6,12 @@ const DEFAULT_MAX_VERSIONS = 10;
 
 const MS_PER_SECOND = 1000;
 
-/** The key's own non-zero value wins, else the engine's, else 10 (DECISIONS 1). */
+/** The key's own non-zero value wins, else the engine's, else 10 (decision 2). */
 function effectiveMaxVersions(key: StoredMetadata, config: StoredConfig): number {
   return key.max_versions || config.max_versions || DEFAULT_MAX_VERSIONS;
 }
 
-/** The smaller of the non-zero engine and key values; a negative engine value disables the feature (DECISIONS 2). */
+/** The smaller of the non-zero engine and key values; a negative engine value disables the feature (decision 3). */
 function deletionDelay(key: StoredMetadata, config: StoredConfig): number | undefined {
   if (config.delete_version_after < 0) return undefined;
   const set = [config.delete_version_after, key.delete_version_after].filter((seconds) => seconds > 0);
@@ -23,7 +23,7 @@ function scheduledDeletion(from: number, key: StoredMetadata, config: StoredConf
   return delay === undefined ? undefined : from + delay * MS_PER_SECOND;
 }
 
-/** A deletion time at or before now hides the version (DECISIONS 24); expiry is lazy, there is no background job. */
+/** A deletion time at or before now hides the version (decision 8); expiry is lazy, there is no background job. */
 export function isDeleted(version: StoredVersion, now: number): boolean {
   return version.deletion !== undefined && version.deletion <= now;
 }
@@ -51,7 +51,7 @@ export interface Added {
 /**
  * Appends version current+1 and prunes: once current - oldest reaches the maximum, every version up to
  * current - maximum goes (deleted and destroyed ones count too), so one write can prune many after the maximum was
- * lowered. `oldest_version` stays 0 until the first pruning point, as in the reference.
+ * lowered. `oldest_version` stays 0 until the first pruning point, as in Vault.
  */
 export function addVersion(key: StoredMetadata, blob: string, now: number, config: StoredConfig): Added {
   const version = key.current_version + 1;

@@ -2,7 +2,7 @@ import { formatDuration } from '../core/duration.js';
 import { formatTimestamp } from '../core/time.js';
 import type { StoredMetadata, StoredVersion } from './records.js';
 
-/** The shapes the engine answers with, on the wire and from its typed methods alike (field names as in the reference). */
+/** The shapes the engine answers with, on the wire and from its typed methods alike (field names as in Vault). */
 
 /** The metadata of one version, as data reads, subkeys reads, writes and patches return it. */
 export interface VersionMetadata {

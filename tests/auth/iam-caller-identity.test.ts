@@ -61,7 +61,7 @@ describe('STS GetCallerIdentity response', () => {
     ['application/xml'],
     ['text/html'],
     [null],
-  ])('refuses the Content-Type %j with a 502 (exactly text/xml, as the reference)', async (contentType) => {
+  ])('refuses the Content-Type %j with a 502 (exactly text/xml, as Vault)', async (contentType) => {
     const error = await rejection(parseCallerIdentityResponse(snapshot(USER, 200, contentType)));
     expect(error).toBeInstanceOf(CloudUnavailable);
     expect(error.message).toMatch(/^body of GetCallerIdentity is invalid/);

@@ -8,7 +8,7 @@ const BODY = 'Action=GetCallerIdentity&Version=2011-06-15';
 const POLICY: IamRequestPolicy = { serverIdHeaderValue: SERVER_ID, allowedStsHeaders: [], useStsRegionFromClient: false };
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
-/** Headers as a SigV4 client produces them (aws4 signs the server-ID header, as the reference's clients do). */
+/** Headers as a SigV4 client produces them (aws4 signs the server-ID header, as Vault's clients do). */
 function signedHeaders(extra: Record<string, string> = { 'X-Service-Cloud-IAM-Server-ID': SERVER_ID }, region = 'us-east-1') {
   const host = region === 'us-east-1' ? 'sts.amazonaws.com' : `sts.${region}.amazonaws.com`;
   const signed = aws4.sign(
@@ -236,7 +236,7 @@ describe('iam request decoding', () => {
       expect(() => decodeIamRequest(fields({ iam_request_headers: split }), POLICY)).not.toThrow();
     });
 
-    it("accepts the reference's header name, signed, unless turned off", () => {
+    it("accepts Vault's header name, signed, unless turned off", () => {
       const headers = signedHeaders({ 'X-Vault-AWS-IAM-Server-ID': SERVER_ID });
       expect(() => decodeIamRequest(fields({ iam_request_headers: headers }), POLICY)).not.toThrow();
       expect(refusal(fields({ iam_request_headers: headers }), { ...POLICY, acceptVaultServerIdHeader: false })).toMatch(/missing header/);

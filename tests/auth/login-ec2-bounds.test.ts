@@ -125,7 +125,7 @@ describe('ec2 bound constraints', () => {
     });
   });
 
-  it('reports the first failing constraint in the reference order, with every constraint required', async () => {
+  it('reports the first failing constraint in Vault order, with every constraint required', async () => {
     const all = {
       bound_ami_id: 'ami-12345678',
       bound_account_id: FAKE_ACCOUNT,

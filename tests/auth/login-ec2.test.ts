@@ -160,7 +160,7 @@ describe('ec2 login with genuine AWS documents', () => {
 });
 
 describe('ec2 login dispatch and role resolution', () => {
-  it('chooses the login type by the fields supplied, with the reference messages', async () => {
+  it('chooses the login type by the fields supplied, with Vault messages', async () => {
     const h = loginHarness();
     const cases: [Record<string, unknown>, string][] = [
       [{}, "didn't supply required authentication values"],

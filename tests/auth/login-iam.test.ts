@@ -100,7 +100,7 @@ describe('iam login: request validation (nothing reaches STS)', () => {
 
     await h.role('client', { auth_type: 'iam', bound_iam_principal_arn: `arn:aws:iam::${FAKE_ACCOUNT}:user/*` });
     expect((await h.login(iamFields())).status).toBe(200);
-    // The reference's header name serves as well, signed like ours.
+    // Vault's header name serves as well, signed like ours.
     const vaultName = {
       ...without,
       Authorization: [AUTHORIZATION.replace('x-service-cloud-iam-server-id', 'x-vault-aws-iam-server-id')],

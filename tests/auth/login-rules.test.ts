@@ -9,7 +9,7 @@ import { isStrongroomError } from '../../src/core/errors.js';
 import { formatTimestamp } from '../../src/core/time.js';
 import { awsCertificates } from '../support/aws-fixtures.js';
 
-describe('max TTL arithmetic (reference §3.10)', () => {
+describe('max TTL arithmetic', () => {
   it('takes the shortest and longest of the set limits, the mount maximum always among them', () => {
     expect(maxTtlBounds(100, 0, 0)).toEqual({ shortest: 100, longest: 100 });
     expect(maxTtlBounds(100, 50, 0)).toEqual({ shortest: 50, longest: 100 });

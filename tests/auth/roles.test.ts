@@ -7,7 +7,7 @@ import { adminHarness, dataOf, EC2_ROLE, errorOf, IAM_ROLE, warningsOf } from '.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('role CRUD', () => {
-  it('creates an ec2 role and reads every field (the reference CRUD scenario)', async () => {
+  it('creates an ec2 role and reads every field (Vault CRUD scenario)', async () => {
     const h = adminHarness();
     const response = await h.write('role/testrole', {
       auth_type: 'ec2',

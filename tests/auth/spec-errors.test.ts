@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { adminHarness, dataOf, EC2_ROLE } from './admin-harness.js';
 
-// The administration rows of the Errors table in spec/cloud-identity-auth.md, each through handle().
+// Each error rule of the auth method's administration endpoints (docs/auth.md), through handle().
 describe('spec Errors table (administration)', () => {
   it('a constraint the role auth_type and inferencing do not check: configuration refused', async () => {
     const h = adminHarness();

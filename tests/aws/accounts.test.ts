@@ -6,7 +6,7 @@ import { newProvider, otherAccount, ownAccount, startWorld, type World } from '.
 const ownInstance = 'i-0000000000000000a';
 const otherInstance = 'i-0000000000000000b';
 
-describe('AwsCloudProvider STS roles and the account check (DECISIONS 11)', () => {
+describe('AwsCloudProvider STS roles and the account check (decision 15)', () => {
   let world: World;
   let clock: ManualClock;
   let roleArn: string;

@@ -12,7 +12,7 @@ import { FAULT_KINDS, faultyStorage, InterleavingStorage, type ArmableStorage } 
 
 /**
  * ec2 logins of one instance racing each other across engines, tidy running during logins, and storage faults of
- * every kind at every step of a login: the nonce rules (reference §3.8, DECISIONS 12) hold whatever the interleaving.
+ * every kind at every step of a login: the nonce rules hold whatever the interleaving.
  */
 
 const START = '2026-03-01T12:00:00Z';

@@ -13,9 +13,9 @@ import { FakeAws } from '../../src/testing/index.js';
 import { FakeCloud } from '../support/fake-cloud.js';
 
 /**
- * The security review of `POST login` against the reference's known weaknesses (reference §4.3, §13.1, §13.2;
- * DECISIONS 10, 11, 26), end to end: the built-in AWS provider talks HTTP to a local AWS endpoint that checks every
- * SigV4 signature itself, and a canary server records any connection a login should never make.
+ * The security review of `POST login` against the known weaknesses of Vault's AWS auth method, end to end: the
+ * built-in AWS provider talks HTTP to a local AWS endpoint that checks every SigV4 signature itself, and a canary
+ * server records any connection a login should never make.
  */
 
 const SERVER_ID = 'vault.example.com';
@@ -227,7 +227,7 @@ describe('the server-ID header', () => {
     }
   });
 
-  it("the reference's header name serves too, but every server-ID header present must be signed", async () => {
+  it("Vault's header name serves too, but every server-ID header present must be signed", async () => {
     const { signed, login } = await world();
     const extra = withHeaders(signed(), (headers) => ({ ...headers, 'X-Vault-AWS-IAM-Server-ID': [SERVER_ID] }));
     expect400(await login(extra), "the X-Vault-AWS-IAM-Server-ID header wasn't signed");
@@ -247,7 +247,7 @@ describe('replay of a signed request', () => {
   });
 });
 
-describe('client caches keyed without the account (reference §13.1, DECISIONS 11)', () => {
+describe('client caches keyed without the account', () => {
   it('a caller from a foreign account cannot have its inferred instance looked up in the server account', async () => {
     const { auth } = await world();
     aws.addInstance({ instanceId: 'i-0feedfacefeedface', accountId: ownAccount, region: 'us-east-1', imageId: 'ami-victim' });
@@ -275,7 +275,7 @@ describe('client caches keyed without the account (reference §13.1, DECISIONS 1
   });
 });
 
-describe('what an unauthenticated caller can learn (DECISIONS 26)', () => {
+describe('what an unauthenticated caller can learn (decision 26)', () => {
   it('a document that does not verify gets the same answer whether the role exists or not, and no role is read', async () => {
     const storage = new AuditedReads(new MemoryStorage());
     const auth = new AuthEngine({ storage, cloud: new FakeCloud(), env: {} });

@@ -15,7 +15,7 @@ describe('loose field conversions', () => {
     expect(parse(int(), {}).success).toBe(false);
   });
 
-  it('booleans accept the reference spellings and nothing else', () => {
+  it('booleans accept Vault spellings and nothing else', () => {
     for (const value of [true, 'true', 'T', '1', 1]) expect(parse(bool(), value).data).toBe(true);
     for (const value of [false, 'false', 'f', '0', 0]) expect(parse(bool(), value).data).toBe(false);
     for (const value of ['yes', null, {}, []]) expect(parse(bool(), value).success).toBe(false);

@@ -3,7 +3,7 @@ import { dataOf, expectError, setup } from './helpers.js';
 
 const readConfig = async (env: ReturnType<typeof setup>) => dataOf(await env.handle({ method: 'GET', path: 'config' }));
 
-describe('config (reference §14 cases 1-8)', () => {
+describe('config', () => {
   it('1: a new mount has the defaults', async () => {
     expect(await readConfig(setup())).toEqual({ cas_required: false, delete_version_after: '0s', max_versions: 0, metadata_cas_required: false });
   });
@@ -36,7 +36,7 @@ describe('config (reference §14 cases 1-8)', () => {
     expect(await readConfig(env)).toEqual({ cas_required: true, delete_version_after: '1m0s', max_versions: 3, metadata_cas_required: false });
   });
 
-  it('accepts the loose conversions of the reference', async () => {
+  it('accepts the loose conversions of Vault', async () => {
     const env = setup();
     await env.config({ max_versions: '7', cas_required: 'true' });
     expect(await readConfig(env)).toMatchObject({ cas_required: true, max_versions: 7 });

@@ -7,7 +7,7 @@ const write = async (env: ReturnType<typeof setup>, path: string, times: number)
   for (let i = 1; i <= times; i++) expect((await env.W(path, { n: i })).status).toBe(200);
 };
 
-describe('data write and read (reference §14 cases 9-27)', () => {
+describe('data write and read', () => {
   it('9: a write answers the version metadata with the key custom_metadata; cas=1 then gives version 2', async () => {
     const env = setup();
     expect((await env.MD('foo', { custom_metadata: { foo: 'abc', bar: 'def' } })).status).toBe(204);
@@ -120,7 +120,7 @@ describe('data write and read (reference §14 cases 9-27)', () => {
     expectPlain404(await env.MR('foo'));
   });
 
-  it.each([null, 'text', 5, [1, 2]])('DECISIONS 19: data %j is a 400 and writes nothing', async (data) => {
+  it.each([null, 'text', 5, [1, 2]])('decision 5: data %j is a 400 and writes nothing', async (data) => {
     const env = setup();
     expectError(await env.W('foo', data), 400, 'data');
     expectPlain404(await env.MR('foo'));
@@ -157,7 +157,7 @@ describe('data write and read (reference §14 cases 9-27)', () => {
     expectPlain404(await env.R('foo', 1));
   });
 
-  it('26: DECISIONS 1: the key max_versions (2) wins over the engine (5)', async () => {
+  it('26: decision 2: the key max_versions (2) wins over the engine (5)', async () => {
     const env = setup();
     await env.config({ max_versions: 5 });
     await env.MD('foo', { max_versions: 2 });
@@ -171,7 +171,7 @@ describe('data write and read (reference §14 cases 9-27)', () => {
     [0, 2, 2],
     [4, 0, 4],
     [0, 0, 10],
-  ])('DECISIONS 1 table: engine %i, key %i keeps %i', async (engine, key, kept) => {
+  ])('decision 2 table: engine %i, key %i keeps %i', async (engine, key, kept) => {
     const env = setup();
     await env.config({ max_versions: engine });
     await env.MD('foo', { max_versions: key, cas_required: false });
@@ -235,7 +235,7 @@ describe('data write and read (reference §14 cases 9-27)', () => {
     expect(dataOf(await env.R('foo')).metadata.custom_metadata).toEqual({ owner: 'team-a' });
   });
 
-  it('keys with dots in their names are ordinary (DECISIONS 25)', async () => {
+  it('keys with dots in their names are ordinary (decision 7)', async () => {
     const env = setup();
     for (const name of ['v1.2', 'a..b', '.hidden', 'dir/.env']) {
       expect((await env.W(name, { name })).status).toBe(200);

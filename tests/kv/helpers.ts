@@ -8,7 +8,7 @@ import type { Storage } from '../../src/ports/storage.js';
 export const MERGE = { 'Content-Type': 'application/merge-patch+json' };
 export const JSON_PATCH = { 'Content-Type': 'application/json-patch+json' };
 
-/** The acceptance-suite shorthands of reference/kv.md §14, over one engine. */
+/** Shorthands for the KV acceptance cases, over one engine. */
 export function setup(options: Partial<KvEngineOptions> = {}) {
   const clock = new ManualClock('2026-03-01T12:00:00Z');
   const storage: Storage = options.storage ?? new MemoryStorage();
@@ -56,7 +56,7 @@ export function expectError(response: EngineResponse, status: number, fragment: 
   expect(errorsOf(response).join('\n')).toContain(fragment);
 }
 
-/** 404 with `{"errors":[]}` (404∅ in the reference's notation). */
+/** 404 with `{"errors":[]}`. */
 export function expectPlain404(response: EngineResponse): void {
   expect(response).toEqual({ status: 404, body: { errors: [] } });
 }

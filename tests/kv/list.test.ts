@@ -3,7 +3,7 @@ import { dataOf, expectError, expectPlain404, setup } from './helpers.js';
 
 const keysOf = async (response: Promise<Parameters<typeof dataOf>[0]>) => dataOf(await response).keys as string[];
 
-describe('LIST metadata (reference §14 cases 63-67, §9; DECISIONS 5)', () => {
+describe('LIST metadata (decision 6)', () => {
   it('63-64: sorted names; exclude_deleted drops keys whose current version is deleted, never folders', async () => {
     const env = setup();
     await env.W('foo', { a: 1 });
@@ -87,7 +87,7 @@ describe('LIST metadata (reference §14 cases 63-67, §9; DECISIONS 5)', () => {
     expect(await keysOf(env.LIST(''))).toEqual(['B', 'a', '\uFF21', '\u{1F600}']);
   });
 
-  it('DECISIONS 5: after and limit page through the names', async () => {
+  it('decision 6: after and limit page through the names', async () => {
     const env = setup();
     for (const name of ['a', 'b', 'c', 'd/x', 'e']) await env.W(name, { name });
     expect(await keysOf(env.LIST('', { limit: '2' }))).toEqual(['a', 'b']);

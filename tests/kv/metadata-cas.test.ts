@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidRequest } from '../../src/core/errors.js';
 import { dataOf, expectError, setup } from './helpers.js';
 
-// OpenBao's wording (reference §13.1); the field names and shapes follow OpenBao's KV v2 API.
+// OpenBao's wording; the field names and shapes follow OpenBao's KV v2 API.
 const REQUIRED = 'metadata check-and-set parameter required for this call';
 const MISMATCH = 'metadata check-and-set parameter does not match the current version';
 const CREATE_NEEDS_ZERO = 'metadata_cas must be 0 when creating new metadata';

@@ -3,7 +3,7 @@ import { dataOf, errorsOf, expectError, expectPlain404, setup } from './helpers.
 
 const NOW = '2026-03-01T12:00:00Z';
 
-describe('metadata write, read and delete (reference §14 cases 45-51, 59-61)', () => {
+describe('metadata write, read and delete', () => {
   it('45: settings, cas enforcement, then lowering max_versions prunes on the next write', async () => {
     const env = setup();
     await env.MD('foo', { max_versions: 2, cas_required: true, delete_version_after: '5m', custom_metadata: { foo: 'abc', bar: '123' } });
@@ -80,7 +80,7 @@ describe('metadata write, read and delete (reference §14 cases 45-51, 59-61)', 
     expectError(await setup().MD('foo', { custom_metadata: 'text' }), 400, 'custom_metadata');
   });
 
-  it('numbers and booleans convert to text as in the reference', async () => {
+  it('numbers and booleans convert to text as in Vault', async () => {
     const env = setup();
     await env.MD('foo', { custom_metadata: { n: 12, t: true, f: false } });
     expect(dataOf(await env.MR('foo')).custom_metadata).toEqual({ n: '12', t: '1', f: '0' });
@@ -190,7 +190,7 @@ describe('metadata write, read and delete (reference §14 cases 45-51, 59-61)', 
   });
 });
 
-describe('metadata PATCH (reference §14 cases 52-58, 62)', () => {
+describe('metadata PATCH', () => {
   it('52: PATCH metadata/ answers 400 "missing path"', async () => {
     expectError(await setup().MP('', { max_versions: 1 }), 400, 'missing path');
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dataOf, expectError, expectPlain404, JSON_PATCH, setup } from './helpers.js';
 
-describe('PATCH data (reference §14 cases 28-36)', () => {
+describe('PATCH data', () => {
   it('28: a missing or metadata-only key answers 404 without a body', async () => {
     const env = setup();
     expect(await env.PATCH('foo', { data: { a: 1 } })).toEqual({ status: 404 });
@@ -31,7 +31,7 @@ describe('PATCH data (reference §14 cases 28-36)', () => {
     expectError(await env.PATCH('foo', {}), 400, 'no data provided');
   });
 
-  it('31: the merge patch of the reference test', async () => {
+  it('31: the merge patch of Vault test', async () => {
     const env = setup();
     await env.W('foo', { bar: 'baz', quux: { quuz: ['1', '2', '3'] } });
     const patched = await env.PATCH('foo', { data: { abc: 123, quux: { def: 456, quuz: ['1', '2', '3', '4'] } }, options: { cas: 1 } });
@@ -88,7 +88,7 @@ describe('PATCH data (reference §14 cases 28-36)', () => {
     expect(dataOf(await env.MR('foo')).current_version).toBe(1);
   });
 
-  it('DECISIONS 19: a PATCH without Content-Type is 415', async () => {
+  it('decision 4: a PATCH without Content-Type is 415', async () => {
     const env = setup();
     await env.W('foo', { a: 1 });
     expect((await env.PATCH('foo', { data: { a: 2 } }, {})).status).toBe(415);
@@ -107,7 +107,7 @@ describe('PATCH data (reference §14 cases 28-36)', () => {
     expect(dataOf(await env.R('foo')).data).toEqual({ bar: 'quux', keep: true });
   });
 
-  it.each([null, 'text', 7, [1]])('DECISIONS 4/19: merge patch data %j is a 400 and writes nothing', async (data) => {
+  it.each([null, 'text', 7, [1]])('decision 5: merge patch data %j is a 400 and writes nothing', async (data) => {
     const env = setup();
     await env.W('foo', { a: 1 });
     expectError(await env.PATCH('foo', { data }), 400, 'data');
@@ -125,7 +125,7 @@ describe('PATCH data (reference §14 cases 28-36)', () => {
   });
 });
 
-describe('PATCH data with RFC 6902 JSON Patch (DECISIONS 3 and 23)', () => {
+describe('PATCH data with RFC 6902 JSON Patch (decision 4)', () => {
   it('applies the operations to the current data, with cas', async () => {
     const env = setup();
     await env.W('foo', { a: 1, list: [1, 2], nested: { x: 1 } });

@@ -20,7 +20,7 @@ function recordingStorage() {
   return { storage, touched };
 }
 
-describe('paths (reference §2.9, §14 cases 24 and 81; DECISIONS 6 and 25)', () => {
+describe('paths (decision 7)', () => {
   it.each([
     ['GET', 'data/team/public/../protected/x'],
     ['PUT', 'destroy/team/public/../protected/x'],
@@ -91,7 +91,7 @@ describe('paths (reference §2.9, §14 cases 24 and 81; DECISIONS 6 and 25)', ()
   });
 });
 
-describe('capabilities (reference §11, §14 cases 82-84)', () => {
+describe('capabilities', () => {
   const cases: [string, EngineRequest, Capability, string][] = [
     ['read secret', { method: 'GET', path: 'data/foo' }, 'read', 'data/foo'],
     ['patch secret', { method: 'PATCH', path: 'data/foo', body: { data: {} }, headers: MERGE }, 'patch', 'data/foo'],

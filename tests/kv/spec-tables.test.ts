@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dataOf, expectError, expectPlain404, MERGE, policy, setup } from './helpers.js';
 
-/** One test per row of the state table and the errors table of spec/versioned-kv.md, through handle(). */
+/** One test per state transition and per error rule of the KV engine (docs/kv.md), through handle(). */
 
 async function blobCount(env: ReturnType<typeof setup>): Promise<number> {
   let count = 0;

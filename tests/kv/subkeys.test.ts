@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dataOf, expectError, expectPlain404, setup, VERSION_METADATA_KEYS } from './helpers.js';
 
-describe('subkeys (reference §14 cases 68-76, §8)', () => {
+describe('subkeys', () => {
   it('68: a missing key answers 404', async () => {
     expectPlain404(await setup().SUB('foo'));
   });

@@ -5,7 +5,7 @@ import { dataOf, setup } from './helpers.js';
 
 /**
  * Model-based check of the version rules: random sequences of writes, patches, deletes, undeletes, destroys and
- * max_versions changes (key and engine), against a model written from the rules of spec/ and DECISIONS 1.
+ * max_versions changes (key and engine), against a model written from the rules of decision 2.
  */
 
 type Op =

@@ -10,7 +10,7 @@ async function twoVersions() {
   return env;
 }
 
-describe('delete, undelete, destroy (reference §14 cases 37-44)', () => {
+describe('delete, undelete, destroy', () => {
   it('37-38: delete then undelete versions given as "1,2"', async () => {
     const env = await twoVersions();
     expect(await env.versions('delete', 'foo', '1,2')).toEqual({ status: 204 });
@@ -123,7 +123,7 @@ describe('delete, undelete, destroy (reference §14 cases 37-44)', () => {
   });
 });
 
-describe('delete_version_after (reference §14 cases 77-80; DECISIONS 2 and 24)', () => {
+describe('delete_version_after (decisions 3 and 8)', () => {
   it.each([
     ['0s', '0s', undefined],
     ['0s', '3h', 3],
@@ -171,7 +171,7 @@ describe('delete_version_after (reference §14 cases 77-80; DECISIONS 2 and 24)'
     expect(dataOf(back).metadata.deletion_time).toBe('2026-03-01T12:00:14Z');
   });
 
-  it('DECISIONS 24: a DELETE at time t hides the version from a read at the same instant', async () => {
+  it('decision 8: a DELETE at time t hides the version from a read at the same instant', async () => {
     const env = setup();
     await env.W('foo', { a: 1 });
     await env.DEL('foo');

@@ -138,7 +138,7 @@ describe('body size limit', () => {
   });
 });
 
-describe('paths are checked after percent-decoding (reference kv.md §14 case 81)', () => {
+describe('paths are checked after percent-decoding', () => {
   it.each([
     ['GET', '/v1/secret/data/team/public/../protected/x'],
     ['GET', '/v1/secret/data/team/public/%2e%2e/protected/x'],

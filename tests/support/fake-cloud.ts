@@ -18,7 +18,7 @@ import type {
  * configurable answer to forwarded GetCallerIdentity requests. Every call is logged, and any call can be made to fail.
  *
  * Like the real provider, a scope naming an account without an STS role is served only if the provider's own
- * credentials belong to that account (DECISIONS 11); with an STS role, the role's account is the one acted on.
+ * credentials belong to that account (decision 15); with an STS role, the role's account is the one acted on.
  */
 
 export type CloudMethod = keyof CloudProvider;

@@ -15,7 +15,7 @@ function tagsOf(instance: XmlNode): Record<string, string> {
   return Object.fromEntries(pairs);
 }
 
-/** Absent attributes are left out rather than set to undefined (DECISIONS 18: absent means unmet). */
+/** Absent attributes are left out rather than set to undefined (decision 22: absent means unmet). */
 function describe(reservation: XmlNode, instance: XmlNode): InstanceDescription {
   const vpcId = text(instance, 'vpcId');
   const subnetId = text(instance, 'subnetId');

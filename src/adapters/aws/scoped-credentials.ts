@@ -1,5 +1,5 @@
 /**
- * Which credentials a call for one CloudScope uses (DECISIONS 11): an account with an STS role gets that role's
+ * Which credentials a call for one CloudScope uses (decision 15): an account with an STS role gets that role's
  * temporary credentials (cached until shortly before they expire); any other account must be the provider's own,
  * which is learned once per partition with GetCallerIdentity and compared on every call. Every cache key carries a
  * fingerprint of the credentials and endpoints in force, and a change of that fingerprint drops the old entries.

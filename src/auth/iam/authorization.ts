@@ -10,7 +10,7 @@ import type { RequestHeaders } from './headers.js';
  * The lower-case names in the SignedHeaders list: the text after the `SignedHeaders=` of all Authorization values
  * joined with ',' (so a header split over several values still works), up to the next ','. Undefined when there is no
  * Authorization header; empty when it names no signed headers. A second SignedHeaders list, in any casing, is refused:
- * the reference reads the last one, and a decoy list that STS does not read could otherwise make an unsigned header
+ * Vault reads the last one, and a decoy list that STS does not read could otherwise make an unsigned header
  * look signed.
  */
 export function signedHeaderNames(headers: RequestHeaders): string[] | undefined {

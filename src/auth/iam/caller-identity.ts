@@ -3,9 +3,9 @@ import type { CallerIdentity, HttpResponseSnapshot } from '../../ports/cloud.js'
 import { readPlainXml, type PlainElement } from './plain-xml.js';
 
 /**
- * Validation of STS's answer to a forwarded GetCallerIdentity request (reference §4.4, §13.2).
+ * Validation of STS's answer to a forwarded GetCallerIdentity request (as in Vault).
  *
- * The Content-Type must be exactly `text/xml`, without parameters, as in the reference: that is what STS sends, and a
+ * The Content-Type must be exactly `text/xml`, without parameters, as in Vault: that is what STS sends, and a
  * looser rule would only widen what a misdirected or compromised endpoint could pass off as an identity.
  */
 
@@ -35,7 +35,7 @@ export async function parseCallerIdentityResponse(response: HttpResponseSnapshot
   if (!body.startsWith('<GetCallerIdentityResponse') && !body.startsWith('<?xml')) throw invalid('it is not a GetCallerIdentityResponse');
 
   const root = body.length > MAX_BODY_LENGTH ? undefined : readPlainXml(body);
-  // The first result when there are several, as the reference reads it.
+  // The first result when there are several, as Vault reads it.
   const result = root?.name === 'GetCallerIdentityResponse' ? root.children.find((child) => child.name === 'GetCallerIdentityResult') : undefined;
   if (!result) throw new CloudUnavailable('error parsing STS response: no GetCallerIdentityResult');
   const arn = onlyText(result, 'Arn');

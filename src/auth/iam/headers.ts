@@ -54,7 +54,7 @@ const headerValues = z.union([z.array(scalar), scalar.transform((value) => [valu
 type HeaderPair = [name: string, values: string[]];
 
 /**
- * Decodes `iam_request_headers` in the encodings clients use, tried in this order (reference §2): a JSON object whose
+ * Decodes `iam_request_headers` in the encodings clients use, tried in this order (as in Vault): a JSON object whose
  * values are a string, a number or an array of them; a string holding base64 of such an object, or (when it is not
  * base64) the JSON itself; a list of "Name: Value" strings. Anything else is InvalidRequest (400).
  */

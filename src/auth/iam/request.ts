@@ -7,7 +7,7 @@ import { decodeRequestHeaders, type RequestHeaders } from './headers.js';
 import { checkServerIdHeader } from './server-id.js';
 
 /**
- * Decoding and hardening of the iam login fields (reference §4.1-§4.2, §13.2). Whatever passes
+ * Decoding and hardening of the iam login fields (as in Vault). Whatever passes
  * here can only ever be an sts:GetCallerIdentity POST: the client cannot make STS do or return anything else.
  */
 
@@ -27,7 +27,7 @@ export interface IamRequestPolicy {
   allowedStsHeaders: readonly string[];
   /** use_sts_region_from_client: the STS region comes from the client's credential scope. */
   useStsRegionFromClient: boolean;
-  /** Accept the reference's X-Vault-AWS-IAM-Server-ID header name too. Default true. */
+  /** Accept Vault's X-Vault-AWS-IAM-Server-ID header name too. Default true. */
   acceptVaultServerIdHeader?: boolean;
 }
 
@@ -59,7 +59,7 @@ const API_VERSION = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * Validates the iam login fields and builds the request to forward. Every failure is InvalidRequest (400) with the
- * reference's message, adapted to our header name.
+ * message Vault gives, adapted to our header name.
  */
 export function decodeIamRequest(fields: IamLoginFields, policy: IamRequestPolicy): DecodedIamRequest {
   const method = text(fields.iam_http_request_method, 'iam_http_request_method');
@@ -79,7 +79,7 @@ export function decodeIamRequest(fields: IamLoginFields, policy: IamRequestPolic
     checkServerIdHeader(headers, policy.serverIdHeaderValue, policy.acceptVaultServerIdHeader ?? true);
   }
   checkHeaderNames(headers, policy.allowedStsHeaders, body);
-  // The provider sets Host from the URL; a Host of the client's own would be ignored anyway (reference §4.3).
+  // The provider sets Host from the URL; a Host of the client's own would be ignored anyway (as in Vault).
   headers.delete('Host');
 
   const decoded: DecodedIamRequest = { request: { method, url, headers: headers.toRecord(), body } };
@@ -116,7 +116,7 @@ function decodeUrl(raw: string): string {
   return `${url.protocol}//${url.host}/`;
 }
 
-/** Only `Action=GetCallerIdentity` and `Version=<date>`, each exactly once, after form decoding (reference §13.2). */
+/** Only `Action=GetCallerIdentity` and `Version=<date>`, each exactly once, after form decoding (as in Vault). */
 function checkBody(body: string): void {
   const invalid = (detail: string): InvalidRequest => new InvalidRequest(`iam request body is invalid: ${detail}`);
   if (!FORM_BODY.test(body)) throw invalid('it is not a form-encoded parameter list');

@@ -5,13 +5,13 @@ import type { RequestHeaders } from './headers.js';
 
 /** The header that binds a signed request to this server, so that it cannot be replayed against another one. */
 export const SERVER_ID_HEADER = 'X-Service-Cloud-IAM-Server-ID';
-/** The reference's name for it, accepted as well so that existing clients work. */
+/** Vault's name for it, accepted as well so that existing clients work. */
 export const VAULT_SERVER_ID_HEADER = 'X-Vault-AWS-IAM-Server-ID';
 
 /**
- * Checks the server-ID header against the configured value (reference §4.2): it must be present, equal the value
+ * Checks the server-ID header against the configured value (as in Vault): it must be present, equal the value
  * exactly, and be listed in the SignedHeaders of the Authorization header (STS then vouches for it). With
- * `acceptVaultName`, the reference's header name serves as well; every server-ID header present must pass.
+ * `acceptVaultName`, Vault's header name serves as well; every server-ID header present must pass.
  */
 export function checkServerIdHeader(headers: RequestHeaders, expected: string, acceptVaultName: boolean): void {
   const fail = (detail: string): InvalidRequest => new InvalidRequest(`error validating ${SERVER_ID_HEADER} header: ${detail}`);

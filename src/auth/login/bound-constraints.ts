@@ -23,7 +23,7 @@ interface ListConstraint {
 
 const q = JSON.stringify;
 
-// In the reference's order, which decides the error reported when several constraints fail (§3.7).
+// In Vault's order, which decides the error reported when several constraints fail.
 const LIST_CONSTRAINTS: readonly ListConstraint[] = [
   {
     field: 'bound_ec2_instance_id',
@@ -76,7 +76,7 @@ export function checkBoundRegion(role: StoredRole, roleName: string, region: str
 }
 
 /**
- * Every instance constraint of the role (reference §3.7 step 2, shared with iam inferencing §4.8): each non-empty
+ * Every instance constraint of the role (as in Vault): each non-empty
  * bound list must contain the instance's value. A failure is AuthenticationRefused (403) with `prefix`.
  */
 export async function checkInstanceConstraints(

@@ -17,7 +17,7 @@ const EC2_FIELDS = ['pkcs7', 'identity', 'signature'] as const;
 const IAM_FIELDS = ['iam_http_request_method', 'iam_request_url', 'iam_request_body', 'iam_request_headers'] as const;
 
 /**
- * Chooses the login type from the fields supplied, with the reference's messages (§2). A refusal of the fields is
+ * Chooses the login type from the fields supplied, with Vault's messages. A refusal of the fields is
  * thrown at once; not async, because an async layer that hands on the login's promise costs every login several
  * microtask turns (its callers are async or answer a throw).
  */

@@ -15,10 +15,10 @@ const BOTH_SUPPLIED =
   'both pkcs7 and a tuple containing the instance identity document and its SHA256 RSA signature is supplied; provide only one';
 
 /**
- * The instance identity an ec2 login proves (reference §3.1-§3.4): a PKCS#7 (the rsa2048 variant, or the DSA-SHA1 one
+ * The instance identity an ec2 login proves (as in Vault): a PKCS#7 (the rsa2048 variant, or the DSA-SHA1 one
  * when the engine allows SHA-1) against the trusted `pkcs7` certificates, or the document with its detached signature
  * against the `identity` ones. The identity is read from the verified bytes only. A PKCS#7 sent with either part of the
- * other pair is refused, where the reference ignores a lone `identity` or `signature`: a body holding two documents,
+ * other pair is refused, where Vault ignores a lone `identity` or `signature`: a body holding two documents,
  * one of them unsigned, is how a check comes to read the document the signature does not cover.
  */
 export async function verifyEc2Document(context: AuthContext, fields: Ec2DocumentFields): Promise<IdentityDocument> {

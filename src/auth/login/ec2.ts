@@ -31,20 +31,20 @@ export interface Ec2InstanceRef {
 
 /**
  * The instance of an ec2 login or renewal, described in its own account (with that account's config/sts role): it
- * must be running and meet every constraint of the role (reference §3.6, §3.7).
+ * must be running and meet every constraint of the role (as in Vault).
  */
 export async function checkEc2Instance(context: AuthContext, role: StoredRole, roleName: string, ref: Ec2InstanceRef): Promise<InstanceDescription> {
   const scope = await resolveCloudScope(context, { region: ref.region, accountId: ref.accountId });
   const what = `failed to verify instance ID ${JSON.stringify(ref.instanceId)}`;
   const instance = await describeRunningInstance(context, scope, ref.instanceId, ref.accountId, what);
   checkBoundRegion(role, roleName, ref.region);
-  // The reference's spelling; iam inferencing writes it in lower case.
+  // Vault's spelling; iam inferencing writes it in lower case.
   await checkInstanceConstraints(context, scope, role, roleName, { instance, accountId: ref.accountId }, 'Error validating instance');
   return instance;
 }
 
 /**
- * The ec2 login (reference §3): the signed document first (nothing is looked up for an unauthenticated caller),
+ * The ec2 login (as in Vault): the signed document first (nothing is looked up for an unauthenticated caller),
  * then the role, the running instance, the bound constraints and the role tag, and last the access-list
  * entry, the commit point, whose nonce rules re-run against whatever a concurrent login of the instance stored.
  */

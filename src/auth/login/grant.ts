@@ -20,7 +20,7 @@ export interface GrantParts {
 }
 
 /**
- * The AuthGrant of a successful login (reference §10). The selected metadata (empty values skipped) goes on the grant
+ * The AuthGrant of a successful login (as in Vault). The selected metadata (empty values skipped) goes on the grant
  * and on its alias; the fixed keys only on the grant. Token settings come from the role.
  */
 export function buildGrant(parts: GrantParts): AuthGrant {

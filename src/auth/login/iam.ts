@@ -18,7 +18,7 @@ export interface IamLoginRequestFields extends IamLoginFields {
 }
 
 /**
- * The iam login (reference §4): STS authenticates the caller first (nothing is looked up for a caller it has not vouched for), then the role (named by the
+ * The iam login (as in Vault): STS authenticates the caller first (nothing is looked up for a caller it has not vouched for), then the role (named by the
  * request, else after the principal's friendly name), the principal binding and, for a role inferring ec2
  * instances, the instance. Nothing is stored.
  */

@@ -6,7 +6,7 @@ import type { StoredRole } from '../roles/role.js';
 import { checkInstanceConstraints } from './bound-constraints.js';
 import { describeRunningInstance } from './instance.js';
 
-/** Prefix of bound-constraint failures of an inferred instance (the reference's spelling). */
+/** Prefix of bound-constraint failures of an inferred instance (Vault's spelling). */
 const VALIDATION_PREFIX = 'error validating instance';
 
 export interface InferredInstanceRef {
@@ -17,7 +17,7 @@ export interface InferredInstanceRef {
 }
 
 /**
- * The ec2 instance an iam login of a role inferring `ec2_instance` stands for (reference §4.8): instance-profile
+ * The ec2 instance an iam login of a role inferring `ec2_instance` stands for (as in Vault): instance-profile
  * credentials carry the instance id as the assumed role's session name. The instance must be running in the role's
  * inferred_aws_region, in the caller's own account, and meet every instance constraint of the role.
  */

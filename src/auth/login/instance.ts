@@ -4,7 +4,7 @@ import type { AuthContext } from '../auth-context.js';
 import { callCloud } from '../cloud-call.js';
 
 /**
- * DescribeInstances for the instance a login names (reference §3.6), which must exist in the expected account and be
+ * DescribeInstances for the instance a login names (as in Vault), which must exist in the expected account and be
  * running. Refusals are AuthenticationRefused (403) prefixed with `what`; a provider that cannot be asked keeps
  * callCloud's class (502 when unreachable). The description, not the identity document, is the source of every
  * attribute the bound constraints check.

@@ -5,7 +5,7 @@ import { isPlainObject } from '../../core/fields.js';
 /**
  * What a grant's `internal_data` carries from login to renew(): who was authenticated and against which role. The
  * caller keeps it opaque; renewal dispatches on `auth_type` here, never on the metadata, which an operator's
- * identity configuration may leave without `auth_type` (reference §13.3, item 5).
+ * identity configuration may leave without `auth_type` (as in Vault).
  */
 
 const text = z.string().max(2048);

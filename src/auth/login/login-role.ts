@@ -4,7 +4,7 @@ import { cidrsContain } from '../cidr.js';
 import { readRole, type AuthType, type StoredRole } from '../roles/role.js';
 
 /**
- * The role an authenticated caller logs in against (reference §3.5, §4.5): it must exist, accept the caller's address
+ * The role an authenticated caller logs in against (as in Vault): it must exist, accept the caller's address
  * (token_bound_cidrs, 403) and serve this login type. Only called once the caller is authenticated.
  */
 export async function loginRole(
@@ -15,7 +15,7 @@ export async function loginRole(
 ): Promise<StoredRole> {
   const role = await readRole(context, name);
   if (!role) {
-    // The reference quotes the name for ec2 logins only; clients may match either message.
+    // Vault quotes the name for ec2 logins only; clients may match either message.
     throw new InvalidRequest(`entry for role ${authType === 'ec2' ? JSON.stringify(name) : name} not found`);
   }
   const cidrs = role.token.bound_cidrs;

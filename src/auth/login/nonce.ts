@@ -4,7 +4,7 @@ import { formatTimestamp, parseTimestamp } from '../../core/time.js';
 import type { AccessListEntry } from '../accesslist.js';
 
 /**
- * Replay protection of ec2 logins (reference §3.8): the identity access list remembers, per instance,
+ * Replay protection of ec2 logins (as in Vault): the identity access list remembers, per instance,
  * the nonce the instance was given and the pendingTime of its document. These rules are pure so that the access-list
  * update can re-run them against whatever another login committed meanwhile.
  */
@@ -13,7 +13,7 @@ import type { AccessListEntry } from '../accesslist.js';
 const REAUTHENTICATION_DISABLED = 'reauthentication-disabled-nonce';
 export const MAX_NONCE_LENGTH = 128;
 
-/** A fresh nonce: 128 random bits written like a UUID, as the reference does. */
+/** A fresh nonce: 128 random bits written like a UUID, as Vault does. */
 export function generateNonce(): string {
   const hex = randomBytes(16).toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
@@ -49,7 +49,7 @@ export interface LoginOutcome {
 
 /**
  * Checks a login against the instance's entry (undefined on a first login) and answers the entry to store. Refusals
- * are AuthenticationRefused (403) with the reference's messages; a nonce over the limit is InvalidRequest (400).
+ * are AuthenticationRefused (403) with Vault's messages; a nonce over the limit is InvalidRequest (400).
  */
 export function admitLogin(current: AccessListEntry | undefined, attempt: LoginAttempt): LoginOutcome {
   const optedOut = attempt.suppliedNonce === '';

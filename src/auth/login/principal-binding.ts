@@ -7,7 +7,7 @@ import type { StoredRole } from '../roles/role.js';
 import { PrincipalArnCache } from './principal-arn-cache.js';
 
 /**
- * Whether an authenticated iam principal may use the role (reference §4.6). Any of: its unique id is among the ids
+ * Whether an authenticated iam principal may use the role (as in Vault). Any of: its unique id is among the ids
  * resolved from the role's bound ARNs (resolve_aws_unique_ids, so a principal deleted and created again under the
  * same name no longer matches); without resolution, its canonical ARN is bound exactly; or its full ARN matches a
  * bound wildcard. A role without bound principals admits every authenticated principal (possible only with

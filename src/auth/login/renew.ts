@@ -18,7 +18,7 @@ import { grantLifetimes, maxTtlBounds } from './ttl.js';
 const RENEW_REQUEST: EngineRequest = { method: 'POST', path: 'renew' };
 
 /**
- * renew(grant) (reference §5): re-checks that the grant still stands and answers `200 {auth}` with the
+ * renew(grant) (as in Vault): re-checks that the grant still stands and answers `200 {auth}` with the
  * role's current lifetimes, 403 when it no longer stands, 502 when the provider cannot be asked, 400 for a grant this
  * engine did not issue. Server faults (storage) are 500 and go to onInternalError.
  */

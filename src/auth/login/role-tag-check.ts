@@ -17,7 +17,7 @@ export interface RoleTagEffect {
 const refused = (message: string) => new AuthenticationRefused(message);
 
 /**
- * The role tag on the described instance, for a role with `role_tag` set (reference §3.9): present under the role's
+ * The role tag on the described instance, for a role with `role_tag` set (as in Vault): present under the role's
  * key, naming the login role (case-insensitively), signed with the role's key, bound to this instance if
  * it names one, not denied, and narrowing the role's policies. Every failure refuses the login (403). The tag's
  * `m=` flag is not used: only the role's allow_instance_migration counts.

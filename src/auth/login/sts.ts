@@ -7,10 +7,10 @@ import { parseCallerIdentityResponse } from '../iam/caller-identity.js';
 import { decodeIamRequest, type IamLoginFields } from '../iam/request.js';
 
 /**
- * Authenticates an iam login (reference §4.1-§4.4): the client's signed request is validated (every failure 400,
+ * Authenticates an iam login (as in Vault): the client's signed request is validated (every failure 400,
  * before anything is sent) and forwarded to the configured STS endpoint, or with
  * use_sts_region_from_client to AWS's regional STS endpoint of the client's credential scope, which then overrides
- * sts_endpoint as in the reference. What STS vouches for is the caller's identity: STS refusing the signature is 403,
+ * sts_endpoint as in Vault. What STS vouches for is the caller's identity: STS refusing the signature is 403,
  * an unreachable or misbehaving STS 502.
  */
 export async function authenticateWithSts(context: AuthContext, scopes: CloudScopes, fields: IamLoginFields): Promise<CallerIdentity> {

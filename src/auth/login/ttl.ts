@@ -2,7 +2,7 @@ import type { AuthGrant } from '../../core/request.js';
 import type { TokenSettings } from '../roles/token-settings.js';
 
 /**
- * The lifetimes of a grant (reference §3.10). A token may live no longer than the shortest of the mount maximum
+ * The lifetimes of a grant (as in Vault). A token may live no longer than the shortest of the mount maximum
  * (the engine's mountMaxTtl), the role's token_max_ttl and a role tag's max TTL, ignoring those that are unset (0).
  * The access-list entry of an ec2 login must outlive every token it could have produced, so it lasts the longest.
  */

@@ -1,7 +1,7 @@
 import { PermissionDenied } from '../../core/errors.js';
 import { readFields, type Handler, type OperationDef, type Route, type RouteContext } from '../../core/routing-table.js';
 
-// Release 1.7 of the reference renamed these words in its paths; the old spellings keep working unchanged.
+// Release 1.7 of Vault renamed these words in its paths; the old spellings keep working unchanged.
 const RENAMES: readonly (readonly [RegExp, string])[] = [
   [/access-?list/g, 'whitelist'],
   [/deny-?list/g, 'blacklist'],
@@ -46,7 +46,7 @@ function authorizedUnderBothNames(route: Route, definition: Handler<unknown> | O
 
 /**
  * One alias row per route whose pattern names the access list or the deny list, with the deprecated word. The alias
- * is authorised under both names: the path as written must be granted, as in the reference (which checks the path as
+ * is authorised under both names: the path as written must be granted, as in Vault (which checks the path as
  * written only), and so must the current path, so that a deny on either `identity-whitelist/*` or
  * `identity-accesslist/*` holds for both. `authorize` answers yes or no, so "not granted" and "denied" look alike:
  * a policy opening a deprecated path must grant both spellings.

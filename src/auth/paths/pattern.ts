@@ -1,5 +1,5 @@
 /**
- * Path templates of the auth method. `:name` is a name segment under the reference's generic rule (a word character,
+ * Path templates of the auth method. `:name` is a name segment under Vault's generic rule (a word character,
  * or word characters around any mix of word characters, '-' and '.'); `:name+` takes the rest of the path, slashes
  * included (a role tag in the deny list path). A path whose name breaks the rule matches no route (404).
  */

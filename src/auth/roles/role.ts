@@ -30,7 +30,7 @@ export interface StoredRole extends Record<BoundListField, string[]> {
   legacy: LegacyTokenFields;
 }
 
-/** Role names are case-insensitive everywhere, as in the reference: they are stored and compared lower-cased. */
+/** Role names are case-insensitive everywhere, as in Vault: they are stored and compared lower-cased. */
 export function normalizeRoleName(name: string): string {
   return name.toLowerCase();
 }

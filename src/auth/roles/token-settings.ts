@@ -19,7 +19,7 @@ export interface TokenSettings {
 
 export type TokenType = 'default' | 'service' | 'batch';
 
-/** The deprecated `ttl`, `max_ttl`, `period` and `policies`, kept only to answer reads as the reference does. */
+/** The deprecated `ttl`, `max_ttl`, `period` and `policies`, kept only to answer reads as Vault does. */
 export interface LegacyTokenFields {
   ttl: number;
   max_ttl: number;
@@ -61,7 +61,7 @@ type TokenFields = { [K in keyof typeof tokenFieldShape]: z.output<(typeof token
 
 const TOKEN_TYPES: readonly string[] = ['default', 'service', 'batch'];
 
-/** Policies as the reference sanitises the legacy field: trimmed, lower-cased, de-duplicated, sorted. */
+/** Policies as Vault sanitises the legacy field: trimmed, lower-cased, de-duplicated, sorted. */
 export function sanitizePolicies(policies: readonly string[]): string[] {
   return [...new Set(policies.map((policy) => policy.trim().toLowerCase()).filter((policy) => policy !== ''))].sort();
 }
@@ -142,7 +142,7 @@ export function applyTokenFields(
   return { token, legacy: { ttl: ttl.legacy, max_ttl: maxTtl.legacy, period: period.legacy, policies: policies.legacy } };
 }
 
-/** The token fields of a read, with the legacy ones present only while they are set, as in the reference. */
+/** The token fields of a read, with the legacy ones present only while they are set, as in Vault. */
 export function tokenView(token: TokenSettings, legacy: LegacyTokenFields): Record<string, unknown> {
   return {
     token_bound_cidrs: [...token.bound_cidrs],
