@@ -12,6 +12,7 @@ import { KvEngine, type KvEngineOptions } from '../kv/kv-engine.js';
 import type { Clock } from '../ports/clock.js';
 import type { Storage } from '../ports/storage.js';
 import { AuditLog } from './audit.js';
+import { BodyBudget } from './body-budget.js';
 import { createDispatcher, type Mount } from './dispatch.js';
 import { eventRoutes } from './event-routes.js';
 import { createListener, trackConnections } from './listener.js';
@@ -83,6 +84,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
   // Checked here under their own names: the KV engine, which maxBodyBytes also bounds, would refuse it as maxValueBytes.
   const limits = transportLimits(options);
   const { maxBodyBytes } = limits;
+  const budget = new BodyBudget(limits.maxInflightBodyBytes);
   const maxTtl = options.tokenMaxTtl ?? DEFAULT_MAX_TTL_SECONDS;
   const onInternalError = (error: unknown) => log({ time: new Date().toISOString(), level: 'error', msg: 'engine fault', error: describeError(error) });
 
@@ -143,8 +145,17 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     let method = req.method;
     let outcome: { result: { status: number; body?: object }; caller?: { accessor: string } | undefined; error?: unknown };
     try {
-      const { dispatch } = await state;
-      const request = await readRequest(req, { maxBodyBytes });
+      const { dispatch, tokens } = await state;
+      // Bytes held for this body count against the budget until the request is answered.
+      const hold = budget.open();
+      res.once('close', () => hold.release());
+      const authenticated = async (token: string | undefined) => (await tokens.find(token)) !== undefined;
+      const request = await readRequest(req, {
+        maxBodyBytes,
+        unauthenticated: { maxBodyBytes: limits.maxUnauthenticatedBodyBytes, authenticated },
+        hold,
+        timeoutMs: limits.bodyTimeoutMs,
+      });
       method = request.method;
       outcome = await dispatch(request, requestId);
     } catch (error) {
