@@ -23,6 +23,7 @@ const then = 'LIST /v1/next HTTP/1.1\r\n\r\n';
 describe('refused, with nothing passed on after the refused byte but NUL', () => {
   it.each([
     ['a tab after the method', 'LIST\t/a HTTP/1.1\r\n', '', /invalid character in the method/],
+    ['a CRLF inside the method', 'GE\r\nT /a HTTP/1.1\r\n', 'GE', /invalid character in the method/],
     ['a request line starting with a space', ' /a HTTP/1.1\r\n', '', /without a method/],
     ['two spaces before the target', 'GET  /a HTTP/1.1\r\n', 'GET ', /without a target/],
     ['a DEL in the target', 'GET /a\x7f HTTP/1.1\r\n', 'GET /a', /invalid character in the request target/],
@@ -39,7 +40,9 @@ describe('refused, with nothing passed on after the refused byte but NUL', () =>
     ['a tab at the start of a line', head('X-A: b\r\n\tc\r\n\r\n'), head('X-A: b\r\n'), /obs-fold/],
     ['a space before the colon', head('Content-Length : 5\r\n\r\n'), head('Content-Length'), /header name/],
     ['a line that starts with a colon', head(': b\r\n\r\n'), head(''), /header name/],
+    ['a header line without a colon', head('NoColon\r\n\r\n'), head('NoColon'), /header name/],
     ['a NUL in a value', head('X-A: b\0c\r\n\r\n'), head('X-A: b'), /control character in a header value/],
+    ['a DEL in a value', head('X-A: b\x7fc\r\n\r\n'), head('X-A: b'), /control character in a header value/],
     ['a CR inside a value', head('X-A: b\rc\r\n\r\n'), head('X-A: b\r'), /CR not followed by LF in a header line/],
     ['a CR not followed by LF after the headers', head('\rX'), head('\r'), /end of the headers/],
     ['two Content-Length headers', head('Content-Length: 1\r\nContent-Length: 1\r\n\r\nx'), head('Content-Length: 1\r\nContent-Length: 1\r'), /repeated or conflicting/],
@@ -50,18 +53,25 @@ describe('refused, with nothing passed on after the refused byte but NUL', () =>
     ['a Content-Length with a sign', head('Content-Length: -1\r\n\r\n'), head('Content-Length: -1\r'), /not a number of bytes/],
     ['an empty Content-Length', head('Content-Length: \r\n\r\n'), head('Content-Length: \r'), /not a number of bytes/],
     ['a Content-Length list', head('Content-Length: 5, 5\r\n\r\n'), head('Content-Length: 5, 5\r'), /not a number of bytes/],
+    ['a space inside a Content-Length', head('Content-Length: 1 2\r\n\r\n'), head('Content-Length: 1 2\r'), /not a number of bytes/],
+    ['a Content-Length in hex', head('Content-Length: 0x10\r\n\r\n'), head('Content-Length: 0x10\r'), /not a number of bytes/],
+    ['a Content-Length with an exponent', head('Content-Length: 1e1\r\n\r\n'), head('Content-Length: 1e1\r'), /not a number of bytes/],
     ['a Content-Length of 2^53', head('Content-Length: 9007199254740992\r\n\r\n'), head('Content-Length: 9007199254740992\r'), /not a number of bytes/],
     ['a chunk size line without a size', chunked(';a\r\n'), chunked(''), /does not start with a hex digit/],
     ['a space before a chunk size', chunked(' 5\r\n'), chunked(''), /does not start with a hex digit/],
     ['a space after a chunk size', chunked('5 \r\n'), chunked('5'), /invalid character after a chunk size/],
     ['a chunk size ended by a bare LF', chunked('5\nabcde\r\n'), chunked('5'), /invalid character after a chunk size/],
     ['a chunk size of 2^53', chunked('20000000000000\r\n'), chunked('2000000000000'), /chunk size too large/],
+    ['a chunk size past 2^53 by its last digit', chunked('20000000000001\r\n'), chunked('2000000000000'), /chunk size too large/],
     ['a bare LF in a chunk extension', chunked('5;a\nabcde\r\n'), chunked('5;a'), /control character in a chunk extension/],
+    ['a DEL in a chunk extension', chunked('5;a\x7f\r\nabcde\r\n'), chunked('5;a'), /control character in a chunk extension/],
     ['a chunk size line ended by a bare CR', chunked('5\rabcde'), chunked('5\r'), /chunk size line not ended by CRLF/],
     ['chunk data running past its size', chunked('5\r\nabcdef\r\n'), chunked('5\r\nabcde'), /chunk data not followed by CRLF/],
     ['chunk data followed by a bare LF', chunked('5\r\nabcde\n0\r\n\r\n'), chunked('5\r\nabcde'), /chunk data not followed by CRLF/],
     ['chunk data followed by a bare CR', chunked('5\r\nabcde\rX'), chunked('5\r\nabcde\r'), /chunk data not followed by CRLF/],
     ['a Content-Length in the trailers', chunked('0\r\nContent-Length: 5\r\n\r\n'), chunked('0\r\nContent-Length: 5\r'), /content-length header in the trailers/],
+    ['a Transfer-Encoding in the trailers', chunked('0\r\nTransfer-Encoding: chunked\r\n\r\n'), chunked('0\r\nTransfer-Encoding: chunked\r'), /transfer-encoding header in the trailers/],
+    ['an Upgrade in the trailers', chunked('0\r\nUpgrade: x\r\n\r\n'), chunked('0\r\nUpgrade: x\r'), /upgrade header in the trailers/],
     ['a bare LF in the trailers', chunked('0\r\nX-T: 1\n\r\n'), chunked('0\r\nX-T: 1'), /bare LF/],
   ])('%s', (_name, input, passed, reason) => {
     const { out, refusal } = rewrite(input + then);
@@ -90,6 +100,7 @@ describe('taken, as node:http takes it', () => {
     ['chunked in capitals', head('Transfer-Encoding: CHUNKED\r\n\r\n5\r\nabcde\r\n0\r\n\r\n')],
     ['hex sizes in both cases, with leading zeros and extensions', chunked('0A;a=b;c="d;\\"e"\r\n0123456789\r\n00b\r\nabcdefghijk\r\n000\r\n\r\n')],
     ['trailers', chunked('1\r\nx\r\n0\r\nX-T: 1\r\nX-U:\r\n\r\n')],
+    ['spaces and tabs in a quoted chunk extension', chunked('3;a="b c\td"\r\nabc\r\n0\r\n\r\n')],
     ['the largest chunk size kept exact', chunked('1fffffffffffff\r\n')],
     ['obs-text and tabs in values', head('X-A: caf\xe9\tcr\xe8me\r\n\r\n')],
     ['a name that only starts like a framing header', head('Transfer-Encodingx: gzip\r\nContent-Lengths: x\r\n\r\n')],
@@ -98,6 +109,16 @@ describe('taken, as node:http takes it', () => {
     const { out, refusal } = rewrite(input + then);
     expect(refusal).toBeUndefined();
     expect(out).toBe(input + (complete ? next : then));
+  });
+
+  it('holds back only a method that may still be LIST, so node:http sees every other request start at once', () => {
+    const rewriter = new ListMethodRewriter();
+    const text = (input: string) => Buffer.concat(rewriter.push(Buffer.from(input))).toString();
+    expect(text('LI')).toBe('');
+    expect(text('S')).toBe('');
+    expect(text('T /a')).toBe('GET /a');
+    expect(text(' HTTP/1.1\r\n\r\nPOS')).toBe('?list=true HTTP/1.1\r\n\r\nPOS');
+    expect(text('T /b HTTP/1.1\r\n\r\nLO')).toBe('T /b HTTP/1.1\r\n\r\nLO');
   });
 
   it('rewrites a LIST with a query to &list=true, and leaves LISTS and LIS alone', () => {

@@ -2,19 +2,19 @@
 // keep-alive connection starts. It only measures: the bytes themselves are never changed. It reads as strictly as
 // node:http's parser: CRLF after every size line and every chunk, hex digits right before it or before `;`, trailer
 // lines as header lines; anything else is refused, never skipped over.
-import { CR, FieldSection, LF, isVisible, SP, HTAB, type Refusal } from './field-section.js';
+import { CR, FieldSection, isFieldByte, LF, type Refusal } from './field-section.js';
 
 // Node's parser refuses sizes past 64 bits; sizes this large are no body anyone sends, and stay exact in a double.
 const MAX_CHUNK_SIZE = Number.MAX_SAFE_INTEGER;
 // In a trailer these would be read by node:http's parser as framing of a message already framed: it refuses them.
 const FRAMING_FIELDS = new Set(['content-length', 'transfer-encoding', 'upgrade']);
 
-type State = 'first-digit' | 'size' | 'extension' | 'size-lf' | 'data' | 'data-cr' | 'data-lf' | 'trailers';
+/** The states read a byte at a time; `data` and `trailers` are read by the run. */
+type LineState = 'first-digit' | 'size' | 'extension' | 'size-lf' | 'data-cr' | 'data-lf';
+type State = LineState | 'data' | 'trailers';
 
-function hexValue(byte: number): number {
-  const char = String.fromCharCode(byte);
-  return /^[0-9a-fA-F]$/.test(char) ? Number.parseInt(char, 16) : -1;
-}
+const HEX_DIGITS = '0123456789abcdef';
+const SEMICOLON = 0x3b;
 
 export class ChunkedBody {
   private state: State = 'first-digit';
@@ -28,32 +28,33 @@ export class ChunkedBody {
   consume(data: Buffer, start: number): number {
     let index = start;
     while (index < data.length && !this.done && this.refusal === undefined) {
-      if (this.state === 'data') {
+      const state = this.state;
+      if (state === 'data') {
         const n = Math.min(this.remaining, data.length - index);
         index += n;
         this.remaining -= n;
         if (this.remaining === 0) this.state = 'data-cr';
-      } else if (this.state === 'trailers') {
+      } else if (state === 'trailers') {
         const trailers = this.trailers!;
         index = trailers.feed(data, index);
         this.refusal = trailers.refusal;
         this.done = trailers.done;
       } else {
-        this.refusal = this.step(data[index] as number);
+        this.refusal = this.step(state, data[index] as number);
         if (this.refusal === undefined) index++;
       }
     }
     return index;
   }
 
-  private step(byte: number): Refusal | undefined {
-    switch (this.state) {
+  private step(state: LineState, byte: number): Refusal | undefined {
+    switch (state) {
       case 'first-digit':
       case 'size':
-        return this.sizeByte(byte);
+        return this.sizeByte(state, byte);
       case 'extension':
         if (byte === CR) this.state = 'size-lf';
-        else if (!(isVisible(byte) || byte === SP || byte === HTAB)) return 'a control character in a chunk extension';
+        else if (!isFieldByte(byte)) return 'a control character in a chunk extension';
         return undefined;
       case 'size-lf':
         if (byte !== LF) return 'a chunk size line not ended by CRLF';
@@ -63,7 +64,7 @@ export class ChunkedBody {
         if (byte !== CR) return 'chunk data not followed by CRLF';
         this.state = 'data-lf';
         return undefined;
-      default:
+      case 'data-lf':
         if (byte !== LF) return 'chunk data not followed by CRLF';
         this.state = 'first-digit';
         this.size = 0;
@@ -71,16 +72,16 @@ export class ChunkedBody {
     }
   }
 
-  private sizeByte(byte: number): Refusal | undefined {
-    const digit = hexValue(byte);
+  private sizeByte(state: 'first-digit' | 'size', byte: number): Refusal | undefined {
+    const digit = HEX_DIGITS.indexOf(String.fromCharCode(byte).toLowerCase());
     if (digit >= 0) {
       if (this.size > (MAX_CHUNK_SIZE - digit) / 16) return 'a chunk size too large';
       this.size = this.size * 16 + digit;
       this.state = 'size';
       return undefined;
     }
-    if (this.state === 'first-digit') return 'a chunk size line that does not start with a hex digit';
-    if (byte === 0x3b) this.state = 'extension';
+    if (state === 'first-digit') return 'a chunk size line that does not start with a hex digit';
+    if (byte === SEMICOLON) this.state = 'extension';
     else if (byte === CR) this.state = 'size-lf';
     else return 'an invalid character after a chunk size';
     return undefined;

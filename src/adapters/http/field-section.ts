@@ -15,14 +15,17 @@ const TCHARS = new Set(Buffer.from("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRS
 
 export const isTchar = (byte: number): boolean => TCHARS.has(byte);
 
-/** VCHAR or obs-text: what a request target and a field value are made of, besides the value's SP and HTAB. */
+/** VCHAR or obs-text: what a request target is made of. */
 export const isVisible = (byte: number): boolean => byte > SP && byte !== DEL;
+
+/** HTAB, SP, VCHAR or obs-text: what a field value or a chunk extension is made of. */
+export const isFieldByte = (byte: number): boolean => byte === HTAB || (byte >= SP && byte !== DEL);
 
 /**
  * A framing header's value is kept whole, up to this many bytes; a longer one is refused (a Content-Length padded
  * with thousands of zeros, a Transfer-Encoding padded with spaces), where a cut value would be read otherwise.
  */
-export const MAX_FRAMING_VALUE_BYTES = 256;
+const MAX_FRAMING_VALUE_BYTES = 256;
 
 /** A reason the stream is refused; the shim's caller is answered 400 and the connection closed. */
 export type Refusal = string;
@@ -36,8 +39,8 @@ type LineState = 'start' | 'name' | 'value' | 'cr' | 'end';
 export class FieldSection {
   private state: LineState = 'start';
   private name = '';
-  private value = '';
-  private watching = false;
+  /** The value of a watched field, as it arrives; undefined while in a field that is not watched. */
+  private value: string | undefined;
   // A name is kept up to one character longer than the longest watched name: enough to tell it is none of them.
   private readonly longest: number;
   /** Set once the empty line that ends the section has been read. */
@@ -56,50 +59,47 @@ export class FieldSection {
    * or on the first byte it refuses (`refusal`), which is not counted as read.
    */
   feed(data: Buffer, start: number): number {
-    for (let index = start; index < data.length; index++) {
+    let index = start;
+    while (index < data.length && !this.done) {
       this.refusal = this.step(data[index] as number);
-      if (this.refusal !== undefined) return index;
-      if (this.done) return index + 1;
+      if (this.refusal !== undefined) break;
+      index++;
     }
-    return data.length;
+    return index;
   }
 
   private step(byte: number): Refusal | undefined {
-    switch (this.state) {
-      case 'start':
-        return this.lineStart(byte);
-      case 'name':
-        return this.nameByte(byte);
-      case 'value':
-        return this.valueByte(byte);
-      case 'cr':
-        if (byte !== LF) return 'a CR not followed by LF in a header line';
-        this.state = 'start';
-        return this.watching ? this.onField(this.name, this.value) : undefined;
-      case 'end':
-        if (byte !== LF) return 'a CR not followed by LF at the end of the headers';
-        this.done = true;
-        return undefined;
-    }
-  }
-
-  private lineStart(byte: number): Refusal | undefined {
-    if (byte === CR) {
-      this.state = 'end';
+    if (this.state === 'cr' || this.state === 'end') return this.afterCr(byte);
+    if (byte === LF) return 'a header line ended by a bare LF';
+    // A CR ends a value, or at the start of a line the section; in a name it is an invalid character.
+    if (byte === CR && this.state !== 'name') {
+      this.state = this.state === 'start' ? 'end' : 'cr';
       return undefined;
     }
-    if (byte === LF) return 'a header line ended by a bare LF';
-    if (byte === SP || byte === HTAB) return 'a header line folded onto the previous one (obs-fold)';
-    if (!isTchar(byte)) return 'an invalid character in a header name';
-    this.name = '';
-    this.state = 'name';
+    if (this.state === 'value') return this.valueByte(byte);
+    if (this.state === 'start') {
+      if (byte === SP || byte === HTAB) return 'a header line folded onto the previous one (obs-fold)';
+      this.state = 'name';
+    }
     return this.nameByte(byte);
   }
 
+  private afterCr(byte: number): Refusal | undefined {
+    const where = this.state === 'end' ? 'at the end of the headers' : 'in a header line';
+    if (byte !== LF) return `a CR not followed by LF ${where}`;
+    if (this.state === 'end') {
+      this.done = true;
+      return undefined;
+    }
+    const { name, value } = this;
+    this.state = 'start';
+    this.name = '';
+    return value === undefined ? undefined : this.onField(name, value);
+  }
+
   private nameByte(byte: number): Refusal | undefined {
-    if (byte === COLON) {
-      this.watching = this.watched.has(this.name);
-      this.value = '';
+    if (byte === COLON && this.name !== '') {
+      this.value = this.watched.has(this.name) ? '' : undefined;
       this.state = 'value';
       return undefined;
     }
@@ -109,13 +109,8 @@ export class FieldSection {
   }
 
   private valueByte(byte: number): Refusal | undefined {
-    if (byte === CR) {
-      this.state = 'cr';
-      return undefined;
-    }
-    if (byte === LF) return 'a header line ended by a bare LF';
-    if (!(isVisible(byte) || byte === SP || byte === HTAB)) return 'a control character in a header value';
-    if (!this.watching) return undefined;
+    if (!isFieldByte(byte)) return 'a control character in a header value';
+    if (this.value === undefined) return undefined;
     if (this.value.length >= MAX_FRAMING_VALUE_BYTES) {
       return `a ${this.name} header longer than ${MAX_FRAMING_VALUE_BYTES} bytes`;
     }

@@ -26,63 +26,65 @@ type RewriterState =
   | { kind: 'head'; head: RequestHead }
   | { kind: 'body'; remaining: number }
   | { kind: 'chunked'; body: ChunkedBody }
-  | { kind: 'passthrough' }
-  | { kind: 'refused'; refusal: Refusal };
+  | { kind: 'passthrough' };
 
 const nextHead = (): RewriterState => ({ kind: 'head', head: new RequestHead() });
 
 /** The byte-stream rewriter, free of any socket: feed it what the client sent, get what node:http should parse. */
 export class ListMethodRewriter {
   private state: RewriterState = nextHead();
-
   /** Why the stream was refused; once set, nothing more is passed on. */
-  get refusal(): Refusal | undefined {
-    return this.state.kind === 'refused' ? this.state.refusal : undefined;
-  }
+  refusal: Refusal | undefined;
 
-  /** Returns the bytes to hand to node:http, in order. */
+  /** Returns the bytes to hand to node:http, in order; some may be empty. */
   push(input: Buffer): Buffer[] {
+    if (this.refusal !== undefined) return [];
     const out: Buffer[] = [];
     let index = 0;
-    while (index < input.length) {
+    while (index < input.length && this.refusal === undefined) {
       const state = this.state;
-      if (state.kind === 'refused') break;
-      if (state.kind === 'passthrough') {
-        out.push(input.subarray(index));
-        break;
-      }
-      if (state.kind === 'body') {
-        const n = Math.min(state.remaining, input.length - index);
-        out.push(input.subarray(index, index + n));
-        index += n;
-        state.remaining -= n;
-        if (state.remaining === 0) this.state = nextHead();
-        continue;
-      }
-      if (state.kind === 'head') {
-        index = state.head.feed(input, index, out);
-        if (state.head.refusal !== undefined) this.refuse(out, state.head.refusal);
-        else if (state.head.framing) this.state = this.after(state.head.framing);
-      } else {
-        const end = state.body.consume(input, index);
-        if (end > index) out.push(input.subarray(index, end));
-        index = end;
-        if (state.body.refusal !== undefined) this.refuse(out, state.body.refusal);
-        else if (state.body.done) this.state = nextHead();
+      switch (state.kind) {
+        case 'passthrough':
+          out.push(input.subarray(index));
+          index = input.length;
+          break;
+        case 'body': {
+          const end = index + Math.min(state.remaining, input.length - index);
+          out.push(input.subarray(index, end));
+          state.remaining -= end - index;
+          index = end;
+          if (state.remaining === 0) this.state = nextHead();
+          break;
+        }
+        case 'head':
+          index = state.head.feed(input, index, out);
+          this.refusal = state.head.refusal;
+          if (state.head.framing) this.state = this.after(state.head.framing);
+          break;
+        case 'chunked': {
+          const end = state.body.consume(input, index);
+          out.push(input.subarray(index, end));
+          index = end;
+          this.refusal = state.body.refusal;
+          if (state.body.done) this.state = nextHead();
+          break;
+        }
       }
     }
+    if (this.refusal !== undefined) out.push(REFUSED);
     return out;
   }
 
-  private refuse(out: Buffer[], refusal: Refusal): void {
-    out.push(REFUSED);
-    this.state = { kind: 'refused', refusal };
-  }
-
   private after(framing: Framing): RewriterState {
-    if (framing.kind === 'passthrough') return framing;
-    if (framing.kind === 'chunked') return { kind: 'chunked', body: new ChunkedBody() };
-    return framing.length > 0 ? { kind: 'body', remaining: framing.length } : nextHead();
+    switch (framing.kind) {
+      case 'passthrough':
+        return framing;
+      case 'chunked':
+        return { kind: 'chunked', body: new ChunkedBody() };
+      case 'length':
+        // A body of 0 bytes ends at once: the next push starts the next head.
+        return { kind: 'body', remaining: framing.length };
+    }
   }
 }
 
@@ -94,13 +96,12 @@ class ListMethodConnection extends Duplex {
   private readonly rewriter = new ListMethodRewriter();
 
   constructor(private readonly socket: Socket) {
-    super({ allowHalfOpen: true });
+    // A Duplex stays half-open by default: when the client ends its side, node:http decides when to end this one.
+    super();
     socket.on('data', (chunk: Buffer) => {
       // One push per chunk read: node:http parses the stream in the pieces the socket delivered, as without the shim.
-      const parts = this.rewriter.push(chunk);
-      if (parts.length > 0 && !this.push(parts.length === 1 ? parts[0] : Buffer.concat(parts))) socket.pause();
-      // What follows a refusal is never read: node:http closes the connection once it reaches the refused byte.
-      if (this.rewriter.refusal !== undefined) socket.pause();
+      // After a refusal nothing more is passed on: node:http closes the connection once it reaches the refused byte.
+      if (!this.push(Buffer.concat(this.rewriter.push(chunk)))) socket.pause();
     });
     socket.on('end', () => this.push(null));
     socket.on('timeout', () => this.emit('timeout'));
@@ -135,7 +136,7 @@ class ListMethodConnection extends Duplex {
   }
 
   override _read(): void {
-    if (this.rewriter.refusal === undefined) this.socket.resume();
+    this.socket.resume();
   }
 
   override _write(chunk: Buffer, encoding: BufferEncoding, callback: (error?: Error | null) => void): void {

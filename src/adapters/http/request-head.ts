@@ -24,7 +24,7 @@ export class RequestHead {
   private phase: Phase = 'method';
   private method = '';
   private held = '';
-  private targetBytes = 0;
+  private target = false;
   private query = false;
   private version = 0;
   private readonly fields = new FieldSection(FRAMING_FIELDS, (name, value) => this.framingField(name, value));
@@ -41,9 +41,7 @@ export class RequestHead {
   feed(data: Buffer, start: number, out: Buffer[]): number {
     // From `from` on, the bytes read are passed on as they are.
     let from = start;
-    const pass = (end: number) => {
-      if (end > from) out.push(data.subarray(from, end));
-    };
+    const pass = (end: number) => out.push(data.subarray(from, end));
     for (let index = start; index < data.length; index++) {
       if (this.phase === 'fields') {
         const end = this.fields.feed(data, index);
@@ -59,7 +57,8 @@ export class RequestHead {
         this.refusal = refusal;
         return index;
       }
-      if (replacement) out.push(Buffer.from(replacement, 'latin1'));
+      // Replacements are ASCII: a held method is made of tchars.
+      out.push(Buffer.from(replacement!));
       from = index + 1;
     }
     pass(data.length);
@@ -95,12 +94,12 @@ export class RequestHead {
 
   private targetByte(byte: number): Step {
     if (byte === SP) {
-      if (this.targetBytes === 0) return { refusal: 'a request line without a target' };
+      if (!this.target) return { refusal: 'a request line without a target' };
       this.phase = 'version';
       return this.method === 'LIST' ? { replacement: `${this.query ? '&' : '?'}list=true ` } : {};
     }
     if (!isVisible(byte)) return { refusal: 'an invalid character in the request target' };
-    this.targetBytes++;
+    this.target = true;
     this.query ||= byte === QUESTION;
     return {};
   }
