@@ -3,7 +3,7 @@
 // are bounded. Each bound is tested at the limit and one past, through createServer's options.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from '../../src/server/index.js';
+import { createServer, type ServerOptions } from '../../src/server/index.js';
 import { BodyBudget } from '../../src/server/body-budget.js';
 import { request, startServer, type Started } from './harness.js';
 
@@ -21,17 +21,23 @@ function connect(url: string) {
   return { socket, state, status: () => Number(/^HTTP\/1\.1 (\d{3})/.exec(state.received)?.[1] ?? 0) };
 }
 
+/** Starts a server with `options` for the tests of one describe block; answers how to reach it. */
+function serverWith(options: ServerOptions): () => Started {
+  let started: Started;
+  beforeAll(async () => {
+    started = await startServer(options);
+  });
+  afterAll(() => started?.stop());
+  return () => started;
+}
+
 const head = (path: string, length: number, token?: string) =>
   `POST ${path} HTTP/1.1\r\nHost: x\r\n${token ? `X-Vault-Token: ${token}\r\n` : ''}Content-Length: ${length}\r\n\r\n`;
 
 describe('bodies without a valid token', () => {
-  let started: Started;
-  beforeAll(async () => {
-    started = await startServer({ rootToken: root, maxBodyBytes: 1000, maxUnauthenticatedBodyBytes: 100 });
-  });
-  afterAll(() => started?.stop());
+  const server = serverWith({ rootToken: root, maxBodyBytes: 1000, maxUnauthenticatedBodyBytes: 100 });
   const send = (size: number, token?: string, chunked = false) =>
-    request(started.url, { method: 'POST', path: '/v1/secret/data/a', token, rawBody: kvBody(size), headers: chunked ? { 'Transfer-Encoding': 'chunked' } : {} });
+    request(server().url, { method: 'POST', path: '/v1/secret/data/a', token, rawBody: kvBody(size), headers: chunked ? { 'Transfer-Encoding': 'chunked' } : {} });
 
   it('are read up to maxUnauthenticatedBodyBytes, and refused with 413 one byte past it', async () => {
     for (const chunked of [false, true]) {
@@ -46,14 +52,14 @@ describe('bodies without a valid token', () => {
 
   it("are refused before they are read: the review's attack, connections withholding a body's last byte", async () => {
     const clients = Array.from({ length: 20 }, (_, index) => {
-      const client = connect(started.url);
+      const client = connect(server().url);
       client.socket.write(head(`/v1/secret/data/held${index}`, 1000) + kvBody(1000).slice(0, 999));
       return client;
     });
     for (const client of clients) await expect.poll(() => client.state.closed).toBe(true);
     expect(clients.map((client) => client.status())).toEqual(clients.map(() => 413));
     // A login's body, sent head first, is answered before the body is sent at all.
-    const login = connect(started.url);
+    const login = connect(server().url);
     login.socket.write(head('/v1/auth/cloud/login', 500));
     await expect.poll(() => login.state.closed).toBe(true);
     expect(login.status()).toBe(413);
@@ -67,15 +73,11 @@ describe('bodies without a valid token', () => {
 });
 
 describe('the budget of bodies in flight', () => {
-  let started: Started;
-  beforeAll(async () => {
-    started = await startServer({ rootToken: root, maxBodyBytes: 700, maxInflightBodyBytes: 1000 });
-  });
-  afterAll(() => started?.stop());
+  const server = serverWith({ rootToken: root, maxBodyBytes: 700, maxInflightBodyBytes: 1000 });
 
   it('holds bodies up to maxInflightBodyBytes together', async () => {
-    const a = connect(started.url);
-    const b = connect(started.url);
+    const a = connect(server().url);
+    const b = connect(server().url);
     a.socket.write(head('/v1/secret/data/a', 600, root) + kvBody(600).slice(0, 599));
     b.socket.write(head('/v1/secret/data/b', 401, root) + kvBody(401));
     await expect.poll(() => b.status()).toBe(200);
@@ -86,8 +88,8 @@ describe('the budget of bodies in flight', () => {
   });
 
   it('refuses with 503 the body that would take them one byte past it, and gives its bytes back', async () => {
-    const a = connect(started.url);
-    const b = connect(started.url);
+    const a = connect(server().url);
+    const b = connect(server().url);
     // Both withhold their last byte, so both are in flight when their bytes reach 1001 together.
     a.socket.write(head('/v1/secret/data/a', 600, root) + kvBody(600).slice(0, 599));
     b.socket.write(head('/v1/secret/data/b', 403, root) + kvBody(403).slice(0, 402));
@@ -98,7 +100,7 @@ describe('the budget of bodies in flight', () => {
     served.socket.write(served === a ? kvBody(600).slice(599) : kvBody(403).slice(402));
     await expect.poll(() => served.status()).toBe(200);
     served.socket.destroy();
-    expect((await request(started.url, { method: 'POST', path: '/v1/secret/data/c', token: root, rawBody: kvBody(700) })).status).toBe(200);
+    expect((await request(server().url, { method: 'POST', path: '/v1/secret/data/c', token: root, rawBody: kvBody(700) })).status).toBe(200);
   });
 });
 
@@ -120,16 +122,12 @@ describe('BodyBudget', () => {
 });
 
 describe('a body that does not arrive in time', () => {
-  let started: Started;
-  beforeAll(async () => {
-    started = await startServer({ rootToken: root, bodyTimeoutMs: 400 });
-  });
-  afterAll(() => started?.stop());
+  const server = serverWith({ rootToken: root, bodyTimeoutMs: 400 });
 
   it('is answered 408 and its connection closed; a body that arrives within the time is served', async () => {
-    const slow = connect(started.url);
+    const slow = connect(server().url);
     slow.socket.write(head('/v1/secret/data/slow', 100, root) + kvBody(100).slice(0, 50));
-    const prompt = connect(started.url);
+    const prompt = connect(server().url);
     prompt.socket.write(head('/v1/secret/data/prompt', 100, root) + kvBody(100).slice(0, 50));
     setTimeout(() => prompt.socket.write(kvBody(100).slice(50)), 100);
     await expect.poll(() => prompt.status()).toBe(200);
@@ -141,24 +139,20 @@ describe('a body that does not arrive in time', () => {
 });
 
 describe('connections', () => {
-  let started: Started;
-  beforeAll(async () => {
-    started = await startServer({ rootToken: root, maxConnections: 3 });
-  });
-  afterAll(() => started?.stop());
+  const server = serverWith({ rootToken: root, maxConnections: 3 });
 
   it('are served up to maxConnections at once; one more is answered 503 and closed', async () => {
-    const open = [connect(started.url), connect(started.url), connect(started.url)];
+    const open = [connect(server().url), connect(server().url), connect(server().url)];
     for (const client of open) client.socket.write('GET /v1/sys/health HTTP/1.1\r\nHost: x\r\n\r\n');
     for (const client of open) await expect.poll(() => client.status()).toBe(200);
-    const extra = connect(started.url);
+    const extra = connect(server().url);
     extra.socket.write('GET /v1/sys/health HTTP/1.1\r\nHost: x\r\n\r\n');
     await expect.poll(() => extra.state.closed).toBe(true);
     expect(extra.status()).toBe(503);
     expect(extra.state.received).toContain('{"errors":["too many connections: this server serves at most 3 at once"]}');
     open[0]!.socket.destroy();
     // Once one is gone, a new connection takes its place.
-    await expect.poll(async () => (await request(started.url, { path: '/v1/sys/health' }).catch(() => ({ status: 0 }))).status).toBe(200);
+    await expect.poll(async () => (await request(server().url, { path: '/v1/sys/health' }).catch(() => ({ status: 0 }))).status).toBe(200);
     for (const client of open) client.socket.destroy();
   });
 });
