@@ -11,7 +11,7 @@ export const GROUPS = {
     tests: ['tests/server/tokens*.test.ts'],
   },
   shim: {
-    mutate: ['src/adapters/http/list-method.ts', 'src/adapters/http/chunked-body.ts'],
+    mutate: ['src/adapters/http/list-method.ts', 'src/adapters/http/request-head.ts', 'src/adapters/http/field-section.ts', 'src/adapters/http/chunked-body.ts'],
     tests: ['tests/adapters/list-method*.test.ts'],
   },
   signature: {

@@ -72,6 +72,20 @@ export class PayloadTooLarge extends StrongroomError {
   readonly status = 413;
 }
 
+/** A request whose body did not arrive within the time the transport allows (408); used by HTTP adapters. */
+export class RequestTimeout extends StrongroomError {
+  static override readonly traced = false;
+  readonly code = 'ERR_REQUEST_TIMEOUT';
+  readonly status = 408;
+}
+
+/** The server is at a bound of its own, not the caller's (503): too many connections or request bodies at once. */
+export class ServiceUnavailable extends StrongroomError {
+  static override readonly traced = false;
+  readonly code = 'ERR_SERVICE_UNAVAILABLE';
+  readonly status = 503;
+}
+
 /** A PATCH whose Content-Type the path does not accept (415). */
 export class UnsupportedMediaType extends StrongroomError {
   static override readonly traced = false;

@@ -3,10 +3,11 @@
 // 400, an oversized body a 413, and the path is checked after percent-decoding.
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { isIPv4 } from 'node:net';
-import { InvalidRequest, NotFound, PayloadTooLarge } from '../core/errors.js';
+import { InvalidRequest, NotFound, PayloadTooLarge, RequestTimeout, ServiceUnavailable } from '../core/errors.js';
 import { validatePath } from '../core/path.js';
 import { checkJsonDocument } from '../core/request-shape.js';
 import type { HttpMethod } from '../core/request.js';
+import type { BodyHold } from './body-budget.js';
 
 export const API_PREFIX = '/v1/';
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -50,28 +51,66 @@ function isTrue(value: string | string[] | undefined): boolean {
   return first !== undefined && ['true', 't', '1'].includes(first.toLowerCase());
 }
 
+export interface BodyLimits {
+  /** Larger bodies get 413. */
+  maxBodyBytes: number;
+  /**
+   * A caller without a valid token may send at most `maxBodyBytes` here (its own, smaller): a longer body (declared,
+   * or chunked) is read only once `authenticated(token)` has said yes, and otherwise gets 413 before any of it is read.
+   */
+  unauthenticated?: { maxBodyBytes: number; authenticated: (token: string | undefined) => Promise<boolean> };
+  /** The request's share of the bytes all bodies in flight may hold; past it, 503. */
+  hold?: BodyHold;
+  /** Time allowed for the body once reading it starts; past it, 408. */
+  timeoutMs?: number;
+}
+
+/** The most this request's body may hold, and whose limit that is: a token is looked up only for a body that needs it. */
+async function bodyLimit(req: IncomingMessage, { maxBodyBytes, unauthenticated }: BodyLimits) {
+  const full = { bytes: maxBodyBytes, whose: '' };
+  if (!unauthenticated || unauthenticated.maxBodyBytes >= maxBodyBytes) return full;
+  const anonymous = { bytes: unauthenticated.maxBodyBytes, whose: ' for a request without a valid token' };
+  // Without Transfer-Encoding the body is at most its Content-Length (none: empty), as node:http reads it.
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (req.headers['transfer-encoding'] === undefined && declared <= anonymous.bytes) return anonymous;
+  return (await unauthenticated.authenticated(tokenFrom(req.headers))) ? full : anonymous;
+}
+
 /**
- * Collects the body up to `limit` bytes. Past the limit it stops collecting and rejects at once, so the 413 is written
- * while the rest of the body drains.
+ * Collects the body up to its limit. Past the limit, the budget or the time allowed it stops collecting and rejects at
+ * once (the bytes held go back to the budget), so the answer is written while the rest of the body drains.
  */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const tooLarge = () => new PayloadTooLarge(`request body is larger than the limit of ${limit} bytes`);
-  if (Number(req.headers['content-length'] ?? 0) > limit) return Promise.reject(tooLarge());
-  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+async function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Buffer> {
+  const { bytes: limit, whose } = await bodyLimit(req, limits);
+  const tooLarge = () => new PayloadTooLarge(`request body is larger than the limit of ${limit} bytes${whose}`);
+  if (Number(req.headers['content-length'] ?? 0) > limit) throw tooLarge();
+  if (req.readableEnded) return Buffer.alloc(0);
+  const { hold, timeoutMs } = limits;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const stop = (error: Error) => {
+      req.off('data', onData);
+      clearTimeout(timer);
+      hold?.release();
+      reject(error);
+    };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= limit) return void chunks.push(chunk);
-      req.off('data', onData);
-      reject(tooLarge());
+      if (size > limit) return stop(tooLarge());
+      if (hold && !hold.take(chunk.length)) return stop(new ServiceUnavailable('too many request bodies in flight: retry later'));
+      chunks.push(chunk);
     };
+    const late = () => stop(new RequestTimeout(`request body did not arrive within ${timeoutMs} ms`));
+    const timer = timeoutMs === undefined ? undefined : setTimeout(late, timeoutMs);
     req.on('data', onData);
-    req.once('end', () => resolve(Buffer.concat(chunks)));
-    req.once('error', () => reject(new ClientGone()));
+    req.once('end', () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks));
+    });
+    req.once('error', () => stop(new ClientGone()));
     req.once('close', () => {
-      if (!req.complete) reject(new ClientGone());
+      if (!req.complete) stop(new ClientGone());
     });
   });
 }
@@ -124,8 +163,8 @@ export function refuseWrapping(request: ApiRequest): void {
   }
 }
 
-/** Reads and checks one request. Throws a typed error (400, 404, 405, 413) for anything malformed. */
-export async function readRequest(req: IncomingMessage, { maxBodyBytes }: { maxBodyBytes: number }): Promise<ApiRequest> {
+/** Reads and checks one request. Throws a typed error (400, 404, 405, 408, 413, 503) for anything malformed. */
+export async function readRequest(req: IncomingMessage, limits: BodyLimits): Promise<ApiRequest> {
   const { path, rawQuery } = apiPath(req.url ?? '/');
   const query = parseQuery(rawQuery);
   const given = req.method ?? 'GET';
@@ -134,7 +173,7 @@ export async function readRequest(req: IncomingMessage, { maxBodyBytes }: { maxB
   if (method === 'LIST') delete query.list;
   if (method === 'SCAN') delete query.scan;
 
-  const raw = await readBody(req, maxBodyBytes);
+  const raw = await readBody(req, limits);
   const body = BODY_METHODS.has(method) ? parseBody(raw) : undefined;
   // Here, before the audit entry and the server's own routes serialise or walk it: a body deeper than the engines
   // accept could overflow the stack there (a 500 for anyone), where the engines answer it with a 400.

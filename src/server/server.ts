@@ -3,7 +3,6 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import tls from 'node:tls';
 import { acceptListMethod } from '../adapters/http/list-method.js';
 import { MemoryStorage } from '../adapters/memory-storage.js';
 import { systemClock } from '../adapters/clocks.js';
@@ -13,8 +12,10 @@ import { KvEngine, type KvEngineOptions } from '../kv/kv-engine.js';
 import type { Clock } from '../ports/clock.js';
 import type { Storage } from '../ports/storage.js';
 import { AuditLog } from './audit.js';
+import { BodyBudget } from './body-budget.js';
 import { createDispatcher, type Mount } from './dispatch.js';
 import { eventRoutes } from './event-routes.js';
+import { createListener, trackConnections } from './listener.js';
 import { PolicyStore } from './policy-store.js';
 import { ClientGone, API_PREFIX, readRequest } from './request.js';
 import { serverKey } from './server-keys.js';
@@ -22,11 +23,12 @@ import { sysRoutes } from './sys-routes.js';
 import { tokenRoutes } from './token-routes.js';
 import { TokenStore } from './token-store.js';
 import { DEFAULT_MAX_TTL_SECONDS } from './token-ttl.js';
+import { transportLimits, type TransportLimitOptions } from './transport-limits.js';
 import { errorResult, sendResult } from './wire.js';
 
 export type LogEntry = Record<string, unknown>;
 
-export interface ServerOptions {
+export interface ServerOptions extends TransportLimitOptions {
   /** Shared by the engines and the server's own state, each under its own key prefix; in memory by default. */
   storage?: Storage;
   clock?: Clock;
@@ -39,8 +41,6 @@ export interface ServerOptions {
   env?: Record<string, string | undefined>;
   authOptions?: Partial<AuthMethodOptions>;
   kvOptions?: Partial<KvEngineOptions>;
-  /** Larger bodies get 413; 1 MiB by default. It also bounds what a KV patch may grow a value to (`maxValueBytes`). */
-  maxBodyBytes?: number;
   /** How often periodic work (tidy, expired-token sweep) runs; every minute by default. */
   periodicIntervalMs?: number;
   /** Seconds; for tokens created without a TTL (tokenMaxTtl by default). */
@@ -53,9 +53,6 @@ export interface ServerOptions {
   auditFile?: string;
   /** PEM certificate chain and key: serve HTTPS. */
   tls?: { cert: string | Buffer; key: string | Buffer };
-  /** Time allowed for a request's head, then for the whole request; 10 s and 60 s by default. */
-  headersTimeoutMs?: number;
-  requestTimeoutMs?: number;
   /** One call per request and per fault; JSON lines on stdout by default. */
   log?: (entry: LogEntry) => void;
 }
@@ -84,9 +81,10 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
   const clock = options.clock ?? systemClock;
   const storage = options.storage ?? new MemoryStorage();
   const log = options.log ?? ((entry: LogEntry) => console.log(JSON.stringify(entry)));
-  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
-  // Checked here under its own name: the KV engine, which it also bounds, would otherwise refuse it as maxValueBytes.
-  if (!(typeof maxBodyBytes === 'number' && maxBodyBytes > 0)) throw new TypeError('maxBodyBytes must be a positive number of bytes');
+  // Checked here under their own names: the KV engine, which maxBodyBytes also bounds, would refuse it as maxValueBytes.
+  const limits = transportLimits(options);
+  const { maxBodyBytes } = limits;
+  const budget = new BodyBudget(limits.maxInflightBodyBytes);
   const maxTtl = options.tokenMaxTtl ?? DEFAULT_MAX_TTL_SECONDS;
   const onInternalError = (error: unknown) => log({ time: new Date().toISOString(), level: 'error', msg: 'engine fault', error: describeError(error) });
 
@@ -147,8 +145,17 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     let method = req.method;
     let outcome: { result: { status: number; body?: object }; caller?: { accessor: string } | undefined; error?: unknown };
     try {
-      const { dispatch } = await state;
-      const request = await readRequest(req, { maxBodyBytes });
+      const { dispatch, tokens } = await state;
+      // Bytes held for this body count against the budget until the request is answered.
+      const hold = budget.open();
+      res.once('close', () => hold.release());
+      const authenticated = async (token: string | undefined) => (await tokens.find(token)) !== undefined;
+      const request = await readRequest(req, {
+        maxBodyBytes,
+        unauthenticated: { maxBodyBytes: limits.maxUnauthenticatedBodyBytes, authenticated },
+        hold,
+        timeoutMs: limits.bodyTimeoutMs,
+      });
       method = request.method;
       outcome = await dispatch(request, requestId);
     } catch (error) {
@@ -181,16 +188,21 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
   const server = acceptListMethod(
     http.createServer(
       {
-        headersTimeout: options.headersTimeoutMs ?? 10_000,
-        requestTimeout: options.requestTimeoutMs ?? 60_000,
+        headersTimeout: limits.headersTimeoutMs,
+        requestTimeout: limits.requestTimeoutMs,
         // Node checks both timeouts this often; its 30 s default would let a slow client outstay them.
-        connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs ?? 1000),
+        connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
       },
       handler,
     ),
   );
-  // TLS is terminated here and the decrypted stream handed to the HTTP server, so LIST and the timeouts work alike.
-  const listener = options.tls ? tls.createServer({ cert: options.tls.cert, key: options.tls.key }, (socket) => server.emit('connection', socket)) : server;
+  // TLS is terminated in the listener and the decrypted stream handed to the HTTP server, so LIST and the timeouts work
+  // alike; a handshake gets as long as a head.
+  const listener = createListener(server, {
+    tls: options.tls,
+    maxConnections: limits.maxConnections,
+    handshakeTimeoutMs: limits.headersTimeoutMs,
+  });
 
   async function runPeriodic(): Promise<void> {
     try {
@@ -210,6 +222,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
 
     async listen({ port = 8200, host = '127.0.0.1' } = {}) {
       await state;
+      trackConnections(server);
       await new Promise<void>((resolve, reject) => {
         listener.once('error', reject);
         listener.listen(port, host, () => {
@@ -237,7 +250,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
           clearTimeout(force);
           resolve();
         });
-        if (listener !== server) server.close();
+        server.close();
       });
       await (await state.catch(() => undefined))?.audit.close();
     },

@@ -1,8 +1,10 @@
-// Transport hardening: TLS from a certificate file, the warning for plain HTTP beyond loopback, slow clients cut off by
-// the request timeout, and a client that disconnects mid-body logged as its own doing rather than a server fault.
+// Transport hardening: TLS from a certificate file (with the same timeouts and bounds as plain HTTP), the warning for
+// plain HTTP beyond loopback, slow clients cut off by the request timeout, and a client that disconnects mid-body
+// logged as its own doing rather than a server fault.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import net from 'node:net';
+import tls from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +50,44 @@ describe('TLS', () => {
     } finally {
       await started.stop();
     }
+  });
+
+  it('bounds a client over TLS as over plain HTTP: a trickled head gets 408, one connection too many gets nothing', async () => {
+    const started = await startServer({ tls: { cert: readFileSync(certFile), key: readFileSync(keyFile) }, rootToken: 'sr.tls', headersTimeoutMs: 300, maxConnections: 1 });
+    try {
+      const { port } = new URL(started.url);
+      const slow = tls.connect({ port: Number(port), host: '127.0.0.1', ca: readFileSync(certFile) });
+      let answer = '';
+      slow.on('data', (chunk) => (answer += chunk));
+      slow.on('error', () => undefined);
+      const closed = new Promise((resolve) => slow.on('close', resolve));
+      slow.write('GET /v1/sys/health HTTP/1.1\r\nHost: x\r\n');
+      // While it holds the one connection allowed, another is not accepted.
+      const extra = net.connect(Number(port), '127.0.0.1');
+      extra.on('error', () => undefined);
+      await new Promise((resolve) => extra.on('close', resolve));
+      await closed;
+      expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    } finally {
+      await started.stop();
+    }
+  });
+
+  it('closes idle TLS connections when stopping, without waiting for their keep-alive to run out', async () => {
+    const started = await startServer({ tls: { cert: readFileSync(certFile), key: readFileSync(keyFile) }, rootToken: 'sr.tls' });
+    const { port } = new URL(started.url);
+    const idle = tls.connect({ port: Number(port), host: '127.0.0.1', ca: readFileSync(certFile) });
+    idle.on('error', () => undefined);
+    let answer = '';
+    idle.on('data', (chunk) => (answer += chunk));
+    idle.write('GET /v1/sys/health HTTP/1.1\r\nHost: x\r\n\r\n');
+    await expect.poll(() => answer).toMatch(/^HTTP\/1\.1 200/);
+    const closed = new Promise((resolve) => idle.on('close', resolve));
+    const stopping = Date.now();
+    await started.stop();
+    await closed;
+    // node:http's keep-alive timeout is 5 s: an idle connection it did not close itself would have lasted that long.
+    expect(Date.now() - stopping).toBeLessThan(2500);
   });
 
   it('the command serves TLS and warns about plain HTTP beyond loopback only', async () => {

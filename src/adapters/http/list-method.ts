@@ -1,159 +1,90 @@
 // Node's HTTP parser knows a fixed set of methods and refuses `LIST` (HPE_INVALID_METHOD) before any handler runs,
 // yet Vault clients send `LIST /v1/...`. Vault treats `LIST path` and `GET path?list=true` as the same request, so
 // this shim sits between the TCP socket and node:http and rewrites the request line of each LIST request into that
-// GET. To find where each request starts on a keep-alive connection it follows HTTP/1.1 message framing
-// (Content-Length and chunked bodies); the bytes themselves pass through untouched.
+// GET. The rewrite lengthens the stream, so the shim must never disagree with node:http about where a request ends:
+// were it to take body bytes for a request line, the added bytes would push the body's end into the next request on
+// the connection, which a proxy sharing connections fills with another client's request. So it reads the framing
+// (Content-Length, chunked bodies) exactly as node:http's parser does, and refuses anything it cannot read that way
+// (a framing header too long to keep, two of them, a bare LF, obs-fold, ...): node:http then answers 400 and closes
+// the connection. Apart from the rewritten request lines, the bytes pass through untouched.
 import { Server as TlsServer } from 'node:tls';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { Duplex } from 'node:stream';
 import { ChunkedBody } from './chunked-body.js';
+import type { Refusal } from './field-section.js';
+import { RequestHead, type Framing } from './request-head.js';
 
-const LF = 0x0a;
-const CR = 0x0d;
-const SPACE = 0x20;
-const QUESTION = 0x3f;
-// Larger heads are refused by node:http anyway (431); past this the shim stops looking and passes bytes through.
-const MAX_HEAD_BYTES = 64 * 1024;
-// Only three headers matter for framing; a longer line is none of them in any useful form.
-const MAX_LINE_CHARS = 8 * 1024;
-const FRAMING_HEADERS = new Set(['content-length', 'transfer-encoding', 'upgrade']);
-
-/** How the body after a head is delimited; `passthrough` means the shim cannot tell, and stops interpreting. */
-type Framing = { kind: 'passthrough' } | { kind: 'chunked' } | { kind: 'length'; length: number };
+/**
+ * What a refusal hands node:http in place of the refused byte: NUL is invalid wherever the shim can refuse (a method,
+ * a target, a version, a header line, a chunk size line, the CRLF after chunk data), so node:http's parser fails right
+ * there and node:http answers 400 and closes, after the requests before it, as for any malformed request.
+ */
+const REFUSED = Buffer.from([0]);
 
 type RewriterState =
-  | { kind: 'head'; scanner: HeadScanner }
+  | { kind: 'head'; head: RequestHead }
   | { kind: 'body'; remaining: number }
   | { kind: 'chunked'; body: ChunkedBody }
   | { kind: 'passthrough' };
 
-function framingOf(method: string, headers: Map<string, string>): Framing {
-  if (method === 'CONNECT' || headers.has('upgrade')) return { kind: 'passthrough' };
-  if (/\bchunked\b/i.test(headers.get('transfer-encoding') ?? '')) return { kind: 'chunked' };
-  const contentLength = headers.get('content-length');
-  if (contentLength === undefined) return { kind: 'length', length: 0 };
-  const length = Number(contentLength);
-  return Number.isSafeInteger(length) && length >= 0 ? { kind: 'length', length } : { kind: 'passthrough' };
-}
-
-/**
- * Follows one request head as it arrives and hands every byte on at once, so that node:http sees the request start
- * and keeps its own head limits and timeouts in force (a head trickled a byte at a time is cut off by headersTimeout
- * as without the shim). Only the method token is held back, at most the four bytes of "LIST": a LIST line goes on as
- * `GET <target>?list=true`. Lines end at LF (with or without CR), as node:http's parser reads them.
- */
-class HeadScanner {
-  private phase: 'method' | 'target' | 'lines' = 'method';
-  private method = '';
-  private held = '';
-  private query = false;
-  private line = '';
-  private lines = 0;
-  private size = 0;
-  private readonly headers = new Map<string, string>();
-
-  /** Consumes bytes up to the end of the head; `framing` is set once the head is complete. */
-  feed(data: Buffer, out: Buffer[]): { used: number; framing?: Framing } {
-    let start = 0;
-    const emit = (end: number, extra?: string) => {
-      if (end > start) out.push(data.subarray(start, end));
-      if (extra) out.push(Buffer.from(extra, 'latin1'));
-    };
-    for (let index = 0; index < data.length; index++) {
-      const byte = data[index] as number;
-      if (++this.size > MAX_HEAD_BYTES) {
-        emit(data.length, undefined);
-        return { used: data.length, framing: { kind: 'passthrough' } };
-      }
-      if (this.phase === 'method') {
-        // Empty lines before a request line are allowed (RFC 9112 §2.2) and pass as they are.
-        if (this.method === '' && (byte === CR || byte === LF)) continue;
-        emit(index);
-        start = index + 1;
-        if (byte === SPACE || byte === CR || byte === LF) {
-          const list = this.method === 'LIST' && byte === SPACE;
-          out.push(Buffer.from(list ? 'GET ' : `${this.held}${String.fromCharCode(byte)}`, 'latin1'));
-          this.held = '';
-          this.phase = list ? 'target' : 'lines';
-          if (byte === LF) this.lines = 1;
-          continue;
-        }
-        this.method += String.fromCharCode(byte);
-        this.held += String.fromCharCode(byte);
-        if (!'LIST'.startsWith(this.method)) {
-          out.push(Buffer.from(this.held, 'latin1'));
-          this.held = '';
-        }
-        continue;
-      }
-      if (this.phase === 'target') {
-        if (byte === QUESTION) this.query = true;
-        if (byte !== SPACE && byte !== CR && byte !== LF) continue;
-        emit(index, `${this.query ? '&' : '?'}list=true`);
-        start = index;
-        this.phase = 'lines';
-      }
-      if (byte !== LF) {
-        if (this.line.length < MAX_LINE_CHARS) this.line += String.fromCharCode(byte);
-        continue;
-      }
-      const line = this.line.endsWith('\r') ? this.line.slice(0, -1) : this.line;
-      this.line = '';
-      if (++this.lines === 1) continue;
-      if (line === '') {
-        emit(index + 1);
-        return { used: index + 1, framing: framingOf(this.method, this.headers) };
-      }
-      const colon = line.indexOf(':');
-      const name = line.slice(0, colon).trim().toLowerCase();
-      if (colon > 0 && FRAMING_HEADERS.has(name)) this.headers.set(name, line.slice(colon + 1).trim());
-    }
-    emit(data.length);
-    return { used: data.length };
-  }
-}
+const nextHead = (): RewriterState => ({ kind: 'head', head: new RequestHead() });
 
 /** The byte-stream rewriter, free of any socket: feed it what the client sent, get what node:http should parse. */
 export class ListMethodRewriter {
-  private state: RewriterState = { kind: 'head', scanner: new HeadScanner() };
+  private state: RewriterState = nextHead();
+  /** Why the stream was refused; once set, nothing more is passed on. */
+  refusal: Refusal | undefined;
 
   /** Returns the bytes to hand to node:http, in order; some may be empty. */
   push(input: Buffer): Buffer[] {
+    if (this.refusal !== undefined) return [];
     const out: Buffer[] = [];
-    let data = input;
-    while (data.length > 0) {
+    let index = 0;
+    while (index < input.length && this.refusal === undefined) {
       const state = this.state;
-      if (state.kind === 'passthrough') {
-        out.push(data);
-        break;
-      }
-      if (state.kind === 'head') {
-        const { used, framing } = state.scanner.feed(data, out);
-        data = data.subarray(used);
-        if (framing) this.state = this.after(framing);
-      } else if (state.kind === 'body') {
-        const n = Math.min(state.remaining, data.length);
-        out.push(data.subarray(0, n));
-        data = data.subarray(n);
-        state.remaining -= n;
-        if (state.remaining === 0) this.state = { kind: 'head', scanner: new HeadScanner() };
-      } else {
-        const n = state.body.consume(data);
-        out.push(data.subarray(0, n));
-        data = data.subarray(n);
-        if (state.body.broken) this.state = { kind: 'passthrough' };
-        else if (state.body.done) this.state = { kind: 'head', scanner: new HeadScanner() };
+      switch (state.kind) {
+        case 'passthrough':
+          out.push(input.subarray(index));
+          index = input.length;
+          break;
+        case 'body': {
+          const end = index + Math.min(state.remaining, input.length - index);
+          out.push(input.subarray(index, end));
+          state.remaining -= end - index;
+          index = end;
+          if (state.remaining === 0) this.state = nextHead();
+          break;
+        }
+        case 'head':
+          index = state.head.feed(input, index, out);
+          this.refusal = state.head.refusal;
+          if (state.head.framing) this.state = this.after(state.head.framing);
+          break;
+        case 'chunked': {
+          const end = state.body.consume(input, index);
+          out.push(input.subarray(index, end));
+          index = end;
+          this.refusal = state.body.refusal;
+          if (state.body.done) this.state = nextHead();
+          break;
+        }
       }
     }
+    if (this.refusal !== undefined) out.push(REFUSED);
     return out;
   }
 
   private after(framing: Framing): RewriterState {
-    if (framing.kind === 'passthrough') return framing;
-    if (framing.kind === 'chunked') return { kind: 'chunked', body: new ChunkedBody() };
-    if (framing.length > 0) return { kind: 'body', remaining: framing.length };
-    return { kind: 'head', scanner: new HeadScanner() };
+    switch (framing.kind) {
+      case 'passthrough':
+        return framing;
+      case 'chunked':
+        return { kind: 'chunked', body: new ChunkedBody() };
+      case 'length':
+        // A body of 0 bytes ends at once: the next push starts the next head.
+        return { kind: 'body', remaining: framing.length };
+    }
   }
 }
 
@@ -162,11 +93,15 @@ export class ListMethodRewriter {
  * through a ListMethodRewriter and writes to it unchanged.
  */
 class ListMethodConnection extends Duplex {
+  private readonly rewriter = new ListMethodRewriter();
+
   constructor(private readonly socket: Socket) {
-    super({ allowHalfOpen: true });
-    const rewriter = new ListMethodRewriter();
+    // A Duplex stays half-open by default: when the client ends its side, node:http decides when to end this one.
+    super();
     socket.on('data', (chunk: Buffer) => {
-      for (const part of rewriter.push(chunk)) if (part.length > 0 && !this.push(part)) socket.pause();
+      // One push per chunk read: node:http parses the stream in the pieces the socket delivered, as without the shim.
+      // After a refusal nothing more is passed on: node:http closes the connection once it reaches the refused byte.
+      if (!this.push(Buffer.concat(this.rewriter.push(chunk)))) socket.pause();
     });
     socket.on('end', () => this.push(null));
     socket.on('timeout', () => this.emit('timeout'));
