@@ -19,6 +19,7 @@ import { PolicyStore } from './policy-store.js';
 import { ClientGone, API_PREFIX, readRequest } from './request.js';
 import { serverKey } from './server-keys.js';
 import { sysRoutes } from './sys-routes.js';
+import { loggedPath } from './token-path.js';
 import { tokenRoutes } from './token-routes.js';
 import { TokenStore } from './token-store.js';
 import { DEFAULT_MAX_TTL_SECONDS } from './token-ttl.js';
@@ -158,14 +159,14 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     // A body left unread (413) cannot be skipped reliably, and a closing server takes no further requests.
     if (!gone) sendResult(res, outcome.result, { close: closing || !req.complete });
     const { status } = outcome.result;
-    // Path only: no query, headers or body, which is where tokens and secrets travel.
+    // Path only: no query, headers or body, which is where tokens and secrets travel; nor a token in the path.
     log({
       time: new Date().toISOString(),
       level: gone ? 'info' : status >= 500 ? 'error' : 'info',
       request_id: requestId,
       remote: req.socket.remoteAddress,
       method,
-      path: (req.url ?? '').split('?')[0],
+      path: loggedPath(req.url ?? ''),
       status: gone ? 'client closed the connection' : status,
       ms: Math.round((performance.now() - started) * 10) / 10,
       ...(outcome.caller ? { accessor: outcome.caller.accessor } : {}),

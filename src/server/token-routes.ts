@@ -1,10 +1,12 @@
 // Vault's token API (auth/token/...): create, lookups, renewals and revocations, by token, by accessor or of oneself.
 import { z } from 'zod';
 import { ROOT_POLICY_NAME, DEFAULT_POLICY_NAME, sanitizePolicyNames } from '../acl/builtin-policies.js';
-import { InvalidRequest, PermissionDenied } from '../core/errors.js';
+import { InvalidRequest, PermissionDenied, UnsupportedOperation } from '../core/errors.js';
 import { bool, duration, int, str, stringList, stringMap } from '../core/fields.js';
 import type { Clock } from '../ports/clock.js';
-import { fields, ignoredFieldsWarning, withPutAsPost, type Route, type RouteContext } from './route.js';
+import type { ApiMethod } from './request.js';
+import { fields, ignoredFieldsWarning, withPutAsPost, type Route, type RouteContext, type RouteHandler } from './route.js';
+import { redactTokenInPath } from './token-path.js';
 import { authView, lookupView, type TokenRecord } from './token-record.js';
 import type { TokenStore } from './token-store.js';
 import type { AuthMethod } from '../auth-method.js';
@@ -30,8 +32,32 @@ const tokenSchema = z.object({ token: str() });
 const accessorSchema = z.object({ accessor: str() });
 const incrementSchema = z.object({ increment: duration().optional() });
 const renewSchema = tokenSchema.extend(incrementSchema.shape);
+// The older forms with the token in the path take it in the body too, which then wins, as in Vault.
+const inPathSchema = z.object({ token: str().optional() });
+const inPathRenewSchema = inPathSchema.extend(incrementSchema.shape);
+const IN_PATH_WARNING = 'the token was sent in the request path, where logs and proxies can record it: send it in the request body ("token") instead';
+const METHODS: readonly ApiMethod[] = ['GET', 'HEAD', 'LIST', 'SCAN', 'DELETE', 'PATCH', 'POST', 'PUT'];
 
 const isRoot = (record: TokenRecord | undefined) => record?.policies.includes(ROOT_POLICY_NAME) === true;
+
+/**
+ * A route of the older forms (auth/token/lookup/<token>, ...): the methods it does not take are refused here, with the
+ * token replaced in the message, rather than by the dispatcher, which quotes the path as it came.
+ */
+function tokenInPath(pattern: RegExp, methods: Partial<Record<ApiMethod, RouteHandler>>): Route {
+  const refuse: RouteHandler = async ({ request }) => {
+    throw new UnsupportedOperation(`${request.method} is not supported on ${JSON.stringify(redactTokenInPath(request.path))}`);
+  };
+  const taken = withPutAsPost({ pattern, methods }).methods;
+  return { pattern, methods: Object.fromEntries(METHODS.map((method) => [method, taken[method] ?? refuse])) };
+}
+
+/** The token an older form names: the body's, else the one in the path, which earns a warning. */
+function namedToken<T extends z.ZodObject>(schema: T, context: RouteContext): { input: z.infer<T>; token: string; warnings: string[] } {
+  const input = fields(schema, context.request.body);
+  const given = (input as { token?: string }).token;
+  return given === undefined ? { input, token: context.params.token!, warnings: [IN_PATH_WARNING] } : { input, token: given, warnings: [] };
+}
 
 export interface TokenServices {
   tokens: TokenStore;
@@ -84,7 +110,7 @@ export function tokenRoutes({ tokens, auth, clock }: TokenServices): Route[] {
   };
 
   /** Renews through AuthMethod.renew() for a token minted from a login, by the token's own rules otherwise. */
-  const renew = async (record: TokenRecord, token: string, increment: number, requestId: string): Promise<ApiResult> => {
+  const renew = async (record: TokenRecord, token: string, increment: number, requestId: string, notes: string[] = []): Promise<ApiResult> => {
     // Before asking the auth method: a token that cannot be renewed costs no cloud call.
     if (!record.renewable) throw new InvalidRequest('lease is not renewable');
     let changes: Partial<TokenRecord> = {};
@@ -98,13 +124,22 @@ export function tokenRoutes({ tokens, auth, clock }: TokenServices): Route[] {
       changes = { grant: renewed, period: renewed.period };
     }
     const { record: extended, warnings } = await tokens.renew(record, wanted, changes);
-    return { status: 200, body: envelope(requestId, { warnings, auth: authView(extended, token, now()) }) };
+    return { status: 200, body: envelope(requestId, { warnings: [...notes, ...warnings], auth: authView(extended, token, now()) }) };
   };
 
   const target = async (token: string): Promise<TokenRecord> => {
     const record = await tokens.find(token);
     if (!record) throw new PermissionDenied('bad token');
     return record;
+  };
+  const lookup = async (context: RouteContext): Promise<ApiResult> => {
+    const { token, warnings } = namedToken(inPathSchema, context);
+    return ok(context.requestId, lookupView(await target(token), token, now()), warnings);
+  };
+  const revoke = async (token: string): Promise<void> => {
+    const record = await tokens.find(token);
+    // Revoking a token that is gone already is done, as in Vault.
+    if (record) await tokens.revoke(record);
   };
   const byAccessor = async (accessor: string): Promise<TokenRecord> => {
     const record = await tokens.findByAccessor(accessor);
@@ -131,6 +166,7 @@ export function tokenRoutes({ tokens, auth, clock }: TokenServices): Route[] {
         },
       },
     },
+    tokenInPath(/^auth\/token\/lookup\/(?<token>.+)$/s, { GET: lookup, POST: lookup }),
     {
       pattern: /^auth\/token\/lookup-accessor$/,
       methods: {
@@ -153,6 +189,12 @@ export function tokenRoutes({ tokens, auth, clock }: TokenServices): Route[] {
         },
       },
     },
+    tokenInPath(/^auth\/token\/renew\/(?<token>.+)$/s, {
+      POST: async (context) => {
+        const { input, token, warnings } = namedToken(inPathRenewSchema, context);
+        return renew(await target(token), token, input.increment ?? 0, context.requestId, warnings);
+      },
+    }),
     {
       pattern: /^auth\/token\/revoke-self$/,
       methods: {
@@ -166,13 +208,17 @@ export function tokenRoutes({ tokens, auth, clock }: TokenServices): Route[] {
       pattern: /^auth\/token\/revoke$/,
       methods: {
         POST: async ({ request }) => {
-          const record = await tokens.find(fields(tokenSchema, request.body).token);
-          // Revoking a token that is gone already is done, as in Vault.
-          if (record) await tokens.revoke(record);
+          await revoke(fields(tokenSchema, request.body).token);
           return noContent;
         },
       },
     },
+    tokenInPath(/^auth\/token\/revoke\/(?<token>.+)$/s, {
+      POST: async (context) => {
+        await revoke(namedToken(inPathSchema, context).token);
+        return noContent;
+      },
+    }),
     {
       pattern: /^auth\/token\/revoke-accessor$/,
       methods: {
