@@ -125,7 +125,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     await tokens.sweep();
     const routes = [
       ...sysRoutes({ mounts, policies, audit, clock }),
-      ...tokenRoutes({ tokens, auth, clock }),
+      ...tokenRoutes({ tokens, auth, clock, policies }),
       ...eventRoutes({
         kv,
         mount: 'secret/',

@@ -58,6 +58,9 @@ export const tokenRecordSchema = z.object({
 
 export type TokenRecord = z.infer<typeof tokenRecordSchema> & { grant?: AuthGrant };
 
+/** What whoever mints a token decides; the store sets the rest (identity, times, place in the tree). */
+export type NewTokenFields = Omit<TokenRecord, 'id' | 'accessor' | 'issuedAt' | 'creationTtl' | 'expiresAt' | 'parent'>;
+
 export function parseTokenRecord(value: unknown, key: string): TokenRecord {
   const parsed = tokenRecordSchema.safeParse(value);
   if (!parsed.success) throw new InternalError(`stored token entry ${JSON.stringify(key)} is corrupt`);
@@ -104,6 +107,7 @@ export function lookupView(record: TokenRecord, token: string, now: number): Rec
     orphan: record.parent === undefined,
     path: record.path,
     ...(record.period > 0 ? { period: record.period } : {}),
+    ...(record.boundCidrs.length > 0 ? { bound_cidrs: record.boundCidrs } : {}),
     policies: record.policies,
     renewable: record.renewable,
     ttl: ttlLeft(record, now),

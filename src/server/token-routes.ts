@@ -1,11 +1,13 @@
 // Vault's token API (auth/token/...): create, lookups, renewals and revocations, by token, by accessor or of oneself.
 import { z } from 'zod';
-import { ROOT_POLICY_NAME, DEFAULT_POLICY_NAME, sanitizePolicyNames } from '../acl/builtin-policies.js';
+import { formatDuration } from '../core/duration.js';
 import { InvalidRequest, PermissionDenied, UnsupportedOperation } from '../core/errors.js';
 import { bool, duration, int, str, stringList, stringMap } from '../core/fields.js';
 import type { Clock } from '../ports/clock.js';
+import type { PolicyStore } from './policy-store.js';
 import type { ApiMethod } from './request.js';
 import { fields, ignoredFieldsWarning, withPutAsPost, type Route, type RouteContext, type RouteHandler } from './route.js';
+import { planToken } from './token-create.js';
 import { redactTokenInPath } from './token-path.js';
 import { authView, lookupView, type TokenRecord } from './token-record.js';
 import type { TokenStore } from './token-store.js';
@@ -38,8 +40,6 @@ const inPathRenewSchema = inPathSchema.extend(incrementSchema.shape);
 const IN_PATH_WARNING = 'the token was sent in the request path, where logs and proxies can record it: send it in the request body ("token") instead';
 const METHODS: readonly ApiMethod[] = ['GET', 'HEAD', 'LIST', 'SCAN', 'DELETE', 'PATCH', 'POST', 'PUT'];
 
-const isRoot = (record: TokenRecord | undefined) => record?.policies.includes(ROOT_POLICY_NAME) === true;
-
 /**
  * A route of the older forms (auth/token/lookup/<token>, ...): the methods it does not take are refused here, with the
  * token replaced in the message, rather than by the dispatcher, which quotes the path as it came.
@@ -63,9 +63,10 @@ export interface TokenServices {
   tokens: TokenStore;
   auth: AuthMethod;
   clock: Clock;
+  policies: PolicyStore;
 }
 
-export function tokenRoutes({ tokens, auth, clock }: TokenServices): Route[] {
+export function tokenRoutes({ tokens, auth, clock, policies }: TokenServices): Route[] {
   const now = () => clock.now().getTime();
   const caller = (context: RouteContext): TokenRecord => {
     if (!context.caller) throw new PermissionDenied();
@@ -76,37 +77,15 @@ export function tokenRoutes({ tokens, auth, clock }: TokenServices): Route[] {
     const parent = caller(context);
     const input = fields(createSchema, context.request.body);
     if (input.id !== undefined) throw new InvalidRequest('invalid value for field "id": the server makes every token itself; leave "id" out');
-    const root = isRoot(parent);
-    if (input.no_parent && !root && !orphan) throw new InvalidRequest('root or sudo privileges required to create orphan token');
-    if ((input.period ?? 0) > 0 && !root) throw new InvalidRequest('root or sudo privileges required to create periodic token');
-    const asked = sanitizePolicyNames(input.policies ?? parent.policies);
-    if (!root) {
-      const allowed = new Set(parent.policies);
-      if (asked.some((name) => name !== DEFAULT_POLICY_NAME && !allowed.has(name))) throw new InvalidRequest('child policies must be subset of parent');
+    const sudo = (await policies.aclFor(parent.policies)).allows('sudo', context.request.path);
+    const plan = planToken(input, { parent, orphan, sudo, ttlFor: (wanted) => tokens.ttlFor(wanted) });
+    const { token, record } = await tokens.mint(plan.fields, plan.ttl, { creator: parent, child: plan.child });
+    const warnings = [...ignoredFieldsWarning(createSchema, context.request.body), ...plan.warnings];
+    // The store ends a child with its parent.
+    if (record.creationTtl < plan.ttl) {
+      warnings.push(`TTL of ${formatDuration(plan.ttl)} runs past the parent token's expiry: capped at ${formatDuration(record.creationTtl)}, when the parent expires`);
     }
-    const policies = input.no_default_policy || asked.includes(ROOT_POLICY_NAME) ? asked : sanitizePolicyNames([...asked, DEFAULT_POLICY_NAME]);
-    const wanted = { ttl: input.ttl ?? input.lease ?? 0, period: input.period ?? 0, maxTtl: 0, explicitMaxTtl: input.explicit_max_ttl ?? 0 };
-    const { ttl, warnings } = policies.includes(ROOT_POLICY_NAME) && wanted.ttl === 0 && wanted.explicitMaxTtl === 0 && wanted.period === 0
-      ? { ttl: 0, warnings: [] }
-      : tokens.ttlFor(wanted);
-    const { token, record } = await tokens.mint(
-      {
-        parent: input.no_parent || orphan ? undefined : parent.id,
-        policies,
-        meta: input.meta ?? null,
-        displayName: input.display_name ? `token-${input.display_name}` : 'token',
-        path: orphan ? 'auth/token/create-orphan' : 'auth/token/create',
-        ttl: wanted.ttl,
-        explicitMaxTtl: wanted.explicitMaxTtl,
-        period: wanted.period,
-        numUses: input.num_uses ?? 0,
-        renewable: input.renewable ?? true,
-        boundCidrs: [],
-      },
-      ttl,
-    );
-    const ignored = ignoredFieldsWarning(createSchema, context.request.body);
-    return { status: 200, body: envelope(context.requestId, { warnings: [...ignored, ...warnings], auth: authView(record, token, now()) }) };
+    return { status: 200, body: envelope(context.requestId, { warnings, auth: authView(record, token, now()) }) };
   };
 
   /** Renews through AuthMethod.renew() for a token minted from a login, by the token's own rules otherwise. */

@@ -3,11 +3,11 @@
 // so that revoking the parent revokes the whole tree. Nothing is cached: every process over one storage sees every
 // creation, use and revocation at once.
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { BlockList, isIP, isIPv6 } from 'node:net';
 import { InvalidRequest, QuotaExceeded } from '../core/errors.js';
 import type { Clock } from '../ports/clock.js';
 import { JsonStore, unchanged } from '../core/stored-json.js';
-import { parseTokenRecord, type TokenRecord } from './token-record.js';
+import { inCidrs } from './token-cidrs.js';
+import { parseTokenRecord, type NewTokenFields, type TokenRecord } from './token-record.js';
 import { calculateTtl } from './token-ttl.js';
 
 const ID_PREFIX = 'sys/token/id/';
@@ -22,8 +22,6 @@ const MAX_CHAIN = 256;
 /** A fresh, unguessable client token (256 bits). */
 export const newToken = (): string => `sr.${randomBytes(32).toString('base64url')}`;
 
-export type NewTokenFields = Omit<TokenRecord, 'id' | 'accessor' | 'issuedAt' | 'creationTtl' | 'expiresAt'>;
-
 export interface TokenLimits {
   /** Seconds; for tokens created without a TTL. */
   defaultTtl: number;
@@ -33,17 +31,10 @@ export interface TokenLimits {
   maxTokens: number;
 }
 
-function inCidrs(cidrs: readonly string[], address: string | undefined): boolean {
-  if (cidrs.length === 0) return true;
-  if (address === undefined || isIP(address) === 0) return false;
-  const list = new BlockList();
-  for (const cidr of cidrs) {
-    const [base, bits] = cidr.split('/') as [string, string | undefined];
-    const family = isIPv6(base) ? 'ipv6' : 'ipv4';
-    if (bits === undefined) list.addAddress(base, family);
-    else list.addSubnet(base, Number(bits), family);
-  }
-  return list.check(address, isIPv6(address) ? 'ipv6' : 'ipv4');
+/** A token made through the token API: by whom, and whether it is that token's child (else an orphan). */
+export interface Creation {
+  creator: TokenRecord;
+  child: boolean;
 }
 
 export class TokenStore {
@@ -88,23 +79,31 @@ export class TokenStore {
     return record;
   }
 
-  /** Stores a new token. The indexes go first: a crash leaves at worst an index entry pointing nowhere. */
-  async mint(fields: NewTokenFields, ttl: number): Promise<{ token: string; record: TokenRecord }> {
+  /**
+   * Stores a new token; with `creation`, made by another token (as its child, or an orphan). A child never outlives
+   * its parent: its expiry is capped at the parent's. The indexes go first: a crash leaves at worst an index entry
+   * pointing nowhere.
+   */
+  async mint(fields: NewTokenFields, ttl: number, creation?: Creation): Promise<{ token: string; record: TokenRecord }> {
     if (this.#live >= this.limits.maxTokens) {
       throw new QuotaExceeded(`token limit reached: this server keeps at most ${this.limits.maxTokens} live tokens`);
     }
+    const parent = creation?.child ? creation.creator : undefined;
     const token = newToken();
     const issuedAt = this.#now();
+    const asked = ttl === 0 ? 0 : issuedAt + ttl * 1000;
+    const expiresAt = parent && parent.expiresAt !== 0 && (asked === 0 || asked > parent.expiresAt) ? parent.expiresAt : asked;
     const record: TokenRecord = {
       ...fields,
       id: this.#hash('token', token),
       accessor: randomBytes(18).toString('base64url'),
       issuedAt,
-      creationTtl: ttl,
-      expiresAt: ttl === 0 ? 0 : issuedAt + ttl * 1000,
+      creationTtl: expiresAt === asked ? ttl : Math.round((expiresAt - issuedAt) / 1000),
+      expiresAt,
+      ...(parent ? { parent: parent.id } : {}),
     };
     await this.store.put(ACCESSOR_PREFIX + this.#hash('accessor', record.accessor), { id: record.id });
-    if (record.parent !== undefined) await this.store.put(`${CHILD_PREFIX}${record.parent}/${record.id}`, {});
+    if (parent) await this.store.put(`${CHILD_PREFIX}${parent.id}/${record.id}`, {});
     await this.store.put(ID_PREFIX + record.id, record);
     this.#live += 1;
     return { token, record };
@@ -156,7 +155,7 @@ export class TokenStore {
       return undefined;
     }
     if ((await this.store.getRaw(ROOT_MADE)) !== undefined) return undefined;
-    const made = await this.mint({ ...fields('', ''), parent: undefined }, 0);
+    const made = await this.mint(fields('', ''), 0);
     const { written } = await this.store.update(ROOT_MADE, (current) => (current === undefined ? { at: this.#now() } : unchanged));
     if (written) {
       await this.#retireOtherRoot(made.record.id);
