@@ -48,8 +48,15 @@ export interface ServerOptions {
   tokenTtl?: number;
   /** Seconds; the ceiling of every token and the auth mount's max TTL (768h by default). */
   tokenMaxTtl?: number;
-  /** Live tokens a process keeps before refusing logins and token creation with 429; 100 000 by default. */
+  /**
+   * Live tokens a process keeps before refusing logins and token creation with 429 (root is never refused); 100 000 by
+   * default. Counted per process: the two quotas below are exact across processes.
+   */
   maxTokens?: number;
+  /** Live tokens that may exist below one token root created (its children, theirs, their orphans); 1 000 by default. */
+  maxTokensPerParent?: number;
+  /** Live tokens of one login role (its logins and the tokens made below them); 10 000 by default. */
+  maxTokensPerRole?: number;
   /** A file that receives the audit log; none by default. */
   auditFile?: string;
   /** PEM certificate chain and key: serve HTTPS. */
@@ -116,6 +123,8 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
       defaultTtl: options.tokenTtl ?? maxTtl,
       systemMaxTtl: maxTtl,
       maxTokens: options.maxTokens ?? 100_000,
+      maxTokensPerParent: options.maxTokensPerParent ?? 1_000,
+      maxTokensPerRole: options.maxTokensPerRole ?? 10_000,
     });
     const audit = new AuditLog(auditKey, options.auditFile);
     await audit.open();
