@@ -54,6 +54,8 @@ export class RootToken {
       // tokens would end up retired and no root token would work until the next rotation.
       if (existing?.retired) await this.entries.setRetired(id, undefined);
       await this.#retireOthers(id);
+      // A later start without a token keeps this one rather than making (and printing) another.
+      await this.#made();
       return undefined;
     }
     if ((await this.store.getRaw(ROOT_MADE)) !== undefined) return undefined;

@@ -210,7 +210,7 @@ async function agree(model: Model, real: Real): Promise<void> {
   const stored = await documents(real.store);
   const present = model.entries.filter((entry) => entry.present);
   const records = new Map<string, TokenRecord>(present.map((entry) => [entry.id, stored.get(`id/${entry.id}`)]));
-  const expected = new Set(['root-current', ...present.map((entry) => `id/${entry.id}`)]);
+  const expected = new Set(['root-current', 'root-generated', ...present.map((entry) => `id/${entry.id}`)]);
   for (const entry of present) {
     const record = records.get(entry.id)!;
     expect(record, `record of ${entry.token}`).toBeDefined();

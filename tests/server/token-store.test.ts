@@ -251,4 +251,11 @@ describe('the root token', () => {
     expect(await works(storage, 'sr.first')).toBe(true);
   });
 
+  it('given once, stays the root token when later starts give none: none is made and printed', async () => {
+    const storage = new MemoryStorage();
+    expect(await start(storage, 'sr.configured')).toBeUndefined();
+    expect(await start(storage)).toBeUndefined();
+    expect(await works(storage, 'sr.configured')).toBe(true);
+    expect((await storage.list('sys/token/id/')).length).toBe(1);
+  });
 });
