@@ -98,9 +98,10 @@ export function planToken(input: CreateRequest, { parent, orphan, sudo, ttlFor }
       explicitMaxTtl,
       period,
       numUses: input.num_uses ?? 0,
-      // A token that never expires is neither renewable nor bound to addresses, as in Vault.
+      // A token that never expires is not renewable, as in Vault. (Vault also frees it from bound addresses; here a
+      // root token, the only kind that makes one, is never bound.)
       renewable: !forever && input.renewable !== false,
-      boundCidrs: child && !forever ? parent.boundCidrs : [],
+      boundCidrs: child ? parent.boundCidrs : [],
     },
   };
 }

@@ -44,8 +44,7 @@ export class TokenLedger {
   scopeOf(fields: Pick<TokenRecord, 'path' | 'grant'>, creator: TokenRecord | undefined): string | undefined {
     if (creator) return creator.policies.includes(ROOT_POLICY_NAME) ? undefined : (creator.quota ?? TOKEN_SCOPE + creator.id);
     if (!fields.grant) return undefined;
-    const role = fields.grant.internal_data.role_id;
-    return ROLE_SCOPE + this.hash('role', `${fields.path}\n${typeof role === 'string' ? role : ''}`);
+    return ROLE_SCOPE + this.hash('role', `${fields.path}\n${String(fields.grant.internal_data.role_id)}`);
   }
 
   async #counted(scope: string): Promise<Counted> {

@@ -5,7 +5,8 @@
 /** What the request log and error messages show in place of a token in the path. */
 export const REDACTED = '<redacted>';
 
-// Case-insensitive and anywhere in the path: a path the server refuses (`/v1//auth/...`, `LOOKUP`) is logged too.
+// Case-insensitive and anywhere in the path, line breaks included: a path the server refuses (`/v1//auth/...`,
+// `LOOKUP`, an encoded control character) is logged too.
 const TOKEN_IN_PATH = /(auth\/token\/(?:lookup|renew|revoke)\/)(.+)$/is;
 
 /** `path` with the token after `auth/token/(lookup|renew|revoke)/` replaced by `replacement(token)`. */
