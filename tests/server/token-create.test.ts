@@ -71,6 +71,13 @@ describe('policies and default', () => {
     expect((await server.create(parent, { no_default_policy: true })).json.auth.policies).toEqual(['app', 'minter']);
   });
 
+  it('takes an empty list as none asked, and lets root stand alone', async () => {
+    const parent = await server.made({ policies: ['minter', 'app'], no_default_policy: true });
+    expect((await server.create(parent, { policies: [] })).json.auth.policies).toEqual(['app', 'minter']);
+    expect((await server.create(root, { policies: ['app', 'Root'] })).json.auth.policies).toEqual(['root']);
+    expect((await server.create(root, {})).json.auth.policies).toEqual(['root']);
+  });
+
   it('refuses any policy the parent lacks, among ones it holds', async () => {
     const parent = await server.made({ policies: ['minter', 'app'] });
     for (const policies of [['app', 'other'], ['other', 'app'], ['other'], ['root'], ['app', 'root']]) {

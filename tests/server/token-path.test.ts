@@ -76,6 +76,7 @@ describe('the token in the path', () => {
       `/v1/auth/token/lookup%2F${token}`,
       `/v1//auth/token/lookup/${token}`,
       `/v1/auth/token/LOOKUP/${token}%zz`,
+      `/v1/auth/token/revoke/%0A${token}`,
       '/v1/secret/data/a%20b?version=1',
       '/v1/auth/token/lookup-self',
     ];
@@ -86,6 +87,7 @@ describe('the token in the path', () => {
       '/v1/auth/token/lookup/<redacted>',
       '/v1//auth/token/lookup/<redacted>',
       '/v1/auth/token/LOOKUP/<redacted>',
+      '/v1/auth/token/revoke/<redacted>',
       // Other paths as they were sent, without the query.
       '/v1/secret/data/a%20b',
       '/v1/auth/token/lookup-self',
@@ -110,5 +112,19 @@ describe('the token in the path', () => {
     ]);
     expect(written()).not.toContain(token);
     expect(written()).not.toContain('sr.not-a-token');
+  });
+
+  it('is redacted in the refusal of every method a path does not take', async () => {
+    const token = await create();
+    // SCAN travels as GET ?scan=true.
+    for (const [method, path] of [['LIST', 'revoke'], ['SCAN', 'revoke'], ['PATCH', 'lookup'], ['PUT', 'lookup'], ['DELETE', 'renew'], ['GET', 'revoke']]) {
+      const scan = method === 'SCAN';
+      const refused = await send({ method: scan ? 'GET' : method, path: `/v1/auth/token/${path}/${token}${scan ? '?scan=true' : ''}` });
+      if (method === 'PUT') {
+        expect(refused.status).toBe(200);
+        continue;
+      }
+      expect(refused.json, method).toEqual({ errors: [`${method} is not supported on "auth/token/${path}/<redacted>"`] });
+    }
   });
 });

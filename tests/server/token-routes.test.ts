@@ -39,6 +39,11 @@ describe('the token routes', () => {
       expect((await send('POST', `auth/token/revoke/${b.client_token}`)).status).toBe(204);
       expect((await send('POST', 'auth/token/revoke-self', undefined, c.client_token)).status).toBe(204);
       for (const token of [a, b, c]) expect((await send('POST', 'auth/token/lookup', { token: token.client_token })).status).toBe(403);
+      // Gone already: done, as in Vault.
+      expect((await send('POST', 'auth/token/revoke', { token: a.client_token })).status).toBe(204);
+      expect(child.client_token).toMatch(/^sr\.[A-Za-z0-9_-]{43}$/);
+      expect(child.accessor).toMatch(/^[A-Za-z0-9_-]{24}$/);
+      expect((await send('GET', 'auth/token/lookup-self')).json.data).toMatchObject({ display_name: 'root', path: 'auth/token/root', renewable: false, ttl: 0, policies: ['root'] });
     });
   });
 
