@@ -7,7 +7,7 @@ export const REDACTED = '<redacted>';
 
 // Case-insensitive and anywhere in the path, line breaks included: a path the server refuses (`/v1//auth/...`,
 // `LOOKUP`, an encoded control character) is logged too.
-const TOKEN_IN_PATH = /(auth\/token\/(?:lookup|renew|revoke)\/)(.+)$/is;
+const TOKEN_IN_PATH = /(auth\/token\/(?:lookup|renew|revoke)\/)(.+)/is;
 
 /** `path` with the token after `auth/token/(lookup|renew|revoke)/` replaced by `replacement(token)`. */
 export function redactTokenInPath(path: string, replacement: (token: string) => string = () => REDACTED): string {

@@ -145,7 +145,7 @@ export function tokenRoutes({ tokens, auth, clock, policies }: TokenServices): R
         },
       },
     },
-    tokenInPath(/^auth\/token\/lookup\/(?<token>.+)$/, { GET: lookup, POST: lookup }),
+    tokenInPath(/^auth\/token\/lookup\/(?<token>.+)/, { GET: lookup, POST: lookup }),
     {
       pattern: /^auth\/token\/lookup-accessor$/,
       methods: {
@@ -168,7 +168,7 @@ export function tokenRoutes({ tokens, auth, clock, policies }: TokenServices): R
         },
       },
     },
-    tokenInPath(/^auth\/token\/renew\/(?<token>.+)$/, {
+    tokenInPath(/^auth\/token\/renew\/(?<token>.+)/, {
       POST: async (context) => {
         const { input, token, warnings } = namedToken(inPathRenewSchema, context);
         return renew(await target(token), token, input.increment ?? 0, context.requestId, warnings);
@@ -192,7 +192,7 @@ export function tokenRoutes({ tokens, auth, clock, policies }: TokenServices): R
         },
       },
     },
-    tokenInPath(/^auth\/token\/revoke\/(?<token>.+)$/, {
+    tokenInPath(/^auth\/token\/revoke\/(?<token>.+)/, {
       POST: async (context) => {
         await revoke(namedToken(inPathSchema, context).token);
         return noContent;

@@ -119,7 +119,8 @@ export class TokenStore {
     if (depth > MAX_CHAIN) throw new InvalidRequest(`token chain too deep: a token may have at most ${MAX_CHAIN} ancestors`);
     const issuedAt = this.#now();
     const asked = ttl === 0 ? 0 : issuedAt + ttl * 1000;
-    const expiresAt = parent && parent.expiresAt !== 0 && (asked === 0 || asked > parent.expiresAt) ? parent.expiresAt : asked;
+    const limit = parent?.expiresAt ?? 0;
+    const expiresAt = limit === 0 ? asked : asked === 0 ? limit : Math.min(asked, limit);
     const record: TokenRecord = {
       ...fields,
       id: this.#hash('token', token),
@@ -128,7 +129,7 @@ export class TokenStore {
       creationTtl: expiresAt === asked ? ttl : Math.round((expiresAt - issuedAt) / 1000),
       expiresAt,
       ...(parent ? { parent: parent.id, depth } : {}),
-      ...(scope === undefined ? {} : { quota: scope }),
+      quota: scope,
     };
     const indexes: Array<readonly [string, unknown]> = [[ACCESSOR_PREFIX + this.#hash('accessor', record.accessor), { id: record.id }]];
     if (parent) indexes.push([`${CHILD_PREFIX}${parent.id}/${record.id}`, {}]);
@@ -192,9 +193,11 @@ export class TokenStore {
     return used;
   }
 
-  /** Extends a token by `ttl` (or its period), never past its maximum; answers the stored entry and any warnings. */
+  /**
+   * Extends a token by `ttl` (or its period), never past its maximum; answers the stored entry and any warnings. The
+   * caller has checked that it is renewable.
+   */
   async renew(record: TokenRecord, wanted: { increment: number; ttl: number; period: number; maxTtl: number }, changes: Partial<TokenRecord> = {}) {
-    if (!record.renewable) throw new InvalidRequest('lease is not renewable');
     const now = this.#now();
     const { ttl, warnings } = calculateTtl(
       { ...wanted, explicitMaxTtl: record.explicitMaxTtl },
@@ -214,19 +217,18 @@ export class TokenStore {
    * revoked parent.
    */
   async revoke(record: Pick<TokenRecord, 'id'>): Promise<number> {
-    const pending: Array<{ id: string; parent?: string; expanded: boolean }> = [{ id: record.id, expanded: false }];
+    const pending: Array<{ id: string; link: string[]; expanded: boolean }> = [{ id: record.id, link: [], expanded: false }];
     let removed = 0;
     while (pending.length > 0) {
       const top = pending[pending.length - 1]!;
       if (!top.expanded) {
         top.expanded = true;
-        for (const child of await this.store.list(`${CHILD_PREFIX}${top.id}/`)) {
-          if (!child.endsWith('/')) pending.push({ id: child, parent: top.id, expanded: false });
-        }
+        // Child links are leaves named by the child's id: the folder holds no sub-folder.
+        for (const child of await this.store.list(`${CHILD_PREFIX}${top.id}/`)) pending.push({ id: child, link: [`${CHILD_PREFIX}${top.id}/${child}`], expanded: false });
         continue;
       }
       pending.pop();
-      if (await this.#remove(top.id, top.parent)) removed += 1;
+      if (await this.#remove(top.id, top.link)) removed += 1;
     }
     this.#live = Math.max(0, this.#live - removed);
     return removed;
@@ -234,26 +236,27 @@ export class TokenStore {
 
   /**
    * Removes one token's record, its indexes and its place in its quota scope; answers whether there was a record.
-   * `listedUnder` is the parent it was found under: that link goes even when the record is gone already.
+   * `link` is the child link it was found by, if any: that goes even when the record is gone already.
    */
-  async #remove(id: string, listedUnder: string | undefined): Promise<boolean> {
+  async #remove(id: string, link: readonly string[]): Promise<boolean> {
     const key = ID_PREFIX + id;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const raw = await this.store.getRaw(key);
-      let record: TokenRecord | undefined;
-      try {
-        record = raw === undefined ? undefined : parseTokenRecord(this.store.decode<unknown>(raw, key), key);
-      } catch {
-        // A corrupt entry grants nothing and names no index: it goes alone.
-        await this.store.delete(key);
+      if (raw === undefined) {
+        for (const index of link) await this.store.delete(index);
+        return false;
       }
-      if (!record) {
-        if (listedUnder !== undefined) await this.store.delete(`${CHILD_PREFIX}${listedUnder}/${id}`);
-        return raw !== undefined;
+      let record: TokenRecord;
+      try {
+        record = parseTokenRecord(this.store.decode<unknown>(raw, key), key);
+      } catch {
+        // A corrupt entry grants nothing and names no index of its own: it goes with the link it was found by.
+        for (const index of [key, ...link]) await this.store.delete(index);
+        return true;
       }
       const indexes = [ACCESSOR_PREFIX + this.#hash('accessor', record.accessor)];
       if (record.parent !== undefined) indexes.push(`${CHILD_PREFIX}${record.parent}/${id}`);
-      if (await this.#ledger.remove(key, raw!, indexes, record.quota)) return true;
+      if (await this.#ledger.remove(key, raw, indexes, record.quota)) return true;
     }
     throw new InternalError('too many concurrent changes of one token to revoke it');
   }
