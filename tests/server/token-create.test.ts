@@ -131,7 +131,8 @@ describe('lifetimes', () => {
     expect(periodic.json.auth.lease_duration).toBe(300);
     const forever = await server.create(root, { policies: ['root'] });
     expect(forever.json.auth).toMatchObject({ lease_duration: 0, renewable: false });
-    expect((await server.lookup(forever.json.auth.client_token))!.expire_time).toBeNull();
+    expect((await server.lookup(forever.json.auth.client_token))!).toMatchObject({ expire_time: null, creation_ttl: 0 });
+    expect((await server.lookup(bounded.json.auth.client_token))!.creation_ttl).toBe(600);
     server.clock.advance(301);
     expect(await server.lookup(periodic.json.auth.client_token)).toBeUndefined();
     expect(await server.lookup(bounded.json.auth.client_token)).toBeDefined();
@@ -157,8 +158,10 @@ describe('lifetimes', () => {
     expect((await server.create(parent, { ttl: 60 })).json.warnings).toBeNull();
   });
 
-  it('sanitises the display name as Vault does', async () => {
+  it('sanitises the display name as Vault does, and takes up to 256 characters of it', async () => {
     const made = await server.made({ policies: ['app'], display_name: 'ci job/7!' });
     expect((await server.lookup(made))!.display_name).toBe('token-ci-job-7');
+    expect((await server.create(root, { display_name: 'n'.repeat(256) })).status).toBe(200);
+    expect((await server.create(root, { display_name: 'n'.repeat(257) })).status).toBe(400);
   });
 });

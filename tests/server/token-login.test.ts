@@ -38,6 +38,23 @@ describe('a login token', () => {
     expect((await server.lookup(token))!.ttl).toBe(600);
   });
 
+  it('is refused a renewal it cannot have before the auth method is asked', async () => {
+    await server.putRole('batch', { token_policies: ['minter'], token_type: 'batch' });
+    const token = (await server.login('batch')).json.auth.client_token;
+    await server.send({ method: 'DELETE', path: '/v1/auth/cloud/role/batch', token: server.root });
+    const refused = await renewSelf(token);
+    expect([refused.status, refused.json.errors]).toEqual([400, ['lease is not renewable']]);
+  });
+
+  it("takes the role's new period at a renewal", async () => {
+    await server.putRole('periodic', { token_policies: ['minter'], token_period: 300 });
+    const token = (await server.login('periodic')).json.auth.client_token;
+    expect((await server.lookup(token))!.period).toBe(300);
+    await server.putRole('periodic', { token_policies: ['minter'], token_period: 600 });
+    expect((await renewSelf(token)).json.auth.lease_duration).toBe(600);
+    expect((await server.lookup(token))!.period).toBe(600);
+  });
+
   it('makes children that renew by their own rules, not through the auth method', async () => {
     const parent = (await server.login('web')).json.auth.client_token;
     const child = (await server.create(parent, { ttl: 100 })).json.auth.client_token;

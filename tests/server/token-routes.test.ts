@@ -56,6 +56,7 @@ describe('the token routes', () => {
         expect((await send('POST', `v2/auth/token/${path}`)).status, `v2/${path}`).toBe(404);
       }
       expect((await send('GET', 'auth/token/lookup-self/x')).status).toBe(404);
+      for (const path of ['lookup-self', 'lookup/sr.x', 'renew/sr.x', 'revoke/sr.x']) expect((await send('POST', `v2/auth/token/${path}`)).status, `v2/${path}`).toBe(404);
       expect((await send('DELETE', 'auth/token/lookup-self')).status).toBe(405);
     });
   });

@@ -97,6 +97,38 @@ describe('a sweep', () => {
   });
 });
 
+describe('a sweep whose listing missed a parent', () => {
+  // A listing need not be a snapshot: a parent it does not show is asked again, and only one known gone ends a child.
+  for (const [label, parentGet, kept] of [
+    ['kept when the parent is there after all', 'present', true],
+    ['kept when the parent cannot be read now', 'failing', true],
+    ['revoked when the parent is gone', 'absent', false],
+  ] as const) {
+    it(`leaves the child ${label}`, async () => {
+      const inner = new MemoryStorage();
+      let hidden = '';
+      const storage: Storage = {
+        ...withoutCommit(inner),
+        commit: (operations) => inner.commit(operations),
+        list: async (prefix) => (await inner.list(prefix)).filter((name) => name !== hidden),
+        get: async (key) => {
+          if (key === `sys/token/id/${hidden}` && parentGet === 'failing') throw new Error('storage hiccup');
+          return inner.get(key);
+        },
+      };
+      const { store, tokens, root } = await open(storage);
+      const { record: parent } = await tokens.mint(FIELDS, 0, { creator: root, child: true });
+      const { record: child } = await tokens.mint(FIELDS, 0, { creator: parent, child: true });
+      hidden = parent.id;
+      if (parentGet === 'absent') await inner.delete(`sys/token/id/${parent.id}`);
+      await tokens.sweep();
+      expect((await inner.get(`sys/token/id/${child.id}`)) !== undefined).toBe(kept);
+      hidden = '';
+      expect((await store.list('sys/token/count/')).length).toBe(kept ? 1 : 0);
+    });
+  }
+});
+
 describe('a revocation', () => {
   it('removes a link to a child that is gone, and a corrupt child entry', async () => {
     const { store, tokens, root } = await open();
@@ -249,6 +281,19 @@ describe('the root token', () => {
     expect([await works(storage, 'sr.first'), await works(storage, 'sr.second'), await works(storage, made)]).toEqual([true, false, true]);
     await start(storage, 'sr.first');
     expect(await works(storage, 'sr.first')).toBe(true);
+  });
+
+  it('keeps its entry (and accessor) from start to start, and rotates past a previous one revoked meanwhile', async () => {
+    const storage = new MemoryStorage();
+    await start(storage, 'sr.kept');
+    const accessor = async () => (await new TokenStore(new JsonStore(storage), new ManualClock(), KEY, LIMITS).find('sr.kept'))!.accessor;
+    const first = await accessor();
+    await start(storage, 'sr.kept');
+    expect(await accessor()).toBe(first);
+    const tokens = new TokenStore(new JsonStore(storage), new ManualClock(), KEY, LIMITS);
+    await tokens.revoke((await tokens.find('sr.kept'))!);
+    await start(storage, 'sr.next');
+    expect(await works(storage, 'sr.next')).toBe(true);
   });
 
   it('given once, stays the root token when later starts give none: none is made and printed', async () => {
