@@ -110,6 +110,6 @@ const decremented = (count: number): { count: number } | undefined => (count > 1
 
 function countIn(document: unknown, key: string): number {
   const count = (document as { count?: unknown } | null)?.count;
-  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) throw new CorruptDocument(`stored token count ${JSON.stringify(key)} is corrupt`);
-  return count;
+  if (!Number.isSafeInteger(count) || (count as number) < 0) throw new CorruptDocument(`stored token count ${JSON.stringify(key)} is corrupt`);
+  return count as number;
 }

@@ -14,22 +14,24 @@ import type { TokenStore } from './token-store.js';
 import type { AuthMethod } from '../auth-method.js';
 import { engineResult, envelope, noContent, ok, type ApiResult } from './wire.js';
 
-const createSchema = z.object({
-  policies: stringList().optional(),
-  meta: stringMap().optional(),
-  no_parent: bool().optional(),
-  no_default_policy: bool().optional(),
-  renewable: bool().optional(),
-  ttl: duration().optional(),
-  // Vault's older name for `ttl`, which hvac's create_token still sends.
-  lease: duration().optional(),
-  // A token of the caller's choosing; refused rather than silently replaced by a random one.
-  id: z.unknown().optional(),
-  explicit_max_ttl: duration().optional(),
-  period: duration().optional(),
-  display_name: str({ maxLength: 256 }).optional(),
-  num_uses: int({ min: 0 }).optional(),
-});
+/** The fields of auth/token/create; built with each set of routes, where they are used. */
+const createFields = () =>
+  z.object({
+    policies: stringList().optional(),
+    meta: stringMap().optional(),
+    no_parent: bool().optional(),
+    no_default_policy: bool().optional(),
+    renewable: bool().optional(),
+    ttl: duration().optional(),
+    // Vault's older name for `ttl`, which hvac's create_token still sends.
+    lease: duration().optional(),
+    // A token of the caller's choosing; refused rather than silently replaced by a random one.
+    id: z.unknown().optional(),
+    explicit_max_ttl: duration().optional(),
+    period: duration().optional(),
+    display_name: str({ maxLength: 256 }).optional(),
+    num_uses: int({ min: 0 }).optional(),
+  });
 const tokenSchema = z.object({ token: str() });
 const accessorSchema = z.object({ accessor: str() });
 const incrementSchema = z.object({ increment: duration().optional() });
@@ -38,7 +40,6 @@ const renewSchema = tokenSchema.extend(incrementSchema.shape);
 const inPathSchema = z.object({ token: str().optional() });
 const inPathRenewSchema = inPathSchema.extend(incrementSchema.shape);
 const IN_PATH_WARNING = 'the token was sent in the request path, where logs and proxies can record it: send it in the request body ("token") instead';
-const METHODS: readonly ApiMethod[] = ['GET', 'HEAD', 'LIST', 'SCAN', 'DELETE', 'PATCH', 'POST', 'PUT'];
 
 /**
  * A route of the older forms (auth/token/lookup/<token>, ...): the methods it does not take are refused here, with the
@@ -49,7 +50,8 @@ function tokenInPath(pattern: RegExp, methods: Partial<Record<ApiMethod, RouteHa
     throw new UnsupportedOperation(`${request.method} is not supported on ${JSON.stringify(redactTokenInPath(request.path))}`);
   };
   const taken = withPutAsPost({ pattern, methods }).methods;
-  return { pattern, methods: Object.fromEntries(METHODS.map((method) => [method, taken[method] ?? refuse])) };
+  const every: readonly ApiMethod[] = ['GET', 'HEAD', 'LIST', 'SCAN', 'DELETE', 'PATCH', 'POST', 'PUT'];
+  return { pattern, methods: Object.fromEntries(every.map((method) => [method, taken[method] ?? refuse])) };
 }
 
 /** The token an older form names: the body's, else the one in the path, which earns a warning. */
@@ -73,6 +75,7 @@ export function tokenRoutes({ tokens, auth, clock, policies }: TokenServices): R
     return context.caller;
   };
 
+  const createSchema = createFields();
   const create = (orphan: boolean) => async (context: RouteContext): Promise<ApiResult> => {
     const parent = caller(context);
     const input = fields(createSchema, context.request.body);

@@ -283,6 +283,10 @@ export class TokenStore {
   /** Whether a token's parent is gone; asked again of the storage, whose listing need not be a snapshot. */
   async #parentGone({ parent }: TokenRecord, listed: ReadonlyMap<string, unknown>): Promise<boolean> {
     if (parent === undefined || listed.has(parent)) return false;
-    return (await this.store.getRaw(ID_PREFIX + parent).catch(() => true)) === undefined;
+    try {
+      return (await this.store.getRaw(ID_PREFIX + parent)) === undefined;
+    } catch {
+      return false;
+    }
   }
 }
