@@ -131,6 +131,7 @@ describe('lifetimes', () => {
     expect(periodic.json.auth.lease_duration).toBe(300);
     const forever = await server.create(root, { policies: ['root'] });
     expect(forever.json.auth).toMatchObject({ lease_duration: 0, renewable: false });
+    expect(forever.json.warnings).toBeNull();
     expect((await server.lookup(forever.json.auth.client_token))!).toMatchObject({ expire_time: null, creation_ttl: 0 });
     expect((await server.lookup(bounded.json.auth.client_token))!.creation_ttl).toBe(600);
     server.clock.advance(301);

@@ -153,6 +153,9 @@ describe('quota counts', () => {
       await store.put(`sys/token/count/${scope}`, corrupt);
       await expect(tokens.mint(FIELDS, 60, { creator: top, child: true })).rejects.toThrow(/stored token count "sys\/token\/count\/t\.[0-9a-f]+" is corrupt/);
     }
+    // 0 is a count (none is ever written: the document goes with the last token), not a corrupt one.
+    await store.put(`sys/token/count/${scope}`, { count: 0 });
+    expect((await tokens.mint(FIELDS, 60, { creator: top, child: true })).record.quota).toBe(scope);
   });
 
   for (const [label, atomic] of [['with atomic commits', true], ['with conditional writes only', false]] as const) {
@@ -214,6 +217,55 @@ describe('uses and renewals racing others', () => {
     const { record } = await tokens.mint(FIELDS, 60, { creator: root, child: true });
     await tokens.revoke(record);
     await expect(tokens.renew(record, { increment: 60, ttl: 0, period: 0, maxTtl: 0 })).rejects.toThrow('token was revoked');
+  });
+});
+
+describe('a change that lands between a read and its write', () => {
+  /** A storage that runs `change` right after the first read of `key` (another process acting in between). */
+  function racing(atomic: boolean) {
+    const inner = new MemoryStorage();
+    const race = { key: '', change: async () => {} };
+    const base: Storage = atomic
+      ? { ...withoutCommit(inner), commit: (operations) => inner.commit(operations), compareAndDelete: (key, expected) => inner.compareAndDelete(key, expected) }
+      : withoutCommit(inner);
+    const storage: Storage = {
+      ...base,
+      get: async (key) => {
+        const value = await inner.get(key);
+        if (key === race.key) {
+          race.key = '';
+          await race.change();
+        }
+        return value;
+      },
+    };
+    return { inner, storage, race };
+  }
+
+  it('makes a use refuse a token revoked or used up meanwhile', async () => {
+    const { inner, storage, race } = racing(true);
+    const { tokens, root } = await open(storage);
+    for (const change of ['revoked', 'used up'] as const) {
+      const { token, record } = await tokens.mint({ ...FIELDS, numUses: 2 }, 60, { creator: root, child: true });
+      const key = `sys/token/id/${record.id}`;
+      race.key = key;
+      race.change = async () => {
+        if (change === 'revoked') await inner.delete(key);
+        else await inner.put(key, Buffer.from(JSON.stringify({ ...record, numUses: 0, usedUp: true })));
+      };
+      expect(await tokens.use(token, '127.0.0.1'), change).toBeUndefined();
+    }
+  });
+
+  it('makes a revocation over conditional writes only read the record again, and finish', async () => {
+    const { inner, storage, race } = racing(false);
+    const { store, tokens, root } = await open(storage);
+    const { record } = await tokens.mint(FIELDS, 60, { creator: root, child: true });
+    const key = `sys/token/id/${record.id}`;
+    race.key = key;
+    race.change = async () => inner.put(key, Buffer.from(JSON.stringify({ ...record, lastUse: 'another process' })));
+    expect(await tokens.revoke(record)).toBe(1);
+    expect(await store.getRaw(key)).toBeUndefined();
   });
 });
 
