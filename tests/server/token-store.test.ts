@@ -257,6 +257,19 @@ describe('a change that lands between a read and its write', () => {
     }
   });
 
+  it("keeps a count another process wrote while a revocation found none", async () => {
+    const { inner, storage, race } = racing(true);
+    const { store, tokens, root } = await open(storage);
+    const { record: top } = await tokens.mint(FIELDS, 0, { creator: root, child: true });
+    const { record } = await tokens.mint(FIELDS, 60, { creator: top, child: true });
+    const countKey = `sys/token/count/${record.quota}`;
+    await inner.delete(countKey);
+    race.key = countKey;
+    race.change = async () => void (await tokens.mint(FIELDS, 60, { creator: top, child: true }));
+    expect(await tokens.revoke(record)).toBe(1);
+    expect(await store.get(countKey)).toEqual({ count: 1 });
+  });
+
   it('makes a revocation over conditional writes only read the record again, and finish', async () => {
     const { inner, storage, race } = racing(false);
     const { store, tokens, root } = await open(storage);
