@@ -7,8 +7,18 @@ export const GROUPS = {
     tests: ['tests/acl/**/*.test.ts'],
   },
   tokens: {
-    mutate: ['src/server/token-routes.ts', 'src/server/token-store.ts'],
-    tests: ['tests/server/tokens*.test.ts'],
+    // token-store.ts and token-routes.ts, and what was split out of them: the create rules, the quota ledger, the root
+    // token, CIDR checks, and the redaction of tokens sent in the path.
+    mutate: [
+      'src/server/token-routes.ts',
+      'src/server/token-store.ts',
+      'src/server/token-create.ts',
+      'src/server/token-ledger.ts',
+      'src/server/token-root.ts',
+      'src/server/token-cidrs.ts',
+      'src/server/token-path.ts',
+    ],
+    tests: ['tests/server/token*.test.ts'],
   },
   shim: {
     mutate: ['src/adapters/http/list-method.ts', 'src/adapters/http/request-head.ts', 'src/adapters/http/field-section.ts', 'src/adapters/http/chunked-body.ts'],

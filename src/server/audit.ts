@@ -1,10 +1,12 @@
 // The audit log: a file device writing one JSON line per request and one per response, in Vault's audit entry shape.
 // Every string a client sent or received is replaced by its HMAC-SHA256 under the server's audit key, except the
 // fields Vault leaves clear (request id, operation, path, addresses, policy names, display names, error text), so
-// the log proves who did what without holding a secret. When the device cannot write, the request is refused.
+// the log proves who did what without holding a secret; a token in the path (Vault's older auth/token/lookup/<token>)
+// is hashed too. When the device cannot write, the request is refused.
 import { createHmac } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { InternalError, InvalidRequest } from '../core/errors.js';
+import { redactTokenInPath } from './token-path.js';
 import type { TokenRecord } from './token-record.js';
 
 const DEVICE_PATH = 'file/';
@@ -97,7 +99,7 @@ export class AuditLog {
    * `expected a JSON object, got "<secret>"` stays readable without the secret. Names of fields the client sent are
    * left alone, since messages quote those too.
    */
-  #errorText(text: string, sent: unknown): string {
+  #errorText(text: string, sent: unknown, path: string): string {
     const values = new Set<string>();
     const names = new Set<string>();
     const stack: unknown[] = [sent];
@@ -111,12 +113,16 @@ export class AuditLog {
         }
       }
     }
-    let result = text;
+    let result = text.split(JSON.stringify(path)).join(JSON.stringify(this.#pathOf(path)));
     for (const value of values) {
       const quoted = JSON.stringify(value);
       if (!names.has(value) && result.includes(quoted)) result = result.split(quoted).join(JSON.stringify(this.#hmac(value)));
     }
     return result;
+  }
+
+  #pathOf(path: string): string {
+    return redactTokenInPath(path, (token) => this.#hmac(token));
   }
 
   #metadataOf(metadata: unknown): unknown {
@@ -150,7 +156,7 @@ export class AuditLog {
       client_token: event.token ? this.#hmac(event.token) : '',
       client_token_accessor: event.caller ? this.#hmac(event.caller.accessor) : '',
       namespace: { id: 'root' },
-      path: event.path,
+      path: this.#pathOf(event.path),
       data: event.data === undefined ? null : this.#hashAll(event.data),
       remote_address: event.remoteAddress ?? '',
       remote_port: event.remotePort ?? 0,
@@ -187,7 +193,7 @@ export class AuditLog {
       auth: this.#authOf(event),
       request: this.#requestOf(event),
       response,
-      ...(errors && errors.length > 0 ? { error: this.#errorText(errors.join('; '), event.data) } : outcome.status >= 400 ? { error: `status ${outcome.status}` } : {}),
+      ...(errors && errors.length > 0 ? { error: this.#errorText(errors.join('; '), event.data, event.path) } : outcome.status >= 400 ? { error: `status ${outcome.status}` } : {}),
     });
   }
 

@@ -20,6 +20,7 @@ import { PolicyStore } from './policy-store.js';
 import { ClientGone, API_PREFIX, readRequest } from './request.js';
 import { serverKey } from './server-keys.js';
 import { sysRoutes } from './sys-routes.js';
+import { loggedPath } from './token-path.js';
 import { tokenRoutes } from './token-routes.js';
 import { TokenStore } from './token-store.js';
 import { DEFAULT_MAX_TTL_SECONDS } from './token-ttl.js';
@@ -47,8 +48,15 @@ export interface ServerOptions extends TransportLimitOptions {
   tokenTtl?: number;
   /** Seconds; the ceiling of every token and the auth mount's max TTL (768h by default). */
   tokenMaxTtl?: number;
-  /** Live tokens a process keeps before refusing logins and token creation with 429; 100 000 by default. */
+  /**
+   * Live tokens a process keeps before refusing logins and token creation with 429 (root is never refused); 100 000 by
+   * default. Counted per process: the two quotas below are exact across processes.
+   */
   maxTokens?: number;
+  /** Live tokens that may exist below one token root created (its children, theirs, their orphans); 1 000 by default. */
+  maxTokensPerParent?: number;
+  /** Live tokens of one login role (its logins and the tokens made below them); 10 000 by default. */
+  maxTokensPerRole?: number;
   /** A file that receives the audit log; none by default. */
   auditFile?: string;
   /** PEM certificate chain and key: serve HTTPS. */
@@ -113,6 +121,8 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
       defaultTtl: options.tokenTtl ?? maxTtl,
       systemMaxTtl: maxTtl,
       maxTokens: options.maxTokens ?? 100_000,
+      maxTokensPerParent: options.maxTokensPerParent ?? 1_000,
+      maxTokensPerRole: options.maxTokensPerRole ?? 10_000,
     });
     const audit = new AuditLog(auditKey, options.auditFile);
     await audit.open();
@@ -122,7 +132,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     await tokens.sweep();
     const routes = [
       ...sysRoutes({ mounts, policies, audit, clock }),
-      ...tokenRoutes({ tokens, auth, clock }),
+      ...tokenRoutes({ tokens, auth, clock, policies }),
       ...eventRoutes({
         kv,
         mount: 'secret/',
@@ -165,14 +175,14 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     // A body left unread (413) cannot be skipped reliably, and a closing server takes no further requests.
     if (!gone) sendResult(res, outcome.result, { close: closing || !req.complete });
     const { status } = outcome.result;
-    // Path only: no query, headers or body, which is where tokens and secrets travel.
+    // Path only: no query, headers or body, which is where tokens and secrets travel; nor a token in the path.
     log({
       time: new Date().toISOString(),
       level: gone ? 'info' : status >= 500 ? 'error' : 'info',
       request_id: requestId,
       remote: req.socket.remoteAddress,
       method,
-      path: (req.url ?? '').split('?')[0],
+      path: loggedPath(req.url ?? ''),
       status: gone ? 'client closed the connection' : status,
       ms: Math.round((performance.now() - started) * 10) / 10,
       ...(outcome.caller ? { accessor: outcome.caller.accessor } : {}),

@@ -28,6 +28,13 @@ export const tokenRecordSchema = z.object({
   accessor: z.string(),
   /** The parent's id; absent for an orphan. */
   parent: z.string().optional(),
+  /** How many ancestors it has (absent: none). */
+  depth: z.number().optional(),
+  /**
+   * The quota scope it is counted in (token-ledger.ts); absent for tokens root created, which are counted nowhere and
+   * start a scope of their own for the tokens made below them.
+   */
+  quota: z.string().optional(),
   policies: z.array(z.string()),
   meta: z.record(z.string(), z.string()).nullable(),
   displayName: z.string(),
@@ -57,6 +64,9 @@ export const tokenRecordSchema = z.object({
 });
 
 export type TokenRecord = z.infer<typeof tokenRecordSchema> & { grant?: AuthGrant };
+
+/** What whoever mints a token decides; the store sets the rest (identity, times, place in the tree and the quotas). */
+export type NewTokenFields = Omit<TokenRecord, 'id' | 'accessor' | 'issuedAt' | 'creationTtl' | 'expiresAt' | 'parent' | 'depth' | 'quota'>;
 
 export function parseTokenRecord(value: unknown, key: string): TokenRecord {
   const parsed = tokenRecordSchema.safeParse(value);
@@ -104,6 +114,7 @@ export function lookupView(record: TokenRecord, token: string, now: number): Rec
     orphan: record.parent === undefined,
     path: record.path,
     ...(record.period > 0 ? { period: record.period } : {}),
+    ...(record.boundCidrs.length > 0 ? { bound_cidrs: record.boundCidrs } : {}),
     policies: record.policies,
     renewable: record.renewable,
     ttl: ttlLeft(record, now),

@@ -1,90 +1,98 @@
 // Vault's token API (auth/token/...): create, lookups, renewals and revocations, by token, by accessor or of oneself.
 import { z } from 'zod';
-import { ROOT_POLICY_NAME, DEFAULT_POLICY_NAME, sanitizePolicyNames } from '../acl/builtin-policies.js';
-import { InvalidRequest, PermissionDenied } from '../core/errors.js';
+import { formatDuration } from '../core/duration.js';
+import { InvalidRequest, PermissionDenied, UnsupportedOperation } from '../core/errors.js';
 import { bool, duration, int, str, stringList, stringMap } from '../core/fields.js';
 import type { Clock } from '../ports/clock.js';
-import { fields, ignoredFieldsWarning, withPutAsPost, type Route, type RouteContext } from './route.js';
+import type { PolicyStore } from './policy-store.js';
+import type { ApiMethod } from './request.js';
+import { fields, ignoredFieldsWarning, withPutAsPost, type Route, type RouteContext, type RouteHandler } from './route.js';
+import { planToken } from './token-create.js';
+import { redactTokenInPath } from './token-path.js';
 import { authView, lookupView, type TokenRecord } from './token-record.js';
 import type { TokenStore } from './token-store.js';
 import type { AuthMethod } from '../auth-method.js';
 import { engineResult, envelope, noContent, ok, type ApiResult } from './wire.js';
 
-const createSchema = z.object({
-  policies: stringList().optional(),
-  meta: stringMap().optional(),
-  no_parent: bool().optional(),
-  no_default_policy: bool().optional(),
-  renewable: bool().optional(),
-  ttl: duration().optional(),
-  // Vault's older name for `ttl`, which hvac's create_token still sends.
-  lease: duration().optional(),
-  // A token of the caller's choosing; refused rather than silently replaced by a random one.
-  id: z.unknown().optional(),
-  explicit_max_ttl: duration().optional(),
-  period: duration().optional(),
-  display_name: str({ maxLength: 256 }).optional(),
-  num_uses: int({ min: 0 }).optional(),
-});
+/** The fields of auth/token/create; built with each set of routes, where they are used. */
+const createFields = () =>
+  z.object({
+    policies: stringList().optional(),
+    meta: stringMap().optional(),
+    no_parent: bool().optional(),
+    no_default_policy: bool().optional(),
+    renewable: bool().optional(),
+    ttl: duration().optional(),
+    // Vault's older name for `ttl`, which hvac's create_token still sends.
+    lease: duration().optional(),
+    // A token of the caller's choosing; refused rather than silently replaced by a random one.
+    id: z.unknown().optional(),
+    explicit_max_ttl: duration().optional(),
+    period: duration().optional(),
+    display_name: str({ maxLength: 256 }).optional(),
+    num_uses: int({ min: 0 }).optional(),
+  });
 const tokenSchema = z.object({ token: str() });
 const accessorSchema = z.object({ accessor: str() });
 const incrementSchema = z.object({ increment: duration().optional() });
 const renewSchema = tokenSchema.extend(incrementSchema.shape);
+// The older forms with the token in the path take it in the body too, which then wins, as in Vault.
+const inPathSchema = z.object({ token: str().optional() });
+const inPathRenewSchema = inPathSchema.extend(incrementSchema.shape);
+const IN_PATH_WARNING = 'the token was sent in the request path, where logs and proxies can record it: send it in the request body ("token") instead';
 
-const isRoot = (record: TokenRecord | undefined) => record?.policies.includes(ROOT_POLICY_NAME) === true;
+/**
+ * A route of the older forms (auth/token/lookup/<token>, ...): the methods it does not take are refused here, with the
+ * token replaced in the message, rather than by the dispatcher, which quotes the path as it came.
+ */
+function tokenInPath(pattern: RegExp, methods: Partial<Record<ApiMethod, RouteHandler>>): Route {
+  const refuse: RouteHandler = async ({ request }) => {
+    throw new UnsupportedOperation(`${request.method} is not supported on ${JSON.stringify(redactTokenInPath(request.path))}`);
+  };
+  const taken = withPutAsPost({ pattern, methods }).methods;
+  const every: readonly ApiMethod[] = ['GET', 'HEAD', 'LIST', 'SCAN', 'DELETE', 'PATCH', 'POST', 'PUT'];
+  return { pattern, methods: Object.fromEntries(every.map((method) => [method, taken[method] ?? refuse])) };
+}
+
+/** The token an older form names: the body's, else the one in the path, which earns a warning. */
+function namedToken<T extends z.ZodObject>(schema: T, context: RouteContext): { input: z.infer<T>; token: string; warnings: string[] } {
+  const input = fields(schema, context.request.body);
+  const given = (input as { token?: string }).token;
+  return given === undefined ? { input, token: context.params.token!, warnings: [IN_PATH_WARNING] } : { input, token: given, warnings: [] };
+}
 
 export interface TokenServices {
   tokens: TokenStore;
   auth: AuthMethod;
   clock: Clock;
+  policies: PolicyStore;
 }
 
-export function tokenRoutes({ tokens, auth, clock }: TokenServices): Route[] {
+export function tokenRoutes({ tokens, auth, clock, policies }: TokenServices): Route[] {
   const now = () => clock.now().getTime();
   const caller = (context: RouteContext): TokenRecord => {
     if (!context.caller) throw new PermissionDenied();
     return context.caller;
   };
 
+  const createSchema = createFields();
   const create = (orphan: boolean) => async (context: RouteContext): Promise<ApiResult> => {
     const parent = caller(context);
     const input = fields(createSchema, context.request.body);
     if (input.id !== undefined) throw new InvalidRequest('invalid value for field "id": the server makes every token itself; leave "id" out');
-    const root = isRoot(parent);
-    if (input.no_parent && !root && !orphan) throw new InvalidRequest('root or sudo privileges required to create orphan token');
-    if ((input.period ?? 0) > 0 && !root) throw new InvalidRequest('root or sudo privileges required to create periodic token');
-    const asked = sanitizePolicyNames(input.policies ?? parent.policies);
-    if (!root) {
-      const allowed = new Set(parent.policies);
-      if (asked.some((name) => name !== DEFAULT_POLICY_NAME && !allowed.has(name))) throw new InvalidRequest('child policies must be subset of parent');
+    const sudo = (await policies.aclFor(parent.policies)).allows('sudo', context.request.path);
+    const plan = planToken(input, { parent, orphan, sudo, ttlFor: (wanted) => tokens.ttlFor(wanted) });
+    const { token, record } = await tokens.mint(plan.fields, plan.ttl, { creator: parent, child: plan.child });
+    const warnings = [...ignoredFieldsWarning(createSchema, context.request.body), ...plan.warnings];
+    // The store ends a child with its parent.
+    if (record.creationTtl < plan.ttl) {
+      warnings.push(`TTL of ${formatDuration(plan.ttl)} runs past the parent token's expiry: capped at ${formatDuration(record.creationTtl)}, when the parent expires`);
     }
-    const policies = input.no_default_policy || asked.includes(ROOT_POLICY_NAME) ? asked : sanitizePolicyNames([...asked, DEFAULT_POLICY_NAME]);
-    const wanted = { ttl: input.ttl ?? input.lease ?? 0, period: input.period ?? 0, maxTtl: 0, explicitMaxTtl: input.explicit_max_ttl ?? 0 };
-    const { ttl, warnings } = policies.includes(ROOT_POLICY_NAME) && wanted.ttl === 0 && wanted.explicitMaxTtl === 0 && wanted.period === 0
-      ? { ttl: 0, warnings: [] }
-      : tokens.ttlFor(wanted);
-    const { token, record } = await tokens.mint(
-      {
-        parent: input.no_parent || orphan ? undefined : parent.id,
-        policies,
-        meta: input.meta ?? null,
-        displayName: input.display_name ? `token-${input.display_name}` : 'token',
-        path: orphan ? 'auth/token/create-orphan' : 'auth/token/create',
-        ttl: wanted.ttl,
-        explicitMaxTtl: wanted.explicitMaxTtl,
-        period: wanted.period,
-        numUses: input.num_uses ?? 0,
-        renewable: input.renewable ?? true,
-        boundCidrs: [],
-      },
-      ttl,
-    );
-    const ignored = ignoredFieldsWarning(createSchema, context.request.body);
-    return { status: 200, body: envelope(context.requestId, { warnings: [...ignored, ...warnings], auth: authView(record, token, now()) }) };
+    return { status: 200, body: envelope(context.requestId, { warnings, auth: authView(record, token, now()) }) };
   };
 
   /** Renews through AuthMethod.renew() for a token minted from a login, by the token's own rules otherwise. */
-  const renew = async (record: TokenRecord, token: string, increment: number, requestId: string): Promise<ApiResult> => {
+  const renew = async (record: TokenRecord, token: string, increment: number, requestId: string, notes: string[] = []): Promise<ApiResult> => {
     // Before asking the auth method: a token that cannot be renewed costs no cloud call.
     if (!record.renewable) throw new InvalidRequest('lease is not renewable');
     let changes: Partial<TokenRecord> = {};
@@ -98,13 +106,22 @@ export function tokenRoutes({ tokens, auth, clock }: TokenServices): Route[] {
       changes = { grant: renewed, period: renewed.period };
     }
     const { record: extended, warnings } = await tokens.renew(record, wanted, changes);
-    return { status: 200, body: envelope(requestId, { warnings, auth: authView(extended, token, now()) }) };
+    return { status: 200, body: envelope(requestId, { warnings: [...notes, ...warnings], auth: authView(extended, token, now()) }) };
   };
 
   const target = async (token: string): Promise<TokenRecord> => {
     const record = await tokens.find(token);
     if (!record) throw new PermissionDenied('bad token');
     return record;
+  };
+  const lookup = async (context: RouteContext): Promise<ApiResult> => {
+    const { token, warnings } = namedToken(inPathSchema, context);
+    return ok(context.requestId, lookupView(await target(token), token, now()), warnings);
+  };
+  const revoke = async (token: string): Promise<void> => {
+    const record = await tokens.find(token);
+    // Revoking a token that is gone already is done, as in Vault.
+    if (record) await tokens.revoke(record);
   };
   const byAccessor = async (accessor: string): Promise<TokenRecord> => {
     const record = await tokens.findByAccessor(accessor);
@@ -131,6 +148,7 @@ export function tokenRoutes({ tokens, auth, clock }: TokenServices): Route[] {
         },
       },
     },
+    tokenInPath(/^auth\/token\/lookup\/(?<token>.+)/, { GET: lookup, POST: lookup }),
     {
       pattern: /^auth\/token\/lookup-accessor$/,
       methods: {
@@ -153,6 +171,12 @@ export function tokenRoutes({ tokens, auth, clock }: TokenServices): Route[] {
         },
       },
     },
+    tokenInPath(/^auth\/token\/renew\/(?<token>.+)/, {
+      POST: async (context) => {
+        const { input, token, warnings } = namedToken(inPathRenewSchema, context);
+        return renew(await target(token), token, input.increment ?? 0, context.requestId, warnings);
+      },
+    }),
     {
       pattern: /^auth\/token\/revoke-self$/,
       methods: {
@@ -166,13 +190,17 @@ export function tokenRoutes({ tokens, auth, clock }: TokenServices): Route[] {
       pattern: /^auth\/token\/revoke$/,
       methods: {
         POST: async ({ request }) => {
-          const record = await tokens.find(fields(tokenSchema, request.body).token);
-          // Revoking a token that is gone already is done, as in Vault.
-          if (record) await tokens.revoke(record);
+          await revoke(fields(tokenSchema, request.body).token);
           return noContent;
         },
       },
     },
+    tokenInPath(/^auth\/token\/revoke\/(?<token>.+)/, {
+      POST: async (context) => {
+        await revoke(namedToken(inPathSchema, context).token);
+        return noContent;
+      },
+    }),
     {
       pattern: /^auth\/token\/revoke-accessor$/,
       methods: {

@@ -3,59 +3,68 @@
 // so that revoking the parent revokes the whole tree. Nothing is cached: every process over one storage sees every
 // creation, use and revocation at once.
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { BlockList, isIP, isIPv6 } from 'node:net';
-import { InvalidRequest, QuotaExceeded } from '../core/errors.js';
+import { InternalError, InvalidRequest, QuotaExceeded } from '../core/errors.js';
 import type { Clock } from '../ports/clock.js';
 import { JsonStore, unchanged } from '../core/stored-json.js';
-import { parseTokenRecord, type TokenRecord } from './token-record.js';
+import { inCidrs } from './token-cidrs.js';
+import { MAX_ATTEMPTS, TokenLedger, type QuotaLimits } from './token-ledger.js';
+import { RootToken, rootFields } from './token-root.js';
+import { parseTokenRecord, type NewTokenFields, type TokenRecord } from './token-record.js';
 import { calculateTtl } from './token-ttl.js';
 
 const ID_PREFIX = 'sys/token/id/';
 const ACCESSOR_PREFIX = 'sys/token/accessor/';
 const CHILD_PREFIX = 'sys/token/parent/';
-const ROOT_MADE = 'sys/token/root-generated';
-// The id of the root token the last start made or was given; any other such token is retired.
-const ROOT_CURRENT = 'sys/token/root-current';
-// A parent chain longer than this is treated as broken rather than walked further.
-const MAX_CHAIN = 256;
+/** The most ancestors a token may have: no child is made deeper, and a longer chain is treated as broken. */
+export const MAX_CHAIN = 256;
 
 /** A fresh, unguessable client token (256 bits). */
 export const newToken = (): string => `sr.${randomBytes(32).toString('base64url')}`;
 
-export type NewTokenFields = Omit<TokenRecord, 'id' | 'accessor' | 'issuedAt' | 'creationTtl' | 'expiresAt'>;
-
-export interface TokenLimits {
+export interface TokenLimits extends QuotaLimits {
   /** Seconds; for tokens created without a TTL. */
   defaultTtl: number;
   /** Seconds; the ceiling of every token. */
   systemMaxTtl: number;
-  /** Live tokens this process lets exist before refusing new ones with 429. */
+  /** Live tokens this process lets exist before refusing new ones (but root's) with 429. */
   maxTokens: number;
 }
 
-function inCidrs(cidrs: readonly string[], address: string | undefined): boolean {
-  if (cidrs.length === 0) return true;
-  if (address === undefined || isIP(address) === 0) return false;
-  const list = new BlockList();
-  for (const cidr of cidrs) {
-    const [base, bits] = cidr.split('/') as [string, string | undefined];
-    const family = isIPv6(base) ? 'ipv6' : 'ipv4';
-    if (bits === undefined) list.addAddress(base, family);
-    else list.addSubnet(base, Number(bits), family);
-  }
-  return list.check(address, isIPv6(address) ? 'ipv6' : 'ipv4');
+/** A token made through the token API: by whom, and whether it is that token's child (else an orphan). */
+export interface Creation {
+  creator: TokenRecord;
+  child: boolean;
 }
 
 export class TokenStore {
-  /** Live tokens as of the last sweep, plus those minted here since: the bound is per process, checked cheaply. */
+  /**
+   * Live tokens as of the last sweep, plus those minted here since, minus those revoked here: a bound on the whole
+   * store, per process and checked cheaply; the quota scopes are the exact bounds.
+   */
   #live = 0;
+  readonly #ledger: TokenLedger;
+  readonly #root: RootToken;
 
   constructor(
     private readonly store: JsonStore,
     private readonly clock: Clock,
     private readonly hashKey: Buffer,
     private readonly limits: TokenLimits,
-  ) {}
+  ) {
+    for (const name of ['maxTokens', 'maxTokensPerParent', 'maxTokensPerRole'] as const) {
+      if (!(Number.isSafeInteger(limits[name]) && limits[name] > 0)) throw new TypeError(`${name} must be a positive integer, got ${String(limits[name])}`);
+    }
+    this.#ledger = new TokenLedger(store, limits, (kind, value) => this.#hash(kind, value));
+    this.#root = new RootToken(store, clock, {
+      entryOf: (token) => this.#read(this.#hash('token', token)),
+      create: (token) => this.#create(token ?? newToken(), rootFields(), 0),
+      setRetired: async (id, retired) => {
+        const key = ID_PREFIX + id;
+        await this.store.update<unknown>(key, (current) => (current === undefined ? unchanged : { ...parseTokenRecord(current, key), retired }));
+      },
+      revoke: (record) => this.revoke(record),
+    });
+  }
 
   #hash(kind: string, value: string): string {
     return createHmac('sha256', this.hashKey).update(`${kind}:${value}`).digest('hex');
@@ -88,24 +97,43 @@ export class TokenStore {
     return record;
   }
 
-  /** Stores a new token. The indexes go first: a crash leaves at worst an index entry pointing nowhere. */
-  async mint(fields: NewTokenFields, ttl: number): Promise<{ token: string; record: TokenRecord }> {
-    if (this.#live >= this.limits.maxTokens) {
+  /**
+   * Stores a new token; with `creation`, made by another token (as its child, or an orphan). A child never outlives
+   * its parent: its expiry is capped at the parent's.
+   */
+  mint(fields: NewTokenFields, ttl: number, creation?: Creation): Promise<{ token: string; record: TokenRecord }> {
+    return this.#create(newToken(), fields, ttl, creation);
+  }
+
+  /**
+   * The indexes go before the record, in one atomic commit where the storage has them: a crash leaves at worst an index
+   * entry pointing nowhere.
+   */
+  async #create(token: string, fields: NewTokenFields, ttl: number, creation?: Creation): Promise<{ token: string; record: TokenRecord }> {
+    const scope = this.#ledger.scopeOf(fields, creation?.creator);
+    if (scope !== undefined && this.#live >= this.limits.maxTokens) {
       throw new QuotaExceeded(`token limit reached: this server keeps at most ${this.limits.maxTokens} live tokens`);
     }
-    const token = newToken();
+    const parent = creation?.child ? creation.creator : undefined;
+    const depth = parent ? (parent.depth ?? 0) + 1 : 0;
+    if (depth > MAX_CHAIN) throw new InvalidRequest(`token chain too deep: a token may have at most ${MAX_CHAIN} ancestors`);
     const issuedAt = this.#now();
+    const asked = ttl === 0 ? 0 : issuedAt + ttl * 1000;
+    const limit = parent?.expiresAt ?? 0;
+    const expiresAt = limit === 0 ? asked : asked === 0 ? limit : Math.min(asked, limit);
     const record: TokenRecord = {
       ...fields,
       id: this.#hash('token', token),
       accessor: randomBytes(18).toString('base64url'),
       issuedAt,
-      creationTtl: ttl,
-      expiresAt: ttl === 0 ? 0 : issuedAt + ttl * 1000,
+      creationTtl: expiresAt === asked ? ttl : Math.round((expiresAt - issuedAt) / 1000),
+      expiresAt,
+      ...(parent ? { parent: parent.id, depth } : {}),
+      quota: scope,
     };
-    await this.store.put(ACCESSOR_PREFIX + this.#hash('accessor', record.accessor), { id: record.id });
-    if (record.parent !== undefined) await this.store.put(`${CHILD_PREFIX}${record.parent}/${record.id}`, {});
-    await this.store.put(ID_PREFIX + record.id, record);
+    const indexes: Array<readonly [string, unknown]> = [[ACCESSOR_PREFIX + this.#hash('accessor', record.accessor), { id: record.id }]];
+    if (parent) indexes.push([`${CHILD_PREFIX}${parent.id}/${record.id}`, {}]);
+    await this.#ledger.create([...indexes, [ID_PREFIX + record.id, record]], scope);
     this.#live += 1;
     return { token, record };
   }
@@ -120,66 +148,8 @@ export class TokenStore {
    * A root token that never expires: `token` when given (stored unless it is already), else a new one the first time
    * any process over this storage starts, answered so that it can be printed once; later starts answer undefined.
    */
-  async ensureRoot(token: string | undefined): Promise<string | undefined> {
-    const fields = (id: string, accessor: string): TokenRecord => ({
-      id,
-      accessor,
-      policies: ['root'],
-      meta: null,
-      displayName: 'root',
-      path: 'auth/token/root',
-      issuedAt: this.#now(),
-      creationTtl: 0,
-      expiresAt: 0,
-      ttl: 0,
-      explicitMaxTtl: 0,
-      period: 0,
-      numUses: 0,
-      renewable: false,
-      boundCidrs: [],
-    });
-    if (token !== undefined) {
-      const id = this.#hash('token', token);
-      const existing = await this.#read(id);
-      if (!existing) {
-        const record = fields(id, randomBytes(18).toString('base64url'));
-        await this.store.put(ACCESSOR_PREFIX + this.#hash('accessor', record.accessor), { id });
-        await this.store.put(ID_PREFIX + id, record);
-      } else if (existing.retired) {
-        // The configuration decides which root token works: a process that starts with a token retired earlier (a
-        // rollback, or an old process restarting during a rolling rotation) makes it current again. Otherwise both
-        // tokens would end up retired and no root token would work until the next rotation.
-        const key = ID_PREFIX + id;
-        await this.store.update<unknown>(key, (current) => (current === undefined ? unchanged : { ...parseTokenRecord(current, key), retired: undefined }));
-      }
-      await this.#retireOtherRoot(id);
-      return undefined;
-    }
-    if ((await this.store.getRaw(ROOT_MADE)) !== undefined) return undefined;
-    const made = await this.mint({ ...fields('', ''), parent: undefined }, 0);
-    const { written } = await this.store.update(ROOT_MADE, (current) => (current === undefined ? { at: this.#now() } : unchanged));
-    if (written) {
-      await this.#retireOtherRoot(made.record.id);
-      return made.token;
-    }
-    // Another process made the first root token meanwhile: this one is not needed.
-    await this.revoke(made.record);
-    return undefined;
-  }
-
-  /**
-   * Changing the configured root token rotates it: the root token an earlier start made or was given stops working.
-   * It is retired rather than revoked, because revoking would end every token it created, the services' included.
-   */
-  async #retireOtherRoot(id: string): Promise<void> {
-    const previous = await this.store.get<{ id?: unknown }>(ROOT_CURRENT);
-    if (previous?.id === id) return;
-    // The old one first: a crash in between leaves the pointer on it, and the next start retires it again.
-    if (typeof previous?.id === 'string') {
-      const key = ID_PREFIX + previous.id;
-      await this.store.update<unknown>(key, (current) => (current === undefined ? unchanged : { ...parseTokenRecord(current, key), retired: true }));
-    }
-    await this.store.put(ROOT_CURRENT, { id });
+  ensureRoot(token: string | undefined): Promise<string | undefined> {
+    return this.#root.ensure(token);
   }
 
   /** A valid token that still grants something: a retired root token is only kept as its children's parent. */
@@ -223,9 +193,11 @@ export class TokenStore {
     return used;
   }
 
-  /** Extends a token by `ttl` (or its period), never past its maximum; answers the stored entry and any warnings. */
+  /**
+   * Extends a token by `ttl` (or its period), never past its maximum; answers the stored entry and any warnings. The
+   * caller has checked that it is renewable.
+   */
   async renew(record: TokenRecord, wanted: { increment: number; ttl: number; period: number; maxTtl: number }, changes: Partial<TokenRecord> = {}) {
-    if (!record.renewable) throw new InvalidRequest('lease is not renewable');
     const now = this.#now();
     const { ttl, warnings } = calculateTtl(
       { ...wanted, explicitMaxTtl: record.explicitMaxTtl },
@@ -240,48 +212,81 @@ export class TokenStore {
   }
 
   /**
-   * Revokes a token and every token below it. Children go first (depth first), so that a crash midway leaves the
-   * parent valid and a second revocation finishes the job, never a live child under a revoked parent.
+   * Revokes a token and every token below it; answers how many it removed. Children go first (depth first), so that
+   * a crash midway leaves the parent valid and a second revocation finishes the job, never a live child under a
+   * revoked parent.
    */
-  async revoke(record: Pick<TokenRecord, 'id' | 'accessor' | 'parent'>): Promise<void> {
-    const pending: Array<{ id: string; expanded: boolean }> = [{ id: record.id, expanded: false }];
+  async revoke(record: Pick<TokenRecord, 'id'>): Promise<number> {
+    const pending: Array<{ id: string; link: string[]; expanded: boolean }> = [{ id: record.id, link: [], expanded: false }];
+    let removed = 0;
     while (pending.length > 0) {
       const top = pending[pending.length - 1]!;
       if (!top.expanded) {
         top.expanded = true;
-        for (const child of await this.store.list(`${CHILD_PREFIX}${top.id}/`)) {
-          if (!child.endsWith('/')) pending.push({ id: child, expanded: false });
-        }
+        // Child links are leaves named by the child's id: the folder holds no sub-folder.
+        for (const child of await this.store.list(`${CHILD_PREFIX}${top.id}/`)) pending.push({ id: child, link: [`${CHILD_PREFIX}${top.id}/${child}`], expanded: false });
         continue;
       }
       pending.pop();
-      const stored = top.id === record.id ? record : await this.#read(top.id).catch(() => undefined);
-      await this.store.delete(ID_PREFIX + top.id);
-      if (stored) {
-        await this.store.delete(ACCESSOR_PREFIX + this.#hash('accessor', stored.accessor));
-        if (stored.parent !== undefined) await this.store.delete(`${CHILD_PREFIX}${stored.parent}/${top.id}`);
-      }
+      if (await this.#remove(top.id, top.link)) removed += 1;
     }
-    this.#live = Math.max(0, this.#live - 1);
+    this.#live = Math.max(0, this.#live - removed);
+    return removed;
   }
 
   /**
-   * Revokes expired tokens (and so their children), and used-up ones whose revocation a crash cut short; recounts the
-   * live ones. Answers how many were revoked.
+   * Removes one token's record, its indexes and its place in its quota scope; answers whether there was a record.
+   * `link` is the child link it was found by, if any: that goes even when the record is gone already.
+   */
+  async #remove(id: string, link: readonly string[]): Promise<boolean> {
+    const key = ID_PREFIX + id;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const raw = await this.store.getRaw(key);
+      if (raw === undefined) {
+        for (const index of link) await this.store.delete(index);
+        return false;
+      }
+      let record: TokenRecord;
+      try {
+        record = parseTokenRecord(this.store.decode<unknown>(raw, key), key);
+      } catch {
+        // A corrupt entry grants nothing and names no index of its own: it goes with the link it was found by.
+        for (const index of [key, ...link]) await this.store.delete(index);
+        return true;
+      }
+      const indexes = [ACCESSOR_PREFIX + this.#hash('accessor', record.accessor)];
+      if (record.parent !== undefined) indexes.push(`${CHILD_PREFIX}${record.parent}/${id}`);
+      if (await this.#ledger.remove(key, raw, indexes, record.quota)) return true;
+    }
+    throw new InternalError('too many concurrent changes of one token to revoke it');
+  }
+
+  /**
+   * Revokes expired tokens (and so their children), used-up ones whose revocation a crash cut short, and those whose
+   * parent is gone (a creation that raced its parent's revocation); recounts the live ones. Answers how many it
+   * revoked.
    */
   async sweep(): Promise<number> {
-    let live = 0;
-    let revoked = 0;
+    const records = new Map<string, TokenRecord | undefined>();
     for (const id of await this.store.list(ID_PREFIX)) {
-      const record = await this.#read(id).catch(() => undefined);
-      if (record && (this.#expired(record) || record.usedUp)) {
-        await this.revoke(record);
-        revoked += 1;
-      } else if (record) {
-        live += 1;
-      }
+      // An entry that cannot be read now is kept, and so are its children: only a parent known to be gone ends them.
+      records.set(id, await this.#read(id).catch(() => undefined));
     }
-    this.#live = live;
+    let revoked = 0;
+    for (const record of records.values()) {
+      if (record && (this.#expired(record) || record.usedUp || (await this.#parentGone(record, records)))) revoked += await this.revoke(record);
+    }
+    this.#live = records.size - revoked;
     return revoked;
+  }
+
+  /** Whether a token's parent is gone; asked again of the storage, whose listing need not be a snapshot. */
+  async #parentGone({ parent }: TokenRecord, listed: ReadonlyMap<string, unknown>): Promise<boolean> {
+    if (parent === undefined || listed.has(parent)) return false;
+    try {
+      return (await this.store.getRaw(ID_PREFIX + parent)) === undefined;
+    } catch {
+      return false;
+    }
   }
 }
