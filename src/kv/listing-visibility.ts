@@ -7,7 +7,8 @@ import type { NameFilter } from './listing.js';
  * at any depth. So every name is asked about on its own path, never inferred from the folder's verdict:
  * - always: the listing's capability (`list` or `scan`) on `<route>/<folder><name>`;
  * - a key of a detailed listing, which answers its metadata: `read` on `metadata/<folder><name>`;
- * - with `readable_only`: a key needs `read` on `data/<folder><name>`, a sub-folder `list` on `metadata/<folder><name>`.
+ * - with `readable_only`: a key needs `read` on `data/<folder><name>`, a sub-folder `list` on `metadata/<folder><name>`
+ *   (on a LIST of `metadata/`, the sub-folder's listing check itself, asked once).
  * A name stays only when every one of its checks answers exactly `true`. A whole page is one call when the callback
  * has `many` (the Acl's authorizer does), otherwise one call per check, all at once.
  */
@@ -39,6 +40,8 @@ export function visibleTo(authorize: Authorize, folder: string, visibility: Visi
   const listed = `${visibility.route}/${folder}`;
   const metadata = `metadata/${folder}`;
   const data = `data/${folder}`;
+  // On a LIST of metadata/, a sub-folder's readable check is its listing check.
+  const listsMetadata = visibility.capability === 'list' && visibility.route === 'metadata';
   return async (names) => {
     const checks: CapabilityCheck[] = names.map((name) => ({ capability: visibility.capability, path: listed + name }));
     // For each check after the listing ones, the index of the name it is about.
@@ -54,7 +57,8 @@ export function visibleTo(authorize: Authorize, folder: string, visibility: Visi
     }
     if (visibility.readable) {
       names.forEach((name, index) => {
-        ask(index, name.endsWith('/') ? { capability: 'list', path: metadata + name } : { capability: 'read', path: data + name });
+        if (!name.endsWith('/')) ask(index, { capability: 'read', path: data + name });
+        else if (!listsMetadata) ask(index, { capability: 'list', path: metadata + name });
       });
     }
     const answers = await verdicts(authorize, checks);
