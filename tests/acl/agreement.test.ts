@@ -1,8 +1,10 @@
-// The three ways of asking the Acl must never disagree: `allowsMany` answers exactly what `allows` answers for each
-// check, and `capabilities` reports exactly the capabilities `allows` grants (scan only where a policy states it).
+// The three ways of asking the Acl must never disagree: `allowsMany` (and the authorizer's `many`) answers exactly what
+// `allows` answers for each check, and `capabilities` reports exactly the capabilities `allows` grants (scan only where
+// a policy states it).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Acl, type NamedPolicy, type PolicyCapability, type RequiredCapability } from '../../src/acl/index.js';
+import type { CapabilityCheck } from '../../src/core/request.js';
 
 const REQUIRED: RequiredCapability[] = ['create', 'read', 'update', 'patch', 'delete', 'list', 'sudo', 'scan'];
 const PLAIN = REQUIRED.filter((capability) => capability !== 'scan');
@@ -12,28 +14,95 @@ const rulePath = fc
   .tuple(fc.boolean(), fc.array(segment, { minLength: 1, maxLength: 4 }), fc.constantFrom('', '*', '/', '/*'))
   .map(([slash, segments, tail]) => (slash ? '/' : '') + segments.join('/') + tail)
   .filter((path) => !path.includes('+*'));
-const capabilities = fc.subarray(['deny', ...REQUIRED] as PolicyCapability[]);
+// Listing rights weigh more than the others, so that list and scan rules often compete on one path; one rule in four
+// may hold a deny.
+const granting = ['list', 'scan', 'list', 'scan', ...REQUIRED] as PolicyCapability[];
+const capabilities = fc.oneof({ arbitrary: fc.subarray(granting), weight: 3 }, { arbitrary: fc.subarray(['deny', ...granting] as PolicyCapability[]), weight: 1 });
 const rules = fc.array(fc.record({ path: rulePath, capabilities }), { maxLength: 8 });
-const policies = fc.array(rules, { minLength: 1, maxLength: 3 }).map((list) => list.map((r, i): NamedPolicy => ({ name: `p${i}`, rules: r })));
-const requestPath = fc
-  .tuple(fc.array(fc.constantFrom('a', 'b', 'ab', 'abc', 'team', 'x', ''), { minLength: 1, maxLength: 5 }), fc.boolean())
-  .map(([segments, slash]) => segments.join('/') + (slash ? '/' : ''));
-const check = fc.record({ capability: fc.constantFrom(...REQUIRED), path: requestPath });
+// About half the policies are old-style: they never name scan, so their list grants scan too.
+const policy = fc
+  .tuple(rules, fc.boolean())
+  .map(([list, old]) => (old ? list.map((rule) => ({ ...rule, capabilities: rule.capabilities.filter((capability) => capability !== 'scan') })) : list));
+const policies = fc.array(policy, { minLength: 1, maxLength: 3 }).map((list) => list.map((r, i): NamedPolicy => ({ name: `p${i}`, rules: r })));
+const name = fc.constantFrom('a', 'b', 'ab', 'abc', 'team', 'x', '');
+const requestPath = fc.tuple(fc.array(name, { minLength: 1, maxLength: 4 }), fc.boolean()).map(([segments, slash]) => segments.join('/') + (slash ? '/' : ''));
+
+/** Request paths, half of them built on a rule's path (its `+` filled, maybe more after it) so that rules often match. */
+function pathsNear(list: NamedPolicy[]): fc.Arbitrary<string> {
+  const literals = list.flatMap((p) => p.rules.map((rule) => rule.path.replace(/^\//, '').replace(/\*$/, '').replaceAll('+', 'x')));
+  if (literals.length === 0) return requestPath;
+  const near = fc
+    .tuple(fc.constantFrom(...literals), fc.constantFrom('', 'b', 'x', '/a', 'b/team'), fc.boolean())
+    .map(([literal, more, slash]) => literal + more + (slash ? '/' : ''));
+  return fc.oneof(requestPath, near);
+}
+
+/**
+ * A batch of checks: any checks, or a listing page (names in one folder, keys and sub-folders, each asked about with
+ * the listing's capability and with read, as the KV engine asks).
+ */
+function batchFor(list: NamedPolicy[], maxLength = 40): fc.Arbitrary<{ capability: RequiredCapability; path: string }[]> {
+  const paths = pathsNear(list);
+  const checks = fc.array(fc.record({ capability: fc.constantFrom(...REQUIRED), path: paths }), { maxLength });
+  const folder = paths.map((path) => path.slice(0, path.lastIndexOf('/') + 1));
+  const page = fc
+    .tuple(folder, fc.array(fc.tuple(name, fc.boolean()), { minLength: 1, maxLength: 12 }), fc.constantFrom<RequiredCapability>('list', 'scan'))
+    .map(([at, names, capability]) =>
+      names.flatMap(([key, isFolder]) => {
+        const path = at + key + (isFolder ? '/' : '');
+        return [
+          { capability, path },
+          { capability: 'read' as const, path },
+        ];
+      }),
+    );
+  return fc.oneof(checks, page);
+}
+const withBatch = policies.chain((list) => batchFor(list).map((checks) => [list, checks] as const));
+
+/** Listing checks on a path that is no folder (no trailing '/'), by verdict; scans granted only by an old list. */
+const seen = { granted: 0, refused: 0, scanByList: 0 };
+function count(acl: Acl, checks: readonly { capability: RequiredCapability; path: string }[]): void {
+  for (const { capability, path } of checks) {
+    if ((capability !== 'list' && capability !== 'scan') || path.endsWith('/')) continue;
+    const allowed = acl.allows(capability, path);
+    seen[allowed ? 'granted' : 'refused']++;
+    // capabilities() reports only a stated scan.
+    if (allowed && capability === 'scan' && !acl.capabilities(path).includes('scan')) seen.scanByList++;
+  }
+}
 
 describe('Acl: allows, allowsMany and capabilities agree', () => {
   it('allowsMany(checks) equals checks.map(allows), for any policies and batch', () => {
     fc.assert(
-      fc.property(policies, fc.array(check, { maxLength: 40 }), (list, checks) => {
+      fc.property(withBatch, ([list, checks]) => {
         const acl = new Acl(list);
+        count(acl, checks);
         expect(acl.allowsMany(checks)).toEqual(checks.map(({ capability, path }) => acl.allows(capability, path)));
       }),
-      { seed: 20_270_027, numRuns: 500 },
+      { seed: 20_270_027, numRuns: 3000 },
+    );
+    // The property saw listing checks off folders answered both ways, and old-style policies granting scan by list.
+    expect(seen.granted).toBeGreaterThan(1000);
+    expect(seen.refused).toBeGreaterThan(1000);
+    expect(seen.scanByList).toBeGreaterThan(100);
+  });
+
+  it("the authorizer's many equals its single check, for any mount", () => {
+    const mount = fc.constantFrom('', 'a', 'a/', 'ab/team', 'team/');
+    fc.assert(
+      fc.property(withBatch, mount, ([list, checks], at) => {
+        const authorize = new Acl(list).authorizer(at);
+        const relative = checks as CapabilityCheck[];
+        expect(authorize.many(relative)).toEqual(relative.map((one) => authorize(one)));
+      }),
+      { seed: 20_270_027, numRuns: 1000 },
     );
   });
 
   it('capabilities(path) reports each capability exactly when allows grants it', () => {
     fc.assert(
-      fc.property(policies, requestPath, (list, path) => {
+      fc.property(policies.chain((list) => pathsNear(list).map((path) => [list, path] as const)), ([list, path]) => {
         const acl = new Acl(list);
         const reported = acl.capabilities(path) as string[];
         for (const capability of PLAIN) expect([capability, reported.includes(capability)]).toEqual([capability, acl.allows(capability, path)]);
@@ -42,13 +111,13 @@ describe('Acl: allows, allowsMany and capabilities agree', () => {
         if (acl.allows('scan', path)) expect(reported.includes('scan') || reported.includes('list')).toBe(true);
         expect(reported.includes('deny')).toBe(!REQUIRED.some((capability) => reported.includes(capability)));
       }),
-      { seed: 20_270_027, numRuns: 500 },
+      { seed: 20_270_027, numRuns: 1000 },
     );
   });
 
   it('with the root policy among them, everything is allowed and capabilities says root', () => {
     fc.assert(
-      fc.property(policies, fc.array(check, { maxLength: 10 }), (list, checks) => {
+      fc.property(policies.chain((list) => batchFor(list, 10).map((checks) => [list, checks] as const)), ([list, checks]) => {
         const acl = new Acl([...list, { name: 'root', rules: [] }]);
         expect(acl.allowsMany(checks)).toEqual(checks.map(() => true));
         for (const { capability, path } of checks) {

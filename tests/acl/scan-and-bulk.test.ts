@@ -58,6 +58,14 @@ describe('Acl.allowsMany: bulk checks give exactly the single verdicts', () => {
     );
   });
 
+  it('a name JavaScript gives a meaning of its own (undefined, __proto__, constructor) is judged as plain text', () => {
+    const acl = aclOf('path "a/*" { capabilities = ["read"] }\npath "a/__proto__" { capabilities = ["deny"] }');
+    const names = ['undefined', '__proto__', 'constructor', 'toString'];
+    const checks = names.map((name) => ({ capability: 'read' as const, path: `a/${name}` }));
+    expect(acl.allowsMany(checks)).toEqual([true, false, true, true]);
+    expect(checks.map((check) => acl.allows(check.capability, check.path))).toEqual([true, false, true, true]);
+  });
+
   it('the authorizer offers the same as `many`, with the mount prefix applied', () => {
     const acl = aclOf('path "secret/data/team/a*" { capabilities = ["read"] }');
     const authorize = acl.authorizer('secret');
