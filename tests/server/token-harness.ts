@@ -1,7 +1,7 @@
 // A server for the token tests: root-made tokens, policies, and IAM logins (built with the package's own login helper,
 // verified by the fake STS) through roles whose tokens may be bound to addresses. Requests can come from another
 // loopback address (127.0.0.2), which is how a CIDR binding is seen to hold.
-import { buildIamLoginBody } from '../../src/index.js';
+import { buildIamLoginBody } from '../../src/aws.js';
 import { ManualClock } from '../../src/adapters/clocks.js';
 import type { ServerOptions } from '../../src/server/index.js';
 import { FakeAws } from '../../src/testing/index.js';
