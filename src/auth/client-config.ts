@@ -5,7 +5,7 @@ import { bool, int, str, stringList } from '../core/fields.js';
 import type { CloudClientSettings } from '../ports/cloud.js';
 import type { AuthContext } from './auth-context.js';
 import { configuredHeaderName } from './header-name.js';
-import { isRegionName } from './region.js';
+import { isRegionName } from '../lib/region.js';
 import { suppliedFields } from './supplied.js';
 
 /** Storage key of the client configuration, relative to the storage prefix. */

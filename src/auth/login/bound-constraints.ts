@@ -1,6 +1,6 @@
 import { AuthenticationRefused } from '../../core/errors.js';
 import type { CloudScope, InstanceDescription } from '../../ports/cloud.js';
-import { matchesArnPattern } from '../arn.js';
+import { matchesArnPattern } from './iam-entity.js';
 import type { AuthContext } from '../auth-context.js';
 import { callCloud } from '../cloud-call.js';
 import type { BoundListField, StoredRole } from '../roles/role.js';

@@ -1,5 +1,5 @@
 import { AuthenticationRefused } from '../../core/errors.js';
-import { matchesArnPattern, type IamEntity } from '../arn.js';
+import { matchesArnPattern, type IamEntity } from './iam-entity.js';
 import type { AuthContext } from '../auth-context.js';
 import { callCloud } from '../cloud-call.js';
 import type { CloudScopes } from '../cloud-scope.js';

@@ -1,5 +1,5 @@
 import { AuthenticationRefused, InvalidRequest, isStrongroomError } from '../../core/errors.js';
-import { parsePrincipalArn, type PrincipalArn } from '../arn.js';
+import { parsePrincipalArn, type PrincipalArn } from '../../lib/arn.js';
 import type { AuthContext } from '../auth-context.js';
 import { callCloud } from '../cloud-call.js';
 import { CloudScopes } from '../cloud-scope.js';
