@@ -1,7 +1,7 @@
 import { decodeBase64 } from '../../core/base64.js';
 import { InvalidRequest } from '../../core/errors.js';
-import { unreadablePart } from '../parsed-certificate.js';
-import type { CertificateType } from '../trusted-certificate.js';
+import { unreadablePart } from '../pkcs7/parsed-certificate.js';
+import type { CertificateType } from '../pkcs7/trusted-certificate.js';
 
 const CERTIFICATE_TYPES: readonly CertificateType[] = ['pkcs7', 'identity'];
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g;

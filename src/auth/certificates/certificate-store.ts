@@ -1,5 +1,5 @@
 import type { AuthContext } from '../auth-context.js';
-import type { CertificateType, TrustedCertificate } from '../trusted-certificate.js';
+import type { CertificateType, TrustedCertificate } from '../pkcs7/trusted-certificate.js';
 import { BUILTIN_CERTIFICATE_DATA } from './builtin-data.js';
 
 /** Storage folder of the registered certificates, relative to the storage prefix; one document per cert_name. */
