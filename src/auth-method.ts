@@ -1,6 +1,7 @@
 import { lazyAwsProvider } from './adapters/aws/lazy-provider.js';
 import { AuthEngine } from './auth/auth-engine.js';
-import type { AuthContext, AuthEngineOptions } from './auth/auth-context.js';
+import type { AuthContext } from './auth/context/auth-context.js';
+import type { AuthEngineOptions } from './auth/context/engine-options.js';
 import { login } from './auth/login/dispatch.js';
 import { loginFields } from './auth/login/paths.js';
 import { parseInput } from './core/parse-input.js';

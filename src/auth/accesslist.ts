@@ -1,6 +1,6 @@
 import { InvalidRequest } from '../core/errors.js';
 import type { unchanged, UpdateResult } from '../core/stored-json.js';
-import type { AuthContext } from './auth-context.js';
+import type { AuthContext } from './context/auth-context.js';
 import { ACCESSLIST_FOLDER } from './stored-shapes.js';
 
 /**

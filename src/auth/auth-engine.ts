@@ -1,7 +1,8 @@
 import { checkStoragePrefix } from '../core/path.js';
 import { Dispatcher } from '../core/router.js';
 import type { AuthGrant, EngineRequest, EngineResponse } from '../core/request.js';
-import { AuthContext, type AuthEngineOptions } from './auth-context.js';
+import { AuthContext } from './context/auth-context.js';
+import type { AuthEngineOptions } from './context/engine-options.js';
 import { renew } from './login/renew.js';
 import { authRoutes } from './paths/index.js';
 import { PeriodicTidy } from './tidy.js';

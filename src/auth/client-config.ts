@@ -3,7 +3,7 @@ import { endpointUrl, ENDPOINT_RULE } from '../core/endpoint-url.js';
 import { InvalidRequest } from '../core/errors.js';
 import { bool, int, str, stringList } from '../core/fields.js';
 import type { CloudClientSettings } from '../ports/cloud.js';
-import type { AuthContext } from './auth-context.js';
+import type { AuthContext } from './context/auth-context.js';
 import { configuredHeaderName } from './header-name.js';
 import { isRegionName } from '../lib/region.js';
 import { suppliedFields } from './supplied.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { bool, duration } from '../core/fields.js';
 import { unchanged } from '../core/stored-json.js';
 import { parseTimestamp } from '../core/time.js';
-import type { AuthContext } from './auth-context.js';
+import type { AuthContext } from './context/auth-context.js';
 import { ACCESSLIST_FOLDER, DENYLIST_FOLDER } from './stored-shapes.js';
 import { suppliedFields } from './supplied.js';
 

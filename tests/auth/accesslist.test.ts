@@ -6,7 +6,7 @@ import {
   updateAccessListEntry,
   type AccessListEntry,
 } from '../../src/auth/accesslist.js';
-import { AuthContext } from '../../src/auth/auth-context.js';
+import { AuthContext } from '../../src/auth/context/auth-context.js';
 import { unchanged } from '../../src/core/stored-json.js';
 import { withoutCompareAndPut } from '../support/faulty-storage.js';
 import { FakeCloud } from '../support/fake-cloud.js';

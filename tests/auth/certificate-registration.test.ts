@@ -4,7 +4,7 @@
 import { X509Certificate } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import { AuthContext } from '../../src/auth/auth-context.js';
+import { AuthContext } from '../../src/auth/context/auth-context.js';
 import { FakeCloud } from '../support/fake-cloud.js';
 import { buildCms, createSigner, type TestSigner } from '../support/synthetic-cms.js';
 import { errorOf } from './admin-harness.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import { AuthContext } from '../../src/auth/auth-context.js';
+import { AuthContext } from '../../src/auth/context/auth-context.js';
 import { updateAccessListEntry } from '../../src/auth/accesslist.js';
 import { authRoutes } from '../../src/auth/paths/index.js';
 import { FakeCloud } from '../support/fake-cloud.js';

@@ -1,4 +1,4 @@
-import type { AuthContext } from '../auth-context.js';
+import type { AuthContext } from '../context/auth-context.js';
 import type { CertificateType, TrustedCertificate } from '../pkcs7/trusted-certificate.js';
 import { BUILTIN_CERTIFICATE_DATA } from './builtin-data.js';
 

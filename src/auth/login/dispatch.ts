@@ -1,6 +1,6 @@
 import { InvalidRequest } from '../../core/errors.js';
 import type { AuthGrant } from '../../core/request.js';
-import type { AuthContext } from '../auth-context.js';
+import type { AuthContext } from '../context/auth-context.js';
 import { ec2Login, type Ec2LoginFields } from './ec2.js';
 import { iamLogin, type IamLoginRequestFields } from './iam.js';
 

@@ -1,5 +1,5 @@
 import { InvalidRequest } from '../../core/errors.js';
-import type { AuthContext } from '../auth-context.js';
+import type { AuthContext } from '../context/auth-context.js';
 import { certificatesFor } from '../certificates/certificate-store.js';
 import { parseIdentityDocument, type IdentityDocument } from '../identity-document.js';
 import { verifyIdentitySignature } from '../pkcs7/identity-signature.js';

@@ -2,7 +2,7 @@ import { formatDuration } from '../../core/duration.js';
 import type { AuthGrant } from '../../core/request.js';
 import type { InstanceDescription } from '../../ports/cloud.js';
 import { updateAccessListEntry } from '../accesslist.js';
-import type { AuthContext } from '../auth-context.js';
+import type { AuthContext } from '../context/auth-context.js';
 import { resolveCloudScope } from '../cloud-scope.js';
 import { readIdentityConfig, type Ec2Alias } from '../identity-config.js';
 import type { IdentityDocument } from '../identity-document.js';

@@ -1,7 +1,7 @@
 import { CloudUnavailable } from '../../core/errors.js';
 import type { AuthGrant } from '../../core/request.js';
 import { iamEntityFromCallerIdentity, type IamEntity } from './iam-entity.js';
-import type { AuthContext } from '../auth-context.js';
+import type { AuthContext } from '../context/auth-context.js';
 import { CloudScopes } from '../cloud-scope.js';
 import { readIdentityConfig, type IamAlias } from '../identity-config.js';
 import type { IamLoginFields } from '../iam/request.js';

@@ -1,5 +1,5 @@
 import { AuthenticationRefused, InvalidRequest } from '../../core/errors.js';
-import type { AuthContext } from '../auth-context.js';
+import type { AuthContext } from '../context/auth-context.js';
 import { cidrsContain } from '../cidr.js';
 import { readRole, type AuthType, type StoredRole } from '../roles/role.js';
 

@@ -2,7 +2,7 @@ import { InvalidRequest } from '../../core/errors.js';
 import { describeFieldProblem, textField } from '../../core/fields.js';
 import { granted } from '../../core/response.js';
 import { route, type FieldReader, type Route } from '../../core/routing-table.js';
-import type { AuthContext } from '../auth-context.js';
+import type { AuthContext } from '../context/auth-context.js';
 import { pathPattern } from '../paths/pattern.js';
 import { login, type LoginFields } from './dispatch.js';
 

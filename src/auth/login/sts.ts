@@ -1,7 +1,7 @@
 import type { CallerIdentity, CloudScope } from '../../ports/cloud.js';
-import type { AuthContext } from '../auth-context.js';
+import type { AuthContext } from '../context/auth-context.js';
 import { cloudClientSettings, DEFAULT_CLIENT_CONFIG } from '../client-config.js';
-import { callCloud } from '../cloud-call.js';
+import { callCloud } from '../context/cloud-call.js';
 import type { CloudScopes } from '../cloud-scope.js';
 import { parseCallerIdentityResponse } from '../iam/caller-identity.js';
 import { decodeIamRequest, type IamLoginFields } from '../iam/request.js';

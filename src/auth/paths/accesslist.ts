@@ -1,6 +1,6 @@
 import { listResponse, noContent, notFound, ok } from '../../core/response.js';
 import { route, type Route } from '../../core/routing-table.js';
-import type { AuthContext } from '../auth-context.js';
+import type { AuthContext } from '../context/auth-context.js';
 import { deleteAccessListEntry, listAccessListInstanceIds, readAccessListEntry } from '../accesslist.js';
 import { pathPattern } from './pattern.js';
 

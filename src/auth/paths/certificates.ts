@@ -3,7 +3,7 @@ import { InvalidRequest } from '../../core/errors.js';
 import { str } from '../../core/fields.js';
 import { listResponse } from '../../core/response.js';
 import { route, type Route } from '../../core/routing-table.js';
-import type { AuthContext } from '../auth-context.js';
+import type { AuthContext } from '../context/auth-context.js';
 import { parseCertificateInput, parseCertificateType } from '../certificates/certificate-input.js';
 import { CERTIFICATE_FOLDER, listCertificateNames, type StoredCertificate } from '../certificates/certificate-store.js';
 import { documentRoute } from './document-route.js';

@@ -1,6 +1,6 @@
 import { ok } from '../../core/response.js';
 import { route, type Route } from '../../core/routing-table.js';
-import type { AuthContext } from '../auth-context.js';
+import type { AuthContext } from '../context/auth-context.js';
 import {
   applyClientConfigFields,
   CLIENT_CONFIG_KEY,

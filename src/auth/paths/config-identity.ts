@@ -1,6 +1,6 @@
 import { noContent, ok } from '../../core/response.js';
 import { operation, route, type Route } from '../../core/routing-table.js';
-import type { AuthContext } from '../auth-context.js';
+import type { AuthContext } from '../context/auth-context.js';
 import {
   applyIdentityConfigFields,
   IDENTITY_CONFIG_KEY,

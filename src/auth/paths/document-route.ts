@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { noContent, notFound, ok } from '../../core/response.js';
 import { operation, route, type Route } from '../../core/routing-table.js';
-import type { AuthContext } from '../auth-context.js';
+import type { AuthContext } from '../context/auth-context.js';
 import { pathPattern } from './pattern.js';
 
 type Params = Readonly<Record<string, string>>;

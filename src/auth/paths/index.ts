@@ -1,5 +1,5 @@
 import type { Route } from '../../core/routing-table.js';
-import type { AuthContext } from '../auth-context.js';
+import type { AuthContext } from '../context/auth-context.js';
 import { accessListRoutes } from './accesslist.js';
 import { certificateRoutes } from './certificates.js';
 import { configClientRoutes } from './config-client.js';

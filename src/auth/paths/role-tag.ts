@@ -3,7 +3,7 @@ import { InternalError, InvalidRequest } from '../../core/errors.js';
 import { bool, duration, str, stringList } from '../../core/fields.js';
 import { ok } from '../../core/response.js';
 import { operation, route, type Route } from '../../core/routing-table.js';
-import type { AuthContext } from '../auth-context.js';
+import type { AuthContext } from '../context/auth-context.js';
 import { createRoleTagNonce, roleTagPoliciesAllowed, signRoleTag } from '../role-tag.js';
 import { normalizeRoleName, readRole, type StoredRole } from '../roles/role.js';
 import { refuseRootPolicy, sanitizePolicies } from '../roles/token-settings.js';

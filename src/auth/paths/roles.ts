@@ -1,6 +1,6 @@
 import { listResponse, noContent, notFound, ok, okOrNoContent } from '../../core/response.js';
 import { operation, route, type Route } from '../../core/routing-table.js';
-import type { AuthContext } from '../auth-context.js';
+import type { AuthContext } from '../context/auth-context.js';
 import { resolvePrincipalIds } from '../roles/principal-ids.js';
 import { listRoleNames, readRole, roleKey, roleView, type StoredRole } from '../roles/role.js';
 import { applyRoleFields, roleFields } from '../roles/role-write.js';

@@ -1,6 +1,6 @@
 import { accepted, ok } from '../../core/response.js';
 import { operation, route, type Route } from '../../core/routing-table.js';
-import type { AuthContext } from '../auth-context.js';
+import type { AuthContext } from '../context/auth-context.js';
 import {
   applyTidyConfigFields,
   DEFAULT_SAFETY_BUFFER,

@@ -1,7 +1,7 @@
 import { AuthenticationRefused, InvalidRequest, isStrongroomError } from '../../core/errors.js';
 import { parsePrincipalArn, type PrincipalArn } from '../../lib/arn.js';
-import type { AuthContext } from '../auth-context.js';
-import { callCloud } from '../cloud-call.js';
+import type { AuthContext } from '../context/auth-context.js';
+import { callCloud } from '../context/cloud-call.js';
 import { CloudScopes } from '../cloud-scope.js';
 import type { StoredRole } from './role.js';
 

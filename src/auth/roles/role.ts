@@ -1,4 +1,4 @@
-import type { AuthContext } from '../auth-context.js';
+import type { AuthContext } from '../context/auth-context.js';
 import { BOUND_LIST_FIELDS, ROLE_FOLDER } from '../stored-shapes.js';
 import { tokenView, type LegacyTokenFields, type TokenSettings } from './token-settings.js';
 
