@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readIdentityConfig } from '../../src/auth/identity-config.js';
+import { readIdentityConfig } from '../../src/auth/config/identity-config.js';
 import { AuthContext } from '../../src/auth/context/auth-context.js';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import { FakeCloud } from '../support/fake-cloud.js';

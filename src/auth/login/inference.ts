@@ -1,7 +1,7 @@
 import { AuthenticationRefused } from '../../core/errors.js';
 import type { InstanceDescription } from '../../ports/cloud.js';
 import type { AuthContext } from '../context/auth-context.js';
-import type { CloudScopes } from '../cloud-scope.js';
+import type { CloudScopes } from '../config/cloud-scope.js';
 import type { StoredRole } from '../roles/role.js';
 import { checkInstanceConstraints } from './bound-constraints.js';
 import { describeRunningInstance } from './instance.js';

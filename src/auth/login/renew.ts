@@ -5,7 +5,7 @@ import { formatTimestamp } from '../../core/time.js';
 import { readAccessListEntry, updateAccessListEntry, type AccessListEntry } from '../accesslist.js';
 import { iamEntityFromCallerIdentity } from './iam-entity.js';
 import type { AuthContext } from '../context/auth-context.js';
-import { CloudScopes } from '../cloud-scope.js';
+import { CloudScopes } from '../config/cloud-scope.js';
 import { EC2_INSTANCE_ENTITY } from '../roles/role.js';
 import { checkEc2Instance } from './ec2.js';
 import { checkInferredInstance } from './inference.js';

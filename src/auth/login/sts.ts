@@ -1,8 +1,8 @@
 import type { CallerIdentity, CloudScope } from '../../ports/cloud.js';
 import type { AuthContext } from '../context/auth-context.js';
-import { cloudClientSettings, DEFAULT_CLIENT_CONFIG } from '../client-config.js';
+import { cloudClientSettings, DEFAULT_CLIENT_CONFIG } from '../config/client-config.js';
 import { callCloud } from '../context/cloud-call.js';
-import type { CloudScopes } from '../cloud-scope.js';
+import type { CloudScopes } from '../config/cloud-scope.js';
 import { parseCallerIdentityResponse } from '../iam/caller-identity.js';
 import { decodeIamRequest, type IamLoginFields } from '../iam/request.js';
 

@@ -8,8 +8,8 @@ import {
   clientConfigView,
   DEFAULT_CLIENT_CONFIG,
   type ClientConfig,
-} from '../client-config.js';
-import { rotateRoot } from '../rotate-root.js';
+} from '../config/client-config.js';
+import { rotateRoot } from '../config/rotate-root.js';
 import { documentRoute } from './document-route.js';
 import { pathPattern } from './pattern.js';
 

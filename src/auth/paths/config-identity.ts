@@ -7,7 +7,7 @@ import {
   identityConfigFields,
   readIdentityConfig,
   type StoredIdentityConfig,
-} from '../identity-config.js';
+} from '../config/identity-config.js';
 import { pathPattern } from './pattern.js';
 
 export function configIdentityRoutes(context: AuthContext): Route[] {

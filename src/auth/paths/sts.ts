@@ -1,7 +1,7 @@
 import { listResponse } from '../../core/response.js';
 import { route, type Route } from '../../core/routing-table.js';
 import type { AuthContext } from '../context/auth-context.js';
-import { applyStsConfigFields, STS_CONFIG_FOLDER, stsConfigFields, type StsConfig } from '../sts-config.js';
+import { applyStsConfigFields, STS_CONFIG_FOLDER, stsConfigFields, type StsConfig } from '../config/sts-config.js';
 import { documentRoute } from './document-route.js';
 import { pathPattern } from './pattern.js';
 

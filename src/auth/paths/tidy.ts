@@ -4,14 +4,13 @@ import type { AuthContext } from '../context/auth-context.js';
 import {
   applyTidyConfigFields,
   DEFAULT_SAFETY_BUFFER,
-  startTidy,
   TIDY_KINDS,
   tidyConfigFields,
   tidyConfigKey,
-  tidyFields,
   type TidyConfig,
   type TidyKind,
-} from '../tidy.js';
+} from '../config/tidy-config.js';
+import { startTidy, tidyFields } from '../tidy.js';
 import { documentRoute } from './document-route.js';
 import { pathPattern } from './pattern.js';
 

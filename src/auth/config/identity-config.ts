@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { InvalidRequest } from '../core/errors.js';
-import { str, stringList } from '../core/fields.js';
-import type { AuthContext } from './context/auth-context.js';
+import { InvalidRequest } from '../../core/errors.js';
+import { str, stringList } from '../../core/fields.js';
+import type { AuthContext } from '../context/auth-context.js';
 
 /** Storage key of the identity integration configuration, relative to the storage prefix. */
 export const IDENTITY_CONFIG_KEY = 'config/identity';

@@ -1,5 +1,5 @@
-import type { CloudClientSettings, CloudScope } from '../ports/cloud.js';
-import type { AuthContext } from './context/auth-context.js';
+import type { CloudClientSettings, CloudScope } from '../../ports/cloud.js';
+import type { AuthContext } from '../context/auth-context.js';
 import { cloudClientSettings, readClientConfig, type ClientConfig } from './client-config.js';
 import { readStsConfig, stsRoleBinding, type StsConfig } from './sts-config.js';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { InvalidRequest } from '../core/errors.js';
-import { str } from '../core/fields.js';
-import type { StsRoleBinding } from '../ports/cloud.js';
-import type { AuthContext } from './context/auth-context.js';
+import { InvalidRequest } from '../../core/errors.js';
+import { str } from '../../core/fields.js';
+import type { StsRoleBinding } from '../../ports/cloud.js';
+import type { AuthContext } from '../context/auth-context.js';
 
 /** Storage folder of the per-account STS roles, relative to the storage prefix; one document per account id. */
 export const STS_CONFIG_FOLDER = 'config/sts/';

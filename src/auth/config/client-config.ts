@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { endpointUrl, ENDPOINT_RULE } from '../core/endpoint-url.js';
-import { InvalidRequest } from '../core/errors.js';
-import { bool, int, str, stringList } from '../core/fields.js';
-import type { CloudClientSettings } from '../ports/cloud.js';
-import type { AuthContext } from './context/auth-context.js';
+import { endpointUrl, ENDPOINT_RULE } from '../../core/endpoint-url.js';
+import { InvalidRequest } from '../../core/errors.js';
+import { bool, int, str, stringList } from '../../core/fields.js';
+import type { CloudClientSettings } from '../../ports/cloud.js';
+import type { AuthContext } from '../context/auth-context.js';
 import { configuredHeaderName } from './header-name.js';
-import { isRegionName } from '../lib/region.js';
+import { isRegionName } from '../../lib/region.js';
 import { suppliedFields } from './supplied.js';
 
 /** Storage key of the client configuration, relative to the storage prefix. */

@@ -1,7 +1,7 @@
-import { InvalidRequest } from '../core/errors.js';
-import type { CloudScope } from '../ports/cloud.js';
-import type { AuthContext } from './context/auth-context.js';
-import { callCloud } from './context/cloud-call.js';
+import { InvalidRequest } from '../../core/errors.js';
+import type { CloudScope } from '../../ports/cloud.js';
+import type { AuthContext } from '../context/auth-context.js';
+import { callCloud } from '../context/cloud-call.js';
 import { CLIENT_CONFIG_KEY, cloudClientSettings, readClientConfig, staticCredentials, type ClientConfig } from './client-config.js';
 
 export interface RotationResult {
