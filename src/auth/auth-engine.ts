@@ -5,7 +5,7 @@ import { AuthContext } from './context/auth-context.js';
 import type { AuthEngineOptions } from './context/engine-options.js';
 import { renew } from './login/renew.js';
 import { authRoutes } from './paths/index.js';
-import { PeriodicTidy } from './tidy.js';
+import { PeriodicTidy } from './lists/tidy.js';
 
 function checkOptions(options: AuthEngineOptions): void {
   if (!options || typeof options.storage !== 'object' || options.storage === null) throw new TypeError('AuthEngine needs a storage');

@@ -2,5 +2,5 @@
 export { DEFAULT_MOUNT_MAX_TTL, type AuthEngineOptions } from './context/engine-options.js';
 export type { CertificateType, TrustedCertificate } from './pkcs7/trusted-certificate.js';
 export type { RoleTag, ParsedRoleTag } from './role-tag.js';
-export type { AccessListEntry } from './accesslist.js';
-export type { DenyListEntry } from './denylist.js';
+export type { AccessListEntry } from './lists/accesslist.js';
+export type { DenyListEntry } from './lists/denylist.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { AccessListEntry } from '../../src/auth/accesslist.js';
+import type { AccessListEntry } from '../../src/auth/lists/accesslist.js';
 import { BUILTIN_CERTIFICATES } from '../../src/auth/certificates/certificate-store.js';
 import { admitLogin, MAX_NONCE_LENGTH, type LoginAttempt } from '../../src/auth/login/nonce.js';
 import { maxTtlBounds } from '../../src/auth/login/ttl.js';

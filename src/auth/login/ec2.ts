@@ -1,7 +1,7 @@
 import { formatDuration } from '../../core/duration.js';
 import type { AuthGrant } from '../../core/request.js';
 import type { InstanceDescription } from '../../ports/cloud.js';
-import { updateAccessListEntry } from '../accesslist.js';
+import { updateAccessListEntry } from '../lists/accesslist.js';
 import type { AuthContext } from '../context/auth-context.js';
 import { resolveCloudScope } from '../config/cloud-scope.js';
 import { readIdentityConfig, type Ec2Alias } from '../config/identity-config.js';

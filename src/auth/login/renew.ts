@@ -2,7 +2,7 @@ import { AuthenticationRefused } from '../../core/errors.js';
 import type { AuthGrant, EngineRequest, EngineResponse } from '../../core/request.js';
 import { granted, responseForError } from '../../core/response.js';
 import { formatTimestamp } from '../../core/time.js';
-import { readAccessListEntry, updateAccessListEntry, type AccessListEntry } from '../accesslist.js';
+import { readAccessListEntry, updateAccessListEntry, type AccessListEntry } from '../lists/accesslist.js';
 import { iamEntityFromCallerIdentity } from './iam-entity.js';
 import type { AuthContext } from '../context/auth-context.js';
 import { CloudScopes } from '../config/cloud-scope.js';

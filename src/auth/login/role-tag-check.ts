@@ -1,7 +1,7 @@
 import { AuthenticationRefused, isStrongroomError } from '../../core/errors.js';
 import type { InstanceDescription } from '../../ports/cloud.js';
 import type { AuthContext } from '../context/auth-context.js';
-import { isRoleTagDenied } from '../denylist.js';
+import { isRoleTagDenied } from '../lists/denylist.js';
 import { parseRoleTag, roleTagNamesRole, roleTagPoliciesAllowed, verifyRoleTag, type ParsedRoleTag } from '../role-tag.js';
 import type { StoredRole } from '../roles/role.js';
 

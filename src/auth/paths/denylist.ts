@@ -9,7 +9,7 @@ import {
   readDenyListEntry,
   roleTagForLookup,
   roleTagFromPath,
-} from '../denylist.js';
+} from '../lists/denylist.js';
 import { parseRoleTag, verifyRoleTag } from '../role-tag.js';
 import { readRole } from '../roles/role.js';
 import { pathPattern } from './pattern.js';

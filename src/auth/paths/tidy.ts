@@ -10,7 +10,7 @@ import {
   type TidyConfig,
   type TidyKind,
 } from '../config/tidy-config.js';
-import { startTidy, tidyFields } from '../tidy.js';
+import { startTidy, tidyFields } from '../lists/tidy.js';
 import { documentRoute } from './document-route.js';
 import { pathPattern } from './pattern.js';
 

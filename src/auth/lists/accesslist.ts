@@ -1,7 +1,7 @@
-import { InvalidRequest } from '../core/errors.js';
-import type { unchanged, UpdateResult } from '../core/stored-json.js';
-import type { AuthContext } from './context/auth-context.js';
-import { ACCESSLIST_FOLDER } from './stored-shapes.js';
+import { InvalidRequest } from '../../core/errors.js';
+import type { unchanged, UpdateResult } from '../../core/stored-json.js';
+import type { AuthContext } from '../context/auth-context.js';
+import { ACCESSLIST_FOLDER } from '../stored-shapes.js';
 
 /**
  * What an ec2 login remembers about an instance (as in Vault), written by login and renewal, read and deleted by

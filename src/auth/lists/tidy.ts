@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { duration } from '../core/fields.js';
-import { unchanged } from '../core/stored-json.js';
-import { parseTimestamp } from '../core/time.js';
-import type { AuthContext } from './context/auth-context.js';
-import { ACCESSLIST_FOLDER, DENYLIST_FOLDER } from './stored-shapes.js';
-import { DEFAULT_SAFETY_BUFFER, readTidyConfig, TIDY_KINDS, type TidyKind } from './config/tidy-config.js';
+import { duration } from '../../core/fields.js';
+import { unchanged } from '../../core/stored-json.js';
+import { parseTimestamp } from '../../core/time.js';
+import type { AuthContext } from '../context/auth-context.js';
+import { ACCESSLIST_FOLDER, DENYLIST_FOLDER } from '../stored-shapes.js';
+import { DEFAULT_SAFETY_BUFFER, readTidyConfig, TIDY_KINDS, type TidyKind } from '../config/tidy-config.js';
 
 /** Periodic tidy runs at most this often (seconds). */
 export const PERIODIC_TIDY_INTERVAL = 3600;
