@@ -19,7 +19,7 @@ vi.mock('node:crypto', async (importOriginal) => {
 });
 
 const { admitLogin } = await import('../../src/auth/login/nonce.js');
-const { parseRoleTag, signRoleTag, verifyRoleTag } = await import('../../src/auth/role-tag.js');
+const { parseRoleTag, signRoleTag, verifyRoleTag } = await import('../../src/auth/roles/role-tag.js');
 const { checkServerIdHeader } = await import('../../src/auth/iam/server-id.js');
 const { RequestHeaders } = await import('../../src/auth/iam/headers.js');
 const { verifyPkcs7 } = await import('../../src/auth/pkcs7/pkcs7.js');

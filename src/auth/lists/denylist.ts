@@ -1,7 +1,7 @@
 import { decodeBase64 } from '../../core/base64.js';
 import { formatTimestamp } from '../../core/time.js';
 import type { AuthContext } from '../context/auth-context.js';
-import { canonicalRoleTag, parseRoleTag, ROLE_TAG_VERSION, type ParsedRoleTag } from '../role-tag.js';
+import { canonicalRoleTag, parseRoleTag, ROLE_TAG_VERSION, type ParsedRoleTag } from '../roles/role-tag.js';
 import type { StoredRole } from '../roles/role.js';
 import { DENYLIST_FOLDER } from '../stored-shapes.js';
 

@@ -10,7 +10,7 @@ import {
   roleTagForLookup,
   roleTagFromPath,
 } from '../lists/denylist.js';
-import { parseRoleTag, verifyRoleTag } from '../role-tag.js';
+import { parseRoleTag, verifyRoleTag } from '../roles/role-tag.js';
 import { readRole } from '../roles/role.js';
 import { pathPattern } from './pattern.js';
 

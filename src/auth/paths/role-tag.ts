@@ -4,7 +4,7 @@ import { bool, duration, str, stringList } from '../../core/fields.js';
 import { ok } from '../../core/response.js';
 import { operation, route, type Route } from '../../core/routing-table.js';
 import type { AuthContext } from '../context/auth-context.js';
-import { createRoleTagNonce, roleTagPoliciesAllowed, signRoleTag } from '../role-tag.js';
+import { createRoleTagNonce, roleTagPoliciesAllowed, signRoleTag } from '../roles/role-tag.js';
 import { normalizeRoleName, readRole, type StoredRole } from '../roles/role.js';
 import { refuseRootPolicy, sanitizePolicies } from '../roles/token-settings.js';
 import { pathPattern } from './pattern.js';

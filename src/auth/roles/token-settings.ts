@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { InvalidRequest } from '../../core/errors.js';
 import { bool, duration, int, str, stringList } from '../../core/fields.js';
-import { parseCidr } from '../cidr.js';
+import { parseCidr } from './cidr.js';
 
 /** The token parameters of a role (Vault's common token fields); durations in seconds. */
 export interface TokenSettings {

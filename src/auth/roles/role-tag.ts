@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { InvalidRequest } from '../core/errors.js';
-import { normalizeRoleName } from './roles/role.js';
+import { InvalidRequest } from '../../core/errors.js';
+import { normalizeRoleName } from './role.js';
 
 /**
  * Role tags: an instance tag value that narrows a role down (a subset of its policies, a lower max TTL, one instance,
