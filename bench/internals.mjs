@@ -11,7 +11,7 @@ buildSync({
     contents: [
       "export { verifyPkcs7 } from './src/auth/pkcs7/pkcs7.ts';",
       "export { BUILTIN_CERTIFICATES } from './src/auth/certificates/certificate-store.ts';",
-      "export { parseIdentityDocument } from './src/auth/identity-document.ts';",
+      "export { parseIdentityDocument } from './src/auth/login/ec2/identity-document.ts';",
     ].join('\n'),
     resolveDir: root,
     loader: 'ts',

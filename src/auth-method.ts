@@ -3,7 +3,7 @@ import { AuthEngine } from './auth/auth-engine.js';
 import type { AuthContext } from './auth/context/auth-context.js';
 import type { AuthEngineOptions } from './auth/context/engine-options.js';
 import { login } from './auth/login/dispatch.js';
-import { loginFields } from './auth/login/paths.js';
+import { loginFields } from './auth/paths/login.js';
 import { parseInput } from './core/parse-input.js';
 import type { AuthGrant } from './core/request.js';
 

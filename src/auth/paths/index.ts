@@ -6,7 +6,7 @@ import { configClientRoutes } from './config-client.js';
 import { configIdentityRoutes } from './config-identity.js';
 import { denyListRoutes } from './denylist.js';
 import { deprecatedAliases } from './deprecated-aliases.js';
-import { loginRoutes } from '../login/paths.js';
+import { loginRoutes } from './login.js';
 import { roleTagRoutes } from './role-tag.js';
 import { roleRoutes } from './roles.js';
 import { stsRoutes } from './sts.js';

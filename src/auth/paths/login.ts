@@ -3,8 +3,8 @@ import { describeFieldProblem, textField } from '../../core/fields.js';
 import { granted } from '../../core/response.js';
 import { route, type FieldReader, type Route } from '../../core/routing-table.js';
 import type { AuthContext } from '../context/auth-context.js';
-import { pathPattern } from '../paths/pattern.js';
-import { login, type LoginFields } from './dispatch.js';
+import { login, type LoginFields } from '../login/dispatch.js';
+import { pathPattern } from './pattern.js';
 
 // Generous caps: the verification primitives apply the precise limits with their own messages.
 const DOCUMENT_MAX_LENGTH = 128 * 1024;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { AuthenticationRefused, InternalError, InvalidRequest } from '../../core/errors.js';
-import { formatTimestamp, parseTimestamp } from '../../core/time.js';
-import type { AccessListEntry } from '../lists/accesslist.js';
+import { AuthenticationRefused, InternalError, InvalidRequest } from '../../../core/errors.js';
+import { formatTimestamp, parseTimestamp } from '../../../core/time.js';
+import type { AccessListEntry } from '../../lists/accesslist.js';
 
 /**
  * Replay protection of ec2 logins (as in Vault): the identity access list remembers, per instance,

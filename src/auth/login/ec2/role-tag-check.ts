@@ -1,9 +1,9 @@
-import { AuthenticationRefused, isStrongroomError } from '../../core/errors.js';
-import type { InstanceDescription } from '../../ports/cloud.js';
-import type { AuthContext } from '../context/auth-context.js';
-import { isRoleTagDenied } from '../lists/denylist.js';
-import { parseRoleTag, roleTagNamesRole, roleTagPoliciesAllowed, verifyRoleTag, type ParsedRoleTag } from '../roles/role-tag.js';
-import type { StoredRole } from '../roles/role.js';
+import { AuthenticationRefused, isStrongroomError } from '../../../core/errors.js';
+import type { InstanceDescription } from '../../../ports/cloud.js';
+import type { AuthContext } from '../../context/auth-context.js';
+import { isRoleTagDenied } from '../../lists/denylist.js';
+import { parseRoleTag, roleTagNamesRole, roleTagPoliciesAllowed, verifyRoleTag, type ParsedRoleTag } from '../../roles/role-tag.js';
+import type { StoredRole } from '../../roles/role.js';
 
 /** What a verified role tag changes about an ec2 login. */
 export interface RoleTagEffect {

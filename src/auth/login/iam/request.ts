@@ -1,7 +1,7 @@
-import { InvalidRequest } from '../../core/errors.js';
-import { decodeBase64 } from '../../core/base64.js';
-import type { SignedHttpRequest } from '../../ports/cloud.js';
-import { isRegionName } from '../../lib/region.js';
+import { InvalidRequest } from '../../../core/errors.js';
+import { decodeBase64 } from '../../../core/base64.js';
+import type { SignedHttpRequest } from '../../../ports/cloud.js';
+import { isRegionName } from '../../../lib/region.js';
 import { credentialScopeRegion } from './authorization.js';
 import { decodeRequestHeaders, type RequestHeaders } from './headers.js';
 import { checkServerIdHeader } from './server-id.js';

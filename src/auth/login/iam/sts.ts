@@ -1,10 +1,10 @@
-import type { CallerIdentity, CloudScope } from '../../ports/cloud.js';
-import type { AuthContext } from '../context/auth-context.js';
-import { cloudClientSettings, DEFAULT_CLIENT_CONFIG } from '../config/client-config.js';
-import { callCloud } from '../context/cloud-call.js';
-import type { CloudScopes } from '../config/cloud-scope.js';
-import { parseCallerIdentityResponse } from '../iam/caller-identity.js';
-import { decodeIamRequest, type IamLoginFields } from '../iam/request.js';
+import type { CallerIdentity, CloudScope } from '../../../ports/cloud.js';
+import type { AuthContext } from '../../context/auth-context.js';
+import { cloudClientSettings, DEFAULT_CLIENT_CONFIG } from '../../config/client-config.js';
+import { callCloud } from '../../context/cloud-call.js';
+import type { CloudScopes } from '../../config/cloud-scope.js';
+import { parseCallerIdentityResponse } from './caller-identity.js';
+import { decodeIamRequest, type IamLoginFields } from './request.js';
 
 /**
  * Authenticates an iam login (as in Vault): the client's signed request is validated (every failure 400,

@@ -1,10 +1,10 @@
-import { AuthenticationRefused } from '../../core/errors.js';
-import { matchesArnPattern, type IamEntity } from './iam-entity.js';
-import type { AuthContext } from '../context/auth-context.js';
-import { callCloud } from '../context/cloud-call.js';
-import type { CloudScopes } from '../config/cloud-scope.js';
-import type { StoredRole } from '../roles/role.js';
-import { PrincipalArnCache } from '../context/principal-arn-cache.js';
+import { AuthenticationRefused } from '../../../core/errors.js';
+import { matchesArnPattern, type IamEntity } from '../iam-entity.js';
+import type { AuthContext } from '../../context/auth-context.js';
+import { callCloud } from '../../context/cloud-call.js';
+import type { CloudScopes } from '../../config/cloud-scope.js';
+import type { StoredRole } from '../../roles/role.js';
+import { PrincipalArnCache } from '../../context/principal-arn-cache.js';
 
 /**
  * Whether an authenticated iam principal may use the role (as in Vault). Any of: its unique id is among the ids

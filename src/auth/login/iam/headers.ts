@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { InvalidRequest } from '../../core/errors.js';
-import { decodeBase64 } from '../../core/base64.js';
-import { isPlainObject } from '../../core/fields.js';
-import { isHeaderName } from '../config/header-name.js';
+import { InvalidRequest } from '../../../core/errors.js';
+import { decodeBase64 } from '../../../core/base64.js';
+import { isPlainObject } from '../../../core/fields.js';
+import { isHeaderName } from '../../config/header-name.js';
 
 /**
  * The headers of a client's signed request, as sent in `iam_request_headers`. Names are case-insensitive: repeated

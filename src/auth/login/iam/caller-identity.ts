@@ -1,5 +1,5 @@
-import { AuthenticationRefused, CloudUnavailable } from '../../core/errors.js';
-import type { CallerIdentity, HttpResponseSnapshot } from '../../ports/cloud.js';
+import { AuthenticationRefused, CloudUnavailable } from '../../../core/errors.js';
+import type { CallerIdentity, HttpResponseSnapshot } from '../../../ports/cloud.js';
 import { readPlainXml, type PlainElement } from './plain-xml.js';
 
 /**

@@ -1,9 +1,9 @@
-import { InvalidRequest } from '../../core/errors.js';
-import type { AuthContext } from '../context/auth-context.js';
-import { certificatesFor } from '../certificates/certificate-store.js';
-import { parseIdentityDocument, type IdentityDocument } from '../identity-document.js';
-import { verifyIdentitySignature } from '../pkcs7/identity-signature.js';
-import { verifyPkcs7 } from '../pkcs7/pkcs7.js';
+import { InvalidRequest } from '../../../core/errors.js';
+import type { AuthContext } from '../../context/auth-context.js';
+import { certificatesFor } from '../../certificates/certificate-store.js';
+import { parseIdentityDocument, type IdentityDocument } from './identity-document.js';
+import { verifyIdentitySignature } from '../../pkcs7/identity-signature.js';
+import { verifyPkcs7 } from '../../pkcs7/pkcs7.js';
 
 export interface Ec2DocumentFields {
   pkcs7?: string;

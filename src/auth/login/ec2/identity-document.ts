@@ -1,6 +1,6 @@
-import { InvalidRequest } from '../core/errors.js';
-import { parseTimestamp } from '../core/time.js';
-import { isRegionName } from '../lib/region.js';
+import { InvalidRequest } from '../../../core/errors.js';
+import { parseTimestamp } from '../../../core/time.js';
+import { isRegionName } from '../../../lib/region.js';
 
 /** The fields of an instance identity document that the ec2 login uses (as in Vault). */
 export interface IdentityDocument {
