@@ -3,36 +3,36 @@ import { endpointUrl, ENDPOINT_RULE } from '../../core/endpoint-url.js';
 import { InvalidRequest } from '../../core/errors.js';
 import { bool, int, str, stringList } from '../../core/fields.js';
 import type { CloudClientSettings } from '../../ports/cloud.js';
-import type { AuthContext } from '../context/auth-context.js';
-import { configuredHeaderName } from './header-name.js';
 import { isRegionName } from '../../lib/region.js';
+import type { AuthContext } from '../context/auth-context.js';
+import { storedDocument } from '../context/stored-document.js';
+import { configuredHeaderName } from './header-name.js';
 import { suppliedFields } from './supplied.js';
 
-/** Storage key of the client configuration, relative to the storage prefix. */
-export const CLIENT_CONFIG_KEY = 'config/client';
-
-/** The stored `config/client`. `secret_key` is write-only: no response, error or log ever carries it. */
-export interface ClientConfig {
-  access_key: string;
-  secret_key: string;
-  endpoint: string;
-  iam_endpoint: string;
-  sts_endpoint: string;
-  sts_region: string;
-  use_sts_region_from_client: boolean;
+const storedClientConfig = z.object({
+  access_key: z.string(),
+  secret_key: z.string(),
+  endpoint: z.string(),
+  iam_endpoint: z.string(),
+  sts_endpoint: z.string(),
+  sts_region: z.string(),
+  use_sts_region_from_client: z.boolean(),
   /**
    * Extension: with use_sts_region_from_client, the regions a client's signature may name. Empty means "the regions of
    * the provider's own partition".
    */
-  allowed_sts_regions: string[];
-  iam_server_id_header_value: string;
+  allowed_sts_regions: z.array(z.string()),
+  iam_server_id_header_value: z.string(),
   /** Canonical header names (`X-Custom-Header`). */
-  allowed_sts_header_values: string[];
+  allowed_sts_header_values: z.array(z.string()),
   /** -1 means the provider's default. */
-  max_retries: number;
+  max_retries: z.number().int(),
   /** Extension: seconds a running instance's description may be reused by ec2 logins (0 = off, at most 60). */
-  instance_cache_seconds: number;
-}
+  instance_cache_seconds: z.number().int(),
+});
+
+/** The stored `config/client`. `secret_key` is write-only: no response, error or log ever carries it. */
+export type ClientConfig = z.infer<typeof storedClientConfig>;
 
 export const DEFAULT_CLIENT_CONFIG: Readonly<ClientConfig> = Object.freeze({
   access_key: '',
@@ -48,6 +48,9 @@ export const DEFAULT_CLIENT_CONFIG: Readonly<ClientConfig> = Object.freeze({
   max_retries: -1,
   instance_cache_seconds: 0,
 });
+
+/** The client configuration; a field it lacks (one added after it was written) reads as its default. */
+export const clientConfigDocument = storedDocument({ key: 'config/client', shape: storedClientConfig, defaults: DEFAULT_CLIENT_CONFIG });
 
 function endpoint() {
   return str({ maxLength: 2048 }).refine((value) => value === '' || endpointUrl(value) !== undefined, { message: ENDPOINT_RULE });
@@ -100,9 +103,8 @@ export function clientConfigView(config: ClientConfig): Omit<ClientConfig, 'secr
   return visible;
 }
 
-export async function readClientConfig(context: AuthContext): Promise<ClientConfig | undefined> {
-  const stored = await context.get<ClientConfig>(CLIENT_CONFIG_KEY);
-  return stored === undefined ? undefined : { ...DEFAULT_CLIENT_CONFIG, ...stored };
+export function readClientConfig(context: AuthContext): Promise<ClientConfig | undefined> {
+  return context.read(clientConfigDocument);
 }
 
 /** The provider-facing settings; without a configuration every setting is "not configured". */

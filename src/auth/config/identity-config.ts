@@ -2,9 +2,7 @@ import { z } from 'zod';
 import { InvalidRequest } from '../../core/errors.js';
 import { str, stringList } from '../../core/fields.js';
 import type { AuthContext } from '../context/auth-context.js';
-
-/** Storage key of the identity integration configuration, relative to the storage prefix. */
-export const IDENTITY_CONFIG_KEY = 'config/identity';
+import { storedDocument } from '../context/stored-document.js';
 
 export const IAM_ALIAS_VALUES = ['role_id', 'unique_id', 'full_arn'] as const;
 export const EC2_ALIAS_VALUES = ['role_id', 'instance_id', 'image_id'] as const;
@@ -24,13 +22,15 @@ export const IAM_METADATA_FIELDS: readonly string[] = [
 ];
 export const EC2_METADATA_FIELDS: readonly string[] = [...DEFAULT_AUTH_METADATA, 'ami_id', 'instance_id', 'region'];
 
+const storedIdentityConfig = z.object({
+  iam_alias: z.enum(IAM_ALIAS_VALUES),
+  iam_metadata: z.array(z.string()).nullable(),
+  ec2_alias: z.enum(EC2_ALIAS_VALUES),
+  ec2_metadata: z.array(z.string()).nullable(),
+});
+
 /** The stored `config/identity`; a metadata selection of null means `default`. */
-export interface StoredIdentityConfig {
-  iam_alias: IamAlias;
-  iam_metadata: string[] | null;
-  ec2_alias: Ec2Alias;
-  ec2_metadata: string[] | null;
-}
+export type StoredIdentityConfig = z.infer<typeof storedIdentityConfig>;
 
 /** The identity configuration as login uses it: `default` already expanded. */
 export interface IdentityConfig {
@@ -42,6 +42,9 @@ export interface IdentityConfig {
 }
 
 const DEFAULT_STORED: StoredIdentityConfig = { iam_alias: 'role_id', iam_metadata: null, ec2_alias: 'role_id', ec2_metadata: null };
+
+/** The identity configuration; a field it lacks reads as its default. */
+export const identityConfigDocument = storedDocument({ key: 'config/identity', shape: storedIdentityConfig, defaults: DEFAULT_STORED });
 
 export const identityConfigFields = z.object({
   iam_alias: str({ maxLength: 64 }).optional(),
@@ -78,7 +81,7 @@ function checkMetadata(selection: string[], available: readonly string[]): strin
 }
 
 export function applyIdentityConfigFields(current: StoredIdentityConfig | undefined, fields: IdentityConfigFields): StoredIdentityConfig {
-  const next = { ...DEFAULT_STORED, ...current };
+  const next = { ...(current ?? DEFAULT_STORED) };
   if (fields.iam_alias !== undefined) next.iam_alias = checkAlias('iam_alias', fields.iam_alias, IAM_ALIAS_VALUES);
   if (fields.ec2_alias !== undefined) next.ec2_alias = checkAlias('ec2_alias', fields.ec2_alias, EC2_ALIAS_VALUES);
   if (fields.iam_metadata !== undefined) next.iam_metadata = checkMetadata(fields.iam_metadata, IAM_METADATA_FIELDS);
@@ -87,7 +90,7 @@ export function applyIdentityConfigFields(current: StoredIdentityConfig | undefi
 }
 
 export function effectiveIdentityConfig(stored: StoredIdentityConfig | undefined): IdentityConfig {
-  const source = { ...DEFAULT_STORED, ...stored };
+  const source = stored ?? DEFAULT_STORED;
   return {
     iam_alias: source.iam_alias,
     iam_metadata: source.iam_metadata ?? [...DEFAULT_AUTH_METADATA],
@@ -98,5 +101,5 @@ export function effectiveIdentityConfig(stored: StoredIdentityConfig | undefined
 
 /** The identity configuration login applies (the defaults when it was never written). */
 export async function readIdentityConfig(context: AuthContext): Promise<IdentityConfig> {
-  return effectiveIdentityConfig(await context.get<StoredIdentityConfig>(IDENTITY_CONFIG_KEY));
+  return effectiveIdentityConfig(await context.read(identityConfigDocument));
 }

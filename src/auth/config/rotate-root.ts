@@ -2,7 +2,7 @@ import { InvalidRequest } from '../../core/errors.js';
 import type { CloudScope } from '../../ports/cloud.js';
 import type { AuthContext } from '../context/auth-context.js';
 import { callCloud } from '../context/cloud-call.js';
-import { CLIENT_CONFIG_KEY, cloudClientSettings, readClientConfig, staticCredentials, type ClientConfig } from './client-config.js';
+import { clientConfigDocument, cloudClientSettings, readClientConfig, staticCredentials } from './client-config.js';
 
 export interface RotationResult {
   accessKeyId: string;
@@ -22,7 +22,7 @@ export async function rotateRoot(context: AuthContext): Promise<RotationResult> 
   const created = await callCloud('error calling CreateAccessKey', () => context.cloud.createAccessKey(scope, user.userName));
 
   try {
-    await context.update<ClientConfig>(CLIENT_CONFIG_KEY, (current) => {
+    await context.update(clientConfigDocument, (current) => {
       if (current?.access_key !== config.access_key) {
         throw new InvalidRequest('config/client changed while the root credentials were being rotated; try again');
       }

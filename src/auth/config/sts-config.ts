@@ -3,16 +3,19 @@ import { InvalidRequest } from '../../core/errors.js';
 import { str } from '../../core/fields.js';
 import type { StsRoleBinding } from '../../ports/cloud.js';
 import type { AuthContext } from '../context/auth-context.js';
+import { documentFolder } from '../context/stored-document.js';
 
-/** Storage folder of the per-account STS roles, relative to the storage prefix; one document per account id. */
-export const STS_CONFIG_FOLDER = 'config/sts/';
+const storedStsConfig = z.object({
+  sts_role: z.string(),
+  /** Omitted when not configured. */
+  external_id: z.string().optional(),
+});
 
 /** The stored `config/sts/<account_id>`. */
-export interface StsConfig {
-  sts_role: string;
-  /** Omitted when not configured. */
-  external_id?: string;
-}
+export type StsConfig = z.infer<typeof storedStsConfig>;
+
+/** The STS roles to assume per account: one document per account id. */
+export const stsConfigDocuments = documentFolder({ folder: 'config/sts/', shape: storedStsConfig });
 
 export const stsConfigFields = z.object({
   sts_role: str({ maxLength: 2048 }).optional(),
@@ -28,7 +31,7 @@ export function applyStsConfigFields(current: StsConfig | undefined, fields: z.o
 }
 
 export async function readStsConfig(context: AuthContext, accountId: string): Promise<StsConfig | undefined> {
-  return context.get<StsConfig>(STS_CONFIG_FOLDER + accountId);
+  return context.read(stsConfigDocuments.named(accountId));
 }
 
 export function stsRoleBinding(config: StsConfig): StsRoleBinding {

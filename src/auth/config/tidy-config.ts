@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { bool, duration } from '../../core/fields.js';
 import type { AuthContext } from '../context/auth-context.js';
+import { documentFolder } from '../context/stored-document.js';
 import { suppliedFields } from './supplied.js';
 
 /** The two tidied lists, named as in their paths (`tidy/<kind>`, `config/tidy/<kind>`). */
@@ -10,16 +11,17 @@ export type TidyKind = (typeof TIDY_KINDS)[number];
 /** 72h for both lists, manual and periodic alike. */
 export const DEFAULT_SAFETY_BUFFER = 72 * 3600;
 
-/** The stored `config/tidy/<kind>`. */
-export interface TidyConfig {
+const storedTidyConfig = z.object({
   /** Seconds. */
-  safety_buffer: number;
-  disable_periodic_tidy: boolean;
-}
+  safety_buffer: z.number(),
+  disable_periodic_tidy: z.boolean(),
+});
 
-export function tidyConfigKey(kind: TidyKind): string {
-  return `config/tidy/${kind}`;
-}
+/** The stored `config/tidy/<kind>`. */
+export type TidyConfig = z.infer<typeof storedTidyConfig>;
+
+/** The tidy settings: one document per tidied list, named by its kind. */
+export const tidyConfigDocuments = documentFolder({ folder: 'config/tidy/', shape: storedTidyConfig });
 
 export const tidyConfigFields = z.object({
   safety_buffer: duration().optional(),
@@ -32,5 +34,5 @@ export function applyTidyConfigFields(current: TidyConfig | undefined, fields: z
 }
 
 export async function readTidyConfig(context: AuthContext, kind: TidyKind): Promise<TidyConfig | undefined> {
-  return context.get<TidyConfig>(tidyConfigKey(kind));
+  return context.read(tidyConfigDocuments.named(kind));
 }

@@ -1,34 +1,42 @@
+import { z } from 'zod';
 import { InvalidRequest } from '../../core/errors.js';
 import type { unchanged, UpdateResult } from '../../core/stored-json.js';
 import type { AuthContext } from '../context/auth-context.js';
-import { ACCESSLIST_FOLDER } from '../stored-shapes.js';
+import { documentFolder, type StoredDocument } from '../context/stored-document.js';
+
+const accessListEntry = z.object({
+  /** The login role name as the client supplied it. */
+  role: z.string(),
+  /** The nonce later logins must present; '' once reauthentication is disabled. */
+  client_nonce: z.string(),
+  creation_time: z.string(),
+  disallow_reauthentication: z.boolean(),
+  /** The identity document's pendingTime, verbatim. */
+  pending_time: z.string(),
+  expiration_time: z.string(),
+  last_updated_time: z.string(),
+});
 
 /**
  * What an ec2 login remembers about an instance (as in Vault), written by login and renewal, read and deleted by
  * administrators, removed by tidy once expiration_time plus the safety buffer has passed. Times are RFC 3339.
+ *
+ * @interface
  */
-export interface AccessListEntry {
-  /** The login role name as the client supplied it. */
-  role: string;
-  /** The nonce later logins must present; '' once reauthentication is disabled. */
-  client_nonce: string;
-  creation_time: string;
-  disallow_reauthentication: boolean;
-  /** The identity document's pendingTime, verbatim. */
-  pending_time: string;
-  expiration_time: string;
-  last_updated_time: string;
-}
+export type AccessListEntry = z.infer<typeof accessListEntry>;
+
+/** The identity access list: one entry per instance id. */
+export const accessListDocuments = documentFolder({ folder: 'identity-accesslist/', shape: accessListEntry });
 
 const INSTANCE_ID = /^\w(?:[\w.-]*\w)?$/;
 
-function accessListKey(instanceId: string): string {
+function accessListDocument(instanceId: string): StoredDocument<AccessListEntry> {
   if (!INSTANCE_ID.test(instanceId)) throw new InvalidRequest(`invalid instance ID ${JSON.stringify(instanceId)}`);
-  return ACCESSLIST_FOLDER + instanceId;
+  return accessListDocuments.named(instanceId);
 }
 
 export async function readAccessListEntry(context: AuthContext, instanceId: string): Promise<AccessListEntry | undefined> {
-  return context.get<AccessListEntry>(accessListKey(instanceId));
+  return context.read(accessListDocument(instanceId));
 }
 
 /**
@@ -44,13 +52,13 @@ export async function updateAccessListEntry(
   instanceId: string,
   change: (current: AccessListEntry | undefined) => AccessListChange | Promise<AccessListChange>,
 ): Promise<UpdateResult<AccessListEntry>> {
-  return context.update<AccessListEntry>(accessListKey(instanceId), change);
+  return context.update(accessListDocument(instanceId), change);
 }
 
 export async function deleteAccessListEntry(context: AuthContext, instanceId: string): Promise<void> {
-  await context.delete(accessListKey(instanceId));
+  await context.delete(accessListDocument(instanceId));
 }
 
-export async function listAccessListInstanceIds(context: AuthContext): Promise<string[]> {
-  return (await context.list(ACCESSLIST_FOLDER)).filter((name) => !name.endsWith('/'));
+export function listAccessListInstanceIds(context: AuthContext): Promise<string[]> {
+  return context.list(accessListDocuments);
 }

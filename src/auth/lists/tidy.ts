@@ -2,16 +2,18 @@ import { z } from 'zod';
 import { duration } from '../../core/fields.js';
 import { unchanged } from '../../core/stored-json.js';
 import { parseTimestamp } from '../../core/time.js';
-import type { AuthContext } from '../context/auth-context.js';
-import { ACCESSLIST_FOLDER, DENYLIST_FOLDER } from '../stored-shapes.js';
 import { DEFAULT_SAFETY_BUFFER, readTidyConfig, TIDY_KINDS, type TidyKind } from '../config/tidy-config.js';
+import type { AuthContext } from '../context/auth-context.js';
+import type { DocumentFolder } from '../context/stored-document.js';
+import { accessListDocuments } from './accesslist.js';
+import { denyListDocuments } from './denylist.js';
 
 /** Periodic tidy runs at most this often (seconds). */
 export const PERIODIC_TIDY_INTERVAL = 3600;
 
-const FOLDER: Record<TidyKind, string> = {
-  'identity-accesslist': ACCESSLIST_FOLDER,
-  'roletag-denylist': DENYLIST_FOLDER,
+const TIDIED: Record<TidyKind, DocumentFolder<{ expiration_time: string }>> = {
+  'identity-accesslist': accessListDocuments,
+  'roletag-denylist': denyListDocuments,
 };
 
 export const tidyFields = z.object({ safety_buffer: duration().optional() });
@@ -25,15 +27,14 @@ function jobName(kind: TidyKind): string {
  * entry whose expiration cannot be read is kept. Every entry is tried; the first failure is rethrown at the end.
  */
 export async function tidyList(context: AuthContext, kind: TidyKind, safetyBuffer: number): Promise<number> {
-  const folder = FOLDER[kind];
+  const folder = TIDIED[kind];
   const cutoff = context.now().getTime() - safetyBuffer * 1000;
   let removed = 0;
   let failure: unknown;
   for (const name of await context.list(folder)) {
-    if (name.endsWith('/')) continue;
     try {
-      const result = await context.update<{ expiration_time?: unknown }>(folder + name, (entry) => {
-        const expiration = typeof entry?.expiration_time === 'string' ? parseTimestamp(entry.expiration_time) : undefined;
+      const result = await context.update(folder.named(name), (entry) => {
+        const expiration = entry === undefined ? undefined : parseTimestamp(entry.expiration_time);
         return expiration !== undefined && expiration.getTime() < cutoff ? undefined : unchanged;
       });
       if (result.written) removed += 1;

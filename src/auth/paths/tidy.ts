@@ -5,8 +5,8 @@ import {
   applyTidyConfigFields,
   DEFAULT_SAFETY_BUFFER,
   TIDY_KINDS,
+  tidyConfigDocuments,
   tidyConfigFields,
-  tidyConfigKey,
   type TidyConfig,
   type TidyKind,
 } from '../config/tidy-config.js';
@@ -22,7 +22,7 @@ function tidyRoutesFor(context: AuthContext, kind: TidyKind): Route[] {
   return [
     documentRoute(context, {
       pattern: `config/tidy/${kind}`,
-      key: () => tidyConfigKey(kind),
+      document: () => tidyConfigDocuments.named(kind),
       fields: tidyConfigFields,
       view: (config: TidyConfig) => ({ safety_buffer: config.safety_buffer, disable_periodic_tidy: config.disable_periodic_tidy }),
       apply: applyTidyConfigFields,
