@@ -22,6 +22,12 @@ function checkOptions(options: AuthEngineOptions): void {
  * the background tidy of the access and deny lists. The public AuthMethod subclasses it with a default provider.
  */
 export class AuthEngine {
+  /**
+   * The engine's shared state, which subclasses hand to the login flows (`AuthMethod.login`): an implementation
+   * detail, not API.
+   *
+   * @internal
+   */
   protected readonly context: AuthContext;
   private readonly dispatcher: Dispatcher;
   private readonly periodicTidy: PeriodicTidy;
@@ -33,6 +39,11 @@ export class AuthEngine {
     this.periodicTidy = new PeriodicTidy(this.context);
   }
 
+  /**
+   * Serves one request of the wire API: administration (config, certificates, STS roles, roles, role tags, the deny and
+   * access lists, tidy) and `POST login`. Never rejects: every failure is an answer with its status (400, 403, 404,
+   * 405, 502; 500 for a server fault, which also goes to `onInternalError`).
+   */
   handle(request: EngineRequest): Promise<EngineResponse> {
     return this.dispatcher.handle(request);
   }

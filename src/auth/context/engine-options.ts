@@ -9,9 +9,13 @@ import type { EngineRequest } from '../../core/request.js';
  */
 export const DEFAULT_MOUNT_MAX_TTL = 768 * 3600;
 
+/** Options of `AuthEngine`; `AuthMethodOptions` is the same with `cloud` optional. Refused with a TypeError when invalid. */
 export interface AuthEngineOptions {
+  /** Where the engine keeps its documents, under `storagePrefix`. */
   storage: Storage;
+  /** Defaults to the system clock. */
   clock?: Clock;
+  /** The cloud the engine asks about instances, principals and credentials. */
   cloud: CloudProvider;
   /** Where CLOUD_REGION and friends are read; defaults to process.env. */
   env?: Record<string, string | undefined>;

@@ -17,7 +17,9 @@ export const ROLE_TAG_VERSION = 'v1';
 /** EC2's limit on a tag value. */
 export const MAX_ROLE_TAG_LENGTH = 255;
 
+/** What a role tag says, signed or not: the narrowing it applies to its role at ec2 login. */
 export interface RoleTag {
+  /** Random, so that two tags of the same narrowing differ. */
   nonce: string;
   /** The role name as written in the tag (lower-cased at creation). */
   role: string;
