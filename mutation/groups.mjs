@@ -25,7 +25,7 @@ export const GROUPS = {
     tests: ['tests/adapters/list-method*.test.ts'],
   },
   signature: {
-    mutate: ['src/auth/rsa-signature.ts', 'src/auth/asn1-time.ts'],
+    mutate: ['src/auth/pkcs7/rsa-signature.ts', 'src/auth/pkcs7/asn1-time.ts'],
     tests: ['tests/auth/rsa-signature*.test.ts', 'tests/auth/asn1-time.test.ts'],
   },
   'json-patch': {
