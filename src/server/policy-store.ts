@@ -58,10 +58,6 @@ export class PolicyStore {
     return stored;
   }
 
-  async has(name: string): Promise<boolean> {
-    return (await this.store.getRaw(PREFIX + canonicalPolicyName(name))) !== undefined;
-  }
-
   /** Stores a policy after parsing it completely; a policy that does not parse is refused with 400 and changes nothing. */
   async put(name: string, text: unknown): Promise<void> {
     const canonical = canonicalPolicyName(name);

@@ -74,9 +74,10 @@ export function sysRoutes({ mounts, policies, audit, clock }: SysServices): Rout
     await policies.delete(params.name!);
     return noContent;
   };
+  // No existence check, as in Vault: every policy write is an update. With one, `create` alone would write any policy
+  // not written yet, such as a name a role or a token already carries, with whatever rules its writer likes.
   const policyRoute = (base: string, field: 'policy' | 'rules', answer: typeof legacy): Route => ({
     pattern: new RegExp(`^${base}/(?<name>[^/]+)$`),
-    exists: (params) => policies.has(params.name!),
     aclPath: (params) => `${base}/${canonicalPolicyName(params.name!)}`,
     methods: { GET: readPolicy(field, answer), POST: writePolicy, DELETE: deletePolicy },
   });
