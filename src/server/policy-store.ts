@@ -73,8 +73,8 @@ export class PolicyStore {
     await this.store.delete(PREFIX + canonical);
   }
 
-  /** The Acl of a token's policies; names of policies that do not exist (any more) grant nothing, as in Vault. */
-  async aclFor(names: readonly string[]): Promise<Acl> {
+  /** The compiled policies of a token; names of policies that do not exist (any more) grant nothing, as in Vault. */
+  async policiesFor(names: readonly string[]): Promise<NamedPolicy[]> {
     const policies = await Promise.all(
       names.map(async (name): Promise<NamedPolicy | undefined> => {
         if (name === ROOT_POLICY_NAME) return { name, rules: [] };
@@ -82,7 +82,12 @@ export class PolicyStore {
         return isStoredPolicy(stored) ? this.compile(stored) : undefined;
       }),
     );
-    return new Acl(policies.filter((policy): policy is NamedPolicy => policy !== undefined));
+    return policies.filter((policy): policy is NamedPolicy => policy !== undefined);
+  }
+
+  /** The Acl of a token's policies. */
+  async aclFor(names: readonly string[]): Promise<Acl> {
+    return new Acl(await this.policiesFor(names));
   }
 
   private compile({ name, policy }: StoredPolicy): NamedPolicy {

@@ -123,7 +123,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     const madeRoot = await tokens.ensureRoot(options.rootToken || undefined);
     await tokens.sweep();
     const routes = [
-      ...sysRoutes({ mounts, policies, audit, clock }),
+      ...sysRoutes({ mounts, policies, audit, clock, tokens }),
       ...tokenRoutes({ tokens, auth, clock }),
       ...eventRoutes({
         kv,

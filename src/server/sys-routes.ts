@@ -1,12 +1,14 @@
 // sys/: health, ACL policies (and the legacy sys/policy endpoints), capabilities, mounts (read-only), audit devices.
 import { z } from 'zod';
-import { InvalidRequest, NotFound, UnsupportedOperation } from '../core/errors.js';
+import { InvalidRequest, NotFound, PermissionDenied, UnsupportedOperation } from '../core/errors.js';
 import { str, stringList } from '../core/fields.js';
 import type { Clock } from '../ports/clock.js';
 import type { AuditLog } from './audit.js';
 import type { Mount } from './dispatch.js';
+import { hasMountAccess } from './mount-access.js';
 import { canonicalPolicyName, type PolicyStore } from './policy-store.js';
 import { fields, withPutAsPost, type Route, type RouteContext } from './route.js';
+import type { TokenStore } from './token-store.js';
 import { SERVER_VERSION } from './version.js';
 import { envelope, noContent, ok, type ApiResult } from './wire.js';
 
@@ -15,6 +17,7 @@ export interface SysServices {
   policies: PolicyStore;
   audit: AuditLog;
   clock: Clock;
+  tokens: TokenStore;
 }
 
 const notFound: ApiResult = { status: 404, body: { errors: [] } };
@@ -25,7 +28,7 @@ function mountView(mount: Mount): Record<string, unknown> {
   return { type: mount.type, description: mount.description, options: mount.options ?? null, local: false, seal_wrap: false, config: {} };
 }
 
-export function sysRoutes({ mounts, policies, audit, clock }: SysServices): Route[] {
+export function sysRoutes({ mounts, policies, audit, clock, tokens }: SysServices): Route[] {
   // The legacy sys/policy endpoints answer with their data at the top level as well, as Vault does.
   const legacy = (requestId: string, data: Record<string, unknown>): ApiResult => ({ status: 200, body: { ...data, ...envelope(requestId, { data }) } });
 
@@ -82,7 +85,21 @@ export function sysRoutes({ mounts, policies, audit, clock }: SysServices): Rout
     methods: { GET: readPolicy(field, answer), POST: writePolicy, DELETE: deletePolicy },
   });
 
-  const mountOf = (path: string) => mounts.find(({ prefix }) => `${path}/`.startsWith(prefix));
+  /** The mount a path lies in; `path` may end in '/' or not. */
+  const mountOf = (path: string) => mounts.find(({ prefix }) => `${path.replace(/\/$/, '')}/`.startsWith(prefix));
+
+  // Vault's preflight answer: the caller's own token decides, without counting a use, and a mount it may not see is
+  // refused exactly like a path where nothing is mounted, so that the answers do not map the mounts.
+  const mountForCaller: Route['methods']['GET'] = async ({ params, request, requestId }) => {
+    const caller = await tokens.find(request.token);
+    if (!caller) throw new PermissionDenied();
+    const asked = params.path!.endsWith('/') ? params.path! : `${params.path}/`;
+    const mount = mountOf(asked);
+    if (!mount || !hasMountAccess(await policies.policiesFor(caller.policies), mount.prefix)) {
+      throw new PermissionDenied(`preflight capability check returned 403, please ensure client's policies grant access to path ${JSON.stringify(asked)}`);
+    }
+    return ok(requestId, { path: mount.prefix, ...mountView(mount) });
+  };
 
   const routes: Route[] = [
     { pattern: /^sys\/health$/, unauthenticated: true, methods: { GET: health, HEAD: health } },
@@ -97,17 +114,9 @@ export function sysRoutes({ mounts, policies, audit, clock }: SysServices): Rout
         },
       },
     },
-    // The Vault CLI asks this before every `vault kv` command, to learn the mount and its KV version.
-    {
-      pattern: /^sys\/internal\/ui\/mounts\/(?<path>.+)$/,
-      unauthenticated: true,
-      methods: {
-        GET: async ({ params, requestId }) => {
-          const mount = mountOf(params.path!);
-          return mount ? ok(requestId, { path: mount.prefix, ...mountView(mount) }) : notFound;
-        },
-      },
-    },
+    // The Vault CLI asks this before every `vault kv` command, to learn the mount and its KV version. Vault lets it
+    // through without a token check of its own path, and checks the caller's access to the mount instead.
+    { pattern: /^sys\/internal\/ui\/mounts\/(?<path>.+)$/, unauthenticated: true, methods: { GET: mountForCaller } },
     {
       pattern: /^sys\/mounts$/,
       methods: {
@@ -119,7 +128,7 @@ export function sysRoutes({ mounts, policies, audit, clock }: SysServices): Rout
       pattern: /^sys\/mounts\/(?<path>.+)$/,
       methods: {
         GET: async ({ params, requestId }) => {
-          const mount = mountOf(params.path!.replace(/\/$/, ''));
+          const mount = mountOf(params.path!);
           if (!mount || mount.prefix.startsWith('auth/')) throw new NotFound('no mount at this path');
           return ok(requestId, mountView(mount));
         },
