@@ -77,6 +77,12 @@ export function sysRoutes({ mounts, policies, audit, clock, tokens }: SysService
     await policies.delete(params.name!);
     return noContent;
   };
+  // GET and LIST sys/policy both list, as in Vault.
+  const listLegacy = async ({ requestId }: RouteContext) => {
+    const names = await policies.names();
+    return legacy(requestId, { keys: names, policies: names });
+  };
+
   // No existence check, as in Vault: every policy write is an update. With one, `create` alone would write any policy
   // not written yet, such as a name a role or a token already carries, with whatever rules its writer likes.
   const policyRoute = (base: string, field: 'policy' | 'rules', answer: typeof legacy): Route => ({
@@ -87,6 +93,11 @@ export function sysRoutes({ mounts, policies, audit, clock, tokens }: SysService
 
   /** The mount a path lies in; `path` may end in '/' or not. */
   const mountOf = (path: string) => mounts.find(({ prefix }) => `${path.replace(/\/$/, '')}/`.startsWith(prefix));
+  // What sys/auth lists, by the path below auth/: the cloud auth method, and tokens (which are not an engine here).
+  const authMethods = new Map<string, Record<string, unknown>>([
+    ...mounts.filter((mount) => mount.prefix.startsWith('auth/')).map((mount) => [mount.prefix.slice('auth/'.length), mountView(mount)] as const),
+    ['token/', { type: 'token', description: 'token based credentials', options: null, local: false, seal_wrap: false, config: {} }],
+  ]);
 
   // Vault's preflight answer: the caller's own token decides, without counting a use, and a mount it may not see is
   // refused exactly like a path where nothing is mounted, so that the answers do not map the mounts.
@@ -124,9 +135,12 @@ export function sysRoutes({ mounts, policies, audit, clock, tokens }: SysService
           ok(requestId, Object.fromEntries(mounts.filter((mount) => !mount.prefix.startsWith('auth/')).map((mount) => [mount.prefix, mountView(mount)]))),
       },
     },
+    // Writes are declared (and refused) so that the ACL is asked first, as in Vault: a caller without `update` learns
+    // nothing but 403.
     {
       pattern: /^sys\/mounts\/(?<path>.+)$/,
       methods: {
+        ...fixed('secrets engines are fixed: the KV engine at secret/'),
         GET: async ({ params, requestId }) => {
           const mount = mountOf(params.path!);
           if (!mount || mount.prefix.startsWith('auth/')) throw new NotFound('no mount at this path');
@@ -134,24 +148,25 @@ export function sysRoutes({ mounts, policies, audit, clock, tokens }: SysService
         },
       },
     },
+    { pattern: /^sys\/auth$/, methods: { GET: async ({ requestId }) => ok(requestId, Object.fromEntries(authMethods)) } },
+    // Vault's root-protected paths (sys/auth/*, sys/audit, sys/audit/*) need sudo as well, whatever the operation.
     {
-      pattern: /^sys\/auth$/,
+      pattern: /^sys\/auth\/(?<path>.+)$/,
+      sudo: true,
       methods: {
-        GET: async ({ requestId }) =>
-          ok(
-            requestId,
-            Object.fromEntries([
-              ...mounts.filter((mount) => mount.prefix.startsWith('auth/')).map((mount) => [mount.prefix.slice('auth/'.length), mountView(mount)]),
-              ['token/', { type: 'token', description: 'token based credentials', options: null, local: false, seal_wrap: false, config: {} }],
-            ]),
-          ),
+        ...fixed('auth methods are fixed: the cloud auth method at auth/cloud/ and tokens at auth/token/'),
+        GET: async ({ params, requestId }) => {
+          const method = authMethods.get(`${params.path!.replace(/\/$/, '')}/`);
+          if (!method) throw new NotFound('no auth method at this path');
+          return ok(requestId, method);
+        },
       },
     },
-    { pattern: /^sys\/auth\/(?<path>.+)$/, methods: fixed('auth methods are fixed: the cloud auth method at auth/cloud/ and tokens at auth/token/') },
     // It names the audit file, so only a caller with sudo on it may list it, as in Vault.
     { pattern: /^sys\/audit$/, sudo: true, methods: { GET: async ({ requestId }) => ok(requestId, audit.devices()) } },
     {
       pattern: /^sys\/audit\/(?<path>.+)$/,
+      sudo: true,
       methods: fixed("the audit device is set when the server starts (STRONGROOM_AUDIT_FILE, or createServer's auditFile), not over the API"),
     },
     {
@@ -170,12 +185,7 @@ export function sysRoutes({ mounts, policies, audit, clock, tokens }: SysService
     policyRoute('sys/policies/acl', 'policy', (requestId, data) => ok(requestId, data)),
     {
       pattern: /^sys\/policy\/?$/,
-      methods: {
-        GET: async ({ requestId }) => {
-          const names = await policies.names();
-          return legacy(requestId, { keys: names, policies: names });
-        },
-      },
+      methods: { GET: listLegacy, LIST: listLegacy },
     },
     policyRoute('sys/policy', 'rules', legacy),
     {
