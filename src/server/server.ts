@@ -15,6 +15,7 @@ import type { Storage } from '../ports/storage.js';
 import { AuditLog } from './audit.js';
 import { createDispatcher, type Mount } from './dispatch.js';
 import { eventRoutes } from './event-routes.js';
+import { subscriptionLimits } from './event-subscriptions.js';
 import { PolicyStore } from './policy-store.js';
 import { ClientGone, API_PREFIX, readRequest } from './request.js';
 import { serverKey } from './server-keys.js';
@@ -49,6 +50,14 @@ export interface ServerOptions {
   tokenMaxTtl?: number;
   /** Live tokens a process keeps before refusing logins and token creation with 429; 100 000 by default. */
   maxTokens?: number;
+  /** Change-event subscriptions a process keeps open at once, all tokens together (256 by default) and per token (16). */
+  maxEventSubscriptions?: number;
+  maxEventSubscriptionsPerToken?: number;
+  /**
+   * How often an open subscription looks its token and policies up again (milliseconds; 5 000 by default): the time a
+   * revocation or policy change made by another process over the same storage takes to reach it.
+   */
+  eventRecheckMs?: number;
   /** A file that receives the audit log; none by default. */
   auditFile?: string;
   /** PEM certificate chain and key: serve HTTPS. */
@@ -88,6 +97,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
   // Checked here under its own name: the KV engine, which it also bounds, would otherwise refuse it as maxValueBytes.
   if (!(typeof maxBodyBytes === 'number' && maxBodyBytes > 0)) throw new TypeError('maxBodyBytes must be a positive number of bytes');
   const maxTtl = options.tokenMaxTtl ?? DEFAULT_MAX_TTL_SECONDS;
+  const eventLimits = subscriptionLimits(options);
   const onInternalError = (error: unknown) => log({ time: new Date().toISOString(), level: 'error', msg: 'engine fault', error: describeError(error) });
 
   // One storage, a key prefix per mount, as Vault gives each mount its own storage view.
@@ -130,6 +140,8 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
         mount: 'secret/',
         tokens,
         policies,
+        clock,
+        limits: eventLimits,
         onSlowSubscriber: (detail) => log({ time: new Date().toISOString(), level: 'warn', msg: 'event subscriber fell behind; stream closed', ...detail }),
       }),
     ];

@@ -49,6 +49,7 @@ function inCidrs(cidrs: readonly string[], address: string | undefined): boolean
 export class TokenStore {
   /** Live tokens as of the last sweep, plus those minted here since: the bound is per process, checked cheaply. */
   #live = 0;
+  readonly #revokeListeners = new Set<(id: string) => void>();
 
   constructor(
     private readonly store: JsonStore,
@@ -239,6 +240,11 @@ export class TokenStore {
     return { record: parseTokenRecord(next, key), warnings };
   }
 
+  /** Tells `listener` the id of each token a revocation in this process removes (open event streams end with it). */
+  onRevoke(listener: (id: string) => void): void {
+    this.#revokeListeners.add(listener);
+  }
+
   /**
    * Revokes a token and every token below it. Children go first (depth first), so that a crash midway leaves the
    * parent valid and a second revocation finishes the job, never a live child under a revoked parent.
@@ -257,6 +263,7 @@ export class TokenStore {
       pending.pop();
       const stored = top.id === record.id ? record : await this.#read(top.id).catch(() => undefined);
       await this.store.delete(ID_PREFIX + top.id);
+      for (const listener of this.#revokeListeners) listener(top.id);
       if (stored) {
         await this.store.delete(ACCESSOR_PREFIX + this.#hash('accessor', stored.accessor));
         if (stored.parent !== undefined) await this.store.delete(`${CHILD_PREFIX}${stored.parent}/${top.id}`);
