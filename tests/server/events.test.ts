@@ -35,10 +35,16 @@ describe('GET /v1/sys/events/subscribe/secret', () => {
     stream.close();
   });
 
-  it('refuses a token without read on the subscription path', async () => {
+  it('refuses a token without read on the subscription path, even with every other capability', async () => {
     const stream = subscribe('/v1/sys/events/subscribe/secret', 'sr.nobody');
     await expect.poll(stream.status).toBe(403);
     stream.close();
+    const others = '"create", "update", "delete", "list", "sudo", "patch", "scan"';
+    await send({ method: 'PUT', path: '/v1/sys/policies/acl/all-but-read', body: { policy: `path "sys/events/subscribe/secret" { capabilities = [${others}] }` } });
+    const token = (await send({ method: 'POST', path: '/v1/auth/token/create', body: { policies: ['all-but-read'] } })).json.auth.client_token;
+    const refused = subscribe('/v1/sys/events/subscribe/secret', token);
+    await expect.poll(refused.status).toBe(403);
+    refused.close();
   });
 
   it('stops delivering once the token is revoked', async () => {
