@@ -195,7 +195,8 @@ export function sysRoutes({ mounts, policies, audit, clock, tokens }: SysService
           const body = fields(capabilitiesSchema, request.body);
           const paths = body.paths ?? body.path ?? [];
           if (paths.length === 0) throw new InvalidRequest('"paths" must be a non-empty list of paths');
-          const acl = await policies.aclFor(caller?.policies ?? []);
+          // An authenticated route: the dispatcher has found the caller's token, or refused the request.
+          const acl = await policies.aclFor(caller!.policies);
           const byPath = paths.map((path) => [path, acl.capabilities(path)] as const);
           // Vault also answers the first path's capabilities as `capabilities`, for older clients.
           return ok(requestId, Object.fromEntries([...byPath, ['capabilities', byPath[0]![1]]]));
