@@ -32,6 +32,13 @@ export const GROUPS = {
       'src/server/mount-access.ts',
       'src/server/policy-store.ts',
     ],
-    tests: ['tests/server/events*.test.ts', 'tests/server/sys*.test.ts', 'tests/server/policies*.test.ts', 'tests/kv/change-events.test.ts', 'tests/kv/change-events-feed*.test.ts'],
+    tests: [
+      'tests/server/events*.test.ts',
+      'tests/server/sys*.test.ts',
+      'tests/server/policies*.test.ts',
+      'tests/kv/change-events.test.ts',
+      'tests/kv/change-events-feed*.test.ts',
+      'tests/kv/change-events-watch*.test.ts',
+    ],
   },
 };
