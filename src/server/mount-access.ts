@@ -31,18 +31,27 @@ function segmentRuleReaches(rulePath: string, mountSegments: readonly string[]):
   });
 }
 
+const grants = (mask: CapabilityMask) => mask !== 0 && (mask & DENY) === 0;
+
 /**
- * `mount` is a mount's full path with its trailing '/' (`secret/`, `auth/cloud/`). Unlike Vault, a deny rule never
- * opens a mount: Vault's last fallback answers yes for any glob covering the mount, a `deny` one included.
+ * `mount` is a mount's full path with its trailing '/' (`secret/`, `auth/cloud/`). The mount is open to the token when
+ * its policies grant something on the mount's own path; or on a path at or below it (an exact or `*` rule, or a `+` rule
+ * whose segments match the mount's); or, through the longest `*` rule covering the mount, on the paths below it. Unlike
+ * Vault, a `deny` rule never opens a mount: Vault's last fallback answers yes for the longest covering glob whatever it
+ * grants, `deny` included.
  */
 export function hasMountAccess(policies: readonly NamedPolicy[], mount: string): boolean {
-  const acl = new Acl(policies);
-  if (acl.capabilities(mount)[0] !== 'deny') return true;
+  if (new Acl(policies).capabilities(mount)[0] !== 'deny') return true;
   const mountSegments = mount.slice(0, -1).split('/');
+  let covering: { prefix: string; mask: CapabilityMask } | undefined;
   for (const [path, mask] of mergedRules(policies)) {
-    if (mask === 0 || (mask & DENY) !== 0) continue;
-    const reaches = hasSegmentWildcards(path) ? segmentRuleReaches(path, mountSegments) : path.startsWith(mount);
-    if (reaches) return true;
+    if (hasSegmentWildcards(path)) {
+      if (grants(mask) && segmentRuleReaches(path, mountSegments)) return true;
+      continue;
+    }
+    if (path.startsWith(mount) && grants(mask)) return true;
+    const prefix = path.endsWith('*') ? path.slice(0, -1) : undefined;
+    if (prefix !== undefined && mount.startsWith(prefix) && prefix.length >= (covering?.prefix.length ?? 0)) covering = { prefix, mask };
   }
-  return false;
+  return covering !== undefined && grants(covering.mask);
 }

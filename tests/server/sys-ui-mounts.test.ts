@@ -52,7 +52,11 @@ describe('GET sys/internal/ui/mounts/<path>', () => {
     ['shows', 'a segment wildcard in the mount segment', 'path "+/data/*" { capabilities = ["create"] }'],
     ['shows', 'a lone segment wildcard', 'path "+" { capabilities = ["read"] }'],
     ['shows', 'a denied key beside a granted one', 'path "secret/data/a" { capabilities = ["deny"] }\npath "secret/data/b" { capabilities = ["patch"] }'],
+    ['shows', 'a glob covering the mount beside a deny on the mount itself', 'path "secret/" { capabilities = ["deny"] }\npath "sec*" { capabilities = ["list"] }'],
+    ['shows', 'a glob of every path beside a deny on the mount itself', 'path "secret/" { capabilities = ["deny"] }\npath "*" { capabilities = ["read"] }'],
     ['hides', 'a deny on everything below the mount', 'path "secret/*" { capabilities = ["deny"] }'],
+    ['hides', 'a deny glob nearer the mount than a granting one', 'path "s*" { capabilities = ["read"] }\npath "secr*" { capabilities = ["deny"] }'],
+    ['hides', 'a deny before a grant on the same path', 'path "secret/data/x" { capabilities = ["deny"] }\npath "secret/data/x" { capabilities = ["read"] }'],
     ['hides', 'a deny on the mount itself and grants elsewhere', 'path "secret/" { capabilities = ["deny"] }\npath "secretive/*" { capabilities = ["read"] }'],
     ['hides', 'a rule that lists no capability', 'path "secret/data/x" { capabilities = [] }'],
     ['hides', 'a segment wildcard for another mount', 'path "other/+/x" { capabilities = ["read"] }'],
@@ -74,6 +78,10 @@ describe('GET sys/internal/ui/mounts/<path>', () => {
     expect((await mountOf('secret/x', login)).status).toBe(403);
     const nested = await tokenWith('path "auth/+/role/*" { capabilities = ["read"] }');
     expect((await mountOf('auth/cloud', nested)).status).toBe(200);
+    // A `+` rule whose last segment is a glob matching the mount's last one, beside a deny on the mount itself.
+    const denied = 'path "auth/cloud/" { capabilities = ["deny"] }';
+    expect((await mountOf('auth/cloud', await tokenWith(`${denied}\npath "+/clo*" { capabilities = ["read"] }`))).status).toBe(200);
+    expect((await mountOf('auth/cloud', await tokenWith(`${denied}\npath "+/clx*" { capabilities = ["read"] }`))).status).toBe(403);
   });
 
   it('counts no use of a limited-use token, as Vault does not', async () => {
