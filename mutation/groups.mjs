@@ -32,4 +32,23 @@ export const GROUPS = {
     mutate: ['src/kv/json-patch.ts'],
     tests: ['tests/kv/json-patch*.test.ts'],
   },
+  events: {
+    mutate: [
+      'src/server/event-routes.ts',
+      'src/server/event-subscriptions.ts',
+      'src/kv/change-feed.ts',
+      'src/kv/change-events.ts',
+      'src/server/sys-routes.ts',
+      'src/server/mount-access.ts',
+      'src/server/policy-store.ts',
+    ],
+    tests: [
+      'tests/server/events*.test.ts',
+      'tests/server/sys*.test.ts',
+      'tests/server/policies*.test.ts',
+      'tests/kv/change-events.test.ts',
+      'tests/kv/change-events-feed*.test.ts',
+      'tests/kv/change-events-watch*.test.ts',
+    ],
+  },
 };
