@@ -21,6 +21,8 @@ export interface SysServices {
 }
 
 const notFound: ApiResult = { status: 404, body: { errors: [] } };
+/** Paths one capabilities-self request may ask about: each is an ACL check, and a body holds many short paths. */
+export const MAX_CAPABILITY_PATHS = 1000;
 const capabilitiesSchema = z.object({ paths: stringList().optional(), path: stringList().optional() });
 const auditHashSchema = z.object({ input: str() });
 
@@ -195,6 +197,7 @@ export function sysRoutes({ mounts, policies, audit, clock, tokens }: SysService
           const body = fields(capabilitiesSchema, request.body);
           const paths = body.paths ?? body.path ?? [];
           if (paths.length === 0) throw new InvalidRequest('"paths" must be a non-empty list of paths');
+          if (paths.length > MAX_CAPABILITY_PATHS) throw new InvalidRequest(`"paths" may name at most ${MAX_CAPABILITY_PATHS} paths`);
           // An authenticated route: the dispatcher has found the caller's token, or refused the request.
           const acl = await policies.aclFor(caller!.policies);
           const byPath = paths.map((path) => [path, acl.capabilities(path)] as const);
