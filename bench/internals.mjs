@@ -9,9 +9,9 @@ const outfile = `${root}.bench-build/internals.mjs`;
 buildSync({
   stdin: {
     contents: [
-      "export { verifyPkcs7 } from './src/auth/pkcs7.ts';",
+      "export { verifyPkcs7 } from './src/auth/pkcs7/pkcs7.ts';",
       "export { BUILTIN_CERTIFICATES } from './src/auth/certificates/certificate-store.ts';",
-      "export { parseIdentityDocument } from './src/auth/identity-document.ts';",
+      "export { parseIdentityDocument } from './src/auth/login/ec2/identity-document.ts';",
     ].join('\n'),
     resolveDir: root,
     loader: 'ts',

@@ -25,11 +25,30 @@ export const GROUPS = {
     tests: ['tests/adapters/list-method*.test.ts'],
   },
   signature: {
-    mutate: ['src/auth/rsa-signature.ts', 'src/auth/asn1-time.ts'],
+    mutate: ['src/auth/pkcs7/rsa-signature.ts', 'src/auth/pkcs7/asn1-time.ts'],
     tests: ['tests/auth/rsa-signature*.test.ts', 'tests/auth/asn1-time.test.ts'],
   },
   'json-patch': {
     mutate: ['src/kv/json-patch.ts'],
     tests: ['tests/kv/json-patch*.test.ts'],
+  },
+  events: {
+    mutate: [
+      'src/server/event-routes.ts',
+      'src/server/event-subscriptions.ts',
+      'src/kv/change-feed.ts',
+      'src/kv/change-events.ts',
+      'src/server/sys-routes.ts',
+      'src/server/mount-access.ts',
+      'src/server/policy-store.ts',
+    ],
+    tests: [
+      'tests/server/events*.test.ts',
+      'tests/server/sys*.test.ts',
+      'tests/server/policies*.test.ts',
+      'tests/kv/change-events.test.ts',
+      'tests/kv/change-events-feed*.test.ts',
+      'tests/kv/change-events-watch*.test.ts',
+    ],
   },
 };

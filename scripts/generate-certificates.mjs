@@ -97,7 +97,7 @@ function render(entries, sources) {
     '// Provenance (fixtures/aws-certificates/SOURCES.json, fixtures/README.md):',
     ...sources.flatMap(({ origin, license, files }) => comment('// -', `${files.length} files (${license}): ${origin}.`)),
     `// ${entries.length} distinct public keys; certificates sharing a key are kept once, with all their regions.`,
-    "import type { CertificateType } from '../trusted-certificate.js';",
+    "import type { CertificateType } from '../pkcs7/trusted-certificate.js';",
     '',
     'export interface BuiltinCertificateData {',
     '  /** `<kind>/<first region>`. */',

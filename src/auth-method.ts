@@ -1,8 +1,8 @@
 import { lazyAwsProvider } from './adapters/aws/lazy-provider.js';
 import { AuthEngine } from './auth/auth-engine.js';
-import type { AuthContext, AuthEngineOptions } from './auth/auth-context.js';
+import type { AuthEngineOptions } from './auth/context/engine-options.js';
 import { login } from './auth/login/dispatch.js';
-import { loginFields } from './auth/login/paths.js';
+import { loginFields } from './auth/paths/login.js';
 import { parseInput } from './core/parse-input.js';
 import type { AuthGrant } from './core/request.js';
 
@@ -33,12 +33,6 @@ export interface LoginBody {
  * the engine itself (src/auth) never imports one.
  */
 export class AuthMethod extends AuthEngine {
-  /**
-   * The engine's shared state, which `login()` hands to the login flows: an implementation detail, not API.
-   * @internal
-   */
-  declare protected readonly context: AuthContext;
-
   /**
    * Refuses invalid options with a TypeError. Without `cloud`, the built-in AWS provider is loaded when the engine
    * first calls the cloud.

@@ -1,10 +1,11 @@
 import { checkStoragePrefix } from '../core/path.js';
 import { Dispatcher } from '../core/router.js';
 import type { AuthGrant, EngineRequest, EngineResponse } from '../core/request.js';
-import { AuthContext, type AuthEngineOptions } from './auth-context.js';
+import { AuthContext } from './context/auth-context.js';
+import type { AuthEngineOptions } from './context/engine-options.js';
 import { renew } from './login/renew.js';
 import { authRoutes } from './paths/index.js';
-import { PeriodicTidy } from './tidy.js';
+import { PeriodicTidy } from './lists/tidy.js';
 
 function checkOptions(options: AuthEngineOptions): void {
   if (!options || typeof options.storage !== 'object' || options.storage === null) throw new TypeError('AuthEngine needs a storage');
@@ -21,6 +22,12 @@ function checkOptions(options: AuthEngineOptions): void {
  * the background tidy of the access and deny lists. The public AuthMethod subclasses it with a default provider.
  */
 export class AuthEngine {
+  /**
+   * The engine's shared state, which subclasses hand to the login flows (`AuthMethod.login`): an implementation
+   * detail, not API.
+   *
+   * @internal
+   */
   protected readonly context: AuthContext;
   private readonly dispatcher: Dispatcher;
   private readonly periodicTidy: PeriodicTidy;
@@ -32,6 +39,11 @@ export class AuthEngine {
     this.periodicTidy = new PeriodicTidy(this.context);
   }
 
+  /**
+   * Serves one request of the wire API: administration (config, certificates, STS roles, roles, role tags, the deny and
+   * access lists, tidy) and `POST login`. Never rejects: every failure is an answer with its status (400, 403, 404,
+   * 405, 502; 500 for a server fault, which also goes to `onInternalError`).
+   */
   handle(request: EngineRequest): Promise<EngineResponse> {
     return this.dispatcher.handle(request);
   }

@@ -2,11 +2,11 @@ import { runGuarded } from '../core/guarded-callback.js';
 import { eventOf, type KeyChange, type KvChangeEvent } from './change-events.js';
 
 /**
- * Delivers change events to subscribers, each event once and, per key, in revision order: an event whose revision is
- * not above the last one delivered for its key is dropped, so the same change learnt twice (from this process's commit
- * and from the storage's notification, or from a catch-up) reaches subscribers once. A revision below the last one of
- * a key that was removed starts the key's new life.
+ * How many keys the feed remembers the last event of: the most recently changed (or acknowledged), removed ones
+ * included. A change learnt twice is learnt close together, so the recent keys are the ones that matter. A key the feed
+ * has forgotten is one it never saw: what its history holds is delivered, some of it possibly again, never lost.
  */
+export const TRACKED_KEYS = 10_000;
 
 /** May be async (a function returning void accepts one): a rejection is reported like a throw. */
 export type KvChangeListener = (event: KvChangeEvent) => void;
@@ -16,9 +16,15 @@ interface Subscription {
   listener: KvChangeListener;
 }
 
+/**
+ * Delivers change events to subscribers, each event once and, per key, in revision order: an event whose revision is
+ * not above the last one delivered for its key is dropped, so the same change learnt twice (from this process's commit
+ * and from the storage's notification, or from a catch-up) reaches subscribers once, as long as the feed remembers the
+ * key (TRACKED_KEYS). A revision below the last one of a key that was removed starts the key's new life.
+ */
 export class ChangeFeed {
   private readonly subscriptions = new Set<Subscription>();
-  /** Per key: the last revision delivered, and whether that event removed the key. */
+  /** Per key: the last revision delivered, and whether that event removed the key; in order of the last change. */
   private readonly delivered = new Map<string, { revision: number; version: number; removed: boolean }>();
 
   constructor(private readonly onEventError: (error: unknown) => void) {}
@@ -79,7 +85,7 @@ export class ChangeFeed {
   /** Marks a key's changes up to `revision` as delivered without delivering them (a watch's starting point). */
   acknowledge(path: string, revision: number, version: number): void {
     const last = this.delivered.get(path);
-    if (!last || last.removed || last.revision < revision) this.delivered.set(path, { revision, version, removed: false });
+    if (!last || last.removed || last.revision < revision) this.remember(path, { revision, version, removed: false });
   }
 
   /**
@@ -91,7 +97,7 @@ export class ChangeFeed {
       const last = this.delivered.get(change.path);
       if (last && !last.removed && change.revision <= last.revision) continue;
       if (last?.removed && change.revision <= last.revision && change.operation === 'metadata-delete') continue;
-      this.delivered.set(change.path, { revision: change.revision, version: change.version, removed: change.operation === 'metadata-delete' });
+      this.remember(change.path, { revision: change.revision, version: change.version, removed: change.operation === 'metadata-delete' });
       let event: KvChangeEvent | undefined;
       for (const { prefix, listener } of this.subscriptions) {
         if (!change.path.startsWith(prefix)) continue;
@@ -102,5 +108,12 @@ export class ChangeFeed {
         runGuarded(() => listener(delivered), this.onEventError);
       }
     }
+  }
+
+  /** Records a key's last event as its newest entry, forgetting the key changed longest ago past TRACKED_KEYS. */
+  private remember(path: string, last: { revision: number; version: number; removed: boolean }): void {
+    this.delivered.delete(path);
+    this.delivered.set(path, last);
+    if (this.delivered.size > TRACKED_KEYS) this.delivered.delete(this.delivered.keys().next().value!);
   }
 }

@@ -1,5 +1,6 @@
 // Named ACL policies in the configured storage, and the Acl a token's policies add up to. Every process over one
-// storage reads the same policies: nothing is cached but the compiled form of a policy text.
+// storage reads the same policies: nothing is cached but the compiled form of a policy text. Whoever keeps an Acl for
+// longer than a request (an open event stream) is told of every policy write this process makes.
 import { Acl } from '../acl/acl.js';
 import { DEFAULT_POLICY, DEFAULT_POLICY_NAME, ROOT_POLICY_NAME } from '../acl/builtin-policies.js';
 import { parsePolicy, type NamedPolicy } from '../acl/policy.js';
@@ -33,9 +34,13 @@ function isStoredPolicy(value: unknown): value is StoredPolicy {
   return typeof value === 'object' && value !== null && typeof (value as StoredPolicy).name === 'string' && typeof (value as StoredPolicy).policy === 'string';
 }
 
+/** Told the canonical name of a policy this process wrote or deleted; the write is answered once it settles. */
+export type PolicyChangeListener = (name: string) => Promise<void> | void;
+
 export class PolicyStore {
   /** Compiled rules by policy text; a text is immutable, so entries never go stale. */
   readonly #compiled = new Map<string, NamedPolicy>();
+  readonly #listeners = new Set<PolicyChangeListener>();
 
   constructor(private readonly store: JsonStore) {}
 
@@ -58,10 +63,6 @@ export class PolicyStore {
     return stored;
   }
 
-  async has(name: string): Promise<boolean> {
-    return (await this.store.getRaw(PREFIX + canonicalPolicyName(name))) !== undefined;
-  }
-
   /** Stores a policy after parsing it completely; a policy that does not parse is refused with 400 and changes nothing. */
   async put(name: string, text: unknown): Promise<void> {
     const canonical = canonicalPolicyName(name);
@@ -69,16 +70,27 @@ export class PolicyStore {
     if (typeof text !== 'string' || text.trim() === '') throw new InvalidRequest("'policy' parameter not supplied or empty");
     parsePolicy(text);
     await this.store.put(PREFIX + canonical, { name: canonical, policy: text } satisfies StoredPolicy);
+    await this.#changed(canonical);
   }
 
   async delete(name: string): Promise<void> {
     const canonical = canonicalPolicyName(name);
     if (canonical === ROOT_POLICY_NAME || canonical === DEFAULT_POLICY_NAME) throw new InvalidRequest(`cannot delete "${canonical}" policy`);
     await this.store.delete(PREFIX + canonical);
+    await this.#changed(canonical);
   }
 
-  /** The Acl of a token's policies; names of policies that do not exist (any more) grant nothing, as in Vault. */
-  async aclFor(names: readonly string[]): Promise<Acl> {
+  /** Registers a listener of this process's policy writes and deletions. */
+  onChange(listener: PolicyChangeListener): void {
+    this.#listeners.add(listener);
+  }
+
+  async #changed(name: string): Promise<void> {
+    await Promise.all([...this.#listeners].map((listener) => listener(name)));
+  }
+
+  /** The compiled policies of a token; names of policies that do not exist (any more) grant nothing, as in Vault. */
+  async policiesFor(names: readonly string[]): Promise<NamedPolicy[]> {
     const policies = await Promise.all(
       names.map(async (name): Promise<NamedPolicy | undefined> => {
         if (name === ROOT_POLICY_NAME) return { name, rules: [] };
@@ -86,7 +98,12 @@ export class PolicyStore {
         return isStoredPolicy(stored) ? this.compile(stored) : undefined;
       }),
     );
-    return new Acl(policies.filter((policy): policy is NamedPolicy => policy !== undefined));
+    return policies.filter((policy): policy is NamedPolicy => policy !== undefined);
+  }
+
+  /** The Acl of a token's policies. */
+  async aclFor(names: readonly string[]): Promise<Acl> {
+    return new Acl(await this.policiesFor(names));
   }
 
   private compile({ name, policy }: StoredPolicy): NamedPolicy {

@@ -15,6 +15,7 @@ import { AuditLog } from './audit.js';
 import { BodyBudget } from './body-budget.js';
 import { createDispatcher, type Mount } from './dispatch.js';
 import { eventRoutes } from './event-routes.js';
+import { subscriptionLimits } from './event-subscriptions.js';
 import { createListener, trackConnections } from './listener.js';
 import { PolicyStore } from './policy-store.js';
 import { ClientGone, API_PREFIX, readRequest } from './request.js';
@@ -57,6 +58,14 @@ export interface ServerOptions extends TransportLimitOptions {
   maxTokensPerParent?: number;
   /** Live tokens of one login role (its logins and the tokens made below them); 10 000 by default. */
   maxTokensPerRole?: number;
+  /** Change-event subscriptions a process keeps open at once, all tokens together (256 by default) and per token (16). */
+  maxEventSubscriptions?: number;
+  maxEventSubscriptionsPerToken?: number;
+  /**
+   * How often an open subscription looks its token and policies up again (milliseconds; 5 000 by default): the time a
+   * revocation or policy change made by another process over the same storage takes to reach it.
+   */
+  eventRecheckMs?: number;
   /** A file that receives the audit log; none by default. */
   auditFile?: string;
   /** PEM certificate chain and key: serve HTTPS. */
@@ -94,6 +103,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
   const { maxBodyBytes } = limits;
   const budget = new BodyBudget(limits.maxInflightBodyBytes);
   const maxTtl = options.tokenMaxTtl ?? DEFAULT_MAX_TTL_SECONDS;
+  const eventLimits = subscriptionLimits(options);
   const onInternalError = (error: unknown) => log({ time: new Date().toISOString(), level: 'error', msg: 'engine fault', error: describeError(error) });
 
   // One storage, a key prefix per mount, as Vault gives each mount its own storage view.
@@ -131,13 +141,15 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     const madeRoot = await tokens.ensureRoot(options.rootToken || undefined);
     await tokens.sweep();
     const routes = [
-      ...sysRoutes({ mounts, policies, audit, clock }),
+      ...sysRoutes({ mounts, policies, audit, clock, tokens }),
       ...tokenRoutes({ tokens, auth, clock, policies }),
       ...eventRoutes({
         kv,
         mount: 'secret/',
         tokens,
         policies,
+        clock,
+        limits: eventLimits,
         onSlowSubscriber: (detail) => log({ time: new Date().toISOString(), level: 'warn', msg: 'event subscriber fell behind; stream closed', ...detail }),
       }),
     ];

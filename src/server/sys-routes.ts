@@ -1,12 +1,14 @@
 // sys/: health, ACL policies (and the legacy sys/policy endpoints), capabilities, mounts (read-only), audit devices.
 import { z } from 'zod';
-import { InvalidRequest, NotFound, UnsupportedOperation } from '../core/errors.js';
+import { InvalidRequest, NotFound, PermissionDenied, UnsupportedOperation } from '../core/errors.js';
 import { str, stringList } from '../core/fields.js';
 import type { Clock } from '../ports/clock.js';
 import type { AuditLog } from './audit.js';
 import type { Mount } from './dispatch.js';
+import { hasMountAccess } from './mount-access.js';
 import { canonicalPolicyName, type PolicyStore } from './policy-store.js';
 import { fields, withPutAsPost, type Route, type RouteContext } from './route.js';
+import type { TokenStore } from './token-store.js';
 import { SERVER_VERSION } from './version.js';
 import { envelope, noContent, ok, type ApiResult } from './wire.js';
 
@@ -15,9 +17,12 @@ export interface SysServices {
   policies: PolicyStore;
   audit: AuditLog;
   clock: Clock;
+  tokens: TokenStore;
 }
 
 const notFound: ApiResult = { status: 404, body: { errors: [] } };
+/** Paths one capabilities-self request may ask about: each is an ACL check, and a body holds many short paths. */
+export const MAX_CAPABILITY_PATHS = 1000;
 const capabilitiesSchema = z.object({ paths: stringList().optional(), path: stringList().optional() });
 const auditHashSchema = z.object({ input: str() });
 
@@ -25,7 +30,7 @@ function mountView(mount: Mount): Record<string, unknown> {
   return { type: mount.type, description: mount.description, options: mount.options ?? null, local: false, seal_wrap: false, config: {} };
 }
 
-export function sysRoutes({ mounts, policies, audit, clock }: SysServices): Route[] {
+export function sysRoutes({ mounts, policies, audit, clock, tokens }: SysServices): Route[] {
   // The legacy sys/policy endpoints answer with their data at the top level as well, as Vault does.
   const legacy = (requestId: string, data: Record<string, unknown>): ApiResult => ({ status: 200, body: { ...data, ...envelope(requestId, { data }) } });
 
@@ -74,14 +79,40 @@ export function sysRoutes({ mounts, policies, audit, clock }: SysServices): Rout
     await policies.delete(params.name!);
     return noContent;
   };
+  // GET and LIST sys/policy both list, as in Vault.
+  const listLegacy = async ({ requestId }: RouteContext) => {
+    const names = await policies.names();
+    return legacy(requestId, { keys: names, policies: names });
+  };
+
+  // No existence check, as in Vault: every policy write is an update. With one, `create` alone would write any policy
+  // not written yet, such as a name a role or a token already carries, with whatever rules its writer likes.
   const policyRoute = (base: string, field: 'policy' | 'rules', answer: typeof legacy): Route => ({
     pattern: new RegExp(`^${base}/(?<name>[^/]+)$`),
-    exists: (params) => policies.has(params.name!),
     aclPath: (params) => `${base}/${canonicalPolicyName(params.name!)}`,
     methods: { GET: readPolicy(field, answer), POST: writePolicy, DELETE: deletePolicy },
   });
 
-  const mountOf = (path: string) => mounts.find(({ prefix }) => `${path}/`.startsWith(prefix));
+  /** The mount a path lies in; `path` may end in '/' or not. */
+  const mountOf = (path: string) => mounts.find(({ prefix }) => `${path.replace(/\/$/, '')}/`.startsWith(prefix));
+  // What sys/auth lists, by the path below auth/: the cloud auth method, and tokens (which are not an engine here).
+  const authMethods = new Map<string, Record<string, unknown>>([
+    ...mounts.filter((mount) => mount.prefix.startsWith('auth/')).map((mount) => [mount.prefix.slice('auth/'.length), mountView(mount)] as const),
+    ['token/', { type: 'token', description: 'token based credentials', options: null, local: false, seal_wrap: false, config: {} }],
+  ]);
+
+  // Vault's preflight answer: the caller's own token decides, without counting a use, and a mount it may not see is
+  // refused exactly like a path where nothing is mounted, so that the answers do not map the mounts.
+  const mountForCaller: Route['methods']['GET'] = async ({ params, request, requestId }) => {
+    const caller = await tokens.find(request.token);
+    if (!caller) throw new PermissionDenied();
+    const asked = params.path!.endsWith('/') ? params.path! : `${params.path}/`;
+    const mount = mountOf(asked);
+    if (!mount || !hasMountAccess(await policies.policiesFor(caller.policies), mount.prefix)) {
+      throw new PermissionDenied(`preflight capability check returned 403, please ensure client's policies grant access to path ${JSON.stringify(asked)}`);
+    }
+    return ok(requestId, { path: mount.prefix, ...mountView(mount) });
+  };
 
   const routes: Route[] = [
     { pattern: /^sys\/health$/, unauthenticated: true, methods: { GET: health, HEAD: health } },
@@ -96,17 +127,9 @@ export function sysRoutes({ mounts, policies, audit, clock }: SysServices): Rout
         },
       },
     },
-    // The Vault CLI asks this before every `vault kv` command, to learn the mount and its KV version.
-    {
-      pattern: /^sys\/internal\/ui\/mounts\/(?<path>.+)$/,
-      unauthenticated: true,
-      methods: {
-        GET: async ({ params, requestId }) => {
-          const mount = mountOf(params.path!);
-          return mount ? ok(requestId, { path: mount.prefix, ...mountView(mount) }) : notFound;
-        },
-      },
-    },
+    // The Vault CLI asks this before every `vault kv` command, to learn the mount and its KV version. Vault lets it
+    // through without a token check of its own path, and checks the caller's access to the mount instead.
+    { pattern: /^sys\/internal\/ui\/mounts\/(?<path>.+)$/, unauthenticated: true, methods: { GET: mountForCaller } },
     {
       pattern: /^sys\/mounts$/,
       methods: {
@@ -114,34 +137,38 @@ export function sysRoutes({ mounts, policies, audit, clock }: SysServices): Rout
           ok(requestId, Object.fromEntries(mounts.filter((mount) => !mount.prefix.startsWith('auth/')).map((mount) => [mount.prefix, mountView(mount)]))),
       },
     },
+    // Writes are declared (and refused) so that the ACL is asked first, as in Vault: a caller without `update` learns
+    // nothing but 403.
     {
       pattern: /^sys\/mounts\/(?<path>.+)$/,
       methods: {
+        ...fixed('secrets engines are fixed: the KV engine at secret/'),
         GET: async ({ params, requestId }) => {
-          const mount = mountOf(params.path!.replace(/\/$/, ''));
+          const mount = mountOf(params.path!);
           if (!mount || mount.prefix.startsWith('auth/')) throw new NotFound('no mount at this path');
           return ok(requestId, mountView(mount));
         },
       },
     },
+    { pattern: /^sys\/auth$/, methods: { GET: async ({ requestId }) => ok(requestId, Object.fromEntries(authMethods)) } },
+    // Vault's root-protected paths (sys/auth/*, sys/audit, sys/audit/*) need sudo as well, whatever the operation.
     {
-      pattern: /^sys\/auth$/,
+      pattern: /^sys\/auth\/(?<path>.+)$/,
+      sudo: true,
       methods: {
-        GET: async ({ requestId }) =>
-          ok(
-            requestId,
-            Object.fromEntries([
-              ...mounts.filter((mount) => mount.prefix.startsWith('auth/')).map((mount) => [mount.prefix.slice('auth/'.length), mountView(mount)]),
-              ['token/', { type: 'token', description: 'token based credentials', options: null, local: false, seal_wrap: false, config: {} }],
-            ]),
-          ),
+        ...fixed('auth methods are fixed: the cloud auth method at auth/cloud/ and tokens at auth/token/'),
+        GET: async ({ params, requestId }) => {
+          const method = authMethods.get(`${params.path!.replace(/\/$/, '')}/`);
+          if (!method) throw new NotFound('no auth method at this path');
+          return ok(requestId, method);
+        },
       },
     },
-    { pattern: /^sys\/auth\/(?<path>.+)$/, methods: fixed('auth methods are fixed: the cloud auth method at auth/cloud/ and tokens at auth/token/') },
     // It names the audit file, so only a caller with sudo on it may list it, as in Vault.
     { pattern: /^sys\/audit$/, sudo: true, methods: { GET: async ({ requestId }) => ok(requestId, audit.devices()) } },
     {
       pattern: /^sys\/audit\/(?<path>.+)$/,
+      sudo: true,
       methods: fixed("the audit device is set when the server starts (STRONGROOM_AUDIT_FILE, or createServer's auditFile), not over the API"),
     },
     {
@@ -160,12 +187,7 @@ export function sysRoutes({ mounts, policies, audit, clock }: SysServices): Rout
     policyRoute('sys/policies/acl', 'policy', (requestId, data) => ok(requestId, data)),
     {
       pattern: /^sys\/policy\/?$/,
-      methods: {
-        GET: async ({ requestId }) => {
-          const names = await policies.names();
-          return legacy(requestId, { keys: names, policies: names });
-        },
-      },
+      methods: { GET: listLegacy, LIST: listLegacy },
     },
     policyRoute('sys/policy', 'rules', legacy),
     {
@@ -175,7 +197,9 @@ export function sysRoutes({ mounts, policies, audit, clock }: SysServices): Rout
           const body = fields(capabilitiesSchema, request.body);
           const paths = body.paths ?? body.path ?? [];
           if (paths.length === 0) throw new InvalidRequest('"paths" must be a non-empty list of paths');
-          const acl = await policies.aclFor(caller?.policies ?? []);
+          if (paths.length > MAX_CAPABILITY_PATHS) throw new InvalidRequest(`"paths" may name at most ${MAX_CAPABILITY_PATHS} paths`);
+          // An authenticated route: the dispatcher has found the caller's token, or refused the request.
+          const acl = await policies.aclFor(caller!.policies);
           const byPath = paths.map((path) => [path, acl.capabilities(path)] as const);
           // Vault also answers the first path's capabilities as `capabilities`, for older clients.
           return ok(requestId, Object.fromEntries([...byPath, ['capabilities', byPath[0]![1]]]));

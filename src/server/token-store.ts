@@ -44,6 +44,7 @@ export class TokenStore {
   #live = 0;
   readonly #ledger: TokenLedger;
   readonly #root: RootToken;
+  readonly #revokeListeners = new Set<(id: string) => void>();
 
   constructor(
     private readonly store: JsonStore,
@@ -211,6 +212,11 @@ export class TokenStore {
     return { record: parseTokenRecord(next, key), warnings };
   }
 
+  /** Tells `listener` the id of each token a revocation in this process removes (open event streams end with it). */
+  onRevoke(listener: (id: string) => void): void {
+    this.#revokeListeners.add(listener);
+  }
+
   /**
    * Revokes a token and every token below it; answers how many it removed. Children go first (depth first), so that
    * a crash midway leaves the parent valid and a second revocation finishes the job, never a live child under a
@@ -229,6 +235,7 @@ export class TokenStore {
       }
       pending.pop();
       if (await this.#remove(top.id, top.link)) removed += 1;
+      for (const listener of this.#revokeListeners) listener(top.id);
     }
     this.#live = Math.max(0, this.#live - removed);
     return removed;

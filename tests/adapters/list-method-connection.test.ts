@@ -1,6 +1,6 @@
 // The shim's connection stands in for the TCP socket under node:http: what node:http and request handlers do through
 // it (backpressure, half-open connections, keep-alive timeouts, socket errors, the client's address, socket tuning)
-// must work as on the socket itself. Each test runs against plain node:http too, as the reference.
+// must work as on the socket itself. Each test runs against plain node:http too, whose behaviour is the one expected.
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidRequest } from '../../src/core/errors.js';
-import { iamEntityFromCallerIdentity, matchesArnPattern, parsePrincipalArn } from '../../src/auth/arn.js';
+import { iamEntityFromCallerIdentity, matchesArnPattern } from '../../src/auth/login/iam-entity.js';
+import { parsePrincipalArn } from '../../src/lib/arn.js';
 
 describe('principal ARNs', () => {
   it.each([

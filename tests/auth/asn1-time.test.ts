@@ -2,9 +2,9 @@
 // rolled over into another one.
 import { X509Certificate } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { readTime } from '../../src/auth/asn1-time.js';
-import { BerError } from '../../src/auth/ber.js';
-import { parseTrustedCertificate } from '../../src/auth/parsed-certificate.js';
+import { readTime } from '../../src/auth/pkcs7/asn1-time.js';
+import { BerError } from '../../src/auth/pkcs7/ber.js';
+import { parseTrustedCertificate } from '../../src/auth/pkcs7/parsed-certificate.js';
 import { allAwsCertificates, sampleCertificate } from '../support/aws-fixtures.js';
 import { failure } from '../support/failure.js';
 

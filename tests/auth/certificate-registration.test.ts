@@ -4,7 +4,8 @@
 import { X509Certificate } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import { AuthContext } from '../../src/auth/auth-context.js';
+import { certificateDocuments } from '../../src/auth/certificates/certificate-store.js';
+import { AuthContext } from '../../src/auth/context/auth-context.js';
 import { FakeCloud } from '../support/fake-cloud.js';
 import { buildCms, createSigner, type TestSigner } from '../support/synthetic-cms.js';
 import { errorOf } from './admin-harness.js';
@@ -75,7 +76,7 @@ describe('config/certificate refuses what login cannot read, naming it', () => {
     const storage = new MemoryStorage();
     const h = loginHarness({ storage });
     const pem = edited(signer.trusted.pem, '200101000000Z', '201301000000Z');
-    await new AuthContext({ storage, cloud: new FakeCloud() }).update('config/certificate/legacy', () => ({ aws_public_cert: pem, type: 'pkcs7' }));
+    await new AuthContext({ storage, cloud: new FakeCloud() }).update(certificateDocuments.named('legacy'), () => ({ aws_public_cert: pem, type: 'pkcs7' }));
     h.addInstance(SYNTHETIC);
     await h.role('web', { auth_type: 'ec2', bound_ami_id: SYNTHETIC.imageId });
     const pkcs7 = buildCms({ content: Buffer.from(JSON.stringify(SYNTHETIC)), signer, signingTime: new Date('2026-01-01T00:00:00Z') });

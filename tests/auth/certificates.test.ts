@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import { AuthContext } from '../../src/auth/auth-context.js';
+import { AuthContext } from '../../src/auth/context/auth-context.js';
 import { BUILTIN_CERTIFICATE_DATA } from '../../src/auth/certificates/builtin-data.js';
 import { BUILTIN_CERTIFICATES, certificatesFor } from '../../src/auth/certificates/certificate-store.js';
 import { FakeCloud } from '../support/fake-cloud.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cidrsContain, parseCidr } from '../../src/auth/cidr.js';
+import { cidrsContain, parseCidr } from '../../src/auth/roles/cidr.js';
 
 describe('token_bound_cidrs helpers', () => {
   it('parses blocks and single addresses of both families, and refuses the rest', () => {

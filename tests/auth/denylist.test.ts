@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import { AuthContext } from '../../src/auth/auth-context.js';
-import { isRoleTagDenied } from '../../src/auth/denylist.js';
-import { parseRoleTag } from '../../src/auth/role-tag.js';
+import { AuthContext } from '../../src/auth/context/auth-context.js';
+import { isRoleTagDenied } from '../../src/auth/lists/denylist.js';
+import { parseRoleTag } from '../../src/auth/roles/role-tag.js';
 import { FakeCloud } from '../support/fake-cloud.js';
 import { adminHarness, dataOf, errorOf, type AdminHarness } from './admin-harness.js';
 

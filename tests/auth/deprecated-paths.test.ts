@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import { AuthContext } from '../../src/auth/auth-context.js';
-import { updateAccessListEntry } from '../../src/auth/accesslist.js';
+import { AuthContext } from '../../src/auth/context/auth-context.js';
+import { updateAccessListEntry } from '../../src/auth/lists/accesslist.js';
 import { authRoutes } from '../../src/auth/paths/index.js';
 import { FakeCloud } from '../support/fake-cloud.js';
 import { adminHarness, dataOf } from './admin-harness.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import aws4 from 'aws4';
 import { InvalidRequest } from '../../src/core/errors.js';
-import { decodeIamRequest, type IamLoginFields, type IamRequestPolicy } from '../../src/auth/iam/request.js';
+import { decodeIamRequest, type IamLoginFields, type IamRequestPolicy } from '../../src/auth/login/iam/request.js';
 
 const SERVER_ID = 'vault.example.com';
 const BODY = 'Action=GetCallerIdentity&Version=2011-06-15';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { InvalidRequest } from '../../src/core/errors.js';
-import { parseIdentityDocument } from '../../src/auth/identity-document.js';
+import { parseIdentityDocument } from '../../src/auth/login/ec2/identity-document.js';
 import { sampleFile } from '../support/aws-fixtures.js';
 import { failure } from '../support/failure.js';
 

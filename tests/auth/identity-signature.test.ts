@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { AuthenticationRefused, InvalidRequest, isStrongroomError } from '../../src/core/errors.js';
-import { verifyIdentitySignature } from '../../src/auth/identity-signature.js';
-import type { TrustedCertificate } from '../../src/auth/trusted-certificate.js';
+import { verifyIdentitySignature } from '../../src/auth/pkcs7/identity-signature.js';
+import type { TrustedCertificate } from '../../src/auth/pkcs7/trusted-certificate.js';
 import { allAwsCertificates, awsCertificates, sampleCertificate, sampleFile } from '../support/aws-fixtures.js';
 import { failure } from '../support/failure.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SHA1_DISABLED_MESSAGE } from '../../src/auth/pkcs7.js';
+import { SHA1_DISABLED_MESSAGE } from '../../src/auth/pkcs7/pkcs7.js';
 import { CloudUnavailable } from '../../src/core/errors.js';
 import { formatTimestamp } from '../../src/core/time.js';
 import { dataOf } from './admin-harness.js';

@@ -1,4 +1,4 @@
-import type { AuthEngineOptions } from '../../src/auth/auth-context.js';
+import type { AuthEngineOptions } from '../../src/auth/context/engine-options.js';
 import type { AuthGrant, EngineRequest, EngineResponse } from '../../src/core/request.js';
 import type { InstanceDescription } from '../../src/ports/cloud.js';
 import type { Storage } from '../../src/ports/storage.js';

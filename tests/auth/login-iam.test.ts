@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CloudUnavailable } from '../../src/core/errors.js';
 import type { HttpResponseSnapshot, SignedHttpRequest } from '../../src/ports/cloud.js';
-import { PRINCIPAL_ARN_TTL_MS } from '../../src/auth/login/principal-arn-cache.js';
+import { PRINCIPAL_ARN_TTL_MS } from '../../src/auth/context/principal-arn-cache.js';
 import { FAKE_ACCOUNT } from '../support/fake-cloud.js';
 import { dataOf } from './admin-harness.js';
 import { DEFAULT_TOKEN_FIELDS, grantOf, loginHarness, refusalOf, type LoginHarness } from './login-harness.js';

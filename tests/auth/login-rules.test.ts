@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { AccessListEntry } from '../../src/auth/accesslist.js';
+import type { AccessListEntry } from '../../src/auth/lists/accesslist.js';
 import { BUILTIN_CERTIFICATES } from '../../src/auth/certificates/certificate-store.js';
-import { admitLogin, MAX_NONCE_LENGTH, type LoginAttempt } from '../../src/auth/login/nonce.js';
+import { admitLogin, MAX_NONCE_LENGTH, type LoginAttempt } from '../../src/auth/login/ec2/nonce.js';
 import { maxTtlBounds } from '../../src/auth/login/ttl.js';
-import { parseTrustedCertificate } from '../../src/auth/parsed-certificate.js';
+import { parseTrustedCertificate } from '../../src/auth/pkcs7/parsed-certificate.js';
 import { isStrongroomError } from '../../src/core/errors.js';
 import { formatTimestamp } from '../../src/core/time.js';
 import { awsCertificates } from '../support/aws-fixtures.js';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AuthenticationRefused, isStrongroomError } from '../../src/core/errors.js';
-import { verifyPkcs7 } from '../../src/auth/pkcs7.js';
-import { BerCursor } from '../../src/auth/ber.js';
+import { verifyPkcs7 } from '../../src/auth/pkcs7/pkcs7.js';
+import { BerCursor } from '../../src/auth/pkcs7/ber.js';
 import { buildCms, createSigner, type TestSigner } from '../support/synthetic-cms.js';
 import { failure } from '../support/failure.js';
 

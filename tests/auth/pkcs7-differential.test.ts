@@ -4,7 +4,7 @@
 // one, nor one the oracle does not find validly signed; everything else it refuses with a 400 or a 403.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { verifyPkcs7 } from '../../src/auth/pkcs7.js';
+import { verifyPkcs7 } from '../../src/auth/pkcs7/pkcs7.js';
 import { isStrongroomError } from '../../src/core/errors.js';
 import { allAwsCertificates, sampleFile, type SampleName } from '../support/aws-fixtures.js';
 import { oracleVerify } from './oracles/cms-oracle.js';

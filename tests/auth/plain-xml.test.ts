@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { XMLValidator } from 'fast-xml-parser';
-import { readPlainXml, type PlainElement } from '../../src/auth/iam/plain-xml.js';
+import { readPlainXml, type PlainElement } from '../../src/auth/login/iam/plain-xml.js';
 
 const names = fc.constantFrom('GetCallerIdentityResponse', 'GetCallerIdentityResult', 'Arn', 'UserId', 'Account', 'ResponseMetadata', 'RequestId');
 const texts = fc.stringMatching(/^[A-Za-z0-9:/_.=,@+-]{0,30}$/);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PRINCIPAL_ARN_TTL_MS } from '../../src/auth/login/principal-arn-cache.js';
+import { PRINCIPAL_ARN_TTL_MS } from '../../src/auth/context/principal-arn-cache.js';
 import { FAKE_ACCOUNT } from '../support/fake-cloud.js';
 import { loginHarness, refusalOf, type LoginHarness } from './login-harness.js';
 

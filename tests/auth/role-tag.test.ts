@@ -9,7 +9,7 @@ import {
   signRoleTag,
   verifyRoleTag,
   type RoleTag,
-} from '../../src/auth/role-tag.js';
+} from '../../src/auth/roles/role-tag.js';
 import type { AdminHarness } from './admin-harness.js';
 import { adminHarness, dataOf, errorOf, warningsOf } from './admin-harness.js';
 

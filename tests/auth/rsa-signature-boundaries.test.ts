@@ -3,7 +3,7 @@
 // bits, so the small keys are built here from primes found with BigInt arithmetic, deterministically.
 import { constants, createHash, createPrivateKey, createPublicKey, createSecretKey, generateKeyPairSync, privateEncrypt, sign, verify, type KeyObject } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { RsaPublicKey } from '../../src/auth/rsa-signature.js';
+import { RsaPublicKey } from '../../src/auth/pkcs7/rsa-signature.js';
 
 const SHA256_DIGEST_INFO = Buffer.from('3031300d060960864801650304020105000420', 'hex');
 

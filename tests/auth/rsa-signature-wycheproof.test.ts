@@ -5,7 +5,7 @@
 import { createPublicKey, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { RsaPublicKey } from '../../src/auth/rsa-signature.js';
+import { RsaPublicKey } from '../../src/auth/pkcs7/rsa-signature.js';
 
 interface Vector {
   tcId: number;

@@ -4,7 +4,7 @@
 import { constants, createHash, createPublicKey, generateKeyPairSync, privateEncrypt, sign, verify, type KeyObject } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { RsaPublicKey, type RsaHash } from '../../src/auth/rsa-signature.js';
+import { RsaPublicKey, type RsaHash } from '../../src/auth/pkcs7/rsa-signature.js';
 
 const DIGEST_INFO: Record<RsaHash, string> = {
   sha1: '3021300906052b0e03021a05000414',

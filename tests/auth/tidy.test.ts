@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import { updateAccessListEntry } from '../../src/auth/accesslist.js';
-import { AuthContext } from '../../src/auth/auth-context.js';
+import { updateAccessListEntry } from '../../src/auth/lists/accesslist.js';
+import { AuthContext } from '../../src/auth/context/auth-context.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { FaultyStorage } from '../support/faulty-storage.js';
 import { FakeCloud } from '../support/fake-cloud.js';

@@ -18,11 +18,11 @@ vi.mock('node:crypto', async (importOriginal) => {
   return { ...crypto, default: { ...crypto, timingSafeEqual }, timingSafeEqual };
 });
 
-const { admitLogin } = await import('../../src/auth/login/nonce.js');
-const { parseRoleTag, signRoleTag, verifyRoleTag } = await import('../../src/auth/role-tag.js');
-const { checkServerIdHeader } = await import('../../src/auth/iam/server-id.js');
-const { RequestHeaders } = await import('../../src/auth/iam/headers.js');
-const { verifyPkcs7 } = await import('../../src/auth/pkcs7.js');
+const { admitLogin } = await import('../../src/auth/login/ec2/nonce.js');
+const { parseRoleTag, signRoleTag, verifyRoleTag } = await import('../../src/auth/roles/role-tag.js');
+const { checkServerIdHeader } = await import('../../src/auth/login/iam/server-id.js');
+const { RequestHeaders } = await import('../../src/auth/login/iam/headers.js');
+const { verifyPkcs7 } = await import('../../src/auth/pkcs7/pkcs7.js');
 const { buildCms, createSigner } = await import('../support/synthetic-cms.js');
 
 beforeEach(() => {

@@ -49,10 +49,13 @@ describe('change events', () => {
     expect((await env.handle({ method: 'POST', path: 'data/k', body: { data: 'nope' } })).status).toBe(400);
     expect((await env.MD('k', { max_versions: 2, metadata_cas: 9 })).status).toBe(400);
     expect((await env.handle({ method: 'PATCH', path: 'data/missing', body: { data: { a: 1 } }, headers: MERGE })).status).toBe(404);
-    await env.DEL('missing');
-    await env.versions('undelete', 'k', [7]);
-    await env.handle({ method: 'DELETE', path: 'metadata/missing' });
-    await env.MD('k', {});
+    // Those that change nothing succeed, and leave the keys as they were.
+    expect((await env.DEL('missing')).status).toBe(204);
+    expect((await env.versions('undelete', 'k', [7])).status).toBe(204);
+    expect((await env.handle({ method: 'DELETE', path: 'metadata/missing' })).status).toBe(204);
+    expect((await env.MD('k', {})).status).toBe(204);
+    expect((await env.MR('missing')).status).toBe(404);
+    expect((await env.MR('k')).body?.data).toMatchObject({ current_version: 1, versions: { 1: { deletion_time: '' } } });
     expect(events).toEqual([]);
   });
 
@@ -103,6 +106,22 @@ describe('change events', () => {
     await second;
     await env.W('d', { a: 1 });
     expect(aborted).toEqual(['c']);
+  });
+
+  it('the async iterator works without a signal, waits for events, and ends for good on return()', async () => {
+    const errors: unknown[] = [];
+    const env = setup({ onEventError: (error) => errors.push(error) });
+    const iterator = env.kv.events('');
+    // An event that arrives while nobody waits is queued, not an error.
+    await env.W('early', { a: 1 });
+    expect((await iterator.next()).value).toMatchObject({ path: 'early', operation: 'write' });
+    const waiting = iterator.next();
+    await env.W('late', { a: 1 });
+    expect((await waiting).value).toMatchObject({ path: 'late' });
+    expect(await iterator.return!()).toEqual({ value: undefined, done: true });
+    await env.W('after', { a: 1 });
+    expect(await iterator.next()).toEqual({ value: undefined, done: true });
+    expect(errors).toEqual([]);
   });
 
   it('a throwing listener neither fails the request nor stops other listeners; its error is reported', async () => {

@@ -1,8 +1,8 @@
 // KV change events over Server-Sent Events: one event per committed change below the prefix, filtered by the
 // subscriber's policies, never carrying a value.
-import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStream } from './events-stream.js';
 import { request, startServer, type Started } from './harness.js';
 
 let started: Started;
@@ -14,19 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => started?.stop());
 
-function subscribe(path: string, token: string) {
-  const { port } = new URL(started.url);
-  const received: string[] = [];
-  let status = 0;
-  let contentType = '';
-  const req = http.get({ host: '127.0.0.1', port, path, headers: { 'X-Vault-Token': token, Accept: 'text/event-stream' } }, (res) => {
-    status = res.statusCode ?? 0;
-    contentType = String(res.headers['content-type']);
-    res.on('data', (chunk: Buffer) => received.push(chunk.toString()));
-  });
-  req.on('error', () => undefined);
-  return { text: () => received.join(''), status: () => status, contentType: () => contentType, close: () => req.destroy() };
-}
+const subscribe = (path: string, token: string) => openStream(started.url, path, token);
 
 describe('GET /v1/sys/events/subscribe/secret', () => {
   it('streams one kv-change event per committed write below the prefix, filtered by policy, without values', async () => {
@@ -39,8 +27,7 @@ describe('GET /v1/sys/events/subscribe/secret', () => {
     await send({ method: 'POST', path: '/v1/secret/data/elsewhere/c', body: { data: { value: 'hidden-3' } } });
     await send({ method: 'DELETE', path: '/v1/secret/data/app/public/a' });
     await expect.poll(() => stream.text().split('event: kv-change').length - 1).toBe(2);
-    const events = [...stream.text().matchAll(/^data: (.*)$/gm)].map((match) => JSON.parse(match[1]!));
-    expect(events.map(({ path, operation, version }) => ({ path, operation, version }))).toEqual([
+    expect(stream.events().map(({ path, operation, version }) => ({ path, operation, version }))).toEqual([
       { path: 'app/public/a', operation: 'write', version: 1 },
       { path: 'app/public/a', operation: 'delete', version: 1 },
     ]);
@@ -48,10 +35,16 @@ describe('GET /v1/sys/events/subscribe/secret', () => {
     stream.close();
   });
 
-  it('refuses a token without read on the subscription path', async () => {
+  it('refuses a token without read on the subscription path, even with every other capability', async () => {
     const stream = subscribe('/v1/sys/events/subscribe/secret', 'sr.nobody');
     await expect.poll(stream.status).toBe(403);
     stream.close();
+    const others = '"create", "update", "delete", "list", "sudo", "patch", "scan"';
+    await send({ method: 'PUT', path: '/v1/sys/policies/acl/all-but-read', body: { policy: `path "sys/events/subscribe/secret" { capabilities = [${others}] }` } });
+    const token = (await send({ method: 'POST', path: '/v1/auth/token/create', body: { policies: ['all-but-read'] } })).json.auth.client_token;
+    const refused = subscribe('/v1/sys/events/subscribe/secret', token);
+    await expect.poll(refused.status).toBe(403);
+    refused.close();
   });
 
   it('stops delivering once the token is revoked', async () => {

@@ -67,6 +67,26 @@ describe('sys/policies/acl', () => {
     expect((await send({ method: 'PUT', path: '/v1/sys/policies/acl/x', token: 'sr.nope', body: { policy: readerJson } })).status).toBe(403);
   });
 
+  it('needs update, never create alone, to write a policy that does not exist yet, on both endpoints', async () => {
+    // A placeholder: a token or a role can name a policy before anyone writes it.
+    const write = (token: string, path: string) => send({ method: 'PUT', path, token, body: { policy: 'path "*" { capabilities = ["sudo", "read"] }', rules: 'path "*" { capabilities = ["sudo", "read"] }' } });
+    const tokenWith = async (capabilities: string) => {
+      const name = `writer-${capabilities.replace(/\W/g, '')}`;
+      const policy = `path "sys/policies/acl/*" { capabilities = [${capabilities}] }\npath "sys/policy/*" { capabilities = [${capabilities}] }`;
+      expect((await send({ method: 'PUT', path: `/v1/sys/policies/acl/${name}`, token: root, body: { policy } })).status).toBe(204);
+      return (await send({ method: 'POST', path: '/v1/auth/token/create', token: root, body: { policies: [name], no_default_policy: true } })).json.auth.client_token as string;
+    };
+    const creator = await tokenWith('"create", "read", "delete", "list", "sudo", "patch", "scan"');
+    const updater = await tokenWith('"update"');
+    for (const base of ['/v1/sys/policies/acl/', '/v1/sys/policy/']) {
+      const refused = await write(creator, `${base}placeholder`);
+      expect(refused.status).toBe(403);
+      expect((await send({ path: '/v1/sys/policies/acl/placeholder', token: root })).status).toBe(404);
+      expect((await write(updater, `${base}placeholder`)).status).toBe(204);
+      expect((await send({ method: 'DELETE', path: '/v1/sys/policies/acl/placeholder', token: root })).status).toBe(204);
+    }
+  });
+
   it('serves the legacy sys/policy endpoints that node-vault calls', async () => {
     const client = vault({ endpoint: started.url, token: root });
     await client.addPolicy({ name: 'legacy', rules: 'path "secret/data/legacy" { capabilities = ["read"] }' });

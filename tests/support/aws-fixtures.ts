@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { CertificateType, TrustedCertificate } from '../../src/auth/trusted-certificate.js';
+import type { CertificateType, TrustedCertificate } from '../../src/auth/pkcs7/trusted-certificate.js';
 
 /** The public AWS fixtures (fixtures/README.md) as test inputs. */
 

@@ -20,7 +20,7 @@ import {
   id_data,
   id_signedData,
 } from '@peculiar/asn1-cms';
-import type { TrustedCertificate } from '../../src/auth/trusted-certificate.js';
+import type { TrustedCertificate } from '../../src/auth/pkcs7/trusted-certificate.js';
 
 /**
  * Builds CMS SignedData documents shaped like the metadata service's, signed by a throw-away RSA certificate, to

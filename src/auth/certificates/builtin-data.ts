@@ -8,7 +8,7 @@
 //   spiffe/spire into pkg/server/plugin/nodeattestor/awsiid/awsrsa2048/cacerts.go (rsa2048) and awsrsa1024/cacerts.go
 //   (rsa), commit ef8527ec91013c6c1b4741e0f6ac0786576e620e (2026-08-22).
 // 77 distinct public keys; certificates sharing a key are kept once, with all their regions.
-import type { CertificateType } from '../trusted-certificate.js';
+import type { CertificateType } from '../pkcs7/trusted-certificate.js';
 
 export interface BuiltinCertificateData {
   /** `<kind>/<first region>`. */

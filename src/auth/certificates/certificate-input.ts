@@ -1,9 +1,8 @@
 import { decodeBase64 } from '../../core/base64.js';
 import { InvalidRequest } from '../../core/errors.js';
-import { unreadablePart } from '../parsed-certificate.js';
-import type { CertificateType } from '../trusted-certificate.js';
-
-const CERTIFICATE_TYPES: readonly CertificateType[] = ['pkcs7', 'identity'];
+import { unreadablePart } from '../pkcs7/parsed-certificate.js';
+import type { CertificateType } from '../pkcs7/trusted-certificate.js';
+import { CERTIFICATE_TYPES } from './certificate-store.js';
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g;
 
 /** The PEM text of `aws_public_cert`: base64 of the PEM is tried first, then the value is taken as PEM itself. */

@@ -1,16 +1,23 @@
-import type { AuthContext } from '../auth-context.js';
-import type { CertificateType, TrustedCertificate } from '../trusted-certificate.js';
+import { z } from 'zod';
+import type { AuthContext } from '../context/auth-context.js';
+import { documentFolder } from '../context/stored-document.js';
+import type { CertificateType, TrustedCertificate } from '../pkcs7/trusted-certificate.js';
 import { BUILTIN_CERTIFICATE_DATA } from './builtin-data.js';
 
-/** Storage folder of the registered certificates, relative to the storage prefix; one document per cert_name. */
-export const CERTIFICATE_FOLDER = 'config/certificate/';
+/** The two kinds of certificate: `pkcs7` ones verify PKCS#7 documents, `identity` ones the detached signature. */
+export const CERTIFICATE_TYPES = ['pkcs7', 'identity'] as const satisfies readonly CertificateType[];
+
+const storedCertificate = z.object({
+  /** The PEM text as registered. */
+  aws_public_cert: z.string(),
+  type: z.enum(CERTIFICATE_TYPES),
+});
 
 /** The stored `config/certificate/<cert_name>`. */
-export interface StoredCertificate {
-  /** The PEM text as registered. */
-  aws_public_cert: string;
-  type: CertificateType;
-}
+export type StoredCertificate = z.infer<typeof storedCertificate>;
+
+/** The registered certificates: one document per cert_name. */
+export const certificateDocuments = documentFolder({ folder: 'config/certificate/', shape: storedCertificate });
 
 /**
  * The built-in AWS certificates, one per distinct public key (expiry is not enforced: AWS reuses keys across rotated
@@ -25,17 +32,8 @@ const BUILTIN_BY_TYPE: Readonly<Record<CertificateType, readonly TrustedCertific
   identity: Object.freeze(BUILTIN_CERTIFICATES.filter((certificate) => certificate.type === 'identity')),
 };
 
-export async function readCertificate(context: AuthContext, name: string): Promise<StoredCertificate | undefined> {
-  return context.get<StoredCertificate>(CERTIFICATE_FOLDER + name);
-}
-
-/** Whether a name listed in the certificate folder is a certificate (a sub-folder ends with '/'). */
-function isCertificateName(name: string): boolean {
-  return !name.endsWith('/');
-}
-
-export async function listCertificateNames(context: AuthContext): Promise<string[]> {
-  return (await context.list(CERTIFICATE_FOLDER)).filter(isCertificateName);
+export function listCertificateNames(context: AuthContext): Promise<string[]> {
+  return context.list(certificateDocuments);
 }
 
 /**
@@ -44,12 +42,9 @@ export async function listCertificateNames(context: AuthContext): Promise<string
  * registered ones of that type in name order.
  */
 export async function certificatesFor(context: AuthContext, type: CertificateType): Promise<readonly TrustedCertificate[]> {
-  // Listed here rather than through listCertificateNames: every ec2 login waits on this, and the extra async layer
-  // and the filtered copy showed in its profile.
   const registered: TrustedCertificate[] = [];
-  for (const name of await context.list(CERTIFICATE_FOLDER)) {
-    if (!isCertificateName(name)) continue;
-    const stored = await readCertificate(context, name);
+  for (const name of await context.list(certificateDocuments)) {
+    const stored = await context.read(certificateDocuments.named(name));
     if (stored?.type === type) registered.push({ name, type, pem: `${stored.aws_public_cert.trim()}\n`, builtin: false });
   }
   // The same list object while none is registered, so that the signer lookup's snapshot of it serves every login.

@@ -1,8 +1,8 @@
 import { InvalidRequest } from '../../core/errors.js';
 import type { AuthGrant } from '../../core/request.js';
-import type { AuthContext } from '../auth-context.js';
-import { ec2Login, type Ec2LoginFields } from './ec2.js';
-import { iamLogin, type IamLoginRequestFields } from './iam.js';
+import type { AuthContext } from '../context/auth-context.js';
+import { ec2Login, type Ec2LoginFields } from './ec2/ec2.js';
+import { iamLogin, type IamLoginRequestFields } from './iam/iam.js';
 
 export type LoginFields = Ec2LoginFields & IamLoginRequestFields;
 

@@ -1,6 +1,6 @@
 import { AuthenticationRefused, InvalidRequest } from '../../core/errors.js';
-import type { AuthContext } from '../auth-context.js';
-import { cidrsContain } from '../cidr.js';
+import type { AuthContext } from '../context/auth-context.js';
+import { cidrsContain } from '../roles/cidr.js';
 import { readRole, type AuthType, type StoredRole } from '../roles/role.js';
 
 /**

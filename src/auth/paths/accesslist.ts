@@ -1,7 +1,7 @@
 import { listResponse, noContent, notFound, ok } from '../../core/response.js';
 import { route, type Route } from '../../core/routing-table.js';
-import type { AuthContext } from '../auth-context.js';
-import { deleteAccessListEntry, listAccessListInstanceIds, readAccessListEntry } from '../accesslist.js';
+import type { AuthContext } from '../context/auth-context.js';
+import { deleteAccessListEntry, listAccessListInstanceIds, readAccessListEntry } from '../lists/accesslist.js';
 import { pathPattern } from './pattern.js';
 
 export function accessListRoutes(context: AuthContext): Route[] {

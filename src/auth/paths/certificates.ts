@@ -3,9 +3,9 @@ import { InvalidRequest } from '../../core/errors.js';
 import { str } from '../../core/fields.js';
 import { listResponse } from '../../core/response.js';
 import { route, type Route } from '../../core/routing-table.js';
-import type { AuthContext } from '../auth-context.js';
+import type { AuthContext } from '../context/auth-context.js';
 import { parseCertificateInput, parseCertificateType } from '../certificates/certificate-input.js';
-import { CERTIFICATE_FOLDER, listCertificateNames, type StoredCertificate } from '../certificates/certificate-store.js';
+import { certificateDocuments, listCertificateNames, type StoredCertificate } from '../certificates/certificate-store.js';
 import { documentRoute } from './document-route.js';
 import { pathPattern } from './pattern.js';
 
@@ -26,7 +26,7 @@ export function certificateRoutes(context: AuthContext): Route[] {
   return [
     documentRoute(context, {
       pattern: 'config/certificate/:cert_name',
-      key: (params) => CERTIFICATE_FOLDER + params.cert_name,
+      document: (params) => certificateDocuments.named(params.cert_name!),
       fields: certificateFields,
       view: (certificate: StoredCertificate) => ({ aws_public_cert: certificate.aws_public_cert, type: certificate.type }),
       apply: applyCertificateFields,

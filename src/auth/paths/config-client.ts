@@ -1,15 +1,8 @@
 import { ok } from '../../core/response.js';
 import { route, type Route } from '../../core/routing-table.js';
-import type { AuthContext } from '../auth-context.js';
-import {
-  applyClientConfigFields,
-  CLIENT_CONFIG_KEY,
-  clientConfigFields,
-  clientConfigView,
-  DEFAULT_CLIENT_CONFIG,
-  type ClientConfig,
-} from '../client-config.js';
-import { rotateRoot } from '../rotate-root.js';
+import type { AuthContext } from '../context/auth-context.js';
+import { applyClientConfigFields, clientConfigDocument, clientConfigFields, clientConfigView } from '../config/client-config.js';
+import { rotateRoot } from '../config/rotate-root.js';
 import { documentRoute } from './document-route.js';
 import { pathPattern } from './pattern.js';
 
@@ -17,9 +10,9 @@ export function configClientRoutes(context: AuthContext): Route[] {
   return [
     documentRoute(context, {
       pattern: 'config/client',
-      key: () => CLIENT_CONFIG_KEY,
+      document: () => clientConfigDocument,
       fields: clientConfigFields,
-      view: (config: ClientConfig) => clientConfigView({ ...DEFAULT_CLIENT_CONFIG, ...config }),
+      view: clientConfigView,
       apply: applyClientConfigFields,
     }),
     route({

@@ -1,13 +1,7 @@
 import { noContent, ok } from '../../core/response.js';
 import { operation, route, type Route } from '../../core/routing-table.js';
-import type { AuthContext } from '../auth-context.js';
-import {
-  applyIdentityConfigFields,
-  IDENTITY_CONFIG_KEY,
-  identityConfigFields,
-  readIdentityConfig,
-  type StoredIdentityConfig,
-} from '../identity-config.js';
+import type { AuthContext } from '../context/auth-context.js';
+import { applyIdentityConfigFields, identityConfigDocument, identityConfigFields, readIdentityConfig } from '../config/identity-config.js';
 import { pathPattern } from './pattern.js';
 
 export function configIdentityRoutes(context: AuthContext): Route[] {
@@ -17,7 +11,7 @@ export function configIdentityRoutes(context: AuthContext): Route[] {
       operations: {
         read: async () => ok(await readIdentityConfig(context)),
         write: operation(identityConfigFields, async ({ fields }) => {
-          await context.update<StoredIdentityConfig>(IDENTITY_CONFIG_KEY, (current) => applyIdentityConfigFields(current, fields));
+          await context.update(identityConfigDocument, (current) => applyIdentityConfigFields(current, fields));
           return noContent();
         }),
       },

@@ -1,7 +1,7 @@
 import { InvalidRequest } from '../../core/errors.js';
 import { listResponse, noContent, notFound, ok } from '../../core/response.js';
 import { route, type Route } from '../../core/routing-table.js';
-import type { AuthContext } from '../auth-context.js';
+import type { AuthContext } from '../context/auth-context.js';
 import {
   deleteDenyListEntry,
   denyRoleTag,
@@ -9,8 +9,8 @@ import {
   readDenyListEntry,
   roleTagForLookup,
   roleTagFromPath,
-} from '../denylist.js';
-import { parseRoleTag, verifyRoleTag } from '../role-tag.js';
+} from '../lists/denylist.js';
+import { parseRoleTag, verifyRoleTag } from '../roles/role-tag.js';
 import { readRole } from '../roles/role.js';
 import { pathPattern } from './pattern.js';
 

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { noContent, notFound, ok } from '../../core/response.js';
 import { operation, route, type Route } from '../../core/routing-table.js';
-import type { AuthContext } from '../auth-context.js';
+import type { AuthContext } from '../context/auth-context.js';
+import type { StoredDocument } from '../context/stored-document.js';
 import { pathPattern } from './pattern.js';
 
 type Params = Readonly<Record<string, string>>;
@@ -15,27 +16,27 @@ export function documentRoute<S extends z.ZodType, T>(
   context: AuthContext,
   definition: {
     pattern: string;
-    key: (params: Params) => string;
+    document: (params: Params) => StoredDocument<T>;
     fields: S;
     view: (document: T) => unknown;
     apply: (current: T | undefined, fields: z.output<S>) => T;
   },
 ): Route {
-  const { key, view, apply } = definition;
+  const { document, view, apply } = definition;
   return route({
     pattern: pathPattern(definition.pattern),
-    exists: ({ params }) => context.has(key(params)),
+    exists: ({ params }) => context.has(document(params)),
     operations: {
       read: async ({ params }) => {
-        const document = await context.get<T>(key(params));
-        return document === undefined ? notFound() : ok(view(document));
+        const stored = await context.read(document(params));
+        return stored === undefined ? notFound() : ok(view(stored));
       },
       write: operation(definition.fields, async ({ params, fields }) => {
-        await context.update<T>(key(params), (current) => apply(current, fields));
+        await context.update(document(params), (current) => apply(current, fields));
         return noContent();
       }),
       delete: async ({ params }) => {
-        await context.delete(key(params));
+        await context.delete(document(params));
         return noContent();
       },
     },

@@ -1,12 +1,12 @@
 import type { Route } from '../../core/routing-table.js';
-import type { AuthContext } from '../auth-context.js';
+import type { AuthContext } from '../context/auth-context.js';
 import { accessListRoutes } from './accesslist.js';
 import { certificateRoutes } from './certificates.js';
 import { configClientRoutes } from './config-client.js';
 import { configIdentityRoutes } from './config-identity.js';
 import { denyListRoutes } from './denylist.js';
 import { deprecatedAliases } from './deprecated-aliases.js';
-import { loginRoutes } from '../login/paths.js';
+import { loginRoutes } from './login.js';
 import { roleTagRoutes } from './role-tag.js';
 import { roleRoutes } from './roles.js';
 import { stsRoutes } from './sts.js';

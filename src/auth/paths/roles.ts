@@ -1,8 +1,8 @@
 import { listResponse, noContent, notFound, ok, okOrNoContent } from '../../core/response.js';
 import { operation, route, type Route } from '../../core/routing-table.js';
-import type { AuthContext } from '../auth-context.js';
+import type { AuthContext } from '../context/auth-context.js';
 import { resolvePrincipalIds } from '../roles/principal-ids.js';
-import { listRoleNames, readRole, roleKey, roleView, type StoredRole } from '../roles/role.js';
+import { listRoleNames, readRole, roleDocument, roleView } from '../roles/role.js';
 import { applyRoleFields, roleFields } from '../roles/role-write.js';
 import { pathPattern } from './pattern.js';
 
@@ -11,7 +11,7 @@ export function roleRoutes(context: AuthContext): Route[] {
   return [
     route({
       pattern: pathPattern('role/:role'),
-      exists: ({ params }) => context.has(roleKey(params.role!)),
+      exists: ({ params }) => context.has(roleDocument(params.role!)),
       operations: {
         read: async ({ params }) => {
           const role = await readRole(context, params.role!);
@@ -19,7 +19,7 @@ export function roleRoutes(context: AuthContext): Route[] {
         },
         write: operation(roleFields, async ({ params, fields }) => {
           let warnings: string[] = [];
-          await context.update<StoredRole>(roleKey(params.role!), async (current) => {
+          await context.update(roleDocument(params.role!), async (current) => {
             const applied = applyRoleFields(current, fields, context.mountMaxTtl);
             warnings = applied.warnings;
             return resolvePrincipalIds(context, applied.role);
@@ -27,7 +27,7 @@ export function roleRoutes(context: AuthContext): Route[] {
           return okOrNoContent(warnings);
         }),
         delete: async ({ params }) => {
-          await context.delete(roleKey(params.role!));
+          await context.delete(roleDocument(params.role!));
           return noContent();
         },
       },

@@ -1,7 +1,7 @@
 import { listResponse } from '../../core/response.js';
 import { route, type Route } from '../../core/routing-table.js';
-import type { AuthContext } from '../auth-context.js';
-import { applyStsConfigFields, STS_CONFIG_FOLDER, stsConfigFields, type StsConfig } from '../sts-config.js';
+import type { AuthContext } from '../context/auth-context.js';
+import { applyStsConfigFields, stsConfigDocuments, stsConfigFields, type StsConfig } from '../config/sts-config.js';
 import { documentRoute } from './document-route.js';
 import { pathPattern } from './pattern.js';
 
@@ -9,7 +9,7 @@ export function stsRoutes(context: AuthContext): Route[] {
   return [
     documentRoute(context, {
       pattern: 'config/sts/:account_id',
-      key: (params) => STS_CONFIG_FOLDER + params.account_id,
+      document: (params) => stsConfigDocuments.named(params.account_id!),
       fields: stsConfigFields,
       view: (config: StsConfig) => ({ ...config }),
       apply: applyStsConfigFields,
@@ -17,7 +17,7 @@ export function stsRoutes(context: AuthContext): Route[] {
     route({
       pattern: pathPattern('config/sts/'),
       operations: {
-        list: async () => listResponse((await context.list(STS_CONFIG_FOLDER)).filter((name) => !name.endsWith('/'))),
+        list: async () => listResponse(await context.list(stsConfigDocuments)),
       },
     }),
   ];

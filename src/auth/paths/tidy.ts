@@ -1,17 +1,16 @@
 import { accepted, ok } from '../../core/response.js';
 import { operation, route, type Route } from '../../core/routing-table.js';
-import type { AuthContext } from '../auth-context.js';
+import type { AuthContext } from '../context/auth-context.js';
 import {
   applyTidyConfigFields,
   DEFAULT_SAFETY_BUFFER,
-  startTidy,
   TIDY_KINDS,
+  tidyConfigDocuments,
   tidyConfigFields,
-  tidyConfigKey,
-  tidyFields,
   type TidyConfig,
   type TidyKind,
-} from '../tidy.js';
+} from '../config/tidy-config.js';
+import { startTidy, tidyFields } from '../lists/tidy.js';
 import { documentRoute } from './document-route.js';
 import { pathPattern } from './pattern.js';
 
@@ -23,7 +22,7 @@ function tidyRoutesFor(context: AuthContext, kind: TidyKind): Route[] {
   return [
     documentRoute(context, {
       pattern: `config/tidy/${kind}`,
-      key: () => tidyConfigKey(kind),
+      document: () => tidyConfigDocuments.named(kind),
       fields: tidyConfigFields,
       view: (config: TidyConfig) => ({ safety_buffer: config.safety_buffer, disable_periodic_tidy: config.disable_periodic_tidy }),
       apply: applyTidyConfigFields,

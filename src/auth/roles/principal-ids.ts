@@ -1,8 +1,8 @@
 import { AuthenticationRefused, InvalidRequest, isStrongroomError } from '../../core/errors.js';
-import { parsePrincipalArn, type PrincipalArn } from '../arn.js';
-import type { AuthContext } from '../auth-context.js';
-import { callCloud } from '../cloud-call.js';
-import { CloudScopes } from '../cloud-scope.js';
+import { parsePrincipalArn, type PrincipalArn } from '../../lib/arn.js';
+import type { AuthContext } from '../context/auth-context.js';
+import { callCloud } from '../context/cloud-call.js';
+import { CloudScopes } from '../config/cloud-scope.js';
 import type { StoredRole } from './role.js';
 
 /** The provider's unique id (AIDA.../AROA...) of the user or role a bound ARN names. */

@@ -3,15 +3,7 @@ import { z } from 'zod';
 import { formatDuration } from '../../core/duration.js';
 import { InvalidRequest } from '../../core/errors.js';
 import { bool, str, stringList } from '../../core/fields.js';
-import { BOUND_LIST_FIELDS } from '../stored-shapes.js';
-import {
-  checksInstanceConstraints,
-  EC2_INSTANCE_ENTITY,
-  ROLE_SCHEMA_VERSION,
-  type AuthType,
-  type BoundListField,
-  type StoredRole,
-} from './role.js';
+import { BOUND_LIST_FIELDS, checksInstanceConstraints, EC2_INSTANCE_ENTITY, type AuthType, type BoundListField, type StoredRole } from './role.js';
 import { applyTokenFields, DEFAULT_TOKEN_SETTINGS, NO_LEGACY_FIELDS, tokenFieldShape } from './token-settings.js';
 
 /** The longest role_tag key EC2 accepts. */
@@ -38,7 +30,6 @@ export type RoleFields = z.output<typeof roleFields>;
 function newRole(authType: AuthType): StoredRole {
   const bounds = Object.fromEntries(BOUND_LIST_FIELDS.map((field) => [field, [] as string[]])) as Record<BoundListField, string[]>;
   return {
-    version: ROLE_SCHEMA_VERSION,
     role_id: randomUUID(),
     auth_type: authType,
     ...bounds,

@@ -1,31 +1,33 @@
 import { z } from 'zod';
 import { InvalidRequest } from '../../core/errors.js';
 import { bool, duration, int, str, stringList } from '../../core/fields.js';
-import { parseCidr } from '../cidr.js';
+import { parseCidr } from './cidr.js';
 
-/** The token parameters of a role (Vault's common token fields); durations in seconds. */
-export interface TokenSettings {
-  ttl: number;
-  max_ttl: number;
-  period: number;
-  explicit_max_ttl: number;
-  policies: string[];
-  bound_cidrs: string[];
-  no_default_policy: boolean;
+const TOKEN_TYPES = ['default', 'service', 'batch'] as const;
+const seconds = z.number();
+const strings = z.array(z.string());
+
+/** The token parameters of a role as stored (Vault's common token fields); durations in seconds. */
+export const storedTokenSettings = z.object({
+  ttl: seconds,
+  max_ttl: seconds,
+  period: seconds,
+  explicit_max_ttl: seconds,
+  policies: strings,
+  bound_cidrs: strings,
+  no_default_policy: z.boolean(),
   /** 0 is unlimited. */
-  num_uses: number;
-  type: TokenType;
-}
+  num_uses: z.number().int(),
+  type: z.enum(TOKEN_TYPES),
+});
 
-export type TokenType = 'default' | 'service' | 'batch';
+export type TokenSettings = z.infer<typeof storedTokenSettings>;
+export type TokenType = TokenSettings['type'];
 
-/** The deprecated `ttl`, `max_ttl`, `period` and `policies`, kept only to answer reads as Vault does. */
-export interface LegacyTokenFields {
-  ttl: number;
-  max_ttl: number;
-  period: number;
-  policies: string[];
-}
+/** The deprecated `ttl`, `max_ttl`, `period` and `policies` as stored, kept only to answer reads as Vault does. */
+export const storedLegacyTokenFields = z.object({ ttl: seconds, max_ttl: seconds, period: seconds, policies: strings });
+
+export type LegacyTokenFields = z.infer<typeof storedLegacyTokenFields>;
 
 export const DEFAULT_TOKEN_SETTINGS: Readonly<TokenSettings> = Object.freeze({
   ttl: 0,
@@ -59,8 +61,6 @@ export const tokenFieldShape = {
 
 type TokenFields = { [K in keyof typeof tokenFieldShape]: z.output<(typeof tokenFieldShape)[K]> };
 
-const TOKEN_TYPES: readonly string[] = ['default', 'service', 'batch'];
-
 /** Policies as Vault sanitises the legacy field: trimmed, lower-cased, de-duplicated, sorted. */
 export function sanitizePolicies(policies: readonly string[]): string[] {
   return [...new Set(policies.map((policy) => policy.trim().toLowerCase()).filter((policy) => policy !== ''))].sort();
@@ -81,7 +81,7 @@ export function refuseRootPolicy(policies: readonly string[], what: string): voi
 
 function tokenType(value: string): TokenType {
   const type = value === '' ? 'default' : value;
-  if (!TOKEN_TYPES.includes(type)) throw new InvalidRequest(`invalid 'token_type' value ${JSON.stringify(value)}`);
+  if (!(TOKEN_TYPES as readonly string[]).includes(type)) throw new InvalidRequest(`invalid 'token_type' value ${JSON.stringify(value)}`);
   return type as TokenType;
 }
 

@@ -1,13 +1,14 @@
-// An independent verifier of CMS SignedData documents for the differential tests of src/auth/pkcs7.ts: the parsing is
-// @peculiar/asn1-cms (asn1-schema over asn1js), the hashing and the signature check node:crypto, and nothing of
-// src/auth is used. It answers whether a document is validly signed by one of the trusted certificates, and its content.
+// An independent verifier of CMS SignedData documents for the differential tests of src/auth/pkcs7/pkcs7.ts: the
+// parsing is @peculiar/asn1-cms (asn1-schema over asn1js), the hashing and the signature check node:crypto, and nothing
+// of src/auth is used. It answers whether a document is validly signed by one of the trusted certificates, and its
+// content.
 import 'reflect-metadata';
 import { createHash, verify, X509Certificate } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import { AsnConvert, AsnParser } from '@peculiar/asn1-schema';
 import { Certificate } from '@peculiar/asn1-x509';
 import { ContentInfo, SignedData, id_data, id_signedData, type Attribute } from '@peculiar/asn1-cms';
-import type { TrustedCertificate } from '../../../src/auth/trusted-certificate.js';
+import type { TrustedCertificate } from '../../../src/auth/pkcs7/trusted-certificate.js';
 
 export type OracleVerdict = { valid: true; content: Buffer } | { valid: false; reason: string };
 

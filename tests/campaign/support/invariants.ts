@@ -1,4 +1,4 @@
-import { parseRoleTag, canonicalRoleTag } from '../../../src/auth/role-tag.js';
+import { parseRoleTag, canonicalRoleTag } from '../../../src/auth/roles/role-tag.js';
 import { isPlainObject } from '../../../src/core/fields.js';
 import { parseTimestamp } from '../../../src/core/time.js';
 import type { Storage } from '../../../src/ports/storage.js';

@@ -1,0 +1,115 @@
+// Change events between two engines over one storage that can watch, without a database: what one engine commits
+// reaches the other's subscribers once each, in order; a key's record keeps its last 16 changes, which is what a
+// catch-up after lost notifications delivers; and a catch-up finds the removals of the keys it knew.
+import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { KvEngine, type KvChangeEvent } from '../../src/kv/index.js';
+import type { StorageOperation, StorageWatchHandlers } from '../../src/ports/storage.js';
+
+/** Tells its watchers every key a committed call changed, as a shared database does; `muted` loses the news. */
+class AnnouncingStorage extends MemoryStorage {
+  muted = false;
+  private readonly handlers = new Set<{ prefix: string; handlers: StorageWatchHandlers }>();
+
+  async watch(prefix: string, handlers: StorageWatchHandlers) {
+    const entry = { prefix, handlers };
+    this.handlers.add(entry);
+    return { close: async () => void this.handlers.delete(entry) };
+  }
+
+  /** The connection came back: notifications may have been lost. */
+  reconnect(): void {
+    for (const { handlers } of this.handlers) handlers.reset();
+  }
+
+  override async put(key: string, value: Uint8Array) {
+    await super.put(key, value);
+    this.announce([key]);
+  }
+  override async delete(key: string) {
+    await super.delete(key);
+    this.announce([key]);
+  }
+  override async compareAndPut(key: string, expected: Uint8Array | undefined, value: Uint8Array) {
+    return this.announced(await super.compareAndPut(key, expected, value), [key]);
+  }
+  override async compareAndDelete(key: string, expected: Uint8Array) {
+    return this.announced(await super.compareAndDelete(key, expected), [key]);
+  }
+  override async commit(operations: readonly StorageOperation[]) {
+    return this.announced(await super.commit(operations), operations.map((operation) => operation.key));
+  }
+
+  private announced(done: boolean, keys: string[]): boolean {
+    if (done) this.announce(keys);
+    return done;
+  }
+
+  private announce(keys: string[]): void {
+    if (this.muted) return;
+    for (const { prefix, handlers } of this.handlers) for (const key of keys) if (key.startsWith(prefix)) handlers.changed(key);
+  }
+}
+
+const engines: KvEngine[] = [];
+afterEach(async () => {
+  for (const engine of engines.splice(0)) await engine.stopWatching();
+});
+
+async function pair() {
+  const storage = new AnnouncingStorage();
+  const writer = new KvEngine({ storage });
+  const watcher = new KvEngine({ storage });
+  engines.push(watcher);
+  return { storage, writer, watcher };
+}
+
+async function watch(watcher: KvEngine) {
+  const events: KvChangeEvent[] = [];
+  watcher.subscribe('', (event) => void events.push(event));
+  await watcher.watching();
+  const seen = () => events.map(({ path, operation, revision }) => `${path}@${revision} ${operation}`);
+  return { seen };
+}
+
+/** Lets notifications and the reads they start settle. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+describe('changes another engine commits', () => {
+  it('reach subscribers once each, in order; what existed before the watch is not replayed', async () => {
+    const { writer, watcher } = await pair();
+    await writer.write('old', { v: 0 });
+    const { seen } = await watch(watcher);
+    await writer.write('old', { v: 1 });
+    await writer.write('new', { v: 1 });
+    await writer.write('new', { v: 2 });
+    await writer.deleteMetadata('old');
+    await settle();
+    expect(seen()).toEqual(['old@2 write', 'new@1 write', 'new@2 write', 'old@3 metadata-delete']);
+    // The watcher's own changes are announced to it too, and still delivered once.
+    await watcher.write('own', { v: 1 });
+    await settle();
+    expect(seen().filter((event) => event.startsWith('own'))).toEqual(['own@1 write']);
+  });
+
+  it('missed while notifications were lost are found by the catch-up: the last 16 of a key, and removals', async () => {
+    const { storage, writer, watcher } = await pair();
+    await writer.write('gone', { v: 0 });
+    await writer.write('busy', { v: 0 });
+    const { seen } = await watch(watcher);
+    await writer.write('gone', { v: 1 });
+    await settle();
+    storage.muted = true;
+    for (let n = 1; n <= 20; n++) await writer.write('busy', { v: n });
+    await writer.write('born', { v: 1 });
+    await writer.deleteMetadata('gone');
+    await settle();
+    expect(seen()).toEqual(['gone@2 write']);
+    storage.muted = false;
+    storage.reconnect();
+    await settle();
+    const busy = Array.from({ length: 16 }, (_, n) => `busy@${n + 6} write`);
+    expect(seen().filter((event) => event.startsWith('busy'))).toEqual(busy);
+    expect(seen().filter((event) => !event.startsWith('busy'))).toEqual(['gone@2 write', 'born@1 write', 'gone@3 metadata-delete']);
+  });
+});
