@@ -1,6 +1,14 @@
-/** strongroom/server: both engines behind Vault's HTTP API, with durable tokens, ACL policies and an audit log. */
+/**
+ * strongroom/server: both engines behind Vault's HTTP API, with durable tokens, ACL policies and an audit log.
+ *
+ * `createServer` is the whole server, to listen on its own or to mount in another HTTP stack; `createEngineHandler`
+ * serves one engine alone, for a service that decides access itself; `acceptListMethod` lets a node:http server take
+ * Vault's `LIST` method. docs/server.md describes what the server answers.
+ *
+ * @packageDocumentation
+ */
 export { createServer, type ServerOptions, type StrongroomServer, type LogEntry } from './server.js';
 export { canonicalPolicyName } from './policies/policy-store.js';
 export { createEngineHandler, type EngineHandlerOptions } from './http/engine-handler.js';
-export type { ApiRequest } from './http/request.js';
+export type { ApiMethod, ApiRequest } from './http/request.js';
 export { acceptListMethod, ListMethodRewriter } from '../adapters/http/list-method.js';

@@ -28,20 +28,35 @@ import { loggedPath } from './tokens/token-path.js';
 import { TokenStore } from './tokens/token-store.js';
 import { DEFAULT_MAX_TTL_SECONDS } from './tokens/token-ttl.js';
 
+/**
+ * One line of the server's own log, as a JSON object: a request (`time`, `level`, `request_id`, `remote`, `method`,
+ * `path`, `status`, `ms`, and the caller's `accessor`) or a fault or warning (`msg`, `error`). A path is logged without
+ * its query and with any token in it replaced; headers and bodies never are.
+ */
 export type LogEntry = Record<string, unknown>;
 
+/**
+ * How {@link createServer} is set up. Every option has a default: `createServer()` serves from memory, makes a root
+ * token on first use, writes no audit log and takes the transport limits below (1 MiB bodies, 1024 connections, ...).
+ * A transport or event-subscription limit that is not a positive number is refused at once, a TypeError naming it.
+ */
 export interface ServerOptions extends TransportLimitOptions {
   /** Shared by the engines and the server's own state, each under its own key prefix; in memory by default. */
   storage?: Storage;
+  /** Where the server and both engines take the time from; the system clock by default. */
   clock?: Clock;
   /**
    * The root token to accept; without it a random one is made the first time the storage is used. A different value
    * at a later start retires the previous root token (it grants nothing; the tokens it created live on).
    */
   rootToken?: string;
+  /** The cloud the auth method asks about instances and principals; the built-in AWS provider by default. */
   cloud?: AuthMethodOptions['cloud'];
+  /** Where the auth method reads its environment (region, credentials); `process.env` by default. */
   env?: Record<string, string | undefined>;
+  /** Further options of the auth method at `auth/cloud/`, applied over the server's own; none by default. */
   authOptions?: Partial<AuthMethodOptions>;
+  /** Further options of the KV engine at `secret/`, applied over the server's own; none by default. */
   kvOptions?: Partial<KvEngineOptions>;
   /** How often periodic work (tidy, expired-token sweep) runs; every minute by default. */
   periodicIntervalMs?: number;
@@ -58,8 +73,9 @@ export interface ServerOptions extends TransportLimitOptions {
   maxTokensPerParent?: number;
   /** Live tokens of one login role (its logins and the tokens made below them); 10 000 by default. */
   maxTokensPerRole?: number;
-  /** Change-event subscriptions a process keeps open at once, all tokens together (256 by default) and per token (16). */
+  /** Change-event subscriptions a process keeps open at once, all tokens together; 256 by default. */
   maxEventSubscriptions?: number;
+  /** Change-event subscriptions a process keeps open at once for one token; 16 by default. */
   maxEventSubscriptionsPerToken?: number;
   /**
    * How often an open subscription looks its token and policies up again (milliseconds; 5 000 by default): the time a
@@ -74,6 +90,7 @@ export interface ServerOptions extends TransportLimitOptions {
   log?: (entry: LogEntry) => void;
 }
 
+/** A server made by {@link createServer}: listen on its own, or mount its `handler` in another HTTP stack. */
 export interface StrongroomServer {
   /** Starts listening (port 0 picks a free port); resolves to the base URL. */
   listen(address?: { port?: number; host?: string }): Promise<string>;
@@ -88,12 +105,20 @@ export interface StrongroomServer {
   ready(): Promise<string | undefined>;
   /** Runs the due background work once: the auth method's tidy, and revoking expired tokens. */
   runPeriodic(): Promise<void>;
+  /** The KV engine served at `secret/`, for use in the same process. */
   readonly kv: KvEngine;
+  /** The auth method served at `auth/cloud/`, for use in the same process. */
   readonly auth: AuthMethod;
 }
 
 const describeError = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
+/**
+ * Makes the server: the KV engine at `secret/`, the auth method at `auth/cloud/`, client tokens at `auth/token/`, and
+ * ACL policies, the audit device and change events under `sys/`, all over one storage (in memory unless
+ * {@link ServerOptions.storage} says otherwise). Nothing listens until `listen()`; the stored state is made ready at
+ * once, and `ready()` reports how that went.
+ */
 export function createServer(options: ServerOptions = {}): StrongroomServer {
   const clock = options.clock ?? systemClock;
   const storage = options.storage ?? new MemoryStorage();
