@@ -7,7 +7,8 @@
  *
  * @packageDocumentation
  */
-export { createServer, type ServerOptions, type StrongroomServer, type LogEntry } from './server.js';
+export { createServer, type StrongroomServer } from './server.js';
+export type { LogEntry, ServerOptions } from './server-options.js';
 export { canonicalPolicyName } from './policies/policy-store.js';
 export { createEngineHandler, type EngineHandlerOptions } from './http/engine-handler.js';
 export type { ApiMethod, ApiRequest } from './http/request.js';
