@@ -10,13 +10,13 @@ export const GROUPS = {
     // token-store.ts and token-routes.ts, and what was split out of them: the create rules, the quota ledger, the root
     // token, CIDR checks, and the redaction of tokens sent in the path.
     mutate: [
-      'src/server/token-routes.ts',
-      'src/server/token-store.ts',
-      'src/server/token-create.ts',
-      'src/server/token-ledger.ts',
-      'src/server/token-root.ts',
-      'src/server/token-cidrs.ts',
-      'src/server/token-path.ts',
+      'src/server/routes/token-routes.ts',
+      'src/server/tokens/token-store.ts',
+      'src/server/tokens/token-create.ts',
+      'src/server/tokens/token-ledger.ts',
+      'src/server/tokens/token-root.ts',
+      'src/server/tokens/token-cidrs.ts',
+      'src/server/tokens/token-path.ts',
     ],
     tests: ['tests/server/token*.test.ts'],
   },
@@ -34,13 +34,13 @@ export const GROUPS = {
   },
   events: {
     mutate: [
-      'src/server/event-routes.ts',
-      'src/server/event-subscriptions.ts',
+      'src/server/routes/event-routes.ts',
+      'src/server/routes/event-subscriptions.ts',
       'src/kv/change-feed.ts',
       'src/kv/change-events.ts',
-      'src/server/sys-routes.ts',
-      'src/server/mount-access.ts',
-      'src/server/policy-store.ts',
+      'src/server/routes/sys-routes.ts',
+      'src/server/policies/mount-access.ts',
+      'src/server/policies/policy-store.ts',
     ],
     tests: [
       'tests/server/events*.test.ts',

@@ -3,7 +3,8 @@
 // configured by the environment (HOST, PORT, STRONGROOM_*).
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
-import { createServer, type ServerOptions } from './server.js';
+import { createServer } from './server.js';
+import type { ServerOptions } from './server-options.js';
 import { selectStorage } from './storage-selection.js';
 
 const USAGE = `usage: strongroom server

@@ -3,77 +3,31 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { systemClock } from '../adapters/clocks.js';
 import { acceptListMethod } from '../adapters/http/list-method.js';
 import { MemoryStorage } from '../adapters/memory-storage.js';
-import { systemClock } from '../adapters/clocks.js';
-import { AuthMethod, type AuthMethodOptions } from '../auth-method.js';
+import { AuthMethod } from '../auth-method.js';
 import { JsonStore } from '../core/stored-json.js';
-import { KvEngine, type KvEngineOptions } from '../kv/kv-engine.js';
-import type { Clock } from '../ports/clock.js';
-import type { Storage } from '../ports/storage.js';
-import { AuditLog } from './audit.js';
-import { BodyBudget } from './body-budget.js';
-import { createDispatcher, type Mount } from './dispatch.js';
-import { eventRoutes } from './event-routes.js';
-import { subscriptionLimits } from './event-subscriptions.js';
-import { createListener, trackConnections } from './listener.js';
-import { PolicyStore } from './policy-store.js';
-import { ClientGone, API_PREFIX, readRequest } from './request.js';
+import { KvEngine } from '../kv/kv-engine.js';
+import { AuditLog } from './dispatch/audit.js';
+import { createDispatcher, type Mount } from './dispatch/dispatch.js';
+import { BodyBudget } from './http/body-budget.js';
+import { createListener, trackConnections } from './http/listener.js';
+import { ClientGone, API_PREFIX, readRequest } from './http/request.js';
+import { transportLimits } from './http/transport-limits.js';
+import { errorResult, sendResult } from './http/wire.js';
+import { PolicyStore } from './policies/policy-store.js';
+import { eventRoutes } from './routes/event-routes.js';
+import { subscriptionLimits } from './routes/event-subscriptions.js';
+import { sysRoutes } from './routes/sys-routes.js';
+import { tokenRoutes } from './routes/token-routes.js';
 import { serverKey } from './server-keys.js';
-import { sysRoutes } from './sys-routes.js';
-import { loggedPath } from './token-path.js';
-import { tokenRoutes } from './token-routes.js';
-import { TokenStore } from './token-store.js';
-import { DEFAULT_MAX_TTL_SECONDS } from './token-ttl.js';
-import { transportLimits, type TransportLimitOptions } from './transport-limits.js';
-import { errorResult, sendResult } from './wire.js';
+import type { LogEntry, ServerOptions } from './server-options.js';
+import { loggedPath } from './tokens/token-path.js';
+import { TokenStore } from './tokens/token-store.js';
+import { DEFAULT_MAX_TTL_SECONDS } from './tokens/token-ttl.js';
 
-export type LogEntry = Record<string, unknown>;
-
-export interface ServerOptions extends TransportLimitOptions {
-  /** Shared by the engines and the server's own state, each under its own key prefix; in memory by default. */
-  storage?: Storage;
-  clock?: Clock;
-  /**
-   * The root token to accept; without it a random one is made the first time the storage is used. A different value
-   * at a later start retires the previous root token (it grants nothing; the tokens it created live on).
-   */
-  rootToken?: string;
-  cloud?: AuthMethodOptions['cloud'];
-  env?: Record<string, string | undefined>;
-  authOptions?: Partial<AuthMethodOptions>;
-  kvOptions?: Partial<KvEngineOptions>;
-  /** How often periodic work (tidy, expired-token sweep) runs; every minute by default. */
-  periodicIntervalMs?: number;
-  /** Seconds; for tokens created without a TTL (tokenMaxTtl by default). */
-  tokenTtl?: number;
-  /** Seconds; the ceiling of every token and the auth mount's max TTL (768h by default). */
-  tokenMaxTtl?: number;
-  /**
-   * Live tokens a process keeps before refusing logins and token creation with 429 (root is never refused); 100 000 by
-   * default. Counted per process: the two quotas below are exact across processes.
-   */
-  maxTokens?: number;
-  /** Live tokens that may exist below one token root created (its children, theirs, their orphans); 1 000 by default. */
-  maxTokensPerParent?: number;
-  /** Live tokens of one login role (its logins and the tokens made below them); 10 000 by default. */
-  maxTokensPerRole?: number;
-  /** Change-event subscriptions a process keeps open at once, all tokens together (256 by default) and per token (16). */
-  maxEventSubscriptions?: number;
-  maxEventSubscriptionsPerToken?: number;
-  /**
-   * How often an open subscription looks its token and policies up again (milliseconds; 5 000 by default): the time a
-   * revocation or policy change made by another process over the same storage takes to reach it.
-   */
-  eventRecheckMs?: number;
-  /** A file that receives the audit log; none by default. */
-  auditFile?: string;
-  /** PEM certificate chain and key: serve HTTPS. */
-  tls?: { cert: string | Buffer; key: string | Buffer };
-  /** One call per request and per fault; JSON lines on stdout by default. */
-  log?: (entry: LogEntry) => void;
-}
-
+/** A server made by {@link createServer}: listen on its own, or mount its `handler` in another HTTP stack. */
 export interface StrongroomServer {
   /** Starts listening (port 0 picks a free port); resolves to the base URL. */
   listen(address?: { port?: number; host?: string }): Promise<string>;
@@ -88,12 +42,20 @@ export interface StrongroomServer {
   ready(): Promise<string | undefined>;
   /** Runs the due background work once: the auth method's tidy, and revoking expired tokens. */
   runPeriodic(): Promise<void>;
+  /** The KV engine served at `secret/`, for use in the same process. */
   readonly kv: KvEngine;
+  /** The auth method served at `auth/cloud/`, for use in the same process. */
   readonly auth: AuthMethod;
 }
 
 const describeError = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
+/**
+ * Makes the server: the KV engine at `secret/`, the auth method at `auth/cloud/`, client tokens at `auth/token/`, and
+ * ACL policies, the audit device and change events under `sys/`, all over one storage (in memory unless
+ * {@link ServerOptions.storage} says otherwise). Nothing listens until `listen()`; the stored state is made ready at
+ * once, and `ready()` reports how that went.
+ */
 export function createServer(options: ServerOptions = {}): StrongroomServer {
   const clock = options.clock ?? systemClock;
   const storage = options.storage ?? new MemoryStorage();

@@ -1,13 +1,13 @@
-// The subscription registry on its own (src/server/event-subscriptions.ts), over real token and policy stores: what it
-// costs to follow a token, and what happens when following it fails.
+// The subscription registry on its own (src/server/routes/event-subscriptions.ts), over real token and policy stores:
+// what it costs to follow a token, and what happens when following it fails.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../src/adapters/clocks.js';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import { JsonStore } from '../../src/core/stored-json.js';
 import { QuotaExceeded } from '../../src/core/errors.js';
-import { EventSubscriptions, subscriptionLimits, type Subscription } from '../../src/server/event-subscriptions.js';
-import { PolicyStore } from '../../src/server/policy-store.js';
-import { TokenStore } from '../../src/server/token-store.js';
+import { JsonStore } from '../../src/core/stored-json.js';
+import { PolicyStore } from '../../src/server/policies/policy-store.js';
+import { EventSubscriptions, subscriptionLimits, type Subscription } from '../../src/server/routes/event-subscriptions.js';
+import { TokenStore } from '../../src/server/tokens/token-store.js';
 
 const PATH = 'sys/events/subscribe/secret';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import { InvalidRequest } from '../../src/core/errors.js';
 import { encodeJson, JsonStore } from '../../src/core/stored-json.js';
-import { canonicalPolicyName, PolicyStore } from '../../src/server/policy-store.js';
+import { canonicalPolicyName, PolicyStore } from '../../src/server/policies/policy-store.js';
 
 const READ_A = 'path "a" { capabilities = ["read"] }';
 

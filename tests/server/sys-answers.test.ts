@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/adapters/clocks.js';
-import { SERVER_VERSION } from '../../src/server/version.js';
+import { SERVER_VERSION } from '../../src/server/routes/version.js';
 import { dataDir, request, startServer, type Started } from './harness.js';
 
 const ROOT = 'sr.answers';

@@ -1,7 +1,7 @@
 // sys/capabilities-self judges every path it is sent; without a bound, one request of a few hundred kilobytes of short
 // paths would cost as many ACL checks as it names. At most MAX_CAPABILITY_PATHS paths, a 400 past them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_CAPABILITY_PATHS } from '../../src/server/sys-routes.js';
+import { MAX_CAPABILITY_PATHS } from '../../src/server/routes/sys-routes.js';
 import { request, startServer, type Started } from './harness.js';
 
 const ROOT = 'sr.capabilities-limit';

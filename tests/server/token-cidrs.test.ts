@@ -1,7 +1,7 @@
 // A login token bound to addresses (the role's token_bound_cidrs) works only from them, and so do its children: a
 // child that dropped the binding would carry the parent's access to anywhere.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inCidrs } from '../../src/server/token-cidrs.js';
+import { inCidrs } from '../../src/server/tokens/token-cidrs.js';
 import { startTokenServer, type TokenServer } from './token-harness.js';
 
 const INSIDE = '127.0.0.1';

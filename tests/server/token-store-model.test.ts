@@ -11,9 +11,9 @@ import { QuotaExceeded } from '../../src/core/errors.js';
 import type { AuthGrant } from '../../src/core/request.js';
 import { JsonStore } from '../../src/core/stored-json.js';
 import type { Storage } from '../../src/ports/storage.js';
-import type { NewTokenFields, TokenRecord } from '../../src/server/token-record.js';
+import type { NewTokenFields, TokenRecord } from '../../src/server/tokens/token-record.js';
+import { TokenStore } from '../../src/server/tokens/token-store.js';
 import { withoutCommit } from '../support/faulty-storage.js';
-import { TokenStore } from '../../src/server/token-store.js';
 
 const LIMITS = { defaultTtl: 600, systemMaxTtl: 3600, maxTokens: 7, maxTokensPerParent: 4, maxTokensPerRole: 3 };
 const ROOT = 'sr.model-root';

@@ -7,9 +7,9 @@ import { InternalError, QuotaExceeded } from '../../src/core/errors.js';
 import { JsonStore } from '../../src/core/stored-json.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { createServer } from '../../src/server/index.js';
-import type { NewTokenFields, TokenRecord } from '../../src/server/token-record.js';
-import { MAX_ATTEMPTS } from '../../src/server/token-ledger.js';
-import { MAX_CHAIN, TokenStore, type TokenLimits } from '../../src/server/token-store.js';
+import { MAX_ATTEMPTS } from '../../src/server/tokens/token-ledger.js';
+import type { NewTokenFields, TokenRecord } from '../../src/server/tokens/token-record.js';
+import { MAX_CHAIN, TokenStore, type TokenLimits } from '../../src/server/tokens/token-store.js';
 import { FaultyStorage, withoutCommit } from '../support/faulty-storage.js';
 
 const KEY = Buffer.alloc(32, 3);

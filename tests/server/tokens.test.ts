@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import vault from 'node-vault';
 import { ManualClock } from '../../src/adapters/clocks.js';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import { calculateTtl } from '../../src/server/token-ttl.js';
+import { calculateTtl } from '../../src/server/tokens/token-ttl.js';
 import { request, startServer, type Started } from './harness.js';
 
 const HOUR = 3600;

@@ -3,8 +3,8 @@
 // are bounded. Each bound is tested at the limit and one past, through createServer's options.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BodyBudget } from '../../src/server/http/body-budget.js';
 import { createServer, type ServerOptions } from '../../src/server/index.js';
-import { BodyBudget } from '../../src/server/body-budget.js';
 import { request, startServer, type Started } from './harness.js';
 
 const root = 'sr.limits-root';

@@ -1,18 +1,18 @@
 // Vault's token API (auth/token/...): create, lookups, renewals and revocations, by token, by accessor or of oneself.
 import { z } from 'zod';
-import { formatDuration } from '../core/duration.js';
-import { InvalidRequest, PermissionDenied, UnsupportedOperation } from '../core/errors.js';
-import { bool, duration, int, str, stringList, stringMap } from '../core/fields.js';
-import type { Clock } from '../ports/clock.js';
-import type { PolicyStore } from './policy-store.js';
-import type { ApiMethod } from './request.js';
-import { fields, ignoredFieldsWarning, withPutAsPost, type Route, type RouteContext, type RouteHandler } from './route.js';
-import { planToken } from './token-create.js';
-import { redactTokenInPath } from './token-path.js';
-import { authView, lookupView, type TokenRecord } from './token-record.js';
-import type { TokenStore } from './token-store.js';
-import type { AuthMethod } from '../auth-method.js';
-import { engineResult, envelope, noContent, ok, type ApiResult } from './wire.js';
+import type { AuthMethod } from '../../auth-method.js';
+import { formatDuration } from '../../core/duration.js';
+import { InvalidRequest, PermissionDenied, UnsupportedOperation } from '../../core/errors.js';
+import { bool, duration, int, str, stringList, stringMap } from '../../core/fields.js';
+import type { Clock } from '../../ports/clock.js';
+import { fields, ignoredFieldsWarning, withPutAsPost, type Route, type RouteContext, type RouteHandler } from '../dispatch/route.js';
+import type { ApiMethod } from '../http/request.js';
+import { engineResult, envelope, noContent, ok, type ApiResult } from '../http/wire.js';
+import type { PolicyStore } from '../policies/policy-store.js';
+import { planToken } from '../tokens/token-create.js';
+import { redactTokenInPath } from '../tokens/token-path.js';
+import { authView, lookupView, type TokenRecord } from '../tokens/token-record.js';
+import type { TokenStore } from '../tokens/token-store.js';
 
 /** The fields of auth/token/create; built with each set of routes, where they are used. */
 const createFields = () =>

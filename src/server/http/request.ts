@@ -3,10 +3,10 @@
 // 400, an oversized body a 413, and the path is checked after percent-decoding.
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { isIPv4 } from 'node:net';
-import { InvalidRequest, NotFound, PayloadTooLarge, RequestTimeout, ServiceUnavailable } from '../core/errors.js';
-import { validatePath } from '../core/path.js';
-import { checkJsonDocument } from '../core/request-shape.js';
-import type { HttpMethod } from '../core/request.js';
+import { InvalidRequest, NotFound, PayloadTooLarge, RequestTimeout, ServiceUnavailable } from '../../core/errors.js';
+import { validatePath } from '../../core/path.js';
+import { checkJsonDocument } from '../../core/request-shape.js';
+import type { HttpMethod } from '../../core/request.js';
 import type { BodyHold } from './body-budget.js';
 
 export const API_PREFIX = '/v1/';
@@ -15,8 +15,13 @@ const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 
 // Headers that carry the caller's credentials: used to find the token, never passed on to an engine.
 const CREDENTIAL_HEADERS = new Set(['x-vault-token', 'authorization']);
 
+/** A request's method as the server sees it: Vault's methods (`LIST` and `SCAN` among them) and `HEAD`. */
 export type ApiMethod = HttpMethod | 'HEAD';
 
+/**
+ * One request as the HTTP edge hands it on, read and checked, free of node:http: what the dispatcher routes, and what
+ * `createEngineHandler`'s `authorize` is shown beside each capability check. Its token is in `token` alone.
+ */
 export interface ApiRequest {
   /** `GET ?list=true` arrives as LIST, `GET ?scan=true` as SCAN. */
   method: ApiMethod;
@@ -24,10 +29,13 @@ export interface ApiRequest {
   path: string;
   /** Without `list`. */
   query: Record<string, string | string[]>;
+  /** The parsed JSON body of a POST, PUT or PATCH, whatever its Content-Type; undefined otherwise, or when empty. */
   body: unknown;
   /** Without the credential headers. */
   headers: Record<string, string | string[] | undefined>;
+  /** From `X-Vault-Token`, else from `Authorization: Bearer`; undefined when neither is sent. */
   token: string | undefined;
+  /** The client's address; an IPv4 client of a dual-stack socket as plain IPv4 (`10.0.0.1`, not `::ffff:10.0.0.1`). */
   remoteAddress: string | undefined;
   remotePort: number | undefined;
 }

@@ -3,13 +3,13 @@
 // and reaches the subscriber only while its token is valid and its policies let it read that key's metadata.
 import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { str } from '../core/fields.js';
-import type { KvEngine } from '../kv/kv-engine.js';
-import type { Clock } from '../ports/clock.js';
+import { str } from '../../core/fields.js';
+import type { KvEngine } from '../../kv/kv-engine.js';
+import type { Clock } from '../../ports/clock.js';
+import { fields, type Route } from '../dispatch/route.js';
+import type { PolicyStore } from '../policies/policy-store.js';
+import type { TokenStore } from '../tokens/token-store.js';
 import { EventSubscriptions, type Subscription, type SubscriptionLimits } from './event-subscriptions.js';
-import type { PolicyStore } from './policy-store.js';
-import { fields, type Route } from './route.js';
-import type { TokenStore } from './token-store.js';
 
 const querySchema = z.object({ prefix: str({ maxLength: 4096 }).optional() });
 const HEARTBEAT_MS = 15_000;

@@ -4,10 +4,10 @@
 // exact count and a crash changes both or neither. Over a storage without atomic commits, the count moves first when
 // a token is created and last when one is removed, each time through a conditional write: concurrent callers still
 // see an exact count, and a crash in between can only leave it too high (refusing early), never too low.
-import { ROOT_POLICY_NAME } from '../acl/builtin-policies.js';
-import { InternalError, QuotaExceeded } from '../core/errors.js';
-import { CorruptDocument, encodeJson, unchanged, type JsonStore } from '../core/stored-json.js';
-import type { StorageOperation } from '../ports/storage.js';
+import { ROOT_POLICY_NAME } from '../../acl/builtin-policies.js';
+import { InternalError, QuotaExceeded } from '../../core/errors.js';
+import { CorruptDocument, encodeJson, unchanged, type JsonStore } from '../../core/stored-json.js';
+import type { StorageOperation } from '../../ports/storage.js';
 import type { TokenRecord } from './token-record.js';
 
 const COUNT_PREFIX = 'sys/token/count/';

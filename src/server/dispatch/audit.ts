@@ -5,9 +5,9 @@
 // is hashed too. When the device cannot write, the request is refused.
 import { createHmac } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
-import { InternalError, InvalidRequest } from '../core/errors.js';
-import { redactTokenInPath } from './token-path.js';
-import type { TokenRecord } from './token-record.js';
+import { InternalError, InvalidRequest } from '../../core/errors.js';
+import { redactTokenInPath } from '../tokens/token-path.js';
+import type { TokenRecord } from '../tokens/token-record.js';
 
 const DEVICE_PATH = 'file/';
 // Token metadata stays readable, as in Vault, except this entry: an ec2 login's nonce is the instance's credential for

@@ -1,18 +1,18 @@
 // Where a request goes: to an engine mounted at a path prefix, or to one of the server's own routes. The caller's
 // token is checked against the ACL through the engines' `authorize` callback, and a login grant becomes a token.
-import type { Acl } from '../acl/acl.js';
-import { tokenPolicies } from '../acl/builtin-policies.js';
-import type { RequiredCapability } from '../acl/capability.js';
-import { InvalidRequest, NotFound, PermissionDenied, UnsupportedOperation } from '../core/errors.js';
-import type { AuthGrant, BulkAuthorizer, CapabilityCheck, EngineRequest, EngineResponse } from '../core/request.js';
-import type { Clock } from '../ports/clock.js';
+import type { Acl } from '../../acl/acl.js';
+import { tokenPolicies } from '../../acl/builtin-policies.js';
+import type { RequiredCapability } from '../../acl/capability.js';
+import { InvalidRequest, NotFound, PermissionDenied, UnsupportedOperation } from '../../core/errors.js';
+import type { AuthGrant, BulkAuthorizer, CapabilityCheck, EngineRequest, EngineResponse } from '../../core/request.js';
+import type { Clock } from '../../ports/clock.js';
 import type { AuditEvent, AuditLog } from './audit.js';
-import type { PolicyStore } from './policy-store.js';
-import { refuseWrapping, type ApiMethod, type ApiRequest } from './request.js';
+import type { PolicyStore } from '../policies/policy-store.js';
+import { refuseWrapping, type ApiMethod, type ApiRequest } from '../http/request.js';
 import type { Route } from './route.js';
-import { authView, type TokenRecord } from './token-record.js';
-import type { TokenStore } from './token-store.js';
-import { engineResult, envelope, errorResult, type ApiResult } from './wire.js';
+import { authView, type TokenRecord } from '../tokens/token-record.js';
+import type { TokenStore } from '../tokens/token-store.js';
+import { engineResult, envelope, errorResult, type ApiResult } from '../http/wire.js';
 
 export interface Mount {
   /** e.g. `secret/`; requests under it go to the engine with the prefix removed. */

@@ -1,12 +1,12 @@
 // Named ACL policies in the configured storage, and the Acl a token's policies add up to. Every process over one
 // storage reads the same policies: nothing is cached but the compiled form of a policy text. Whoever keeps an Acl for
 // longer than a request (an open event stream) is told of every policy write this process makes.
-import { Acl } from '../acl/acl.js';
-import { DEFAULT_POLICY, DEFAULT_POLICY_NAME, ROOT_POLICY_NAME } from '../acl/builtin-policies.js';
-import { parsePolicy, type NamedPolicy } from '../acl/policy.js';
-import { compareKeys } from '../core/key-order.js';
-import { InvalidRequest } from '../core/errors.js';
-import type { JsonStore } from '../core/stored-json.js';
+import { Acl } from '../../acl/acl.js';
+import { DEFAULT_POLICY, DEFAULT_POLICY_NAME, ROOT_POLICY_NAME } from '../../acl/builtin-policies.js';
+import { parsePolicy, type NamedPolicy } from '../../acl/policy.js';
+import { InvalidRequest } from '../../core/errors.js';
+import { compareKeys } from '../../core/key-order.js';
+import type { JsonStore } from '../../core/stored-json.js';
 
 const PREFIX = 'sys/policy/';
 const MAX_POLICY_NAME = 128;

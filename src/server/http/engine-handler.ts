@@ -2,15 +2,20 @@
 // KV engine (or only the auth method) in its own HTTP stack and decides access itself.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NotFound, UnsupportedOperation } from '../core/errors.js';
-import type { CapabilityCheck, EngineRequest, EngineResponse } from '../core/request.js';
+import { NotFound, UnsupportedOperation } from '../../core/errors.js';
+import type { CapabilityCheck, EngineRequest, EngineResponse } from '../../core/request.js';
 import { ClientGone, readRequest, refuseWrapping, type ApiRequest } from './request.js';
 import { engineResult, errorResult, sendResult } from './wire.js';
 
+/** What {@link createEngineHandler} serves, and who decides access. Only `mount` and `engine` are required. */
 export interface EngineHandlerOptions {
   /** Where the engine answers, below `/v1/`: e.g. `secret/`. */
   mount: string;
-  engine: { handle(request: EngineRequest): Promise<EngineResponse> };
+  /** A `KvEngine` or an `AuthMethod`, or anything else that answers engine requests the same way. */
+  engine: {
+    /** Answers one request whose path is relative to the mount (`data/app` for `/v1/secret/data/app`). */
+    handle(request: EngineRequest): Promise<EngineResponse>;
+  };
   /** Asked for every operation with the full path (`secret/data/app`); without it every request is allowed. */
   authorize?: (check: CapabilityCheck, request: ApiRequest) => boolean | Promise<boolean>;
   /** Larger bodies get 413; 1 MiB by default. */
@@ -18,8 +23,9 @@ export interface EngineHandlerOptions {
 }
 
 /**
- * A node:http request listener serving one engine at `/v1/<mount>`. Requests elsewhere go to `next` when given
- * (Express middleware style), else get a 404.
+ * A node:http request listener serving one engine at `/v1/<mount>`, with Vault's body rules and wire format but
+ * without the server's tokens, policies or audit log. Requests elsewhere go to `next` when given (Express middleware
+ * style), else get a 404. Wrapped responses (`X-Vault-Wrap-TTL`) are refused with a 400.
  */
 export function createEngineHandler(options: EngineHandlerOptions) {
   const mount = options.mount.endsWith('/') ? options.mount : `${options.mount}/`;

@@ -1,8 +1,8 @@
 // Whether a token may learn that a mount exists: Vault's rule for sys/internal/ui/mounts (and its UI's listings). A
 // token sees a mount when its policies grant anything on the mount's own path, or on some path below it.
-import { Acl } from '../acl/acl.js';
-import { DENY, mergeMasks, ruleMask, type CapabilityMask } from '../acl/capability.js';
-import type { NamedPolicy } from '../acl/policy.js';
+import { Acl } from '../../acl/acl.js';
+import { DENY, mergeMasks, ruleMask, type CapabilityMask } from '../../acl/capability.js';
+import type { NamedPolicy } from '../../acl/policy.js';
 
 // Vault tells a path with segment wildcards by a `+` segment (the evaluator's rule).
 const hasSegmentWildcards = (path: string) => path === '+' || path.startsWith('+/') || path.includes('/+');

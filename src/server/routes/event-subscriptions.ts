@@ -4,12 +4,12 @@
 // revocation or a policy write in this process reaches the streams before it is answered, a token's expiry ends its
 // streams on time, and every `recheckMs` each token is looked up again, which brings in what other processes over the
 // same storage did (revocations, policy writes, a parent's expiry).
-import type { Acl } from '../acl/acl.js';
-import { PermissionDenied, QuotaExceeded } from '../core/errors.js';
-import type { Clock } from '../ports/clock.js';
-import type { PolicyStore } from './policy-store.js';
-import type { TokenRecord } from './token-record.js';
-import type { TokenStore } from './token-store.js';
+import type { Acl } from '../../acl/acl.js';
+import { PermissionDenied, QuotaExceeded } from '../../core/errors.js';
+import type { Clock } from '../../ports/clock.js';
+import type { PolicyStore } from '../policies/policy-store.js';
+import type { TokenRecord } from '../tokens/token-record.js';
+import type { TokenStore } from '../tokens/token-store.js';
 
 export interface SubscriptionLimits {
   /** Subscriptions this process keeps open at once, all tokens together. */

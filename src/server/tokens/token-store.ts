@@ -3,13 +3,13 @@
 // so that revoking the parent revokes the whole tree. Nothing is cached: every process over one storage sees every
 // creation, use and revocation at once.
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { InternalError, InvalidRequest, QuotaExceeded } from '../core/errors.js';
-import type { Clock } from '../ports/clock.js';
-import { JsonStore, unchanged } from '../core/stored-json.js';
+import { InternalError, InvalidRequest, QuotaExceeded } from '../../core/errors.js';
+import { JsonStore, unchanged } from '../../core/stored-json.js';
+import type { Clock } from '../../ports/clock.js';
 import { inCidrs } from './token-cidrs.js';
 import { MAX_ATTEMPTS, TokenLedger, type QuotaLimits } from './token-ledger.js';
-import { RootToken, rootFields } from './token-root.js';
 import { parseTokenRecord, type NewTokenFields, type TokenRecord } from './token-record.js';
+import { RootToken, rootFields } from './token-root.js';
 import { calculateTtl } from './token-ttl.js';
 
 const ID_PREFIX = 'sys/token/id/';

@@ -1,8 +1,8 @@
 // What auth/token/create and create-orphan make, by the rules of Vault's token store: a new token holds no more than
 // the token that asks for it (policies, `default`, bound CIDRs, lifetime), unless that token has `sudo` on the path,
 // which root has everywhere. A token with limited uses creates nothing, or its limit would not bind what it made.
-import { DEFAULT_POLICY_NAME, ROOT_POLICY_NAME, sanitizePolicyNames } from '../acl/builtin-policies.js';
-import { InvalidRequest } from '../core/errors.js';
+import { DEFAULT_POLICY_NAME, ROOT_POLICY_NAME, sanitizePolicyNames } from '../../acl/builtin-policies.js';
+import { InvalidRequest } from '../../core/errors.js';
 import type { NewTokenFields, TokenRecord } from './token-record.js';
 
 export interface CreateRequest {

@@ -1,16 +1,16 @@
 // sys/: health, ACL policies (and the legacy sys/policy endpoints), capabilities, mounts (read-only), audit devices.
 import { z } from 'zod';
-import { InvalidRequest, NotFound, PermissionDenied, UnsupportedOperation } from '../core/errors.js';
-import { str, stringList } from '../core/fields.js';
-import type { Clock } from '../ports/clock.js';
-import type { AuditLog } from './audit.js';
-import type { Mount } from './dispatch.js';
-import { hasMountAccess } from './mount-access.js';
-import { canonicalPolicyName, type PolicyStore } from './policy-store.js';
-import { fields, withPutAsPost, type Route, type RouteContext } from './route.js';
-import type { TokenStore } from './token-store.js';
+import { InvalidRequest, NotFound, PermissionDenied, UnsupportedOperation } from '../../core/errors.js';
+import { str, stringList } from '../../core/fields.js';
+import type { Clock } from '../../ports/clock.js';
+import type { AuditLog } from '../dispatch/audit.js';
+import type { Mount } from '../dispatch/dispatch.js';
+import { fields, withPutAsPost, type Route, type RouteContext } from '../dispatch/route.js';
+import { envelope, noContent, ok, type ApiResult } from '../http/wire.js';
+import { hasMountAccess } from '../policies/mount-access.js';
+import { canonicalPolicyName, type PolicyStore } from '../policies/policy-store.js';
+import type { TokenStore } from '../tokens/token-store.js';
 import { SERVER_VERSION } from './version.js';
-import { envelope, noContent, ok, type ApiResult } from './wire.js';
 
 export interface SysServices {
   mounts: readonly Mount[];

@@ -1,0 +1,69 @@
+// What createServer takes, each option with its default: the caller's storage and clock, the engines' own options,
+// the token and event-subscription limits, the transport limits, TLS, the audit file and the log.
+import type { AuthMethodOptions } from '../auth-method.js';
+import type { KvEngineOptions } from '../kv/kv-engine.js';
+import type { Clock } from '../ports/clock.js';
+import type { Storage } from '../ports/storage.js';
+import type { TransportLimitOptions } from './http/transport-limits.js';
+
+/**
+ * One line of the server's own log, as a JSON object: a request (`time`, `level`, `request_id`, `remote`, `method`,
+ * `path`, `status`, `ms`, and the caller's `accessor`) or a fault or warning (`msg`, `error`). A path is logged without
+ * its query and with any token in it replaced; headers and bodies never are.
+ */
+export type LogEntry = Record<string, unknown>;
+
+/**
+ * How {@link createServer} is set up. Every option has a default: `createServer()` serves from memory, makes a root
+ * token on first use, writes no audit log and takes the transport limits below (1 MiB bodies, 1024 connections, ...).
+ * A transport or event-subscription limit that is not a positive number is refused at once, a TypeError naming it.
+ */
+export interface ServerOptions extends TransportLimitOptions {
+  /** Shared by the engines and the server's own state, each under its own key prefix; in memory by default. */
+  storage?: Storage;
+  /** Where the server and both engines take the time from; the system clock by default. */
+  clock?: Clock;
+  /**
+   * The root token to accept; without it a random one is made the first time the storage is used. A different value
+   * at a later start retires the previous root token (it grants nothing; the tokens it created live on).
+   */
+  rootToken?: string;
+  /** The cloud the auth method asks about instances and principals; the built-in AWS provider by default. */
+  cloud?: AuthMethodOptions['cloud'];
+  /** Where the auth method reads its environment (region, credentials); `process.env` by default. */
+  env?: Record<string, string | undefined>;
+  /** Further options of the auth method at `auth/cloud/`, applied over the server's own; none by default. */
+  authOptions?: Partial<AuthMethodOptions>;
+  /** Further options of the KV engine at `secret/`, applied over the server's own; none by default. */
+  kvOptions?: Partial<KvEngineOptions>;
+  /** How often periodic work (tidy, expired-token sweep) runs; every minute by default. */
+  periodicIntervalMs?: number;
+  /** Seconds; for tokens created without a TTL (tokenMaxTtl by default). */
+  tokenTtl?: number;
+  /** Seconds; the ceiling of every token and the auth mount's max TTL (768h by default). */
+  tokenMaxTtl?: number;
+  /**
+   * Live tokens a process keeps before refusing logins and token creation with 429 (root is never refused); 100 000 by
+   * default. Counted per process: the two quotas below are exact across processes.
+   */
+  maxTokens?: number;
+  /** Live tokens that may exist below one token root created (its children, theirs, their orphans); 1 000 by default. */
+  maxTokensPerParent?: number;
+  /** Live tokens of one login role (its logins and the tokens made below them); 10 000 by default. */
+  maxTokensPerRole?: number;
+  /** Change-event subscriptions a process keeps open at once, all tokens together; 256 by default. */
+  maxEventSubscriptions?: number;
+  /** Change-event subscriptions a process keeps open at once for one token; 16 by default. */
+  maxEventSubscriptionsPerToken?: number;
+  /**
+   * How often an open subscription looks its token and policies up again (milliseconds; 5 000 by default): the time a
+   * revocation or policy change made by another process over the same storage takes to reach it.
+   */
+  eventRecheckMs?: number;
+  /** A file that receives the audit log; none by default. */
+  auditFile?: string;
+  /** PEM certificate chain and key: serve HTTPS. */
+  tls?: { cert: string | Buffer; key: string | Buffer };
+  /** One call per request and per fault; JSON lines on stdout by default. */
+  log?: (entry: LogEntry) => void;
+}
