@@ -201,8 +201,8 @@ export class Acl {
     if (!path.endsWith('/')) return ((this.exact.get(path) ?? this.bestMatch(path)?.mask ?? 0) & DENY) === 0;
     const trimmed = path.slice(0, -1);
     for (const form of [path, trimmed]) {
-      const exact = this.exact.get(form);
-      if (exact !== undefined && (exact & (wanted | DENY)) !== 0) return (exact & DENY) === 0;
+      const exact = this.exact.get(form) ?? 0;
+      if ((exact & (wanted | DENY)) !== 0) return (exact & DENY) === 0;
     }
     return this.grantsFolder(wanted, trimmed, path, true);
   }
