@@ -37,8 +37,8 @@ export {
   WrongRootKey,
   RootKeyUnavailable,
   isStrongroomError,
-} from './core/errors.js';
-export { compareKeys } from './core/key-order.js';
+} from './lib/errors.js';
+export { compareKeys } from './lib/key-order.js';
 export { MemoryStorage } from './adapters/memory-storage.js';
 export { systemClock, ManualClock } from './adapters/clocks.js';
 export * from './encryption/index.js';

@@ -1,5 +1,5 @@
-import { sameBytes } from '../core/bytes.js';
-import { compareKeys } from '../core/key-order.js';
+import { sameBytes } from '../lib/bytes.js';
+import { compareKeys } from '../lib/key-order.js';
 import type { ListPageOptions, Storage, StorageOperation } from '../ports/storage.js';
 
 interface Folder {

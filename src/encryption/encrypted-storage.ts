@@ -1,4 +1,4 @@
-import { UnknownKeyTerm } from '../core/errors.js';
+import { UnknownKeyTerm } from '../lib/errors.js';
 import { KeyedMutex } from '../core/lock.js';
 import type { Clock } from '../ports/clock.js';
 import type { RootKeyProvider } from '../ports/root-key.js';

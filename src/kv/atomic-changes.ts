@@ -1,4 +1,4 @@
-import { InternalError } from '../core/errors.js';
+import { InternalError } from '../lib/errors.js';
 import { encodeJson, type JsonStore, unchanged } from '../core/stored-json.js';
 import type { StorageOperation } from '../ports/storage.js';
 import { alteredDataDocuments, placeData, rewriteAltered, type Staged } from './data-documents.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InvalidRequest } from '../core/errors.js';
+import { InvalidRequest } from '../lib/errors.js';
 import { int, object } from '../core/fields.js';
 
 /** Check-and-set: the `options.cas` of data writes and patches. */

@@ -1,4 +1,4 @@
-import { formatTimestamp } from '../core/time.js';
+import { formatTimestamp } from '../lib/time.js';
 import { unchanged } from '../core/stored-json.js';
 import { now, type KvContext } from './context.js';
 import type { ChangeFunction, Committed } from './key-store.js';

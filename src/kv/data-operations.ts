@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InvalidRequest } from '../core/errors.js';
+import { InvalidRequest } from '../lib/errors.js';
 import { describeFieldError, int, intList, isPlainObject, object } from '../core/fields.js';
 import { unchanged } from '../core/stored-json.js';
 import { casOptions, checkCas } from './cas.js';

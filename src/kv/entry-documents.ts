@@ -1,4 +1,4 @@
-import { InternalError } from '../core/errors.js';
+import { InternalError } from '../lib/errors.js';
 import { isPlainObject } from '../core/fields.js';
 import { CorruptDocument, decodeJson, type JsonStore } from '../core/stored-json.js';
 import type { StoredEntry, StoredMetadata, StoredVersion } from './records.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InvalidRequest } from '../core/errors.js';
+import { InvalidRequest } from '../lib/errors.js';
 import { isPlainObject } from '../core/fields.js';
 import { jsonEqual } from './json-equal.js';
 import { measure, tooDeep, tooLarge, type Measure, type ValueLimits } from './value-limits.js';

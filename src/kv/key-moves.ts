@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PermissionDenied } from '../core/errors.js';
+import { PermissionDenied } from '../lib/errors.js';
 import { bool, int, str } from '../core/fields.js';
 import type { CapabilityCheck } from '../core/request.js';
 import type { KeyStore } from './key-store.js';

@@ -1,4 +1,4 @@
-import { InternalError, InvalidRequest } from '../core/errors.js';
+import { InternalError, InvalidRequest } from '../lib/errors.js';
 import { AtomicChanges } from './atomic-changes.js';
 import { KeyedMutex } from '../core/lock.js';
 import { CorruptDocument, type JsonStore, type unchanged } from '../core/stored-json.js';

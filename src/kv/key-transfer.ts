@@ -1,4 +1,4 @@
-import { InternalError, InvalidRequest, NotFound } from '../core/errors.js';
+import { InternalError, InvalidRequest, NotFound } from '../lib/errors.js';
 import { encodeJson, type JsonStore } from '../core/stored-json.js';
 import type { StorageOperation } from '../ports/storage.js';
 import type { AtomicChanges } from './atomic-changes.js';

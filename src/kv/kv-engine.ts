@@ -1,5 +1,5 @@
 import { Dispatcher } from '../core/router.js';
-import { InvalidRequest, NotFound } from '../core/errors.js';
+import { InvalidRequest, NotFound } from '../lib/errors.js';
 import type { EngineRequest, EngineResponse } from '../core/request.js';
 import { JsonStore } from '../core/stored-json.js';
 import type { Clock } from '../ports/clock.js';

@@ -1,4 +1,4 @@
-import { InvalidRequest } from '../core/errors.js';
+import { InvalidRequest } from '../lib/errors.js';
 import { int } from '../core/fields.js';
 import type { StoredConfig, StoredMetadata } from './records.js';
 

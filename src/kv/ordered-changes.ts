@@ -1,5 +1,5 @@
-import { sameBytes } from '../core/bytes.js';
-import { InternalError } from '../core/errors.js';
+import { sameBytes } from '../lib/bytes.js';
+import { InternalError } from '../lib/errors.js';
 import { encodeJson, type JsonStore, unchanged, type UpdateResult } from '../core/stored-json.js';
 import { ConfirmedCleanups } from './confirmed-cleanups.js';
 import { leavingHead, type EntryDocuments } from './entry-documents.js';

@@ -1,4 +1,4 @@
-import { InvalidRequest } from '../core/errors.js';
+import { InvalidRequest } from '../lib/errors.js';
 import type { JsonStore } from '../core/stored-json.js';
 import { WRITER_DEADLINE_MS } from './ordered-changes.js';
 import type { StoredEntry, StoredMetadata } from './records.js';

@@ -1,4 +1,4 @@
-import { InvalidRequest } from '../core/errors.js';
+import { InvalidRequest } from '../lib/errors.js';
 import type { EngineResponse } from '../core/request.js';
 import { notFound, notFoundEmpty, notFoundWithData, noContent, ok, okOrNoContent, listResponse } from '../core/response.js';
 import { mediaTypeOf } from '../core/router.js';

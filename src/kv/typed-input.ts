@@ -1,4 +1,4 @@
-import { InvalidRequest } from '../core/errors.js';
+import { InvalidRequest } from '../lib/errors.js';
 import { validatePath } from '../core/path.js';
 import { JSON_PATCH, MERGE_PATCH } from './data-operations.js';
 

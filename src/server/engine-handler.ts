@@ -2,7 +2,7 @@
 // KV engine (or only the auth method) in its own HTTP stack and decides access itself.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NotFound, UnsupportedOperation } from '../core/errors.js';
+import { NotFound, UnsupportedOperation } from '../lib/errors.js';
 import type { CapabilityCheck, EngineRequest, EngineResponse } from '../core/request.js';
 import { ClientGone, readRequest, refuseWrapping, type ApiRequest } from './request.js';
 import { engineResult, errorResult, sendResult } from './wire.js';

@@ -4,8 +4,8 @@
 import { Acl } from '../acl/acl.js';
 import { DEFAULT_POLICY, DEFAULT_POLICY_NAME, ROOT_POLICY_NAME } from '../acl/builtin-policies.js';
 import { parsePolicy, type NamedPolicy } from '../acl/policy.js';
-import { compareKeys } from '../core/key-order.js';
-import { InvalidRequest } from '../core/errors.js';
+import { compareKeys } from '../lib/key-order.js';
+import { InvalidRequest } from '../lib/errors.js';
 import type { JsonStore } from '../core/stored-json.js';
 
 const PREFIX = 'sys/policy/';

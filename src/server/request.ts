@@ -3,7 +3,7 @@
 // 400, an oversized body a 413, and the path is checked after percent-decoding.
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { isIPv4 } from 'node:net';
-import { InvalidRequest, NotFound, PayloadTooLarge, RequestTimeout, ServiceUnavailable } from '../core/errors.js';
+import { InvalidRequest, NotFound, PayloadTooLarge, RequestTimeout, ServiceUnavailable } from '../lib/errors.js';
 import { validatePath } from '../core/path.js';
 import { checkJsonDocument } from '../core/request-shape.js';
 import type { HttpMethod } from '../core/request.js';

@@ -1,7 +1,7 @@
 // Vault's token API (auth/token/...): create, lookups, renewals and revocations, by token, by accessor or of oneself.
 import { z } from 'zod';
-import { formatDuration } from '../core/duration.js';
-import { InvalidRequest, PermissionDenied, UnsupportedOperation } from '../core/errors.js';
+import { formatDuration } from '../lib/duration.js';
+import { InvalidRequest, PermissionDenied, UnsupportedOperation } from '../lib/errors.js';
 import { bool, duration, int, str, stringList, stringMap } from '../core/fields.js';
 import type { Clock } from '../ports/clock.js';
 import type { PolicyStore } from './policy-store.js';

@@ -3,7 +3,7 @@
 // so that revoking the parent revokes the whole tree. Nothing is cached: every process over one storage sees every
 // creation, use and revocation at once.
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { InternalError, InvalidRequest, QuotaExceeded } from '../core/errors.js';
+import { InternalError, InvalidRequest, QuotaExceeded } from '../lib/errors.js';
 import type { Clock } from '../ports/clock.js';
 import { JsonStore, unchanged } from '../core/stored-json.js';
 import { inCidrs } from './token-cidrs.js';

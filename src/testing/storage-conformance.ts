@@ -1,4 +1,4 @@
-import { compareKeys } from '../core/key-order.js';
+import { compareKeys } from '../lib/key-order.js';
 import type { Storage, StorageOperation } from '../ports/storage.js';
 import { concurrencyCases } from './storage-conformance-concurrency.js';
 import { bytes, check, checkBytes, checkEqual, type ConformanceCase } from './storage-conformance-checks.js';

@@ -7,7 +7,7 @@ import {
   partitionOfRegion,
   stsEndpoint,
 } from '../../src/adapters/aws/endpoints.js';
-import { CloudUnavailable, InvalidRequest } from '../../src/core/errors.js';
+import { CloudUnavailable, InvalidRequest } from '../../src/lib/errors.js';
 import { newProvider, settings } from './world.js';
 
 const none = settings();

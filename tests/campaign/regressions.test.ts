@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import { AuthEngine } from '../../src/auth/auth-engine.js';
-import { InternalError, InvalidRequest } from '../../src/core/errors.js';
+import { InternalError, InvalidRequest } from '../../src/lib/errors.js';
 import { MAX_JSON_DEPTH } from '../../src/core/request-shape.js';
 import type { EngineRequest } from '../../src/core/request.js';
 import { JsonStore } from '../../src/core/stored-json.js';

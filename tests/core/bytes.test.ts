@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sameBytes } from '../../src/core/bytes.js';
+import { sameBytes } from '../../src/lib/bytes.js';
 
 describe('sameBytes', () => {
   it('compares the bytes a view shows, not the memory behind it', () => {

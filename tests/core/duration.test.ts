@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { formatDuration, parseDuration } from '../../src/core/duration.js';
-import { formatTimestamp, parseTimestamp } from '../../src/core/time.js';
-import { InvalidRequest } from '../../src/core/errors.js';
+import { formatDuration, parseDuration } from '../../src/lib/duration.js';
+import { formatTimestamp, parseTimestamp } from '../../src/lib/time.js';
+import { InvalidRequest } from '../../src/lib/errors.js';
 
 describe('parseDuration', () => {
   it.each([

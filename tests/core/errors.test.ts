@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AuthenticationRefused, CloudUnavailable, InternalError, InvalidRequest, NotFound } from '../../src/core/errors.js';
+import { AuthenticationRefused, CloudUnavailable, InternalError, InvalidRequest, NotFound } from '../../src/lib/errors.js';
 
 describe('errors', () => {
   it('refusals (4xx) carry no stack frames, faults (5xx) do; Error.stackTraceLimit is left as it was', () => {

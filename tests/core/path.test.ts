@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { InvalidRequest } from '../../src/core/errors.js';
+import { InvalidRequest } from '../../src/lib/errors.js';
 import { MAX_PATH_LENGTH, validatePath } from '../../src/core/path.js';
 import { AuthMethod, KvEngine, MemoryStorage } from '../../src/index.js';
 

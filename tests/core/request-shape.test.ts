@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequest } from '../../src/core/errors.js';
+import { InvalidRequest } from '../../src/lib/errors.js';
 import { checkJsonDocument, MAX_JSON_DEPTH } from '../../src/core/request-shape.js';
 
 describe('checkJsonDocument', () => {

@@ -4,7 +4,7 @@ import { Dispatcher } from '../../src/core/router.js';
 import { operation, route } from '../../src/core/routing-table.js';
 import { int, str } from '../../src/core/fields.js';
 import { ok, noContent, listResponse } from '../../src/core/response.js';
-import { CloudUnavailable, InvalidRequest, NotFound } from '../../src/core/errors.js';
+import { CloudUnavailable, InvalidRequest, NotFound } from '../../src/lib/errors.js';
 import type { CapabilityCheck, EngineRequest } from '../../src/core/request.js';
 
 function makeDispatcher(onInternalError?: (error: unknown) => void) {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../src/adapters/clocks.js';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import { JsonStore } from '../../src/core/stored-json.js';
-import { QuotaExceeded } from '../../src/core/errors.js';
+import { QuotaExceeded } from '../../src/lib/errors.js';
 import { EventSubscriptions, subscriptionLimits, type Subscription } from '../../src/server/event-subscriptions.js';
 import { PolicyStore } from '../../src/server/policy-store.js';
 import { TokenStore } from '../../src/server/token-store.js';

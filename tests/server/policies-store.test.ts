@@ -2,7 +2,7 @@
 // one, the bounded cache of compiled rules, and the listeners it tells of writes.
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import { InvalidRequest } from '../../src/core/errors.js';
+import { InvalidRequest } from '../../src/lib/errors.js';
 import { encodeJson, JsonStore } from '../../src/core/stored-json.js';
 import { canonicalPolicyName, PolicyStore } from '../../src/server/policy-store.js';
 

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/adapters/clocks.js';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import { QuotaExceeded } from '../../src/core/errors.js';
+import { QuotaExceeded } from '../../src/lib/errors.js';
 import type { AuthGrant } from '../../src/core/request.js';
 import { JsonStore } from '../../src/core/stored-json.js';
 import type { Storage } from '../../src/ports/storage.js';

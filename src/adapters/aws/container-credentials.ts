@@ -5,7 +5,7 @@
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { CloudUnavailable } from '../../core/errors.js';
+import { CloudUnavailable } from '../../lib/errors.js';
 import { readOptionalFile, type SourceContext } from './credential-source.js';
 import { describeTransportError } from './retry.js';
 import type { AwsCredentials } from './signing.js';

@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { z } from 'zod';
-import { CloudUnavailable } from '../../core/errors.js';
+import { CloudUnavailable } from '../../lib/errors.js';
 import type { Environment } from './credential-source.js';
 import type { AwsCredentials } from './signing.js';
 

@@ -7,8 +7,8 @@
  * Temporary credentials are kept until shortly before they expire, and one refresh serves every concurrent caller.
  */
 import { createHash } from 'node:crypto';
-import { CloudUnavailable } from '../../core/errors.js';
-import { runGuarded } from '../../core/guarded-callback.js';
+import { CloudUnavailable } from '../../lib/errors.js';
+import { runGuarded } from '../../lib/guarded-callback.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CloudClientSettings } from '../../ports/cloud.js';
 import { containerCredentials, containerEndpointOf } from './container-credentials.js';

@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { CloudUnavailable, InvalidRequest } from '../../core/errors.js';
+import { CloudUnavailable, InvalidRequest } from '../../lib/errors.js';
 import type { HttpResponseSnapshot, SignedHttpRequest } from '../../ports/cloud.js';
 import { describeTransportError, isRetryableStatus, withRetries, type Outcome, type RetryPolicy } from './retry.js';
 

@@ -1,6 +1,6 @@
 /** The instance role's temporary credentials from IMDSv2 (the role name listing, then the role's document). */
 import { z } from 'zod';
-import { CloudUnavailable } from '../../core/errors.js';
+import { CloudUnavailable } from '../../lib/errors.js';
 import type { ImdsClient } from './imds.js';
 import type { AwsCredentials } from './signing.js';
 

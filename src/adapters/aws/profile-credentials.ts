@@ -3,7 +3,7 @@
  * `source_profile`, which may itself be a role, or of `credential_source`, or with `web_identity_token_file`), else
  * static keys, else `credential_process`.
  */
-import { CloudUnavailable } from '../../core/errors.js';
+import { CloudUnavailable } from '../../lib/errors.js';
 import { processCredentials } from './credential-process.js';
 import { chainStsTarget, defaultRegionOf, type SourceContext } from './credential-source.js';
 import { awsEnvCredentials } from './env-credentials.js';

@@ -1,5 +1,5 @@
 /** The built-in CloudProvider: AWS-compatible Query APIs over signed fetch calls, no AWS SDK. */
-import { InvalidRequest } from '../../core/errors.js';
+import { InvalidRequest } from '../../lib/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type {
   AccessKey,

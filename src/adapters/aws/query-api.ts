@@ -2,7 +2,7 @@
  * One signed AWS Query API call: form-encoded POST, SigV4 through aws4, XML answer, AWS error XML turned into typed
  * errors, retries with backoff on throttling, 5xx and transport failures, and a timeout per attempt.
  */
-import { CloudUnavailable } from '../../core/errors.js';
+import { CloudUnavailable } from '../../lib/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Endpoint } from './endpoints.js';
 import { describeTransportError, isRetryableStatus, withRetries, type Outcome } from './retry.js';

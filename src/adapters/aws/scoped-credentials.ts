@@ -5,7 +5,7 @@
  * fingerprint of the credentials and endpoints in force, and a change of that fingerprint drops the old entries.
  */
 import { createHash } from 'node:crypto';
-import { AuthenticationRefused } from '../../core/errors.js';
+import { AuthenticationRefused } from '../../lib/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CloudClientSettings, CloudScope, StsRoleBinding } from '../../ports/cloud.js';
 import { isFresh, type CredentialChain } from './credentials.js';

@@ -3,7 +3,7 @@
  * AssumeRoleWithWebIdentity, an unsigned STS call (the token is the proof). The file is re-read for every exchange,
  * because the platform rotates it.
  */
-import { CloudUnavailable } from '../../core/errors.js';
+import { CloudUnavailable } from '../../lib/errors.js';
 import { credentialsOfAnswer } from './assumed-credentials.js';
 import { chainStsTarget, readOptionalFile, type SourceContext } from './credential-source.js';
 import type { AwsCredentials } from './signing.js';

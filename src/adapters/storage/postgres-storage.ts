@@ -1,4 +1,4 @@
-import { compareKeys } from '../../core/key-order.js';
+import { compareKeys } from '../../lib/key-order.js';
 import type { ListPageOptions, Storage, StorageOperation, StorageWatch, StorageWatchHandlers } from '../../ports/storage.js';
 import { assertDistinctKeys, checkPageLimit, pageStart } from './key-range.js';
 import { loadOptionalDriver } from './optional-driver.js';

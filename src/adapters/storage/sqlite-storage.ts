@@ -1,5 +1,5 @@
-import { sameBytes } from '../../core/bytes.js';
-import { createPrivateFile } from '../../core/private-file.js';
+import { sameBytes } from '../../lib/bytes.js';
+import { createPrivateFile } from '../../lib/private-file.js';
 import type { ListPageOptions, Storage, StorageOperation } from '../../ports/storage.js';
 import { assertDistinctKeys, boundAfterChild, checkPageLimit, childName, pageStart, prefixEnd, type Bound } from './key-range.js';
 import { loadOptionalDriver } from './optional-driver.js';

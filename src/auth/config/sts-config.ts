@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InvalidRequest } from '../../core/errors.js';
+import { InvalidRequest } from '../../lib/errors.js';
 import { str } from '../../core/fields.js';
 import type { StsRoleBinding } from '../../ports/cloud.js';
 import type { AuthContext } from '../context/auth-context.js';

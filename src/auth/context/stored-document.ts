@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { InternalError } from '../../core/errors.js';
+import { InternalError } from '../../lib/errors.js';
 import { isPlainObject } from '../../core/fields.js';
 import { CorruptDocument } from '../../core/stored-json.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InvalidRequest } from '../../core/errors.js';
+import { InvalidRequest } from '../../lib/errors.js';
 import { isPlainObject } from '../../core/fields.js';
 
 /**

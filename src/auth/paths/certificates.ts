@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InvalidRequest } from '../../core/errors.js';
+import { InvalidRequest } from '../../lib/errors.js';
 import { str } from '../../core/fields.js';
 import { listResponse } from '../../core/response.js';
 import { route, type Route } from '../../core/routing-table.js';

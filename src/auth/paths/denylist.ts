@@ -1,4 +1,4 @@
-import { InvalidRequest } from '../../core/errors.js';
+import { InvalidRequest } from '../../lib/errors.js';
 import { listResponse, noContent, notFound, ok } from '../../core/response.js';
 import { route, type Route } from '../../core/routing-table.js';
 import type { AuthContext } from '../context/auth-context.js';

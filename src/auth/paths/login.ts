@@ -1,4 +1,4 @@
-import { InvalidRequest } from '../../core/errors.js';
+import { InvalidRequest } from '../../lib/errors.js';
 import { describeFieldProblem, textField } from '../../core/fields.js';
 import { granted } from '../../core/response.js';
 import { route, type FieldReader, type Route } from '../../core/routing-table.js';

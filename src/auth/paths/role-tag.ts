@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InternalError, InvalidRequest } from '../../core/errors.js';
+import { InternalError, InvalidRequest } from '../../lib/errors.js';
 import { bool, duration, str, stringList } from '../../core/fields.js';
 import { ok } from '../../core/response.js';
 import { operation, route, type Route } from '../../core/routing-table.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InvalidRequest } from '../../core/errors.js';
+import { InvalidRequest } from '../../lib/errors.js';
 import { bool, duration, int, str, stringList } from '../../core/fields.js';
 import { parseCidr } from './cidr.js';
 

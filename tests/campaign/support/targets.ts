@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { ManualClock } from '../../../src/adapters/clocks.js';
 import { MemoryStorage } from '../../../src/adapters/memory-storage.js';
 import { AuthEngine } from '../../../src/auth/auth-engine.js';
-import { CloudUnavailable } from '../../../src/core/errors.js';
+import { CloudUnavailable } from '../../../src/lib/errors.js';
 import type { EngineRequest, EngineResponse } from '../../../src/core/request.js';
 import { KvEngine } from '../../../src/kv/index.js';
 import { FakeCloud } from '../../support/fake-cloud.js';

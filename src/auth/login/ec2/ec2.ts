@@ -1,4 +1,4 @@
-import { formatDuration } from '../../../core/duration.js';
+import { formatDuration } from '../../../lib/duration.js';
 import type { AuthGrant } from '../../../core/request.js';
 import type { InstanceDescription } from '../../../ports/cloud.js';
 import { updateAccessListEntry } from '../../lists/accesslist.js';

@@ -1,4 +1,4 @@
-import { CloudUnavailable } from '../../../core/errors.js';
+import { CloudUnavailable } from '../../../lib/errors.js';
 import type { AuthGrant } from '../../../core/request.js';
 import { iamEntityFromCallerIdentity, type IamEntity } from '../iam-entity.js';
 import type { AuthContext } from '../../context/auth-context.js';
