@@ -40,7 +40,7 @@ export {
 } from './lib/errors.js';
 export { compareKeys } from './lib/key-order.js';
 export { MemoryStorage } from './adapters/memory-storage.js';
-export { systemClock, ManualClock } from './adapters/clocks.js';
+export { systemClock, ManualClock } from './lib/clocks.js';
 export * from './encryption/index.js';
 export * from './kv/index.js';
 export * from './auth/index.js';

@@ -3,7 +3,7 @@ import { KeyedMutex } from '../core/lock.js';
 import type { Clock } from '../ports/clock.js';
 import type { RootKeyProvider } from '../ports/root-key.js';
 import type { ListPageOptions, Storage } from '../ports/storage.js';
-import { systemClock } from '../core/system-clock.js';
+import { systemClock } from '../lib/clocks.js';
 import { ConditionalWrites } from './conditional-writes.js';
 import { KeyringStore } from './keyring-store.js';
 import type { Keyring } from './keyring.js';

@@ -3,7 +3,7 @@ import { InvalidRequest, NotFound } from '../lib/errors.js';
 import type { EngineRequest, EngineResponse } from '../core/request.js';
 import { JsonStore } from '../core/stored-json.js';
 import type { Clock } from '../ports/clock.js';
-import { systemClock } from '../core/system-clock.js';
+import { systemClock } from '../lib/clocks.js';
 import type { Storage } from '../ports/storage.js';
 import { ConfigStore, configView, configWriteFields, type KvConfig, type KvConfigInput } from './config.js';
 import { now, type KvContext } from './context.js';

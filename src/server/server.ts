@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { acceptListMethod } from '../adapters/http/list-method.js';
 import { MemoryStorage } from '../adapters/memory-storage.js';
-import { systemClock } from '../adapters/clocks.js';
+import { systemClock } from '../lib/clocks.js';
 import { AuthMethod, type AuthMethodOptions } from '../auth-method.js';
 import { JsonStore } from '../core/stored-json.js';
 import { KvEngine, type KvEngineOptions } from '../kv/kv-engine.js';

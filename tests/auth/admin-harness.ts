@@ -1,4 +1,4 @@
-import { ManualClock } from '../../src/adapters/clocks.js';
+import { ManualClock } from '../../src/lib/clocks.js';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import { AuthEngine } from '../../src/auth/auth-engine.js';
 import type { AuthEngineOptions } from '../../src/auth/context/engine-options.js';

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/adapters/clocks.js';
+import { ManualClock } from '../../src/lib/clocks.js';
 import type { CredentialEvent } from '../../src/adapters/aws/credentials.js';
 import { AuthMethod, MemoryStorage } from '../../src/index.js';
 import { FakeContainerCredentials, FakeImds, type FakeRole } from '../../src/testing/index.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/adapters/clocks.js';
+import { ManualClock } from '../../src/lib/clocks.js';
 import { encodeForm } from '../../src/adapters/aws/query-api.js';
 import { signRequest } from '../../src/adapters/aws/signing.js';
 import { newProvider, ownAccount, settings, startWorld, type World } from './world.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildEc2LoginBody, buildIamLoginBody, fetchEc2Pkcs7 } from '../../src/aws.js';
-import { ManualClock } from '../../src/adapters/clocks.js';
+import { ManualClock } from '../../src/lib/clocks.js';
 import { CloudUnavailable } from '../../src/lib/errors.js';
 import { FakeImds } from '../../src/testing/index.js';
 import { decodeIamLogin } from './capture.js';

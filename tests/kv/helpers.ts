@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { ManualClock } from '../../src/adapters/clocks.js';
+import { ManualClock } from '../../src/lib/clocks.js';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import type { CapabilityCheck, EngineRequest, EngineResponse } from '../../src/core/request.js';
 import { KvEngine, type KvEngineOptions } from '../../src/kv/index.js';

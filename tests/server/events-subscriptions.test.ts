@@ -1,7 +1,7 @@
 // The subscription registry on its own (src/server/event-subscriptions.ts), over real token and policy stores: what it
 // costs to follow a token, and what happens when following it fails.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { systemClock } from '../../src/adapters/clocks.js';
+import { systemClock } from '../../src/lib/clocks.js';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import { JsonStore } from '../../src/core/stored-json.js';
 import { QuotaExceeded } from '../../src/lib/errors.js';

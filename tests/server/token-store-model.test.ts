@@ -5,7 +5,7 @@
 // records it counts. Run over a storage with atomic commits and over one with conditional writes only.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/adapters/clocks.js';
+import { ManualClock } from '../../src/lib/clocks.js';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import { QuotaExceeded } from '../../src/lib/errors.js';
 import type { AuthGrant } from '../../src/core/request.js';

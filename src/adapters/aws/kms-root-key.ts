@@ -7,7 +7,7 @@ import aws4 from 'aws4';
 import { z } from 'zod';
 import { endpointUrl, ENDPOINT_RULE } from '../../lib/endpoint-url.js';
 import { RootKeyUnavailable, WrongRootKey } from '../../lib/errors.js';
-import { systemClock } from '../../core/system-clock.js';
+import { systemClock } from '../../lib/clocks.js';
 import type { Clock } from '../../ports/clock.js';
 import type { RootKeyProvider } from '../../ports/root-key.js';
 import { ecsCredentialsEndpoint } from './container-credentials.js';

@@ -14,7 +14,7 @@ import type {
   PrincipalDescription,
   SignedHttpRequest,
 } from '../../ports/cloud.js';
-import { systemClock } from '../clocks.js';
+import { systemClock } from '../../lib/clocks.js';
 import { parseArn, type ParsedArn } from './arn.js';
 import { ecsCredentialsEndpoint } from './container-credentials.js';
 import { CredentialChain, type CredentialEvent, type Environment } from './credentials.js';

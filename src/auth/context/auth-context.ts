@@ -4,7 +4,7 @@ import type { EngineRequest } from '../../core/request.js';
 import { KeyedMutex } from '../../core/lock.js';
 import { reportInternalError } from '../../core/request-for-log.js';
 import { decodeJson, JsonStore, unchanged, type UpdateResult } from '../../core/stored-json.js';
-import { systemClock } from '../../core/system-clock.js';
+import { systemClock } from '../../lib/clocks.js';
 import { BackgroundJobs } from './background-jobs.js';
 import { DEFAULT_MOUNT_MAX_TTL, type AuthEngineOptions } from './engine-options.js';
 import { PrincipalArnCache } from './principal-arn-cache.js';

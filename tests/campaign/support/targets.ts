@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { ManualClock } from '../../../src/adapters/clocks.js';
+import { ManualClock } from '../../../src/lib/clocks.js';
 import { MemoryStorage } from '../../../src/adapters/memory-storage.js';
 import { AuthEngine } from '../../../src/auth/auth-engine.js';
 import { CloudUnavailable } from '../../../src/lib/errors.js';

@@ -1,6 +1,7 @@
 import type { Clock } from '../ports/clock.js';
 
-export { systemClock } from '../core/system-clock.js';
+/** The default clock of every engine and adapter; tests inject a ManualClock instead. */
+export const systemClock: Clock = { now: () => new Date() };
 
 /** A clock that only moves when told to: for tests of expiry, tidy and token lifetimes. */
 export class ManualClock implements Clock {
