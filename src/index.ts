@@ -18,8 +18,8 @@ export type {
   AuthGrant,
   HttpMethod,
   BulkAuthorizer,
-} from './core/request.js';
-export { isOk, isGrant, errorsOf, type SuccessStatus, type SuccessResponse, type GrantResponse } from './core/results.js';
+} from './core/framework/request.js';
+export { isOk, isGrant, errorsOf, type SuccessStatus, type SuccessResponse, type GrantResponse } from './core/framework/results.js';
 export {
   StrongroomError,
   InvalidRequest,

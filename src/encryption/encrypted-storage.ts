@@ -1,5 +1,5 @@
 import { UnknownKeyTerm } from '../lib/errors.js';
-import { KeyedMutex } from '../core/lock.js';
+import { KeyedMutex } from '../core/store/lock.js';
 import type { Clock } from '../ports/clock.js';
 import type { RootKeyProvider } from '../ports/root-key.js';
 import type { ListPageOptions, Storage } from '../ports/storage.js';

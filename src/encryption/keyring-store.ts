@@ -5,7 +5,7 @@
 import { sameBytes } from '../lib/bytes.js';
 import { randomBytes, type KeyObject } from 'node:crypto';
 import { InternalError, WrongRootKey } from '../lib/errors.js';
-import { KeyedMutex } from '../core/lock.js';
+import { KeyedMutex } from '../core/store/lock.js';
 import type { RootKeyProvider } from '../ports/root-key.js';
 import type { Storage } from '../ports/storage.js';
 import { decodeRecord, encodeRecord, Keyring, wrappedKeyOf, type KeyringDocument } from './keyring.js';

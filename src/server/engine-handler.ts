@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NotFound, UnsupportedOperation } from '../lib/errors.js';
-import type { CapabilityCheck, EngineRequest, EngineResponse } from '../core/request.js';
+import type { CapabilityCheck, EngineRequest, EngineResponse } from '../core/framework/request.js';
 import { ClientGone, readRequest, refuseWrapping, type ApiRequest } from './request.js';
 import { engineResult, errorResult, sendResult } from './wire.js';
 

@@ -6,7 +6,7 @@ import { DEFAULT_POLICY, DEFAULT_POLICY_NAME, ROOT_POLICY_NAME } from '../acl/bu
 import { parsePolicy, type NamedPolicy } from '../acl/policy.js';
 import { compareKeys } from '../lib/key-order.js';
 import { InvalidRequest } from '../lib/errors.js';
-import type { JsonStore } from '../core/stored-json.js';
+import type { JsonStore } from '../core/store/stored-json.js';
 
 const PREFIX = 'sys/policy/';
 const MAX_POLICY_NAME = 128;

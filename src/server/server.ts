@@ -7,7 +7,7 @@ import { acceptListMethod } from '../adapters/http/list-method.js';
 import { MemoryStorage } from '../adapters/memory-storage.js';
 import { systemClock } from '../lib/clocks.js';
 import { AuthMethod, type AuthMethodOptions } from '../auth-method.js';
-import { JsonStore } from '../core/stored-json.js';
+import { JsonStore } from '../core/store/stored-json.js';
 import { KvEngine, type KvEngineOptions } from '../kv/kv-engine.js';
 import type { Clock } from '../ports/clock.js';
 import type { Storage } from '../ports/storage.js';

@@ -6,7 +6,7 @@
 // see an exact count, and a crash in between can only leave it too high (refusing early), never too low.
 import { ROOT_POLICY_NAME } from '../acl/builtin-policies.js';
 import { InternalError, QuotaExceeded } from '../lib/errors.js';
-import { CorruptDocument, encodeJson, unchanged, type JsonStore } from '../core/stored-json.js';
+import { CorruptDocument, encodeJson, unchanged, type JsonStore } from '../core/store/stored-json.js';
 import type { StorageOperation } from '../ports/storage.js';
 import type { TokenRecord } from './token-record.js';
 

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { InternalError } from '../lib/errors.js';
 import { formatTimestamp } from '../lib/time.js';
-import type { AuthGrant } from '../core/request.js';
+import type { AuthGrant } from '../core/framework/request.js';
 
 const grantSchema = z.object({
   policies: z.array(z.string()),

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { formatDuration } from '../lib/duration.js';
 import { InvalidRequest, PermissionDenied, UnsupportedOperation } from '../lib/errors.js';
-import { bool, duration, int, str, stringList, stringMap } from '../core/fields.js';
+import { bool, duration, int, str, stringList, stringMap } from '../core/framework/fields.js';
 import type { Clock } from '../ports/clock.js';
 import type { PolicyStore } from './policy-store.js';
 import type { ApiMethod } from './request.js';

@@ -5,7 +5,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { InternalError, InvalidRequest, QuotaExceeded } from '../lib/errors.js';
 import type { Clock } from '../ports/clock.js';
-import { JsonStore, unchanged } from '../core/stored-json.js';
+import { JsonStore, unchanged } from '../core/store/stored-json.js';
 import { inCidrs } from './token-cidrs.js';
 import { MAX_ATTEMPTS, TokenLedger, type QuotaLimits } from './token-ledger.js';
 import { RootToken, rootFields } from './token-root.js';

@@ -2,7 +2,7 @@
 // Only this layer knows the envelope; engines and routes answer `data`, `warnings` and `auth`.
 import type { ServerResponse } from 'node:http';
 import { isStrongroomError } from '../lib/errors.js';
-import type { EngineResponse } from '../core/request.js';
+import type { EngineResponse } from '../core/framework/request.js';
 
 export interface ApiResult {
   status: number;

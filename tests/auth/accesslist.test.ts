@@ -7,7 +7,7 @@ import {
   type AccessListEntry,
 } from '../../src/auth/lists/accesslist.js';
 import { AuthContext } from '../../src/auth/context/auth-context.js';
-import { unchanged } from '../../src/core/stored-json.js';
+import { unchanged } from '../../src/core/store/stored-json.js';
 import { withoutCompareAndPut } from '../support/faulty-storage.js';
 import { FakeCloud } from '../support/fake-cloud.js';
 import { adminHarness, dataOf, errorOf } from './admin-harness.js';

@@ -3,7 +3,7 @@ import { ManualClock } from '../../src/lib/clocks.js';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import { AuthEngine } from '../../src/auth/auth-engine.js';
 import { formatTimestamp } from '../../src/lib/time.js';
-import type { EngineResponse } from '../../src/core/request.js';
+import type { EngineResponse } from '../../src/core/framework/request.js';
 import { FakeCloud } from '../support/fake-cloud.js';
 import { FaultyStorage } from '../support/faulty-storage.js';
 import {

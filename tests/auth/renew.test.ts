@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import { CloudUnavailable } from '../../src/lib/errors.js';
-import type { AuthGrant, EngineRequest } from '../../src/core/request.js';
+import type { AuthGrant, EngineRequest } from '../../src/core/framework/request.js';
 import { formatTimestamp } from '../../src/lib/time.js';
 import { FAKE_ACCOUNT } from '../support/fake-cloud.js';
 import { FaultyStorage } from '../support/faulty-storage.js';

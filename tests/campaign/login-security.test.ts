@@ -5,7 +5,7 @@ import { buildIamLoginBody } from '../../src/aws.js';
 import { ManualClock } from '../../src/lib/clocks.js';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import { AuthEngine } from '../../src/auth/auth-engine.js';
-import type { EngineResponse } from '../../src/core/request.js';
+import type { EngineResponse } from '../../src/core/framework/request.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { syntheticPkcs7, testSigner } from '../auth/login-harness.js';
 import { newProvider, otherAccount, ownAccount } from '../aws/world.js';

@@ -3,7 +3,7 @@
 // on its own and reports each acknowledged write, until it is killed.
 import { ManualClock } from '../../src/lib/clocks.js';
 import { AuthEngine } from '../../src/auth/auth-engine.js';
-import type { EngineRequest, EngineResponse } from '../../src/core/request.js';
+import type { EngineRequest, EngineResponse } from '../../src/core/framework/request.js';
 import { KvEngine } from '../../src/kv/index.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { PostgresStorage } from '../../src/postgres.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clocks.js';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import type { EngineRequest } from '../../src/core/request.js';
+import type { EngineRequest } from '../../src/core/framework/request.js';
 import { KvEngine } from '../../src/kv/index.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { SqliteStorage } from '../../src/sqlite.js';

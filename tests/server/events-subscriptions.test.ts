@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../src/lib/clocks.js';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import { JsonStore } from '../../src/core/stored-json.js';
+import { JsonStore } from '../../src/core/store/stored-json.js';
 import { QuotaExceeded } from '../../src/lib/errors.js';
 import { EventSubscriptions, subscriptionLimits, type Subscription } from '../../src/server/event-subscriptions.js';
 import { PolicyStore } from '../../src/server/policy-store.js';

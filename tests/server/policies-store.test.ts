@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import { InvalidRequest } from '../../src/lib/errors.js';
-import { encodeJson, JsonStore } from '../../src/core/stored-json.js';
+import { encodeJson, JsonStore } from '../../src/core/store/stored-json.js';
 import { canonicalPolicyName, PolicyStore } from '../../src/server/policy-store.js';
 
 const READ_A = 'path "a" { capabilities = ["read"] }';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clocks.js';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import { InternalError, QuotaExceeded } from '../../src/lib/errors.js';
-import { JsonStore } from '../../src/core/stored-json.js';
+import { JsonStore } from '../../src/core/store/stored-json.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { createServer } from '../../src/server/index.js';
 import type { NewTokenFields, TokenRecord } from '../../src/server/token-record.js';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { Storage, StorageOperation } from '../ports/storage.js';
-import { sameBytes } from '../lib/bytes.js';
-import { InternalError } from '../lib/errors.js';
+import type { Storage, StorageOperation } from '../../ports/storage.js';
+import { sameBytes } from '../../lib/bytes.js';
+import { InternalError } from '../../lib/errors.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { parseDuration } from '../lib/duration.js';
-import { InvalidRequest } from '../lib/errors.js';
+import { parseDuration } from '../../lib/duration.js';
+import { InvalidRequest } from '../../lib/errors.js';
 
 /**
  * Zod field types with Vault's loose conversions (numbers from numeric strings, booleans from "true"/"1",

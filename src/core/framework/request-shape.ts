@@ -1,4 +1,4 @@
-import { InvalidRequest } from '../lib/errors.js';
+import { InvalidRequest } from '../../lib/errors.js';
 import type { EngineRequest } from './request.js';
 
 /**

@@ -1,4 +1,4 @@
-import { InvalidRequest } from '../lib/errors.js';
+import { InvalidRequest } from '../../lib/errors.js';
 
 /** Longest mount-relative path accepted; longer ones are refused before any storage access. */
 export const MAX_PATH_LENGTH = 4096;

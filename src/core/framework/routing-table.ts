@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { InvalidRequest } from '../lib/errors.js';
+import { InvalidRequest } from '../../lib/errors.js';
 import { describeFieldError } from './fields.js';
 import type { Capability, EngineRequest, EngineResponse } from './request.js';
 

@@ -1,4 +1,4 @@
-import { InvalidRequest } from '../lib/errors.js';
+import { InvalidRequest } from '../../lib/errors.js';
 import { isPlainObject } from './fields.js';
 import { checkJsonDocument } from './request-shape.js';
 import { readFields, type FieldReader } from './routing-table.js';

@@ -1,5 +1,5 @@
 import type { AuthGrant, EngineResponse } from './request.js';
-import { isStrongroomError, type StrongroomError } from '../lib/errors.js';
+import { isStrongroomError, type StrongroomError } from '../../lib/errors.js';
 
 /** Response builders, so that engines never spell status numbers. */
 

@@ -1,4 +1,4 @@
-import { InvalidRequest, NotFound, PermissionDenied, UnsupportedMediaType, UnsupportedOperation } from '../lib/errors.js';
+import { InvalidRequest, NotFound, PermissionDenied, UnsupportedMediaType, UnsupportedOperation } from '../../lib/errors.js';
 import { isPlainObject } from './fields.js';
 import { validatePath } from './path.js';
 import { reportInternalError } from './request-for-log.js';
