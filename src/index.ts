@@ -39,7 +39,7 @@ export {
   isStrongroomError,
 } from './lib/errors.js';
 export { compareKeys } from './lib/key-order.js';
-export { MemoryStorage } from './adapters/memory-storage.js';
+export { MemoryStorage } from './adapters/storage/memory/memory-storage.js';
 export { systemClock, ManualClock } from './lib/clocks.js';
 export * from './encryption/index.js';
 export * from './kv/index.js';

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { acceptListMethod } from '../adapters/http/list-method.js';
-import { MemoryStorage } from '../adapters/memory-storage.js';
+import { MemoryStorage } from '../adapters/storage/memory/memory-storage.js';
 import { systemClock } from '../lib/clocks.js';
 import { AuthMethod, type AuthMethodOptions } from '../auth-method.js';
 import { JsonStore } from '../core/store/stored-json.js';

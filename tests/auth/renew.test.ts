@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { CloudUnavailable } from '../../src/lib/errors.js';
 import type { AuthGrant, EngineRequest } from '../../src/core/framework/request.js';
 import { formatTimestamp } from '../../src/lib/time.js';

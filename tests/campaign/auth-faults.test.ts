@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clocks.js';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { AuthEngine } from '../../src/auth/auth-engine.js';
 import type { EngineRequest, EngineResponse } from '../../src/core/framework/request.js';
 import type { Storage } from '../../src/ports/storage.js';

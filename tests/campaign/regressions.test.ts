@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { AuthEngine } from '../../src/auth/auth-engine.js';
 import { InternalError, InvalidRequest } from '../../src/lib/errors.js';
 import { MAX_JSON_DEPTH } from '../../src/core/framework/request-shape.js';

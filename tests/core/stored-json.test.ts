@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { JsonStore, unchanged } from '../../src/core/store/stored-json.js';
 import { InternalError } from '../../src/lib/errors.js';
 import { FaultyStorage, withoutCompareAndPut } from '../support/faulty-storage.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { JsonStore } from '../../src/core/store/stored-json.js';
 import { EntryDocuments } from '../../src/kv/entry-documents.js';
 import { kvEntryFolder, kvProblems } from '../campaign/support/invariants.js';

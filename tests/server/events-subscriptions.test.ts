@@ -2,7 +2,7 @@
 // costs to follow a token, and what happens when following it fails.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../src/lib/clocks.js';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { JsonStore } from '../../src/core/store/stored-json.js';
 import { QuotaExceeded } from '../../src/lib/errors.js';
 import { EventSubscriptions, subscriptionLimits, type Subscription } from '../../src/server/event-subscriptions.js';

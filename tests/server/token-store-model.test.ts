@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clocks.js';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { QuotaExceeded } from '../../src/lib/errors.js';
 import type { AuthGrant } from '../../src/core/framework/request.js';
 import { JsonStore } from '../../src/core/store/stored-json.js';

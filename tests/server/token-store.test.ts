@@ -2,7 +2,7 @@
 // revocation clean up after a race or a crash, the quota counts through a crash at every storage call, and its limits.
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clocks.js';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { InternalError, QuotaExceeded } from '../../src/lib/errors.js';
 import { JsonStore } from '../../src/core/store/stored-json.js';
 import type { Storage } from '../../src/ports/storage.js';

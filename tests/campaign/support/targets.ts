@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { ManualClock } from '../../../src/lib/clocks.js';
-import { MemoryStorage } from '../../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../../src/adapters/storage/memory/memory-storage.js';
 import { AuthEngine } from '../../../src/auth/auth-engine.js';
 import { CloudUnavailable } from '../../../src/lib/errors.js';
 import type { EngineRequest, EngineResponse } from '../../../src/core/framework/request.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { StorageWatch, StorageWatchHandlers } from '../../ports/storage.js';
+import type { StorageWatch, StorageWatchHandlers } from '../../../ports/storage.js';
 
 /**
  * PostgresStorage's `watch`: a trigger on the table sends the changed key with pg_notify, which PostgreSQL delivers

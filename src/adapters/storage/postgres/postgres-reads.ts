@@ -1,5 +1,5 @@
 import type { SqlStatement } from './postgres-commit.js';
-import { prefixEnd, type Bound } from './key-range.js';
+import { prefixEnd, type Bound } from '../key-range.js';
 
 /**
  * The reading statements of PostgresStorage, `$table` standing for the quoted table name. The listings walk the

@@ -1,6 +1,6 @@
-import { sameBytes } from '../lib/bytes.js';
-import { compareKeys } from '../lib/key-order.js';
-import type { ListPageOptions, Storage, StorageOperation } from '../ports/storage.js';
+import { sameBytes } from '../../../lib/bytes.js';
+import { compareKeys } from '../../../lib/key-order.js';
+import type { ListPageOptions, Storage, StorageOperation } from '../../../ports/storage.js';
 
 interface Folder {
   leaves: Set<string>;

@@ -1,9 +1,9 @@
-import { sameBytes } from '../../lib/bytes.js';
-import { createPrivateFile } from '../../lib/private-file.js';
-import type { ListPageOptions, Storage, StorageOperation } from '../../ports/storage.js';
-import { assertDistinctKeys, boundAfterChild, checkPageLimit, childName, pageStart, prefixEnd, type Bound } from './key-range.js';
-import { loadOptionalDriver } from './optional-driver.js';
-import { retryTransient } from './retry.js';
+import { sameBytes } from '../../../lib/bytes.js';
+import { createPrivateFile } from '../../../lib/private-file.js';
+import type { ListPageOptions, Storage, StorageOperation } from '../../../ports/storage.js';
+import { assertDistinctKeys, boundAfterChild, checkPageLimit, childName, pageStart, prefixEnd, type Bound } from '../key-range.js';
+import { loadOptionalDriver } from '../optional-driver.js';
+import { retryTransient } from '../retry.js';
 
 /** Options of `SqliteStorage`; only `path` is required. */
 export interface SqliteStorageOptions {

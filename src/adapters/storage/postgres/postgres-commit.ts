@@ -1,4 +1,4 @@
-import type { StorageOperation } from '../../ports/storage.js';
+import type { StorageOperation } from '../../../ports/storage.js';
 
 /**
  * A multi-key commit as one SQL statement, so that it costs one round trip instead of three (BEGIN, the statements,

@@ -1,13 +1,13 @@
-import { compareKeys } from '../../lib/key-order.js';
-import type { ListPageOptions, Storage, StorageOperation, StorageWatch, StorageWatchHandlers } from '../../ports/storage.js';
-import { assertDistinctKeys, checkPageLimit, pageStart } from './key-range.js';
-import { loadOptionalDriver } from './optional-driver.js';
-import { BatchedGets } from './batched-gets.js';
+import { compareKeys } from '../../../lib/key-order.js';
+import type { ListPageOptions, Storage, StorageOperation, StorageWatch, StorageWatchHandlers } from '../../../ports/storage.js';
+import { assertDistinctKeys, checkPageLimit, pageStart } from '../key-range.js';
+import { loadOptionalDriver } from '../optional-driver.js';
+import { BatchedGets } from '../batched-gets.js';
 import { commitStatement, RACED_CONDITION, type SqlStatement } from './postgres-commit.js';
 import { childrenStatement, keysPageStatement, keysStatement } from './postgres-reads.js';
 import { checkConnectionString, describeServer } from './postgres-url.js';
 import { watchTable, type ListeningSql } from './postgres-watch.js';
-import { retryTransient } from './retry.js';
+import { retryTransient } from '../retry.js';
 
 /** Options of `PostgresStorage`; only `connectionString` is required. */
 export interface PostgresStorageOptions {
