@@ -1,8 +1,9 @@
 import type { StorageOperation } from '../../../ports/storage.js';
 
 /**
- * A multi-key commit as one SQL statement, so that it costs one round trip instead of three (BEGIN, the statements,
- * COMMIT), and runs in the statement's own implicit transaction.
+ * A multi-key commit in SQL. Most commits are one statement (commitStatement), so that they cost one round trip instead
+ * of three (BEGIN, the statements, COMMIT), and run in the statement's own implicit transaction; the others are a
+ * transaction of one statement per operation (operationInTransaction).
  *
  * Each conditional operation is a statement that changes its row only when its condition holds there: an UPDATE or
  * DELETE matching the expected value, an INSERT that does nothing on conflict. PostgreSQL takes the row's lock for
@@ -76,4 +77,28 @@ export function commitStatement(table: string, operations: readonly StorageOpera
   // The divisor is not folded at planning: it is a count known only once the statements ran.
   const text = `WITH ${statements.join(', ')} SELECT CASE WHEN ${last} = 1 THEN true WHEN ${first} = 0 THEN false ELSE 1 / (${first} - ${first}) = 1 END AS ok`;
   return { text, params };
+}
+
+/** Runs one statement in the commit's transaction, `$table` standing for the quoted table name. */
+export type RunStatement = (text: string, params: unknown[]) => Promise<{ count: number }>;
+
+/**
+ * One operation of a commit that runs as a transaction (one that commitStatement does not cover); answers whether its
+ * condition held.
+ */
+export async function operationInTransaction(run: RunStatement, operation: StorageOperation): Promise<boolean> {
+  const { key, expected } = operation;
+  if (operation.type === 'put') {
+    const value = toBuffer(operation.value);
+    if (expected === undefined) return (await run('INSERT INTO $table (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value])).count === 1;
+    if (expected === null) return (await run('INSERT INTO $table (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, value])).count === 1;
+    return (await run('UPDATE $table SET value = $2 WHERE key = $1 AND value = $3', [key, value, toBuffer(expected)])).count === 1;
+  }
+  if (expected === undefined) return (await run('DELETE FROM $table WHERE key = $1', [key])), true;
+  if (expected !== null) return (await run('DELETE FROM $table WHERE key = $1 AND value = $2', [key, toBuffer(expected)])).count === 1;
+  // "Must be absent": a placeholder insert proves absence and holds concurrent inserters off until we commit.
+  const inserted = await run(`INSERT INTO $table (key, value) VALUES ($1, '') ON CONFLICT (key) DO NOTHING`, [key]);
+  // Removes our placeholder; when the key existed the commit rolls back, restoring it.
+  await run('DELETE FROM $table WHERE key = $1', [key]);
+  return inserted.count === 1;
 }

@@ -3,7 +3,7 @@ import type { ListPageOptions, Storage, StorageOperation, StorageWatch, StorageW
 import { assertDistinctKeys, checkPageLimit, pageStart } from '../key-range.js';
 import { loadOptionalDriver } from '../optional-driver.js';
 import { BatchedGets } from '../batched-gets.js';
-import { commitStatement, RACED_CONDITION, type SqlStatement } from './postgres-commit.js';
+import { commitStatement, operationInTransaction, RACED_CONDITION, type SqlStatement } from './postgres-commit.js';
 import { childrenStatement, keysPageStatement, keysStatement } from './postgres-reads.js';
 import { checkConnectionString, describeServer } from './postgres-url.js';
 import { watchTable, type ListeningSql } from './postgres-watch.js';
@@ -159,8 +159,8 @@ export class PostgresStorage implements Storage {
   }
 
   /**
-   * Atomic: one statement in the common case (postgres-commit.ts), else one transaction whose statements are
-   * pipelined. Conditional rows are locked before they are checked, so no other transaction can change a checked key
+   * Atomic: one statement in the common case, else one transaction whose statements are pipelined (both in
+   * postgres-commit.ts). Conditional rows are locked before they are checked, so no other transaction can change a checked key
    * before we commit; a deadlock that still happens is retried.
    */
   async commit(operations: readonly StorageOperation[]): Promise<boolean> {
@@ -182,7 +182,8 @@ export class PostgresStorage implements Storage {
         retryTransient(
           () =>
             sql.begin(async (tx) => {
-              const counts = await Promise.all(sorted.map((operation) => this.apply(tx, operation)));
+              const run = (text: string, params: unknown[]) => tx.unsafe(text.replaceAll('$table', this.table), params, this.statementOptions);
+              const counts = await Promise.all(sorted.map((operation) => operationInTransaction(run, operation)));
               if (counts.some((holds) => !holds)) throw new ConditionFailed();
             }),
           isTransient,
@@ -231,25 +232,6 @@ export class PostgresStorage implements Storage {
     const client = this.client;
     this.client = undefined;
     if (client) await (await client).end({ timeout: 5 });
-  }
-
-  /** One statement of a commit; answers whether its condition held. */
-  private async apply(tx: Sql, operation: StorageOperation): Promise<boolean> {
-    const { key, expected } = operation;
-    const run = (text: string, params: unknown[]) => tx.unsafe(text.replaceAll('$table', this.table), params, this.statementOptions);
-    if (operation.type === 'put') {
-      const value = toBuffer(operation.value);
-      if (expected === undefined) return (await run('INSERT INTO $table (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value])).count === 1;
-      if (expected === null) return (await run('INSERT INTO $table (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, value])).count === 1;
-      return (await run('UPDATE $table SET value = $2 WHERE key = $1 AND value = $3', [key, value, toBuffer(expected)])).count === 1;
-    }
-    if (expected === undefined) return (await run('DELETE FROM $table WHERE key = $1', [key])), true;
-    if (expected !== null) return (await run('DELETE FROM $table WHERE key = $1 AND value = $2', [key, toBuffer(expected)])).count === 1;
-    // "Must be absent": a placeholder insert proves absence and holds concurrent inserters off until we commit.
-    const inserted = await run(`INSERT INTO $table (key, value) VALUES ($1, '') ON CONFLICT (key) DO NOTHING`, [key]);
-    // Removes our placeholder; when the key existed the commit rolls back, restoring it.
-    await run('DELETE FROM $table WHERE key = $1', [key]);
-    return inserted.count === 1;
   }
 
   private async names(statement: SqlStatement): Promise<string[]> {
