@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clocks.js';
-import type { CredentialEvent } from '../../src/adapters/aws/credentials.js';
+import type { CredentialEvent } from '../../src/adapters/aws/credentials/credentials.js';
 import { AuthMethod, MemoryStorage } from '../../src/index.js';
 import { FakeContainerCredentials, FakeImds, type FakeRole } from '../../src/testing/index.js';
 import { newProvider, noImds, ownAccount, otherAccount, settings, startWorld, type World } from './world.js';

@@ -6,7 +6,7 @@ import {
   iamEndpoint,
   partitionOfRegion,
   stsEndpoint,
-} from '../../src/adapters/aws/endpoints.js';
+} from '../../src/adapters/aws/api/endpoints.js';
 import { CloudUnavailable, InvalidRequest } from '../../src/lib/errors.js';
 import { newProvider, settings } from './world.js';
 

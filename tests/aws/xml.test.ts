@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseArn } from '../../src/adapters/aws/arn.js';
-import { encodeForm } from '../../src/adapters/aws/query-api.js';
-import { child, entries, parseXml, text } from '../../src/adapters/aws/xml.js';
+import { encodeForm } from '../../src/adapters/aws/api/query-api.js';
+import { child, entries, parseXml, text } from '../../src/adapters/aws/api/xml.js';
 import { InvalidRequest } from '../../src/lib/errors.js';
 
 describe('AWS XML reading', () => {

@@ -4,7 +4,7 @@
  * order; when its turn is further away than `maxWaitMs`, it is refused at once with a clear 502 instead of piling up.
  * An AWS throttling answer empties the bucket, so the callers behind it back off too.
  */
-import { CloudUnavailable } from '../../lib/errors.js';
+import { CloudUnavailable } from '../../../lib/errors.js';
 
 /**
  * The pace of the AWS provider's own lookups, as one token bucket per account and region (IAM: per account and

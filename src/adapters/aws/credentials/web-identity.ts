@@ -3,10 +3,10 @@
  * AssumeRoleWithWebIdentity, an unsigned STS call (the token is the proof). The file is re-read for every exchange,
  * because the platform rotates it.
  */
-import { CloudUnavailable } from '../../lib/errors.js';
-import { credentialsOfAnswer } from './assumed-credentials.js';
+import { CloudUnavailable } from '../../../lib/errors.js';
+import { credentialsOfAnswer } from '../api/assumed-credentials.js';
 import { chainStsTarget, readOptionalFile, type SourceContext } from './credential-source.js';
-import type { AwsCredentials } from './signing.js';
+import type { AwsCredentials } from '../api/signing.js';
 
 export interface WebIdentityRole {
   tokenFile: string;

@@ -5,10 +5,10 @@
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { CloudUnavailable } from '../../lib/errors.js';
+import { CloudUnavailable } from '../../../lib/errors.js';
 import { readOptionalFile, type SourceContext } from './credential-source.js';
-import { describeTransportError } from './retry.js';
-import type { AwsCredentials } from './signing.js';
+import { describeTransportError } from '../api/retry.js';
+import type { AwsCredentials } from '../api/signing.js';
 
 export const ecsCredentialsEndpoint = 'http://169.254.170.2';
 

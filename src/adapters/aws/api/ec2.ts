@@ -1,5 +1,5 @@
 /** EC2 DescribeInstances for one instance id. */
-import type { InstanceDescription } from '../../ports/cloud.js';
+import type { InstanceDescription } from '../../../ports/cloud.js';
 import { unlessNotFound, type QueryApiClient, type QueryTarget } from './query-api.js';
 import { entries, text, type XmlNode } from './xml.js';
 

@@ -4,9 +4,9 @@
  */
 import { spawn } from 'node:child_process';
 import { z } from 'zod';
-import { CloudUnavailable } from '../../lib/errors.js';
+import { CloudUnavailable } from '../../../lib/errors.js';
 import type { Environment } from './credential-source.js';
-import type { AwsCredentials } from './signing.js';
+import type { AwsCredentials } from '../api/signing.js';
 
 const maxOutputBytes = 64 * 1024;
 

@@ -5,16 +5,16 @@
  * fingerprint of the credentials and endpoints in force, and a change of that fingerprint drops the old entries.
  */
 import { createHash } from 'node:crypto';
-import { AuthenticationRefused } from '../../lib/errors.js';
-import type { Clock } from '../../ports/clock.js';
-import type { CloudClientSettings, CloudScope, StsRoleBinding } from '../../ports/cloud.js';
+import { AuthenticationRefused } from '../../../lib/errors.js';
+import type { Clock } from '../../../ports/clock.js';
+import type { CloudClientSettings, CloudScope, StsRoleBinding } from '../../../ports/cloud.js';
 import { isFresh, type CredentialChain } from './credentials.js';
-import { partitionOfRegion, stsEndpoint } from './endpoints.js';
-import type { QueryApiClient, QueryTarget } from './query-api.js';
-import { retriesFrom } from './retry.js';
-import type { AwsCredentials } from './signing.js';
-import { cachedLoad } from './single-flight.js';
-import { assumeRole, getCallerIdentity } from './sts.js';
+import { partitionOfRegion, stsEndpoint } from '../api/endpoints.js';
+import type { QueryApiClient, QueryTarget } from '../api/query-api.js';
+import { retriesFrom } from '../api/retry.js';
+import type { AwsCredentials } from '../api/signing.js';
+import { cachedLoad } from '../api/single-flight.js';
+import { assumeRole, getCallerIdentity } from '../api/sts.js';
 
 export class ScopedCredentials {
   private fingerprint = '';

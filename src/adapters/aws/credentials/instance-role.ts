@@ -1,8 +1,8 @@
 /** The instance role's temporary credentials from IMDSv2 (the role name listing, then the role's document). */
 import { z } from 'zod';
-import { CloudUnavailable } from '../../lib/errors.js';
-import type { ImdsClient } from './imds.js';
-import type { AwsCredentials } from './signing.js';
+import { CloudUnavailable } from '../../../lib/errors.js';
+import type { ImdsClient } from '../api/imds.js';
+import type { AwsCredentials } from '../api/signing.js';
 
 const credentialsPath = '/latest/meta-data/iam/security-credentials/';
 

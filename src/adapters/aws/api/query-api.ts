@@ -2,8 +2,8 @@
  * One signed AWS Query API call: form-encoded POST, SigV4 through aws4, XML answer, AWS error XML turned into typed
  * errors, retries with backoff on throttling, 5xx and transport failures, and a timeout per attempt.
  */
-import { CloudUnavailable } from '../../lib/errors.js';
-import type { Clock } from '../../ports/clock.js';
+import { CloudUnavailable } from '../../../lib/errors.js';
+import type { Clock } from '../../../ports/clock.js';
 import type { Endpoint } from './endpoints.js';
 import { describeTransportError, isRetryableStatus, withRetries, type Outcome } from './retry.js';
 import { formContentType, signRequest, type AwsCredentials } from './signing.js';

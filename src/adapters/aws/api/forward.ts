@@ -6,8 +6,8 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { CloudUnavailable, InvalidRequest } from '../../lib/errors.js';
-import type { HttpResponseSnapshot, SignedHttpRequest } from '../../ports/cloud.js';
+import { CloudUnavailable, InvalidRequest } from '../../../lib/errors.js';
+import type { HttpResponseSnapshot, SignedHttpRequest } from '../../../ports/cloud.js';
 import { describeTransportError, isRetryableStatus, withRetries, type Outcome, type RetryPolicy } from './retry.js';
 
 /** STS answers are small; a larger one is not an answer worth reading. */

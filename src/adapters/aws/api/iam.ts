@@ -1,5 +1,5 @@
 /** IAM calls: principal and instance-profile lookups by name, and the access-key calls of root rotation. */
-import type { AccessKey, IamUser, InstanceProfileDescription, PrincipalDescription } from '../../ports/cloud.js';
+import type { AccessKey, IamUser, InstanceProfileDescription, PrincipalDescription } from '../../../ports/cloud.js';
 import { unlessNotFound, type QueryApiClient, type QueryTarget } from './query-api.js';
 import { child, entries, requiredText, text, type XmlNode } from './xml.js';
 

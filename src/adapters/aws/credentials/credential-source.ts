@@ -1,11 +1,11 @@
 /** What every source of the base credential chain gets to work with, and what it hands back. */
 import { readFile } from 'node:fs/promises';
-import type { Clock } from '../../ports/clock.js';
-import type { CloudClientSettings } from '../../ports/cloud.js';
-import { stsEndpoint, type Endpoint } from './endpoints.js';
-import type { QueryApiClient, QueryTarget } from './query-api.js';
-import { retriesFrom } from './retry.js';
-import type { AwsCredentials } from './signing.js';
+import type { Clock } from '../../../ports/clock.js';
+import type { CloudClientSettings } from '../../../ports/cloud.js';
+import { stsEndpoint, type Endpoint } from '../api/endpoints.js';
+import type { QueryApiClient, QueryTarget } from '../api/query-api.js';
+import { retriesFrom } from '../api/retry.js';
+import type { AwsCredentials } from '../api/signing.js';
 
 /** Environment variables by name, as `process.env` holds them: where the AWS code reads CLOUD_*, AWS_* and HOME. */
 export type Environment = Record<string, string | undefined>;

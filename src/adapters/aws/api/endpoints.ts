@@ -2,9 +2,9 @@
  * Where each AWS-compatible API lives and which region a request to it is signed for. Region names reach here from
  * signed identity documents and from role configuration, so they are checked strictly before they become host names.
  */
-import { endpointUrl, ENDPOINT_RULE } from '../../lib/endpoint-url.js';
-import { CloudUnavailable, InvalidRequest } from '../../lib/errors.js';
-import type { CloudClientSettings } from '../../ports/cloud.js';
+import { endpointUrl, ENDPOINT_RULE } from '../../../lib/endpoint-url.js';
+import { CloudUnavailable, InvalidRequest } from '../../../lib/errors.js';
+import type { CloudClientSettings } from '../../../ports/cloud.js';
 
 export const partitions = ['aws', 'aws-cn', 'aws-us-gov', 'aws-iso', 'aws-iso-b', 'aws-iso-e', 'aws-iso-f', 'aws-eusc'] as const;
 export type Partition = (typeof partitions)[number];

@@ -1,5 +1,5 @@
 /** Credentials from environment variables: the CLOUD_* names of this library, then AWS's standard names. */
-import type { AwsCredentials } from './signing.js';
+import type { AwsCredentials } from '../api/signing.js';
 import type { Environment } from './credential-source.js';
 
 function pairFrom(env: Environment, idName: string, secretName: string, tokenName: string): AwsCredentials | undefined {

@@ -3,13 +3,13 @@
  * `source_profile`, which may itself be a role, or of `credential_source`, or with `web_identity_token_file`), else
  * static keys, else `credential_process`.
  */
-import { CloudUnavailable } from '../../lib/errors.js';
+import { CloudUnavailable } from '../../../lib/errors.js';
 import { processCredentials } from './credential-process.js';
 import { chainStsTarget, defaultRegionOf, type SourceContext } from './credential-source.js';
 import { awsEnvCredentials } from './env-credentials.js';
 import type { Profile, SharedFiles } from './shared-config-files.js';
-import type { AwsCredentials } from './signing.js';
-import { assumeRole } from './sts.js';
+import type { AwsCredentials } from '../api/signing.js';
+import { assumeRole } from '../api/sts.js';
 import { webIdentityCredentials } from './web-identity.js';
 
 /** Where a profile's `credential_source` points: the other sources of the chain, supplied by it. */

@@ -7,20 +7,20 @@
  * Temporary credentials are kept until shortly before they expire, and one refresh serves every concurrent caller.
  */
 import { createHash } from 'node:crypto';
-import { CloudUnavailable } from '../../lib/errors.js';
-import { runGuarded } from '../../lib/guarded-callback.js';
-import type { Clock } from '../../ports/clock.js';
-import type { CloudClientSettings } from '../../ports/cloud.js';
+import { CloudUnavailable } from '../../../lib/errors.js';
+import { runGuarded } from '../../../lib/guarded-callback.js';
+import type { Clock } from '../../../ports/clock.js';
+import type { CloudClientSettings } from '../../../ports/cloud.js';
 import { containerCredentials, containerEndpointOf } from './container-credentials.js';
 import { defaultRegionOf, type CredentialSourceName, type Environment, type SourceContext, type SourcedCredentials } from './credential-source.js';
 import { awsEnvCredentials, cloudEnvCredentials } from './env-credentials.js';
-import type { ImdsClient } from './imds.js';
+import type { ImdsClient } from '../api/imds.js';
 import { instanceRoleCredentials } from './instance-role.js';
 import { profileCredentials, type CredentialSources } from './profile-credentials.js';
-import type { QueryApiClient } from './query-api.js';
+import type { QueryApiClient } from '../api/query-api.js';
 import { readSharedFiles } from './shared-config-files.js';
-import type { AwsCredentials } from './signing.js';
-import { cachedLoad } from './single-flight.js';
+import type { AwsCredentials } from '../api/signing.js';
+import { cachedLoad } from '../api/single-flight.js';
 import { webIdentityCredentials } from './web-identity.js';
 
 export type { Environment } from './credential-source.js';

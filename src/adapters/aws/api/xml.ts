@@ -3,7 +3,7 @@
  * zeros; list containers (`item` in EC2, `member` in IAM/STS) always parse as arrays, even with one element.
  */
 import { XMLParser } from 'fast-xml-parser';
-import { CloudUnavailable } from '../../lib/errors.js';
+import { CloudUnavailable } from '../../../lib/errors.js';
 
 const parser = new XMLParser({
   ignoreAttributes: true,

@@ -1,5 +1,5 @@
 /** Reads the `<Credentials>` of an STS AssumeRole* answer. */
-import { CloudUnavailable } from '../../lib/errors.js';
+import { CloudUnavailable } from '../../../lib/errors.js';
 import type { AwsCredentials } from './signing.js';
 import { child, requiredText, type XmlNode } from './xml.js';
 

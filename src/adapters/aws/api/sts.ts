@@ -1,5 +1,5 @@
 /** STS calls made with the provider's own credentials: its identity, and assuming per-account roles. */
-import type { CallerIdentity, StsRoleBinding } from '../../ports/cloud.js';
+import type { CallerIdentity, StsRoleBinding } from '../../../ports/cloud.js';
 import { credentialsOfAnswer } from './assumed-credentials.js';
 import type { QueryApiClient, QueryTarget } from './query-api.js';
 import type { AwsCredentials } from './signing.js';

@@ -2,8 +2,8 @@
  * IMDSv2: a session token from `PUT /latest/api/token`, then GETs that present it. Used for the provider's instance
  * role credentials and by the client-side ec2 login helper.
  */
-import { CloudUnavailable } from '../../lib/errors.js';
-import type { Clock } from '../../ports/clock.js';
+import { CloudUnavailable } from '../../../lib/errors.js';
+import type { Clock } from '../../../ports/clock.js';
 import { describeTransportError } from './retry.js';
 
 export const defaultImdsEndpoint = 'http://169.254.169.254';
