@@ -1,5 +1,5 @@
-import type { Storage } from '../ports/storage.js';
-import { check, checkBytes, checkEqual, type ConformanceCase } from './storage-conformance-checks.js';
+import type { Storage } from '../../ports/storage.js';
+import { check, checkBytes, checkEqual, type ConformanceCase } from './checks.js';
 
 const CONTENDERS = 40;
 const WORKERS = 8;

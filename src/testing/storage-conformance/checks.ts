@@ -1,4 +1,4 @@
-import type { Storage } from '../ports/storage.js';
+import type { Storage } from '../../ports/storage.js';
 
 /** One conformance case: it gets an empty storage (and a second handle onto it when the adapter offers one). */
 export interface ConformanceCase {

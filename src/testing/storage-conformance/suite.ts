@@ -1,9 +1,9 @@
-import { compareKeys } from '../lib/key-order.js';
-import type { Storage, StorageOperation } from '../ports/storage.js';
-import { concurrencyCases } from './storage-conformance-concurrency.js';
-import { bytes, check, checkBytes, checkEqual, type ConformanceCase } from './storage-conformance-checks.js';
+import { compareKeys } from '../../lib/key-order.js';
+import type { Storage, StorageOperation } from '../../ports/storage.js';
+import { concurrencyCases } from './concurrency-cases.js';
+import { bytes, check, checkBytes, checkEqual, type ConformanceCase } from './checks.js';
 
-export type { ConformanceCase } from './storage-conformance-checks.js';
+export type { ConformanceCase } from './checks.js';
 
 /**
  * What the suite needs from an adapter under test. `create` answers an empty storage (a fresh file, table or
