@@ -42,3 +42,10 @@ export function bytes(length: number, seed: number): Uint8Array {
   }
   return out;
 }
+
+export const encode = (text: string) => new TextEncoder().encode(text);
+
+/** Puts each key with its own name as its value. */
+export async function putAll(storage: Storage, keys: readonly string[]): Promise<void> {
+  for (const key of keys) await storage.put(key, encode(key));
+}

@@ -1,11 +1,10 @@
 import type { Storage } from '../../ports/storage.js';
-import { check, checkBytes, checkEqual, type ConformanceCase } from './checks.js';
+import { check, checkBytes, checkEqual, encode, type ConformanceCase } from './checks.js';
 
 const CONTENDERS = 40;
 const WORKERS = 8;
 const INCREMENTS = 25;
 
-const encode = (text: string) => new TextEncoder().encode(text);
 const decode = (value: Uint8Array | undefined) => (value === undefined ? undefined : new TextDecoder().decode(value));
 
 /** Alternates contenders between the storage and its sibling handle, when there is one. */
