@@ -6,7 +6,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ListMethodRewriter, acceptListMethod } from '../../src/adapters/http/list-method.js';
+import { ListMethodRewriter, acceptListMethod } from '../../../src/adapters/http/list-method.js';
 
 interface Message {
   method: 'LIST' | 'GET' | 'POST' | 'DELETE';

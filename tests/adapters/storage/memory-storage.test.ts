@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
+import { MemoryStorage } from '../../../src/adapters/storage/memory/memory-storage.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (value: Uint8Array | undefined) => (value === undefined ? undefined : new TextDecoder().decode(value));

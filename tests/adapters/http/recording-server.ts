@@ -3,7 +3,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { acceptListMethod } from '../../src/adapters/http/list-method.js';
+import { acceptListMethod } from '../../../src/adapters/http/list-method.js';
 
 export interface Seen {
   method: string;

@@ -2,7 +2,7 @@
 // otherwise than the shim is refused (the shim hands node:http a NUL in place of the refused byte, and node:http answers
 // 400 and closes), and nothing that parser reads the one way the shim reads it is.
 import { describe, expect, it } from 'vitest';
-import { ListMethodRewriter } from '../../src/adapters/http/list-method.js';
+import { ListMethodRewriter } from '../../../src/adapters/http/list-method.js';
 
 /** Feeds `input` a byte at a time and all at once; answers what was passed on and the refusal, which must agree. */
 function rewrite(input: string): { out: string; refusal: string | undefined } {

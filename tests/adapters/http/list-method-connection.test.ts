@@ -5,7 +5,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { acceptListMethod } from '../../src/adapters/http/list-method.js';
+import { acceptListMethod } from '../../../src/adapters/http/list-method.js';
 
 const servers: http.Server[] = [];
 afterEach(async () => {
