@@ -3,8 +3,8 @@ import { AuthEngine } from './auth/auth-engine.js';
 import type { AuthEngineOptions } from './auth/context/engine-options.js';
 import { login } from './auth/login/dispatch.js';
 import { loginFields } from './auth/paths/login.js';
-import { parseInput } from './core/parse-input.js';
-import type { AuthGrant } from './core/request.js';
+import { parseInput } from './core/framework/parse-input.js';
+import type { AuthGrant } from './core/framework/request.js';
 
 /** Options of `AuthMethod`: the engine's, with `cloud` optional. Only `storage` is required. */
 export interface AuthMethodOptions extends Omit<AuthEngineOptions, 'cloud'> {

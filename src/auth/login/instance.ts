@@ -1,4 +1,4 @@
-import { AuthenticationRefused } from '../../core/errors.js';
+import { AuthenticationRefused } from '../../lib/errors.js';
 import type { CloudScope, InstanceDescription } from '../../ports/cloud.js';
 import type { AuthContext } from '../context/auth-context.js';
 import { callCloud } from '../context/cloud-call.js';

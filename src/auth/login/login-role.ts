@@ -1,4 +1,4 @@
-import { AuthenticationRefused, InvalidRequest } from '../../core/errors.js';
+import { AuthenticationRefused, InvalidRequest } from '../../lib/errors.js';
 import type { AuthContext } from '../context/auth-context.js';
 import { cidrsContain } from '../roles/cidr.js';
 import { readRole, type AuthType, type StoredRole } from '../roles/role.js';

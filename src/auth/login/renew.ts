@@ -1,7 +1,7 @@
-import { AuthenticationRefused } from '../../core/errors.js';
-import type { AuthGrant, EngineRequest, EngineResponse } from '../../core/request.js';
-import { granted, responseForError } from '../../core/response.js';
-import { formatTimestamp } from '../../core/time.js';
+import { AuthenticationRefused } from '../../lib/errors.js';
+import type { AuthGrant, EngineRequest, EngineResponse } from '../../core/framework/request.js';
+import { granted, responseForError } from '../../core/framework/response.js';
+import { formatTimestamp } from '../../lib/time.js';
 import { readAccessListEntry, updateAccessListEntry, type AccessListEntry } from '../lists/accesslist.js';
 import { iamEntityFromCallerIdentity } from './iam-entity.js';
 import type { AuthContext } from '../context/auth-context.js';

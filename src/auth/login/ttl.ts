@@ -1,4 +1,4 @@
-import type { AuthGrant } from '../../core/request.js';
+import type { AuthGrant } from '../../core/framework/request.js';
 import type { TokenSettings } from '../roles/token-settings.js';
 
 /**

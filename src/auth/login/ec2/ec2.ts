@@ -1,5 +1,5 @@
-import { formatDuration } from '../../../core/duration.js';
-import type { AuthGrant } from '../../../core/request.js';
+import { formatDuration } from '../../../lib/duration.js';
+import type { AuthGrant } from '../../../core/framework/request.js';
 import type { InstanceDescription } from '../../../ports/cloud.js';
 import { updateAccessListEntry } from '../../lists/accesslist.js';
 import type { AuthContext } from '../../context/auth-context.js';

@@ -1,5 +1,5 @@
-import { CloudUnavailable } from '../../../core/errors.js';
-import type { AuthGrant } from '../../../core/request.js';
+import { CloudUnavailable } from '../../../lib/errors.js';
+import type { AuthGrant } from '../../../core/framework/request.js';
 import { iamEntityFromCallerIdentity, type IamEntity } from '../iam-entity.js';
 import type { AuthContext } from '../../context/auth-context.js';
 import { CloudScopes } from '../../config/cloud-scope.js';

@@ -1,4 +1,4 @@
-import { AuthenticationRefused } from '../../../core/errors.js';
+import { AuthenticationRefused } from '../../../lib/errors.js';
 import type { InstanceDescription } from '../../../ports/cloud.js';
 import type { AuthContext } from '../../context/auth-context.js';
 import type { CloudScopes } from '../../config/cloud-scope.js';

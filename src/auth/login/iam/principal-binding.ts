@@ -1,4 +1,4 @@
-import { AuthenticationRefused } from '../../../core/errors.js';
+import { AuthenticationRefused } from '../../../lib/errors.js';
 import { matchesArnPattern, type IamEntity } from '../iam-entity.js';
 import type { AuthContext } from '../../context/auth-context.js';
 import { callCloud } from '../../context/cloud-call.js';
