@@ -1,7 +1,7 @@
-import { AuthenticationRefused } from '../../lib/errors.js';
-import type { CloudScope, InstanceDescription } from '../../ports/cloud.js';
-import type { AuthContext } from '../context/auth-context.js';
-import { callCloud } from '../context/cloud-call.js';
+import { AuthenticationRefused } from '../../../lib/errors.js';
+import type { CloudScope, InstanceDescription } from '../../../ports/cloud.js';
+import type { AuthContext } from '../../context/auth-context.js';
+import { callCloud } from '../../context/cloud-call.js';
 
 /**
  * DescribeInstances for the instance a login names (as in Vault), which must exist in the expected account and be

@@ -1,6 +1,6 @@
-import type { AuthGrant } from '../../core/framework/request.js';
-import type { StoredRole } from '../roles/role.js';
-import { refuseRootPolicy } from '../roles/token-settings.js';
+import type { AuthGrant } from '../../../core/framework/request.js';
+import type { StoredRole } from '../../roles/role.js';
+import { refuseRootPolicy } from '../../roles/token-settings.js';
 import type { InternalData } from './internal-data.js';
 import { grantLifetimes } from './ttl.js';
 

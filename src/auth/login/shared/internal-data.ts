@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { InvalidRequest } from '../../lib/errors.js';
-import { isPlainObject } from '../../core/framework/fields.js';
+import { InvalidRequest } from '../../../lib/errors.js';
+import { isPlainObject } from '../../../core/framework/fields.js';
 
 /**
  * What a grant's `internal_data` carries from login to renew(): who was authenticated and against which role. The

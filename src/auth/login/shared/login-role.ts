@@ -1,7 +1,7 @@
-import { AuthenticationRefused, InvalidRequest } from '../../lib/errors.js';
-import type { AuthContext } from '../context/auth-context.js';
-import { cidrsContain } from '../roles/cidr.js';
-import { readRole, type AuthType, type StoredRole } from '../roles/role.js';
+import { AuthenticationRefused, InvalidRequest } from '../../../lib/errors.js';
+import type { AuthContext } from '../../context/auth-context.js';
+import { cidrsContain } from '../../roles/cidr.js';
+import { readRole, type AuthType, type StoredRole } from '../../roles/role.js';
 
 /**
  * The role an authenticated caller logs in against (as in Vault): it must exist, accept the caller's address

@@ -1,5 +1,5 @@
-import type { AuthGrant } from '../../core/framework/request.js';
-import type { TokenSettings } from '../roles/token-settings.js';
+import type { AuthGrant } from '../../../core/framework/request.js';
+import type { TokenSettings } from '../../roles/token-settings.js';
 
 /**
  * The lifetimes of a grant (as in Vault). A token may live no longer than the shortest of the mount maximum

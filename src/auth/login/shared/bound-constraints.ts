@@ -1,9 +1,9 @@
-import { AuthenticationRefused } from '../../lib/errors.js';
-import type { CloudScope, InstanceDescription } from '../../ports/cloud.js';
+import { AuthenticationRefused } from '../../../lib/errors.js';
+import type { CloudScope, InstanceDescription } from '../../../ports/cloud.js';
 import { matchesArnPattern } from './iam-entity.js';
-import type { AuthContext } from '../context/auth-context.js';
-import { callCloud } from '../context/cloud-call.js';
-import type { BoundListField, StoredRole } from '../roles/role.js';
+import type { AuthContext } from '../../context/auth-context.js';
+import { callCloud } from '../../context/cloud-call.js';
+import type { BoundListField, StoredRole } from '../../roles/role.js';
 
 /** The instance a login (ec2, or iam inferring an ec2 instance) is about, and the account its identity named. */
 export interface InstanceSubject {

@@ -1,5 +1,5 @@
-import type { CallerIdentity } from '../../ports/cloud.js';
-import { parsePrincipalArn, type PrincipalArn } from '../../lib/arn.js';
+import type { CallerIdentity } from '../../../ports/cloud.js';
+import { parsePrincipalArn, type PrincipalArn } from '../../../lib/arn.js';
 
 /** The entity an iam login authenticates, and how bound ARNs match it (as in Vault). */
 
