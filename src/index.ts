@@ -45,4 +45,4 @@ export * from './encryption/index.js';
 export * from './kv/index.js';
 export * from './auth/index.js';
 export * from './acl/index.js';
-export { AuthMethod, type AuthMethodOptions, type LoginBody } from './auth-method.js';
+export { AuthMethod, type AuthMethodOptions, type LoginBody } from './adapters/aws/auth-method.js';

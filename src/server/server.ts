@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { systemClock } from '../lib/clocks.js';
 import { acceptListMethod } from '../adapters/http/list-method.js';
 import { MemoryStorage } from '../adapters/storage/memory/memory-storage.js';
-import { AuthMethod } from '../auth-method.js';
+import { AuthMethod } from '../adapters/aws/auth-method.js';
 import { JsonStore } from '../core/store/stored-json.js';
 import { KvEngine } from '../kv/kv-engine.js';
 import { AuditLog } from './dispatch/audit.js';

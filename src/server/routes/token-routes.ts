@@ -1,6 +1,6 @@
 // Vault's token API (auth/token/...): create, lookups, renewals and revocations, by token, by accessor or of oneself.
 import { z } from 'zod';
-import type { AuthMethod } from '../../auth-method.js';
+import type { AuthMethod } from '../../adapters/aws/auth-method.js';
 import { formatDuration } from '../../lib/duration.js';
 import { InvalidRequest, PermissionDenied, UnsupportedOperation } from '../../lib/errors.js';
 import { bool, duration, int, str, stringList, stringMap } from '../../core/framework/fields.js';

@@ -1,10 +1,10 @@
-import { lazyAwsProvider } from './adapters/aws/lazy-provider.js';
-import { AuthEngine } from './auth/auth-engine.js';
-import type { AuthEngineOptions } from './auth/context/engine-options.js';
-import { login } from './auth/login/dispatch.js';
-import { loginFields } from './auth/paths/login.js';
-import { parseInput } from './core/framework/parse-input.js';
-import type { AuthGrant } from './core/framework/request.js';
+import { lazyAwsProvider } from './lazy-provider.js';
+import { AuthEngine } from '../../auth/auth-engine.js';
+import type { AuthEngineOptions } from '../../auth/context/engine-options.js';
+import { login } from '../../auth/login/dispatch.js';
+import { loginFields } from '../../auth/paths/login.js';
+import { parseInput } from '../../core/framework/parse-input.js';
+import type { AuthGrant } from '../../core/framework/request.js';
 
 /** Options of `AuthMethod`: the engine's, with `cloud` optional. Only `storage` is required. */
 export interface AuthMethodOptions extends Omit<AuthEngineOptions, 'cloud'> {
@@ -29,8 +29,8 @@ export interface LoginBody {
 }
 
 /**
- * The public cloud identity auth method. It lives above the engines because its default cloud provider is an adapter;
- * the engine itself (src/auth) never imports one.
+ * The public cloud identity auth method: the auth engine with the AWS adapter as its default cloud provider. It lives
+ * with the adapter because it plugs the adapter in; the engine itself (src/auth) never imports one.
  */
 export class AuthMethod extends AuthEngine {
   /**
