@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 /** STRONGROOM_TEST_ENCRYPTION=1: the suites' MemoryStorage becomes an EncryptedStorage over one. */
 const encryptedMemory = fileURLToPath(new URL('./tests/support/encrypted-memory-storage.ts', import.meta.url));
 const alias = process.env.STRONGROOM_TEST_ENCRYPTION === '1'
-  ? [{ find: /^(\.\.\/)+src\/adapters\/memory-storage\.js$/, replacement: encryptedMemory }]
+  ? [{ find: /^(\.\.\/)+src\/adapters\/storage\/memory\/memory-storage\.js$/, replacement: encryptedMemory }]
   : [];
 
 export default defineConfig({

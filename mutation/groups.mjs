@@ -22,7 +22,7 @@ export const GROUPS = {
   },
   shim: {
     mutate: ['src/adapters/http/list-method.ts', 'src/adapters/http/request-head.ts', 'src/adapters/http/field-section.ts', 'src/adapters/http/chunked-body.ts'],
-    tests: ['tests/adapters/list-method*.test.ts'],
+    tests: ['tests/adapters/http/list-method*.test.ts'],
   },
   signature: {
     mutate: ['src/auth/pkcs7/rsa-signature.ts', 'src/auth/pkcs7/asn1-time.ts'],

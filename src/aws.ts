@@ -16,7 +16,7 @@ export {
 } from './adapters/aws/login-helpers.js';
 export { KmsRootKey, type KmsRootKeyOptions } from './adapters/aws/kms-root-key.js';
 // Types the options above refer to (an `env`, a credentials callback, the debug hook, the rate limit).
-export type { Environment, CredentialSourceName } from './adapters/aws/credential-source.js';
-export type { CredentialEvent } from './adapters/aws/credentials.js';
-export type { RateLimit } from './adapters/aws/rate-limiter.js';
-export type { AwsCredentials } from './adapters/aws/signing.js';
+export type { Environment, CredentialSourceName } from './adapters/aws/credentials/credential-source.js';
+export type { CredentialEvent } from './adapters/aws/credentials/credentials.js';
+export type { RateLimit } from './adapters/aws/api/rate-limiter.js';
+export type { AwsCredentials } from './adapters/aws/api/signing.js';

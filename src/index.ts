@@ -18,8 +18,8 @@ export type {
   AuthGrant,
   HttpMethod,
   BulkAuthorizer,
-} from './core/request.js';
-export { isOk, isGrant, errorsOf, type SuccessStatus, type SuccessResponse, type GrantResponse } from './core/results.js';
+} from './core/framework/request.js';
+export { isOk, isGrant, errorsOf, type SuccessStatus, type SuccessResponse, type GrantResponse } from './core/framework/results.js';
 export {
   StrongroomError,
   InvalidRequest,
@@ -37,12 +37,12 @@ export {
   WrongRootKey,
   RootKeyUnavailable,
   isStrongroomError,
-} from './core/errors.js';
-export { compareKeys } from './core/key-order.js';
-export { MemoryStorage } from './adapters/memory-storage.js';
-export { systemClock, ManualClock } from './adapters/clocks.js';
+} from './lib/errors.js';
+export { compareKeys } from './lib/key-order.js';
+export { MemoryStorage } from './adapters/storage/memory/memory-storage.js';
+export { systemClock, ManualClock } from './lib/clocks.js';
 export * from './encryption/index.js';
 export * from './kv/index.js';
 export * from './auth/index.js';
 export * from './acl/index.js';
-export { AuthMethod, type AuthMethodOptions, type LoginBody } from './auth-method.js';
+export { AuthMethod, type AuthMethodOptions, type LoginBody } from './adapters/aws/auth-method.js';

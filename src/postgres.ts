@@ -4,4 +4,4 @@
  *
  * @packageDocumentation
  */
-export { PostgresStorage, type PostgresStorageOptions } from './adapters/storage/postgres-storage.js';
+export { PostgresStorage, type PostgresStorageOptions } from './adapters/storage/postgres/postgres-storage.js';

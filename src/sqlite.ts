@@ -3,4 +3,4 @@
  *
  * @packageDocumentation
  */
-export { SqliteStorage, type SqliteStorageOptions } from './adapters/storage/sqlite-storage.js';
+export { SqliteStorage, type SqliteStorageOptions } from './adapters/storage/sqlite/sqlite-storage.js';

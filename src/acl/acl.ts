@@ -1,4 +1,4 @@
-import type { BulkAuthorizer, CapabilityCheck } from '../core/request.js';
+import type { BulkAuthorizer, CapabilityCheck } from '../core/framework/request.js';
 import {
   bitOf,
   DENY,

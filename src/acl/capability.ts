@@ -1,4 +1,4 @@
-import { InvalidRequest } from '../core/errors.js';
+import { InvalidRequest } from '../lib/errors.js';
 
 /**
  * The capabilities a policy can grant on a path, with Vault's names (and OpenBao's `scan`, a recursive listing). `deny`

@@ -1,4 +1,4 @@
-import { InvalidRequest } from '../core/errors.js';
+import { InvalidRequest } from '../lib/errors.js';
 
 /**
  * A reader for the subset of HCL that policies are written in: blocks with string labels (`path "x" { ... }`),

@@ -1,4 +1,4 @@
-import { InvalidRequest } from '../core/errors.js';
+import { InvalidRequest } from '../lib/errors.js';
 import { isPolicyCapability, legacyPolicyCapabilities, type PolicyCapability } from './capability.js';
 import { HclObject, parseHcl, type HclEntry } from './hcl.js';
 import { JsonMembers, readJson } from './policy-json.js';

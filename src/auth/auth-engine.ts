@@ -1,6 +1,6 @@
-import { checkStoragePrefix } from '../core/path.js';
-import { Dispatcher } from '../core/router.js';
-import type { AuthGrant, EngineRequest, EngineResponse } from '../core/request.js';
+import { checkStoragePrefix } from '../core/framework/path.js';
+import { Dispatcher } from '../core/framework/router.js';
+import type { AuthGrant, EngineRequest, EngineResponse } from '../core/framework/request.js';
 import { AuthContext } from './context/auth-context.js';
 import type { AuthEngineOptions } from './context/engine-options.js';
 import { renew } from './login/renew.js';

@@ -4,8 +4,8 @@
  * against exactly the ciphertext read. A write refused because the ciphertext changed while the plaintext did not (a
  * re-seal by another process) is tried again; one whose plaintext changed answers false.
  */
-import { InternalError } from '../core/errors.js';
-import { sameBytes } from '../core/bytes.js';
+import { InternalError } from '../lib/errors.js';
+import { sameBytes } from '../lib/bytes.js';
 import type { Storage, StorageOperation } from '../ports/storage.js';
 import type { KeyringStore } from './keyring-store.js';
 import type { OpenedCache } from './opened-cache.js';

@@ -1,9 +1,9 @@
-import { UnknownKeyTerm } from '../core/errors.js';
-import { KeyedMutex } from '../core/lock.js';
+import { UnknownKeyTerm } from '../lib/errors.js';
+import { KeyedMutex } from '../core/store/lock.js';
 import type { Clock } from '../ports/clock.js';
 import type { RootKeyProvider } from '../ports/root-key.js';
 import type { ListPageOptions, Storage } from '../ports/storage.js';
-import { systemClock } from '../core/system-clock.js';
+import { systemClock } from '../lib/clocks.js';
 import { ConditionalWrites } from './conditional-writes.js';
 import { KeyringStore } from './keyring-store.js';
 import type { Keyring } from './keyring.js';

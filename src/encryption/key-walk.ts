@@ -2,7 +2,7 @@
  * Every key of a storage, in sorted order, one bounded page at a time, resumable after any key. Uses `listPage` when
  * the storage has it; otherwise walks folders with `list`, pruning the ones that lie wholly before the cursor.
  */
-import { compareKeys } from '../core/key-order.js';
+import { compareKeys } from '../lib/key-order.js';
 import type { Storage } from '../ports/storage.js';
 
 export async function keysAfter(storage: Storage, after: string | undefined, limit: number): Promise<string[]> {

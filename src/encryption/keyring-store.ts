@@ -2,10 +2,10 @@
  * Loads, creates and updates the keyring record in the wrapped storage, and keeps the last one seen. Several processes
  * may share the record: updates are compare-and-put against the exact bytes read, re-run on conflict.
  */
-import { sameBytes } from '../core/bytes.js';
+import { sameBytes } from '../lib/bytes.js';
 import { randomBytes, type KeyObject } from 'node:crypto';
-import { InternalError, WrongRootKey } from '../core/errors.js';
-import { KeyedMutex } from '../core/lock.js';
+import { InternalError, WrongRootKey } from '../lib/errors.js';
+import { KeyedMutex } from '../core/store/lock.js';
 import type { RootKeyProvider } from '../ports/root-key.js';
 import type { Storage } from '../ports/storage.js';
 import { decodeRecord, encodeRecord, Keyring, wrappedKeyOf, type KeyringDocument } from './keyring.js';

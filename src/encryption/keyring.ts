@@ -11,7 +11,7 @@
  */
 import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
-import { SealedValueInvalid } from '../core/errors.js';
+import { SealedValueInvalid } from '../lib/errors.js';
 import { open, seal, termOf } from './sealed-value.js';
 import { ROOT_KEY_LENGTH } from './static-root-key.js';
 

@@ -4,7 +4,7 @@
  * plaintext, so the answer is exact whoever wrote the entry. Within a byte budget, the oldest entries go first, except
  * that one read since it was last passed over gets a second chance (a clock: a read changes a flag, not the order).
  */
-import { sameBytes } from '../core/bytes.js';
+import { sameBytes } from '../lib/bytes.js';
 
 interface Entry {
   sealed: Uint8Array;

@@ -5,7 +5,7 @@
  * pass that began under the active term has covered every entry of the older ones.
  */
 import { z } from 'zod';
-import { SealedValueInvalid } from '../core/errors.js';
+import { SealedValueInvalid } from '../lib/errors.js';
 import type { Storage } from '../ports/storage.js';
 import { KEYRING_TERM } from './keyring.js';
 import type { KeyringStore } from './keyring-store.js';

@@ -10,7 +10,7 @@
  * another key, or relabelled with another term, fails to open.
  */
 import { createCipheriv, createDecipheriv, randomFillSync, type KeyObject } from 'node:crypto';
-import { SealedValueInvalid } from '../core/errors.js';
+import { SealedValueInvalid } from '../lib/errors.js';
 
 export const FORMAT_VERSION = 1;
 const HEADER_LENGTH = 5;

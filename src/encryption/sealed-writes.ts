@@ -2,7 +2,7 @@
  * What every write through the barrier does with the value it stores: seal a snapshot of it with the active term,
  * remember the plaintext once the write has landed, and confirm the term against the stored keyring.
  */
-import { InternalError } from '../core/errors.js';
+import { InternalError } from '../lib/errors.js';
 import type { Storage } from '../ports/storage.js';
 import type { Keyring } from './keyring.js';
 import type { KeyringStore } from './keyring-store.js';

@@ -4,9 +4,9 @@
  */
 import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { decodeBase64 } from '../core/base64.js';
-import { createPrivateFile } from '../core/private-file.js';
-import { SealedValueInvalid, WrongRootKey } from '../core/errors.js';
+import { decodeBase64 } from '../lib/base64.js';
+import { createPrivateFile } from '../lib/private-file.js';
+import { SealedValueInvalid, WrongRootKey } from '../lib/errors.js';
 import type { RootKeyProvider } from '../ports/root-key.js';
 import { open, seal, termOf } from './sealed-value.js';
 

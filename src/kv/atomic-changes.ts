@@ -1,5 +1,5 @@
-import { InternalError } from '../core/errors.js';
-import { encodeJson, type JsonStore, unchanged } from '../core/stored-json.js';
+import { InternalError } from '../lib/errors.js';
+import { encodeJson, type JsonStore, unchanged } from '../core/store/stored-json.js';
 import type { StorageOperation } from '../ports/storage.js';
 import { alteredDataDocuments, placeData, rewriteAltered, type Staged } from './data-documents.js';
 import { entryDocument, leavingHead, type EntryDocuments } from './entry-documents.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { InvalidRequest } from '../core/errors.js';
-import { int, object } from '../core/fields.js';
+import { InvalidRequest } from '../lib/errors.js';
+import { int, object } from '../core/framework/fields.js';
 
 /** Check-and-set: the `options.cas` of data writes and patches. */
 

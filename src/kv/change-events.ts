@@ -1,5 +1,5 @@
-import { formatTimestamp } from '../core/time.js';
-import { unchanged } from '../core/stored-json.js';
+import { formatTimestamp } from '../lib/time.js';
+import { unchanged } from '../core/store/stored-json.js';
 import { now, type KvContext } from './context.js';
 import type { ChangeFunction, Committed } from './key-store.js';
 import type { StoredChange, StoredMetadata } from './records.js';

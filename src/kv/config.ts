@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { formatDuration } from '../core/duration.js';
-import { bool, duration, int } from '../core/fields.js';
-import { sameBytes } from '../core/bytes.js';
-import { KeyedMutex } from '../core/lock.js';
-import type { JsonStore } from '../core/stored-json.js';
+import { formatDuration } from '../lib/duration.js';
+import { bool, duration, int } from '../core/framework/fields.js';
+import { sameBytes } from '../lib/bytes.js';
+import { KeyedMutex } from '../core/store/lock.js';
+import type { JsonStore } from '../core/store/stored-json.js';
 import type { StoredConfig } from './records.js';
 import type { StorageLayout } from './storage-layout.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { InvalidRequest } from '../core/errors.js';
-import { isPlainObject } from '../core/fields.js';
+import { InvalidRequest } from '../lib/errors.js';
+import { isPlainObject } from '../core/framework/fields.js';
 
 /**
  * custom_metadata: a key's user-provided map of strings. Limits as in Vault: at most 64 entries, keys of 1 to

@@ -1,4 +1,4 @@
-import { encodeJson, type JsonStore } from '../core/stored-json.js';
+import { encodeJson, type JsonStore } from '../core/store/stored-json.js';
 import type { StorageOperation } from '../ports/storage.js';
 import { entryDocument, StaleRead } from './entry-documents.js';
 import type { StoredEntry, StoredMetadata, StoredVersion } from './records.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { InvalidRequest } from '../core/errors.js';
-import { describeFieldError, int, intList, isPlainObject, object } from '../core/fields.js';
-import { unchanged } from '../core/stored-json.js';
+import { InvalidRequest } from '../lib/errors.js';
+import { describeFieldError, int, intList, isPlainObject, object } from '../core/framework/fields.js';
+import { unchanged } from '../core/store/stored-json.js';
 import { casOptions, checkCas } from './cas.js';
 import { recordedChange, type KvChangeOperation } from './change-events.js';
 import { now, type KvContext } from './context.js';

@@ -1,5 +1,5 @@
-import { sameBytes } from '../core/bytes.js';
-import type { JsonStore } from '../core/stored-json.js';
+import { sameBytes } from '../lib/bytes.js';
+import type { JsonStore } from '../core/store/stored-json.js';
 import type { EncodedHead, HeadTexts } from './head-records.js';
 import type { StoredMetadata } from './records.js';
 

@@ -1,6 +1,6 @@
-import { InternalError } from '../core/errors.js';
-import { isPlainObject } from '../core/fields.js';
-import { CorruptDocument, decodeJson, type JsonStore } from '../core/stored-json.js';
+import { InternalError } from '../lib/errors.js';
+import { isPlainObject } from '../core/framework/fields.js';
+import { CorruptDocument, decodeJson, type JsonStore } from '../core/store/stored-json.js';
 import type { StoredEntry, StoredMetadata, StoredVersion } from './records.js';
 import { newBlobId } from './storage-layout.js';
 import { storedData } from './stored-shapes.js';

@@ -1,4 +1,4 @@
-import type { EngineRequest } from '../core/request.js';
+import type { EngineRequest } from '../core/framework/request.js';
 import type { KvContext } from './context.js';
 import { listKeys, withoutDeletedHeads, type ListFields, type NameFilter } from './listing.js';
 import { visibleTo, type Visibility } from './listing-visibility.js';

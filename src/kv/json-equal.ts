@@ -1,4 +1,4 @@
-import { isPlainObject } from '../core/fields.js';
+import { isPlainObject } from '../core/framework/fields.js';
 
 /**
  * Equality of JSON values as RFC 6902 "test" defines it: objects by their members in any order, arrays element by

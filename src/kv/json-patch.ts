@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { InvalidRequest } from '../core/errors.js';
-import { isPlainObject } from '../core/fields.js';
+import { InvalidRequest } from '../lib/errors.js';
+import { isPlainObject } from '../core/framework/fields.js';
 import { jsonEqual } from './json-equal.js';
 import { measure, tooDeep, tooLarge, type Measure, type ValueLimits } from './value-limits.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { PermissionDenied } from '../core/errors.js';
-import { bool, int, str } from '../core/fields.js';
-import type { CapabilityCheck } from '../core/request.js';
+import { PermissionDenied } from '../lib/errors.js';
+import { bool, int, str } from '../core/framework/fields.js';
+import type { CapabilityCheck } from '../core/framework/request.js';
 import type { KeyStore } from './key-store.js';
 import { withNewKeySettings } from './metadata.js';
 import type { Transferred, TransferOptions } from './key-transfer.js';

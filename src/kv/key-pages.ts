@@ -1,5 +1,5 @@
-import { compareKeys } from '../core/key-order.js';
-import { InternalError } from '../core/errors.js';
+import { compareKeys } from '../lib/key-order.js';
+import { InternalError } from '../lib/errors.js';
 import type { ListPageOptions, Storage } from '../ports/storage.js';
 import type { StorageLayout } from './storage-layout.js';
 

@@ -1,7 +1,7 @@
-import { InternalError, InvalidRequest } from '../core/errors.js';
+import { InternalError, InvalidRequest } from '../lib/errors.js';
 import { AtomicChanges } from './atomic-changes.js';
-import { KeyedMutex } from '../core/lock.js';
-import { CorruptDocument, type JsonStore, type unchanged } from '../core/stored-json.js';
+import { KeyedMutex } from '../core/store/lock.js';
+import { CorruptDocument, type JsonStore, type unchanged } from '../core/store/stored-json.js';
 import { DecodedHeads } from './decoded-heads.js';
 import { EntryDocuments, StaleRead } from './entry-documents.js';
 import { KeyTransfer, type TransferOptions, type Transferred } from './key-transfer.js';

@@ -1,5 +1,5 @@
-import { InternalError, InvalidRequest, NotFound } from '../core/errors.js';
-import { encodeJson, type JsonStore } from '../core/stored-json.js';
+import { InternalError, InvalidRequest, NotFound } from '../lib/errors.js';
+import { encodeJson, type JsonStore } from '../core/store/stored-json.js';
 import type { StorageOperation } from '../ports/storage.js';
 import type { AtomicChanges } from './atomic-changes.js';
 import { CAS_MISMATCH } from './cas.js';

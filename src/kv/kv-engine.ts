@@ -1,9 +1,9 @@
-import { Dispatcher } from '../core/router.js';
-import { InvalidRequest, NotFound } from '../core/errors.js';
-import type { EngineRequest, EngineResponse } from '../core/request.js';
-import { JsonStore } from '../core/stored-json.js';
+import { Dispatcher } from '../core/framework/router.js';
+import { InvalidRequest, NotFound } from '../lib/errors.js';
+import type { EngineRequest, EngineResponse } from '../core/framework/request.js';
+import { JsonStore } from '../core/store/stored-json.js';
 import type { Clock } from '../ports/clock.js';
-import { systemClock } from '../core/system-clock.js';
+import { systemClock } from '../lib/clocks.js';
 import type { Storage } from '../ports/storage.js';
 import { ConfigStore, configView, configWriteFields, type KvConfig, type KvConfigInput } from './config.js';
 import { now, type KvContext } from './context.js';
@@ -34,7 +34,7 @@ import { StorageLayout } from './storage-layout.js';
 import { kvStoredShapes } from './stored-shapes.js';
 import { DEFAULT_MAX_VALUE_BYTES, MAX_DATA_DEPTH } from './value-limits.js';
 import { folderPath, keyPath, patchMediaType } from './typed-input.js';
-import { parseInput } from '../core/parse-input.js';
+import { parseInput } from '../core/framework/parse-input.js';
 import type { KeyMetadata, SecretSubkeys, SecretVersion, VersionMetadata } from './views.js';
 
 export interface KvEngineOptions {

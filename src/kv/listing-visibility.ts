@@ -1,4 +1,4 @@
-import type { BulkAuthorizer, CapabilityCheck, EngineRequest } from '../core/request.js';
+import type { BulkAuthorizer, CapabilityCheck, EngineRequest } from '../core/framework/request.js';
 import type { NameFilter } from './listing.js';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bool, int, str } from '../core/fields.js';
+import { bool, int, str } from '../core/framework/fields.js';
 import type { KeyPages } from './key-pages.js';
 import type { KeyStore } from './key-store.js';
 import { findVersion } from './versions.js';

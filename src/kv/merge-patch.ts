@@ -1,4 +1,4 @@
-import { isPlainObject } from '../core/fields.js';
+import { isPlainObject } from '../core/framework/fields.js';
 
 /**
  * RFC 7396 JSON Merge Patch. An object patch merges member by member: null removes the member, an object merges

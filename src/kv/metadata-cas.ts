@@ -1,5 +1,5 @@
-import { InvalidRequest } from '../core/errors.js';
-import { int } from '../core/fields.js';
+import { InvalidRequest } from '../lib/errors.js';
+import { int } from '../core/framework/fields.js';
 import type { StoredConfig, StoredMetadata } from './records.js';
 
 /**

@@ -1,4 +1,4 @@
-import { CorruptDocument, unchanged } from '../core/stored-json.js';
+import { CorruptDocument, unchanged } from '../core/store/stored-json.js';
 import { now, type KvContext } from './context.js';
 import {
   applyMetadataPatch,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bool, duration, int } from '../core/fields.js';
+import { bool, duration, int } from '../core/framework/fields.js';
 import { checkCustomMetadataSize, customMetadata, customMetadataPatch } from './custom-metadata.js';
 import { mergePatch } from './merge-patch.js';
 import { metadataCasField } from './metadata-cas.js';

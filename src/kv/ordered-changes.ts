@@ -1,6 +1,6 @@
-import { sameBytes } from '../core/bytes.js';
-import { InternalError } from '../core/errors.js';
-import { encodeJson, type JsonStore, unchanged, type UpdateResult } from '../core/stored-json.js';
+import { sameBytes } from '../lib/bytes.js';
+import { InternalError } from '../lib/errors.js';
+import { encodeJson, type JsonStore, unchanged, type UpdateResult } from '../core/store/stored-json.js';
 import { ConfirmedCleanups } from './confirmed-cleanups.js';
 import { leavingHead, type EntryDocuments } from './entry-documents.js';
 import type { Change, ChangeFunction, Committed, CommitOptions, Stage } from './key-store.js';

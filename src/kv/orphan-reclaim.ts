@@ -1,5 +1,5 @@
-import { InvalidRequest } from '../core/errors.js';
-import type { JsonStore } from '../core/stored-json.js';
+import { InvalidRequest } from '../lib/errors.js';
+import type { JsonStore } from '../core/store/stored-json.js';
 import { WRITER_DEADLINE_MS } from './ordered-changes.js';
 import type { StoredEntry, StoredMetadata } from './records.js';
 import { blobTime, type StorageLayout } from './storage-layout.js';

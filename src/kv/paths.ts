@@ -1,8 +1,8 @@
-import { InvalidRequest } from '../core/errors.js';
-import type { EngineResponse } from '../core/request.js';
-import { notFound, notFoundEmpty, notFoundWithData, noContent, ok, okOrNoContent, listResponse } from '../core/response.js';
-import { mediaTypeOf } from '../core/router.js';
-import { operation, route, type ExistenceContext, type Operation, type Route, type RouteContext } from '../core/routing-table.js';
+import { InvalidRequest } from '../lib/errors.js';
+import type { EngineResponse } from '../core/framework/request.js';
+import { notFound, notFoundEmpty, notFoundWithData, noContent, ok, okOrNoContent, listResponse } from '../core/framework/response.js';
+import { mediaTypeOf } from '../core/framework/router.js';
+import { operation, route, type ExistenceContext, type Operation, type Route, type RouteContext } from '../core/framework/routing-table.js';
 import { configView, configWriteFields, type ConfigStore } from './config.js';
 import {
   dataPatchFields,

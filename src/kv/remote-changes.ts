@@ -1,4 +1,4 @@
-import { KeyedMutex } from '../core/lock.js';
+import { KeyedMutex } from '../core/store/lock.js';
 import type { Storage, StorageWatch } from '../ports/storage.js';
 import { changesOf, removalChange } from './change-events.js';
 import type { ChangeFeed } from './change-feed.js';

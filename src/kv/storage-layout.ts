@@ -1,5 +1,5 @@
 import { randomFillSync } from 'node:crypto';
-import { checkStoragePrefix } from '../core/path.js';
+import { checkStoragePrefix } from '../core/framework/path.js';
 
 /**
  * Where the engine keeps its records, all below one prefix so that one Storage can hold several engines:

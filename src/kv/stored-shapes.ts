@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StoredShapes } from '../core/stored-json.js';
+import type { StoredShapes } from '../core/store/stored-json.js';
 import type { StorageLayout } from './storage-layout.js';
 
 /**

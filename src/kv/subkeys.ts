@@ -1,4 +1,4 @@
-import { isPlainObject } from '../core/fields.js';
+import { isPlainObject } from '../core/framework/fields.js';
 
 /**
  * The structure of a secret without its values: every leaf becomes null. A leaf is anything but a non-empty object

@@ -1,5 +1,5 @@
-import { InvalidRequest } from '../core/errors.js';
-import { validatePath } from '../core/path.js';
+import { InvalidRequest } from '../lib/errors.js';
+import { validatePath } from '../core/framework/path.js';
 import { JSON_PATCH, MERGE_PATCH } from './data-operations.js';
 
 /** Path checks of the typed methods: the same rules as requests through handle(). */

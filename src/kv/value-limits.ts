@@ -1,5 +1,5 @@
-import { InvalidRequest } from '../core/errors.js';
-import { MAX_JSON_DEPTH } from '../core/request-shape.js';
+import { InvalidRequest } from '../lib/errors.js';
+import { MAX_JSON_DEPTH } from '../core/framework/request-shape.js';
 
 /**
  * How large and how deep a secret's data may be. Both apply to every version the engine stores, whether written

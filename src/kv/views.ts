@@ -1,5 +1,5 @@
-import { formatDuration } from '../core/duration.js';
-import { formatTimestamp } from '../core/time.js';
+import { formatDuration } from '../lib/duration.js';
+import { formatTimestamp } from '../lib/time.js';
 import type { StoredMetadata, StoredVersion } from './records.js';
 
 /** The shapes the engine answers with, on the wire and from its typed methods alike (field names as in Vault). */

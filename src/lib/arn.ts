@@ -1,4 +1,4 @@
-import { InvalidRequest } from '../core/errors.js';
+import { InvalidRequest } from './errors.js';
 
 /** The grammar of IAM principal ARNs, as Vault reads them: shared by the auth method and the AWS adapter. */
 

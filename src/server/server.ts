@@ -3,11 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { systemClock } from '../adapters/clocks.js';
+import { systemClock } from '../lib/clocks.js';
 import { acceptListMethod } from '../adapters/http/list-method.js';
-import { MemoryStorage } from '../adapters/memory-storage.js';
-import { AuthMethod } from '../auth-method.js';
-import { JsonStore } from '../core/stored-json.js';
+import { MemoryStorage } from '../adapters/storage/memory/memory-storage.js';
+import { AuthMethod } from '../adapters/aws/auth-method.js';
+import { JsonStore } from '../core/store/stored-json.js';
 import { KvEngine } from '../kv/kv-engine.js';
 import { AuditLog } from './dispatch/audit.js';
 import { createDispatcher, type Mount } from './dispatch/dispatch.js';

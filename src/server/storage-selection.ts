@@ -3,8 +3,8 @@
 // STRONGROOM_ROOT_KEY or else from a key file in the data directory.
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { PostgresStorage } from '../adapters/storage/postgres-storage.js';
-import { SqliteStorage } from '../adapters/storage/sqlite-storage.js';
+import { PostgresStorage } from '../adapters/storage/postgres/postgres-storage.js';
+import { SqliteStorage } from '../adapters/storage/sqlite/sqlite-storage.js';
 import { EncryptedStorage } from '../encryption/encrypted-storage.js';
 import { StaticRootKey, loadOrCreateRootKeyFile } from '../encryption/static-root-key.js';
 import type { Storage } from '../ports/storage.js';

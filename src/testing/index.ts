@@ -29,4 +29,4 @@ export {
   type SignedIdentityDocument,
 } from './fake-aws/identity-document.js';
 export { FakeKms, startFakeKms, type FakeKmsOptions, type FakeKmsCall, type RunningFakeKms } from './fake-aws/kms.js';
-export * from './storage-conformance.js';
+export * from './storage-conformance/suite.js';

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Acl, type NamedPolicy, type PolicyCapability, type RequiredCapability } from '../../src/acl/index.js';
-import type { CapabilityCheck } from '../../src/core/request.js';
+import type { CapabilityCheck } from '../../src/core/framework/request.js';
 import { listingModel, type ListingCapability } from './listing-model.js';
 
 const REQUIRED: RequiredCapability[] = ['create', 'read', 'update', 'patch', 'delete', 'list', 'sudo', 'scan'];

@@ -1,7 +1,7 @@
 // The HCL reader on its own: what it reads, which line a problem is reported on, and the nesting bound.
 import { describe, expect, it } from 'vitest';
 import { HclObject, MAX_NESTING, parseHcl, type HclEntry } from '../../src/acl/hcl.js';
-import { InvalidRequest } from '../../src/core/errors.js';
+import { InvalidRequest } from '../../src/lib/errors.js';
 
 /** Entries without their line numbers, objects as nested entry lists. */
 function shape(entries: HclEntry[]): unknown {

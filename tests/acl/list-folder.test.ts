@@ -3,7 +3,7 @@
 // deny on `folder/*` (a LIST of secret/metadata/private/ answered the names that secret/metadata/private/* denies).
 import { describe, expect, it } from 'vitest';
 import { Acl, parsePolicy, type RequiredCapability } from '../../src/acl/index.js';
-import type { CapabilityCheck } from '../../src/core/request.js';
+import type { CapabilityCheck } from '../../src/core/framework/request.js';
 
 const aclOf = (...texts: string[]) => new Acl(texts.map((text, i) => ({ name: `p${i}`, rules: parsePolicy(text) })));
 

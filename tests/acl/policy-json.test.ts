@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Acl, parsePolicy, type RequiredCapability } from '../../src/acl/index.js';
 import { MAX_NESTING } from '../../src/acl/hcl.js';
 import { JsonMembers, readJson, type JsonValue } from '../../src/acl/policy-json.js';
-import { InvalidRequest } from '../../src/core/errors.js';
+import { InvalidRequest } from '../../src/lib/errors.js';
 
 const ALL: RequiredCapability[] = ['create', 'read', 'update', 'patch', 'delete', 'list', 'sudo'];
 

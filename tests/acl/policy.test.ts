@@ -8,7 +8,7 @@ import {
   tokenPolicies,
   type PathRule,
 } from '../../src/acl/index.js';
-import { InvalidRequest } from '../../src/core/errors.js';
+import { InvalidRequest } from '../../src/lib/errors.js';
 
 describe('parsePolicy: JSON form', () => {
   it('reads the form Vault documents', () => {

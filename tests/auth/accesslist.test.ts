@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import {
   deleteAccessListEntry,
   readAccessListEntry,
@@ -7,7 +7,7 @@ import {
   type AccessListEntry,
 } from '../../src/auth/lists/accesslist.js';
 import { AuthContext } from '../../src/auth/context/auth-context.js';
-import { unchanged } from '../../src/core/stored-json.js';
+import { unchanged } from '../../src/core/store/stored-json.js';
 import { withoutCompareAndPut } from '../support/faulty-storage.js';
 import { FakeCloud } from '../support/fake-cloud.js';
 import { adminHarness, dataOf, errorOf } from './admin-harness.js';

@@ -1,8 +1,8 @@
-import { ManualClock } from '../../src/adapters/clocks.js';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { ManualClock } from '../../src/lib/clocks.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { AuthEngine } from '../../src/auth/auth-engine.js';
 import type { AuthEngineOptions } from '../../src/auth/context/engine-options.js';
-import type { EngineRequest, EngineResponse, HttpMethod } from '../../src/core/request.js';
+import type { EngineRequest, EngineResponse, HttpMethod } from '../../src/core/framework/request.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { FakeCloud } from '../support/fake-cloud.js';
 

@@ -3,7 +3,7 @@
 // passed the signing-time check; a public key that never loads made a certificate that silently matched nothing.
 import { X509Certificate } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { certificateDocuments } from '../../src/auth/certificates/certificate-store.js';
 import { AuthContext } from '../../src/auth/context/auth-context.js';
 import { FakeCloud } from '../support/fake-cloud.js';

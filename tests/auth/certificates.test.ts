@@ -4,7 +4,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { AuthContext } from '../../src/auth/context/auth-context.js';
 import { BUILTIN_CERTIFICATE_DATA } from '../../src/auth/certificates/builtin-data.js';
 import { BUILTIN_CERTIFICATES, certificatesFor } from '../../src/auth/certificates/certificate-store.js';

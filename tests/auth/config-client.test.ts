@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import { CloudUnavailable } from '../../src/core/errors.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
+import { CloudUnavailable } from '../../src/lib/errors.js';
 import { AuthMethod } from '../../src/index.js';
 import { IdentityDocumentSigner } from '../../src/testing/index.js';
 import { FaultyStorage } from '../support/faulty-storage.js';

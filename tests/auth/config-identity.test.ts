@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readIdentityConfig } from '../../src/auth/config/identity-config.js';
 import { AuthContext } from '../../src/auth/context/auth-context.js';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { FakeCloud } from '../support/fake-cloud.js';
 import { adminHarness, dataOf, errorOf } from './admin-harness.js';
 

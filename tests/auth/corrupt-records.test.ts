@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CorruptDocument } from '../../src/core/stored-json.js';
+import { CorruptDocument } from '../../src/core/store/stored-json.js';
 import { errorOf } from './admin-harness.js';
 import { grantOf, loginHarness, sampleField, TELEPORT_2021 } from './login-harness.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { AuthContext } from '../../src/auth/context/auth-context.js';
 import { isRoleTagDenied } from '../../src/auth/lists/denylist.js';
 import { parseRoleTag } from '../../src/auth/roles/role-tag.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AuthenticationRefused, CloudUnavailable } from '../../src/core/errors.js';
+import { AuthenticationRefused, CloudUnavailable } from '../../src/lib/errors.js';
 import type { CloudScope } from '../../src/ports/cloud.js';
 import { callerIdentityResponse, FakeCloud } from '../support/fake-cloud.js';
 

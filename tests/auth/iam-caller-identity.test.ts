@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { AuthenticationRefused, CloudUnavailable, isStrongroomError } from '../../src/core/errors.js';
+import { AuthenticationRefused, CloudUnavailable, isStrongroomError } from '../../src/lib/errors.js';
 import { parseCallerIdentityResponse } from '../../src/auth/login/iam/caller-identity.js';
 import type { HttpResponseSnapshot } from '../../src/ports/cloud.js';
 import { rejection } from '../support/failure.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import aws4 from 'aws4';
-import { InvalidRequest } from '../../src/core/errors.js';
+import { InvalidRequest } from '../../src/lib/errors.js';
 import { decodeIamRequest, type IamLoginFields, type IamRequestPolicy } from '../../src/auth/login/iam/request.js';
 
 const SERVER_ID = 'vault.example.com';

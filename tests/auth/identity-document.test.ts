@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { InvalidRequest } from '../../src/core/errors.js';
+import { InvalidRequest } from '../../src/lib/errors.js';
 import { parseIdentityDocument } from '../../src/auth/login/ec2/identity-document.js';
 import { sampleFile } from '../support/aws-fixtures.js';
 import { failure } from '../support/failure.js';

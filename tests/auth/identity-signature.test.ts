@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { AuthenticationRefused, InvalidRequest, isStrongroomError } from '../../src/core/errors.js';
+import { AuthenticationRefused, InvalidRequest, isStrongroomError } from '../../src/lib/errors.js';
 import { verifyIdentitySignature } from '../../src/auth/pkcs7/identity-signature.js';
 import type { TrustedCertificate } from '../../src/auth/pkcs7/trusted-certificate.js';
 import { allAwsCertificates, awsCertificates, sampleCertificate, sampleFile } from '../support/aws-fixtures.js';

@@ -4,7 +4,7 @@
 // signature covers, and a body carrying a PKCS#7 together with either part of the other pair is refused outright, so
 // no reader of the request (the login, the service's own logging or checks) can take the unsigned document for it.
 import { describe, expect, it } from 'vitest';
-import { formatTimestamp } from '../../src/core/time.js';
+import { formatTimestamp } from '../../src/lib/time.js';
 import { accessListEntry, grantOf, IID_VERIFY_2018, loginHarness, refusalOf, sampleField, TELEPORT_2021, type Sample } from './login-harness.js';
 
 const BOTH = 'both pkcs7 and a tuple containing the instance identity document and its SHA256 RSA signature is supplied; provide only one';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SHA1_DISABLED_MESSAGE } from '../../src/auth/pkcs7/pkcs7.js';
-import { CloudUnavailable } from '../../src/core/errors.js';
-import { formatTimestamp } from '../../src/core/time.js';
+import { CloudUnavailable } from '../../src/lib/errors.js';
+import { formatTimestamp } from '../../src/lib/time.js';
 import { dataOf } from './admin-harness.js';
 import {
   accessListEntry,

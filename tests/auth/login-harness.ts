@@ -1,5 +1,5 @@
 import type { AuthEngineOptions } from '../../src/auth/context/engine-options.js';
-import type { AuthGrant, EngineRequest, EngineResponse } from '../../src/core/request.js';
+import type { AuthGrant, EngineRequest, EngineResponse } from '../../src/core/framework/request.js';
 import type { InstanceDescription } from '../../src/ports/cloud.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { sampleFile, type SampleName } from '../support/aws-fixtures.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CloudUnavailable } from '../../src/core/errors.js';
+import { CloudUnavailable } from '../../src/lib/errors.js';
 import type { HttpResponseSnapshot, SignedHttpRequest } from '../../src/ports/cloud.js';
 import { PRINCIPAL_ARN_TTL_MS } from '../../src/auth/context/principal-arn-cache.js';
 import { FAKE_ACCOUNT } from '../support/fake-cloud.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/adapters/clocks.js';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { ManualClock } from '../../src/lib/clocks.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { AuthEngine } from '../../src/auth/auth-engine.js';
-import { formatTimestamp } from '../../src/core/time.js';
-import type { EngineResponse } from '../../src/core/request.js';
+import { formatTimestamp } from '../../src/lib/time.js';
+import type { EngineResponse } from '../../src/core/framework/request.js';
 import { FakeCloud } from '../support/fake-cloud.js';
 import { FaultyStorage } from '../support/faulty-storage.js';
 import {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatTimestamp } from '../../src/core/time.js';
+import { formatTimestamp } from '../../src/lib/time.js';
 import { dataOf } from './admin-harness.js';
 import { accessListEntry, grantOf, loginHarness, refusalOf, SYNTHETIC, syntheticPkcs7, type LoginHarness } from './login-harness.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { decodeBase64 } from '../../src/core/base64.js';
+import { decodeBase64 } from '../../src/lib/base64.js';
 
 // The strict decoding the PKCS#7 field needs, written the slow obvious way: the fast path must agree with it on
 // everything, in particular on the characters Buffer's decoder treats loosely (URL-safe ones, inner padding,

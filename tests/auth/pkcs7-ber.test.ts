@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AuthenticationRefused, isStrongroomError } from '../../src/core/errors.js';
+import { AuthenticationRefused, isStrongroomError } from '../../src/lib/errors.js';
 import { verifyPkcs7 } from '../../src/auth/pkcs7/pkcs7.js';
 import { BerCursor } from '../../src/auth/pkcs7/ber.js';
 import { buildCms, createSigner, type TestSigner } from '../support/synthetic-cms.js';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { verifyPkcs7 } from '../../src/auth/pkcs7/pkcs7.js';
-import { isStrongroomError } from '../../src/core/errors.js';
+import { isStrongroomError } from '../../src/lib/errors.js';
 import { allAwsCertificates, sampleFile, type SampleName } from '../support/aws-fixtures.js';
 import { oracleVerify } from './oracles/cms-oracle.js';
 

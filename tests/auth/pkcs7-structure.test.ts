@@ -4,7 +4,7 @@
 // of these; the independent verifier it uses accepts all of them, so they are pinned here one by one.
 import { describe, expect, it } from 'vitest';
 import { verifyPkcs7 } from '../../src/auth/pkcs7/pkcs7.js';
-import { InvalidRequest } from '../../src/core/errors.js';
+import { InvalidRequest } from '../../src/lib/errors.js';
 import { allAwsCertificates, sampleFile } from '../support/aws-fixtures.js';
 import { failure } from '../support/failure.js';
 

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { AsnConvert, AsnParser } from '@peculiar/asn1-schema';
 import { Certificate, SubjectPublicKeyInfo, Validity, type TBSCertificate } from '@peculiar/asn1-x509';
 import { ContentInfo, SignedData } from '@peculiar/asn1-cms';
-import { AuthenticationRefused, InvalidRequest, isStrongroomError } from '../../src/core/errors.js';
+import { AuthenticationRefused, InvalidRequest, isStrongroomError } from '../../src/lib/errors.js';
 import { SHA1_DISABLED_MESSAGE, verifyPkcs7, type VerifiedContent } from '../../src/auth/pkcs7/pkcs7.js';
 import { parseTrustedCertificate } from '../../src/auth/pkcs7/parsed-certificate.js';
 import { BerCursor, BerError } from '../../src/auth/pkcs7/ber.js';

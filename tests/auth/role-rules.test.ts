@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CloudUnavailable } from '../../src/core/errors.js';
+import { CloudUnavailable } from '../../src/lib/errors.js';
 import { adminHarness, dataOf, EC2_ROLE, errorOf } from './admin-harness.js';
 
 const INSTANCE_BINDS: Record<string, string> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { AuthEngine } from '../../src/auth/auth-engine.js';
 import { FaultyStorage, withoutCompareAndPut } from '../support/faulty-storage.js';
 import { adminHarness, dataOf, EC2_ROLE, errorOf, IAM_ROLE, warningsOf } from './admin-harness.js';

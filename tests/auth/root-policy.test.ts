@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { errorOf } from './admin-harness.js';
 import { accessListEntry, grantOf, loginHarness, refusalOf, sampleField, TELEPORT_2021, UUID } from './login-harness.js';
 

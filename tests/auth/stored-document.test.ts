@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { AuthContext } from '../../src/auth/context/auth-context.js';
 import { documentFolder, storedDocument } from '../../src/auth/context/stored-document.js';
-import { InternalError } from '../../src/core/errors.js';
-import { CorruptDocument, unchanged } from '../../src/core/stored-json.js';
+import { InternalError } from '../../src/lib/errors.js';
+import { CorruptDocument, unchanged } from '../../src/core/store/stored-json.js';
 import { FakeCloud } from '../support/fake-cloud.js';
 import { adminHarness } from './admin-harness.js';
 

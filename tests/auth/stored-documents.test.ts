@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { AuthGrant, EngineRequest, EngineResponse } from '../../src/core/request.js';
+import type { AuthGrant, EngineRequest, EngineResponse } from '../../src/core/framework/request.js';
 import { dataOf } from './admin-harness.js';
 import { grantOf, IID_VERIFY_2018, loginHarness, sampleField, type LoginHarness } from './login-harness.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/adapters/clocks.js';
-import { AuthenticationRefused, CloudUnavailable } from '../../src/core/errors.js';
+import { ManualClock } from '../../src/lib/clocks.js';
+import { AuthenticationRefused, CloudUnavailable } from '../../src/lib/errors.js';
 import { newProvider, otherAccount, ownAccount, startWorld, type World } from './world.js';
 
 const ownInstance = 'i-0000000000000000a';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/adapters/clocks.js';
-import { CloudUnavailable } from '../../src/core/errors.js';
+import { ManualClock } from '../../src/lib/clocks.js';
+import { CloudUnavailable } from '../../src/lib/errors.js';
 import { FakeImds } from '../../src/testing/index.js';
 import { newProvider, ownAccount, settings, startWorld, type World } from './world.js';
 

@@ -6,8 +6,8 @@ import {
   iamEndpoint,
   partitionOfRegion,
   stsEndpoint,
-} from '../../src/adapters/aws/endpoints.js';
-import { CloudUnavailable, InvalidRequest } from '../../src/core/errors.js';
+} from '../../src/adapters/aws/api/endpoints.js';
+import { CloudUnavailable, InvalidRequest } from '../../src/lib/errors.js';
 import { newProvider, settings } from './world.js';
 
 const none = settings();

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/adapters/clocks.js';
-import { encodeForm } from '../../src/adapters/aws/query-api.js';
-import { signRequest } from '../../src/adapters/aws/signing.js';
+import { ManualClock } from '../../src/lib/clocks.js';
+import { encodeForm } from '../../src/adapters/aws/api/query-api.js';
+import { signRequest } from '../../src/adapters/aws/api/signing.js';
 import { newProvider, ownAccount, settings, startWorld, type World } from './world.js';
 
 /** The fake must refuse what AWS refuses, or the provider tests would prove nothing. */

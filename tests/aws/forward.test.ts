@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildIamLoginBody } from '../../src/aws.js';
-import { CloudUnavailable, InvalidRequest } from '../../src/core/errors.js';
+import { CloudUnavailable, InvalidRequest } from '../../src/lib/errors.js';
 import type { SignedHttpRequest } from '../../src/ports/cloud.js';
 import { decodeIamLogin, startCapture, type CaptureServer } from './capture.js';
 import { newProvider, ownAccount, settings, startWorld, type World } from './world.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CloudUnavailable, InvalidRequest } from '../../src/core/errors.js';
+import { CloudUnavailable, InvalidRequest } from '../../src/lib/errors.js';
 import { newProvider, ownAccount, settings, startWorld, type World } from './world.js';
 
 describe('AwsCloudProvider IAM lookups', () => {

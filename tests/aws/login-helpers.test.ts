@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildEc2LoginBody, buildIamLoginBody, fetchEc2Pkcs7 } from '../../src/aws.js';
-import { ManualClock } from '../../src/adapters/clocks.js';
-import { CloudUnavailable } from '../../src/core/errors.js';
+import { ManualClock } from '../../src/lib/clocks.js';
+import { CloudUnavailable } from '../../src/lib/errors.js';
 import { FakeImds } from '../../src/testing/index.js';
 import { decodeIamLogin } from './capture.js';
 import { newProvider, noImds, ownAccount, settings, startWorld, type World } from './world.js';

@@ -3,9 +3,9 @@
 // STS role are really described through (fake) EC2, IAM and STS.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AwsCloudProvider, buildIamLoginBody } from '../../src/aws.js';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { AuthMethod } from '../../src/auth-method.js';
-import type { AuthGrant, EngineResponse } from '../../src/core/request.js';
+import type { AuthGrant, EngineResponse } from '../../src/core/framework/request.js';
 import { FakeAws, type FakeUser } from '../../src/testing/index.js';
 import { syntheticPkcs7, testSigner } from '../auth/login-harness.js';
 import { noImds, otherAccount, ownAccount } from './world.js';

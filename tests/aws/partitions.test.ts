@@ -2,7 +2,7 @@
 // region, verified by the fake STS; a client-chosen STS region stays inside the configured partition.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AwsCloudProvider, buildIamLoginBody } from '../../src/aws.js';
-import { ec2Endpoint, iamEndpoint, partitionOfRegion, regionalStsUrl } from '../../src/adapters/aws/endpoints.js';
+import { ec2Endpoint, iamEndpoint, partitionOfRegion, regionalStsUrl } from '../../src/adapters/aws/api/endpoints.js';
 import { parseArn } from '../../src/adapters/aws/arn.js';
 import { AuthMethod, MemoryStorage } from '../../src/index.js';
 import { FakeAws, type FakePartition } from '../../src/testing/index.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CloudUnavailable } from '../../src/core/errors.js';
+import { CloudUnavailable } from '../../src/lib/errors.js';
 import { newProvider, startWorld, type World } from './world.js';
 
 describe('AwsCloudProvider retries and error mapping', () => {

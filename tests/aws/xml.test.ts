@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseArn } from '../../src/adapters/aws/arn.js';
-import { encodeForm } from '../../src/adapters/aws/query-api.js';
-import { child, entries, parseXml, text } from '../../src/adapters/aws/xml.js';
-import { InvalidRequest } from '../../src/core/errors.js';
+import { encodeForm } from '../../src/adapters/aws/api/query-api.js';
+import { child, entries, parseXml, text } from '../../src/adapters/aws/api/xml.js';
+import { InvalidRequest } from '../../src/lib/errors.js';
 
 describe('AWS XML reading', () => {
   it('keeps values as strings (leading zeros, numbers, booleans) and single list members as lists', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { EngineRequest } from '../../src/core/request.js';
+import type { EngineRequest } from '../../src/core/framework/request.js';
 import { AUTH_FIELDS, hostileRequest, KV_FIELDS, mutatedRequest } from './support/hostile.js';
 import { CAMPAIGN_TIMEOUT, propertyRuns } from './support/scale.js';
 import { authTarget, CLIENT_STATUSES, expectWellFormed, kvTarget, prototypeState, type Target } from './support/targets.js';

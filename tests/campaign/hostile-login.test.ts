@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { EngineRequest, EngineResponse } from '../../src/core/request.js';
+import type { EngineRequest, EngineResponse } from '../../src/core/framework/request.js';
 import type { FakeCloud } from '../support/fake-cloud.js';
 import { SYNTHETIC, syntheticPkcs7, testSigner } from '../auth/login-harness.js';
 import { mutatedRequest, oddValue } from './support/hostile.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/adapters/clocks.js';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { ManualClock } from '../../src/lib/clocks.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { AuthEngine } from '../../src/auth/auth-engine.js';
-import type { AuthGrant, EngineResponse } from '../../src/core/request.js';
+import type { AuthGrant, EngineResponse } from '../../src/core/framework/request.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { FakeCloud } from '../support/fake-cloud.js';
 import { SYNTHETIC, syntheticPkcs7, testSigner } from '../auth/login-harness.js';

@@ -1,11 +1,11 @@
 import { posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { AuthEngine } from '../../src/auth/auth-engine.js';
-import { InternalError, InvalidRequest } from '../../src/core/errors.js';
-import { MAX_JSON_DEPTH } from '../../src/core/request-shape.js';
-import type { EngineRequest } from '../../src/core/request.js';
-import { JsonStore } from '../../src/core/stored-json.js';
+import { InternalError, InvalidRequest } from '../../src/lib/errors.js';
+import { MAX_JSON_DEPTH } from '../../src/core/framework/request-shape.js';
+import type { EngineRequest } from '../../src/core/framework/request.js';
+import { JsonStore } from '../../src/core/store/stored-json.js';
 import { KvEngine } from '../../src/kv/index.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { FakeCloud } from '../support/fake-cloud.js';

@@ -1,9 +1,9 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/adapters/clocks.js';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { ManualClock } from '../../src/lib/clocks.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { AuthEngine } from '../../src/auth/auth-engine.js';
-import type { EngineRequest, EngineResponse } from '../../src/core/request.js';
+import type { EngineRequest, EngineResponse } from '../../src/core/framework/request.js';
 import { KvEngine } from '../../src/kv/index.js';
 import { FaultyStorage } from '../support/faulty-storage.js';
 import { FakeCloud } from '../support/fake-cloud.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import type { EngineRequest } from '../../src/core/request.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
+import type { EngineRequest } from '../../src/core/framework/request.js';
 import { KvEngine } from '../../src/kv/index.js';
 import { adminHarness } from '../auth/admin-harness.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { bool, duration, int, intList, object, str, stringList, stringMap } from '../../src/core/fields.js';
+import { bool, duration, int, intList, object, str, stringList, stringMap } from '../../src/core/framework/fields.js';
 
 const parse = (schema: z.ZodType, value: unknown) => schema.safeParse(value);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeyedMutex } from '../../src/core/lock.js';
+import { KeyedMutex } from '../../src/core/store/lock.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 

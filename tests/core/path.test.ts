@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { InvalidRequest } from '../../src/core/errors.js';
-import { MAX_PATH_LENGTH, validatePath } from '../../src/core/path.js';
+import { InvalidRequest } from '../../src/lib/errors.js';
+import { MAX_PATH_LENGTH, validatePath } from '../../src/core/framework/path.js';
 import { AuthMethod, KvEngine, MemoryStorage } from '../../src/index.js';
 
 /** The path rules, spelled out plainly: what validatePath's shortcut for plain paths must agree with. */

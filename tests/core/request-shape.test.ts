@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequest } from '../../src/core/errors.js';
-import { checkJsonDocument, MAX_JSON_DEPTH } from '../../src/core/request-shape.js';
+import { InvalidRequest } from '../../src/lib/errors.js';
+import { checkJsonDocument, MAX_JSON_DEPTH } from '../../src/core/framework/request-shape.js';
 
 describe('checkJsonDocument', () => {
   it('accepts flat bodies and bodies of flat objects and lists, shared members included', () => {

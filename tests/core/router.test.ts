@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { Dispatcher } from '../../src/core/router.js';
-import { operation, route } from '../../src/core/routing-table.js';
-import { int, str } from '../../src/core/fields.js';
-import { ok, noContent, listResponse } from '../../src/core/response.js';
-import { CloudUnavailable, InvalidRequest, NotFound } from '../../src/core/errors.js';
-import type { CapabilityCheck, EngineRequest } from '../../src/core/request.js';
+import { Dispatcher } from '../../src/core/framework/router.js';
+import { operation, route } from '../../src/core/framework/routing-table.js';
+import { int, str } from '../../src/core/framework/fields.js';
+import { ok, noContent, listResponse } from '../../src/core/framework/response.js';
+import { CloudUnavailable, InvalidRequest, NotFound } from '../../src/lib/errors.js';
+import type { CapabilityCheck, EngineRequest } from '../../src/core/framework/request.js';
 
 function makeDispatcher(onInternalError?: (error: unknown) => void) {
   const store = new Map<string, string>();

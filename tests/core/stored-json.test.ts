@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import { JsonStore, unchanged } from '../../src/core/stored-json.js';
-import { InternalError } from '../../src/core/errors.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
+import { JsonStore, unchanged } from '../../src/core/store/stored-json.js';
+import { InternalError } from '../../src/lib/errors.js';
 import { FaultyStorage, withoutCompareAndPut } from '../support/faulty-storage.js';
 
 describe('JsonStore', () => {

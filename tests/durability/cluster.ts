@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll } from 'vitest';
-import type { EngineRequest, EngineResponse } from '../../src/core/request.js';
+import type { EngineRequest, EngineResponse } from '../../src/core/framework/request.js';
 import { postgresAvailable, startPostgres, type PostgresServer } from '../support/postgres.js';
 import type { Ack, WorkerMessage, WorkerReply } from './worker.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EngineResponse } from '../../src/core/request.js';
-import { JsonStore } from '../../src/core/stored-json.js';
+import type { EngineResponse } from '../../src/core/framework/request.js';
+import { JsonStore } from '../../src/core/store/stored-json.js';
 import { KvEngine } from '../../src/kv/kv-engine.js';
 import type { StoredMetadata } from '../../src/kv/records.js';
 import { keptRange } from '../../src/kv/versions.js';

@@ -1,9 +1,9 @@
 // One service process of the durability tests: its own KvEngine and AuthEngine (the AuthMethod core, over a fake
 // cloud) on the shared storage named by its environment. The parent drives it over IPC; in `load` mode it writes
 // on its own and reports each acknowledged write, until it is killed.
-import { ManualClock } from '../../src/adapters/clocks.js';
+import { ManualClock } from '../../src/lib/clocks.js';
 import { AuthEngine } from '../../src/auth/auth-engine.js';
-import type { EngineRequest, EngineResponse } from '../../src/core/request.js';
+import type { EngineRequest, EngineResponse } from '../../src/core/framework/request.js';
 import { KvEngine } from '../../src/kv/index.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { PostgresStorage } from '../../src/postgres.js';

@@ -2,7 +2,7 @@
 // to deliver each change once and in order when it learns of it twice, without a memory that grows with every key ever
 // written (removed ones included).
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { ChangeFeed, TRACKED_KEYS } from '../../src/kv/change-feed.js';
 import type { KeyChange, KvChangeOperation } from '../../src/kv/change-events.js';
 import { KvEngine, type KvChangeEvent } from '../../src/kv/index.js';

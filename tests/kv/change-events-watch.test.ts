@@ -2,7 +2,7 @@
 // reaches the other's subscribers once each, in order; a key's record keeps its last 16 changes, which is what a
 // catch-up after lost notifications delivers; and a catch-up finds the removals of the keys it knew.
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { KvEngine, type KvChangeEvent } from '../../src/kv/index.js';
 import type { StorageOperation, StorageWatchHandlers } from '../../src/ports/storage.js';
 

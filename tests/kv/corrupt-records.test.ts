@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CorruptDocument } from '../../src/core/stored-json.js';
+import { CorruptDocument } from '../../src/core/store/stored-json.js';
 import { dataOf, expectError, setup } from './helpers.js';
 
 /** Stored documents of the wrong shape: a clear 500 naming the key, and every key repairable (issue 18.8). */

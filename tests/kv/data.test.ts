@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { KvEngine } from '../../src/kv/index.js';
 import { dataOf, expectError, expectPlain404, setup, VERSION_METADATA_KEYS } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import { JsonStore } from '../../src/core/stored-json.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
+import { JsonStore } from '../../src/core/store/stored-json.js';
 import { DecodedHeads } from '../../src/kv/decoded-heads.js';
 import { KeyStore } from '../../src/kv/key-store.js';
 import { newMetadata } from '../../src/kv/metadata.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Acl } from '../../src/acl/acl.js';
 import { parsePolicy } from '../../src/acl/policy.js';
-import type { CapabilityCheck, EngineRequest } from '../../src/core/request.js';
+import type { CapabilityCheck, EngineRequest } from '../../src/core/framework/request.js';
 import { dataOf, expectPlain404, setup } from './helpers.js';
 
 const POLICY = `

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Acl } from '../../src/acl/acl.js';
 import { parsePolicy } from '../../src/acl/policy.js';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { KvEngine } from '../../src/kv/index.js';
 import { policy } from './helpers.js';
 

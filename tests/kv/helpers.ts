@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
-import { ManualClock } from '../../src/adapters/clocks.js';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import type { CapabilityCheck, EngineRequest, EngineResponse } from '../../src/core/request.js';
+import { ManualClock } from '../../src/lib/clocks.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
+import type { CapabilityCheck, EngineRequest, EngineResponse } from '../../src/core/framework/request.js';
 import { KvEngine, type KvEngineOptions } from '../../src/kv/index.js';
 import type { Storage } from '../../src/ports/storage.js';
 

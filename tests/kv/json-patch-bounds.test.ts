@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequest } from '../../src/core/errors.js';
+import { InvalidRequest } from '../../src/lib/errors.js';
 import { subkeys } from '../../src/kv/subkeys.js';
 import { dataOf, expectError, JSON_PATCH, setup } from './helpers.js';
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Acl } from '../../src/acl/acl.js';
 import { parsePolicy } from '../../src/acl/policy.js';
-import type { CapabilityCheck, EngineRequest } from '../../src/core/request.js';
+import type { CapabilityCheck, EngineRequest } from '../../src/core/framework/request.js';
 import { listingModel } from '../acl/listing-model.js';
 import { dataOf, setup } from './helpers.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequest } from '../../src/core/errors.js';
+import { InvalidRequest } from '../../src/lib/errors.js';
 import { dataOf, expectError, setup } from './helpers.js';
 
 // OpenBao's wording; the field names and shapes follow OpenBao's KV v2 API.

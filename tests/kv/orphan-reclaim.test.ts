@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/adapters/clocks.js';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import type { EngineRequest } from '../../src/core/request.js';
+import { ManualClock } from '../../src/lib/clocks.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
+import type { EngineRequest } from '../../src/core/framework/request.js';
 import { KvEngine } from '../../src/kv/index.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { allKeys, kvKeyState, kvProblems } from '../campaign/support/invariants.js';

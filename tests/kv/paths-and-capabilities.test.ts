@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Capability, EngineRequest, Storage } from '../../src/index.js';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { dataOf, expectPlain404, MERGE, policy, setup } from './helpers.js';
 
 const INVALID = 'Invalid path for a versioned K/V secrets engine.';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import type { CapabilityCheck, EngineRequest } from '../../src/core/request.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
+import type { CapabilityCheck, EngineRequest } from '../../src/core/framework/request.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { dataOf, expectPlain404, setup } from './helpers.js';
 

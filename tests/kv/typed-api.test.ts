@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/adapters/clocks.js';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import { InternalError, InvalidRequest, NotFound } from '../../src/core/errors.js';
+import { ManualClock } from '../../src/lib/clocks.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
+import { InternalError, InvalidRequest, NotFound } from '../../src/lib/errors.js';
 import { KvEngine } from '../../src/kv/index.js';
 import { FaultyStorage } from '../support/faulty-storage.js';
 

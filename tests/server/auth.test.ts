@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import aws4 from 'aws4';
 import vault from 'node-vault';
-import { ManualClock } from '../../src/adapters/clocks.js';
+import { ManualClock } from '../../src/lib/clocks.js';
 import { FakeAws } from '../../src/testing/index.js';
 import { failure, request, startServer, type Started } from './harness.js';
 

@@ -3,7 +3,7 @@
 // subscriptions a process keeps open, in all and per token (429 past either limit).
 import { afterEach, describe, expect, it } from 'vitest';
 import net from 'node:net';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import type { ListPageOptions } from '../../src/ports/storage.js';
 import { createServer, type ServerOptions } from '../../src/server/index.js';
 import { PausedStorage } from '../support/paused-storage.js';

@@ -3,7 +3,7 @@
 // token's stream ends at its expiry. In this process at once; from another process over the same storage within the
 // recheck interval.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { openStream, type EventStream } from './events-stream.js';
 import { request, startServer, type Started } from './harness.js';
 

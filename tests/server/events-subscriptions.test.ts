@@ -1,10 +1,10 @@
 // The subscription registry on its own (src/server/routes/event-subscriptions.ts), over real token and policy stores:
 // what it costs to follow a token, and what happens when following it fails.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { systemClock } from '../../src/adapters/clocks.js';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import { QuotaExceeded } from '../../src/core/errors.js';
-import { JsonStore } from '../../src/core/stored-json.js';
+import { systemClock } from '../../src/lib/clocks.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
+import { QuotaExceeded } from '../../src/lib/errors.js';
+import { JsonStore } from '../../src/core/store/stored-json.js';
 import { PolicyStore } from '../../src/server/policies/policy-store.js';
 import { EventSubscriptions, subscriptionLimits, type Subscription } from '../../src/server/routes/event-subscriptions.js';
 import { TokenStore } from '../../src/server/tokens/token-store.js';

@@ -9,7 +9,7 @@ import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptListMethod } from '../../src/adapters/http/list-method.js';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { KvEngine } from '../../src/kv/kv-engine.js';
 import { createEngineHandler, createServer, type StrongroomServer } from '../../src/server/index.js';
 import { request, startServer, type Started } from './harness.js';

@@ -2,7 +2,7 @@
 // root token, serves, and stops cleanly on SIGTERM and SIGINT. Also graceful close() and the periodic timer.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { builtCli, dataDir, request, startServer } from './harness.js';
 

@@ -2,7 +2,7 @@
 // before or after it is no route (404), so that an unauthenticated route cannot be reached under another name.
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/adapters/clocks.js';
+import { ManualClock } from '../../src/lib/clocks.js';
 import { SERVER_VERSION } from '../../src/server/routes/version.js';
 import { dataDir, request, startServer, type Started } from './harness.js';
 

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import vault from 'node-vault';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { createServer } from '../../src/server/server.js';
 import { failure, request, startServer, type Started } from './harness.js';
 

@@ -2,7 +2,7 @@
 // verified by the fake STS) through roles whose tokens may be bound to addresses. Requests can come from another
 // loopback address (127.0.0.2), which is how a CIDR binding is seen to hold.
 import { buildIamLoginBody } from '../../src/aws.js';
-import { ManualClock } from '../../src/adapters/clocks.js';
+import { ManualClock } from '../../src/lib/clocks.js';
 import type { ServerOptions } from '../../src/server/index.js';
 import { FakeAws } from '../../src/testing/index.js';
 import { request, startServer, type RawRequest, type RawResponse, type Started } from './harness.js';

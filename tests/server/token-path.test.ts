@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/adapters/clocks.js';
+import { ManualClock } from '../../src/lib/clocks.js';
 import { request, startServer, type Started } from './harness.js';
 
 const ROOT = 'sr.path-root';

@@ -2,7 +2,7 @@
 // tokens of one login role, each have their own bound, and root is never refused. Over HTTP, with two servers over
 // one storage standing in for two processes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { request, startServer } from './harness.js';
 import { startTokenServer, type TokenServer } from './token-harness.js';
 

@@ -5,11 +5,11 @@
 // records it counts. Run over a storage with atomic commits and over one with conditional writes only.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/adapters/clocks.js';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import { QuotaExceeded } from '../../src/core/errors.js';
-import type { AuthGrant } from '../../src/core/request.js';
-import { JsonStore } from '../../src/core/stored-json.js';
+import { ManualClock } from '../../src/lib/clocks.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
+import { QuotaExceeded } from '../../src/lib/errors.js';
+import type { AuthGrant } from '../../src/core/framework/request.js';
+import { JsonStore } from '../../src/core/store/stored-json.js';
 import type { Storage } from '../../src/ports/storage.js';
 import type { NewTokenFields, TokenRecord } from '../../src/server/tokens/token-record.js';
 import { TokenStore } from '../../src/server/tokens/token-store.js';

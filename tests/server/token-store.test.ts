@@ -1,10 +1,10 @@
 // The token store's hard parts, through its own methods: the bound on the ancestor chain it walks, what a sweep and a
 // revocation clean up after a race or a crash, the quota counts through a crash at every storage call, and its limits.
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/adapters/clocks.js';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import { InternalError, QuotaExceeded } from '../../src/core/errors.js';
-import { JsonStore } from '../../src/core/stored-json.js';
+import { ManualClock } from '../../src/lib/clocks.js';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
+import { InternalError, QuotaExceeded } from '../../src/lib/errors.js';
+import { JsonStore } from '../../src/core/store/stored-json.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { createServer } from '../../src/server/index.js';
 import { MAX_ATTEMPTS } from '../../src/server/tokens/token-ledger.js';

@@ -1,4 +1,4 @@
-import { AuthenticationRefused, CloudUnavailable } from '../../src/core/errors.js';
+import { AuthenticationRefused, CloudUnavailable } from '../../src/lib/errors.js';
 import type {
   AccessKey,
   CallerIdentity,

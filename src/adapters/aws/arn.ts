@@ -1,7 +1,7 @@
 /** The parts of an IAM or STS ARN that the provider needs to route a lookup. */
 import { parsePrincipalArn, type PrincipalType } from '../../lib/arn.js';
-import { InvalidRequest } from '../../core/errors.js';
-import { partitionFromName, type Partition } from './endpoints.js';
+import { InvalidRequest } from '../../lib/errors.js';
+import { partitionFromName, type Partition } from './api/endpoints.js';
 
 export interface ParsedArn {
   partition: Partition;

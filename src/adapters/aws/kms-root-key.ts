@@ -5,18 +5,18 @@
  */
 import aws4 from 'aws4';
 import { z } from 'zod';
-import { endpointUrl, ENDPOINT_RULE } from '../../core/endpoint-url.js';
-import { RootKeyUnavailable, WrongRootKey } from '../../core/errors.js';
-import { systemClock } from '../../core/system-clock.js';
+import { endpointUrl, ENDPOINT_RULE } from '../../lib/endpoint-url.js';
+import { RootKeyUnavailable, WrongRootKey } from '../../lib/errors.js';
+import { systemClock } from '../../lib/clocks.js';
 import type { Clock } from '../../ports/clock.js';
 import type { RootKeyProvider } from '../../ports/root-key.js';
-import { ecsCredentialsEndpoint } from './container-credentials.js';
-import { CredentialChain, type Environment } from './credentials.js';
-import { regionalUrl } from './endpoints.js';
-import { defaultImdsEndpoint, ImdsClient } from './imds.js';
-import { QueryApiClient } from './query-api.js';
-import { describeTransportError, isRetryableStatus, withRetries, type Outcome } from './retry.js';
-import { amzDate, type AwsCredentials } from './signing.js';
+import { ecsCredentialsEndpoint } from './credentials/container-credentials.js';
+import { CredentialChain, type Environment } from './credentials/credentials.js';
+import { regionalUrl } from './api/endpoints.js';
+import { defaultImdsEndpoint, ImdsClient } from './api/imds.js';
+import { QueryApiClient } from './api/query-api.js';
+import { describeTransportError, isRetryableStatus, withRetries, type Outcome } from './api/retry.js';
+import { amzDate, type AwsCredentials } from './api/signing.js';
 
 /** Options of `KmsRootKey`. A missing `keyId`, a malformed `region` or `endpoint` is a TypeError at construction. */
 export interface KmsRootKeyOptions {

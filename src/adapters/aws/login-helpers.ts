@@ -3,10 +3,10 @@
  * (a signed sts:GetCallerIdentity, encoded as Vault clients encode it) and the ec2 rsa2048 PKCS#7 from IMDSv2.
  */
 import type { Clock } from '../../ports/clock.js';
-import { systemClock } from '../clocks.js';
-import { regionalStsUrl } from './endpoints.js';
-import { defaultImdsEndpoint, ImdsClient } from './imds.js';
-import { signRequest } from './signing.js';
+import { systemClock } from '../../lib/clocks.js';
+import { regionalStsUrl } from './api/endpoints.js';
+import { defaultImdsEndpoint, ImdsClient } from './api/imds.js';
+import { signRequest } from './api/signing.js';
 
 const serverIdHeader = 'X-Service-Cloud-IAM-Server-ID';
 const callerIdentityBody = 'Action=GetCallerIdentity&Version=2011-06-15';

@@ -1,5 +1,5 @@
 /** The built-in CloudProvider: AWS-compatible Query APIs over signed fetch calls, no AWS SDK. */
-import { InvalidRequest } from '../../core/errors.js';
+import { InvalidRequest } from '../../lib/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type {
   AccessKey,
@@ -14,22 +14,22 @@ import type {
   PrincipalDescription,
   SignedHttpRequest,
 } from '../../ports/cloud.js';
-import { systemClock } from '../clocks.js';
+import { systemClock } from '../../lib/clocks.js';
 import { parseArn, type ParsedArn } from './arn.js';
-import { ecsCredentialsEndpoint } from './container-credentials.js';
-import { CredentialChain, type CredentialEvent, type Environment } from './credentials.js';
-import { describeInstance } from './ec2.js';
-import { ec2Endpoint, forwardingEndpoint, iamEndpoint, iamRegionOf, partitionOfRegion } from './endpoints.js';
-import { forwardSignedRequest } from './forward.js';
-import * as iam from './iam.js';
-import { defaultImdsEndpoint, ImdsClient } from './imds.js';
+import { ecsCredentialsEndpoint } from './credentials/container-credentials.js';
+import { CredentialChain, type CredentialEvent, type Environment } from './credentials/credentials.js';
+import { describeInstance } from './api/ec2.js';
+import { ec2Endpoint, forwardingEndpoint, iamEndpoint, iamRegionOf, partitionOfRegion } from './api/endpoints.js';
+import { forwardSignedRequest } from './api/forward.js';
+import * as iam from './api/iam.js';
+import { defaultImdsEndpoint, ImdsClient } from './api/imds.js';
 import { ExpiringCache } from './expiring-cache.js';
-import { isThrottlingError, QueryApiClient, type QueryTarget } from './query-api.js';
-import { defaultRateLimit, RateLimiter, type RateLimit } from './rate-limiter.js';
-import { retriesFrom } from './retry.js';
-import { ScopedCredentials } from './scoped-credentials.js';
-import { singleFlight } from './single-flight.js';
-import { getCallerIdentity } from './sts.js';
+import { isThrottlingError, QueryApiClient, type QueryTarget } from './api/query-api.js';
+import { defaultRateLimit, RateLimiter, type RateLimit } from './api/rate-limiter.js';
+import { retriesFrom } from './api/retry.js';
+import { ScopedCredentials } from './credentials/scoped-credentials.js';
+import { singleFlight } from './api/single-flight.js';
+import { getCallerIdentity } from './api/sts.js';
 
 /** An assumed role is looked up as the role it assumed. */
 const principalTypeOf: ReadonlyMap<string, 'user' | 'role'> = new Map([

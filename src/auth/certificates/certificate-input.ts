@@ -1,5 +1,5 @@
-import { decodeBase64 } from '../../core/base64.js';
-import { InvalidRequest } from '../../core/errors.js';
+import { decodeBase64 } from '../../lib/base64.js';
+import { InvalidRequest } from '../../lib/errors.js';
 import { unreadablePart } from '../pkcs7/parsed-certificate.js';
 import type { CertificateType } from '../pkcs7/trusted-certificate.js';
 import { CERTIFICATE_TYPES } from './certificate-store.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { endpointUrl, ENDPOINT_RULE } from '../../core/endpoint-url.js';
-import { InvalidRequest } from '../../core/errors.js';
-import { bool, int, str, stringList } from '../../core/fields.js';
+import { endpointUrl, ENDPOINT_RULE } from '../../lib/endpoint-url.js';
+import { InvalidRequest } from '../../lib/errors.js';
+import { bool, int, str, stringList } from '../../core/framework/fields.js';
 import type { CloudClientSettings } from '../../ports/cloud.js';
 import { isRegionName } from '../../lib/region.js';
 import type { AuthContext } from '../context/auth-context.js';

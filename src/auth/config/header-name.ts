@@ -1,4 +1,4 @@
-import { InvalidRequest } from '../../core/errors.js';
+import { InvalidRequest } from '../../lib/errors.js';
 
 // RFC 9110 token characters: what a header field name may contain.
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { InvalidRequest } from '../../core/errors.js';
-import { str, stringList } from '../../core/fields.js';
+import { InvalidRequest } from '../../lib/errors.js';
+import { str, stringList } from '../../core/framework/fields.js';
 import type { AuthContext } from '../context/auth-context.js';
 import { storedDocument } from '../context/stored-document.js';
 

@@ -1,4 +1,4 @@
-import { InvalidRequest } from '../../core/errors.js';
+import { InvalidRequest } from '../../lib/errors.js';
 import type { CloudScope } from '../../ports/cloud.js';
 import type { AuthContext } from '../context/auth-context.js';
 import { callCloud } from '../context/cloud-call.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { InvalidRequest } from '../../core/errors.js';
-import { str } from '../../core/fields.js';
+import { InvalidRequest } from '../../lib/errors.js';
+import { str } from '../../core/framework/fields.js';
 import type { StsRoleBinding } from '../../ports/cloud.js';
 import type { AuthContext } from '../context/auth-context.js';
 import { documentFolder } from '../context/stored-document.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bool, duration } from '../../core/fields.js';
+import { bool, duration } from '../../core/framework/fields.js';
 import type { AuthContext } from '../context/auth-context.js';
 import { documentFolder } from '../context/stored-document.js';
 import { suppliedFields } from './supplied.js';

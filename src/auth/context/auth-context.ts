@@ -1,10 +1,10 @@
 import type { Clock } from '../../ports/clock.js';
 import type { CloudProvider } from '../../ports/cloud.js';
-import type { EngineRequest } from '../../core/request.js';
-import { KeyedMutex } from '../../core/lock.js';
-import { reportInternalError } from '../../core/request-for-log.js';
-import { decodeJson, JsonStore, unchanged, type UpdateResult } from '../../core/stored-json.js';
-import { systemClock } from '../../core/system-clock.js';
+import type { EngineRequest } from '../../core/framework/request.js';
+import { KeyedMutex } from '../../core/store/lock.js';
+import { reportInternalError } from '../../core/framework/request-for-log.js';
+import { decodeJson, JsonStore, unchanged, type UpdateResult } from '../../core/store/stored-json.js';
+import { systemClock } from '../../lib/clocks.js';
 import { BackgroundJobs } from './background-jobs.js';
 import { DEFAULT_MOUNT_MAX_TTL, type AuthEngineOptions } from './engine-options.js';
 import { PrincipalArnCache } from './principal-arn-cache.js';

@@ -7,7 +7,7 @@ import {
   PermissionDenied,
   isStrongroomError,
   type StrongroomError,
-} from '../../core/errors.js';
+} from '../../lib/errors.js';
 
 type ErrorClass = new (message: string, options?: { cause?: unknown }) => StrongroomError;
 

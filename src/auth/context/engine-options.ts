@@ -1,7 +1,7 @@
 import type { Clock } from '../../ports/clock.js';
 import type { CloudProvider } from '../../ports/cloud.js';
 import type { Storage } from '../../ports/storage.js';
-import type { EngineRequest } from '../../core/request.js';
+import type { EngineRequest } from '../../core/framework/request.js';
 
 /**
  * 32 days (768h), the mount maximum TTL Vault takes from the mount's tuning: an embedded engine has no mount

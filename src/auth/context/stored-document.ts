@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { InternalError } from '../../core/errors.js';
-import { isPlainObject } from '../../core/fields.js';
-import { CorruptDocument } from '../../core/stored-json.js';
+import { InternalError } from '../../lib/errors.js';
+import { isPlainObject } from '../../core/framework/fields.js';
+import { CorruptDocument } from '../../core/store/stored-json.js';
 
 /**
  * One definition per kind of stored document (as Vault keeps one per stored entry, with its upgradeRole): its shape,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { InvalidRequest } from '../../core/errors.js';
-import type { unchanged, UpdateResult } from '../../core/stored-json.js';
+import { InvalidRequest } from '../../lib/errors.js';
+import type { unchanged, UpdateResult } from '../../core/store/stored-json.js';
 import type { AuthContext } from '../context/auth-context.js';
 import { documentFolder, type StoredDocument } from '../context/stored-document.js';
 

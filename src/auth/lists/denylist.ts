@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { decodeBase64 } from '../../core/base64.js';
-import { formatTimestamp } from '../../core/time.js';
+import { decodeBase64 } from '../../lib/base64.js';
+import { formatTimestamp } from '../../lib/time.js';
 import type { AuthContext } from '../context/auth-context.js';
 import { documentFolder, type StoredDocument } from '../context/stored-document.js';
 import { canonicalRoleTag, parseRoleTag, ROLE_TAG_VERSION, type ParsedRoleTag } from '../roles/role-tag.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { duration } from '../../core/fields.js';
-import { unchanged } from '../../core/stored-json.js';
-import { parseTimestamp } from '../../core/time.js';
+import { duration } from '../../core/framework/fields.js';
+import { unchanged } from '../../core/store/stored-json.js';
+import { parseTimestamp } from '../../lib/time.js';
 import { DEFAULT_SAFETY_BUFFER, readTidyConfig, TIDY_KINDS, type TidyKind } from '../config/tidy-config.js';
 import type { AuthContext } from '../context/auth-context.js';
 import type { DocumentFolder } from '../context/stored-document.js';

@@ -1,5 +1,5 @@
-import { InvalidRequest } from '../../core/errors.js';
-import type { AuthGrant } from '../../core/request.js';
+import { InvalidRequest } from '../../lib/errors.js';
+import type { AuthGrant } from '../../core/framework/request.js';
 import type { AuthContext } from '../context/auth-context.js';
 import { ec2Login, type Ec2LoginFields } from './ec2/ec2.js';
 import { iamLogin, type IamLoginRequestFields } from './iam/iam.js';

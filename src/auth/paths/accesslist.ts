@@ -1,5 +1,5 @@
-import { listResponse, noContent, notFound, ok } from '../../core/response.js';
-import { route, type Route } from '../../core/routing-table.js';
+import { listResponse, noContent, notFound, ok } from '../../core/framework/response.js';
+import { route, type Route } from '../../core/framework/routing-table.js';
 import type { AuthContext } from '../context/auth-context.js';
 import { deleteAccessListEntry, listAccessListInstanceIds, readAccessListEntry } from '../lists/accesslist.js';
 import { pathPattern } from './pattern.js';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { InvalidRequest } from '../../core/errors.js';
-import { str } from '../../core/fields.js';
-import { listResponse } from '../../core/response.js';
-import { route, type Route } from '../../core/routing-table.js';
+import { InvalidRequest } from '../../lib/errors.js';
+import { str } from '../../core/framework/fields.js';
+import { listResponse } from '../../core/framework/response.js';
+import { route, type Route } from '../../core/framework/routing-table.js';
 import type { AuthContext } from '../context/auth-context.js';
 import { parseCertificateInput, parseCertificateType } from '../certificates/certificate-input.js';
 import { certificateDocuments, listCertificateNames, type StoredCertificate } from '../certificates/certificate-store.js';

@@ -1,5 +1,5 @@
-import { ok } from '../../core/response.js';
-import { route, type Route } from '../../core/routing-table.js';
+import { ok } from '../../core/framework/response.js';
+import { route, type Route } from '../../core/framework/routing-table.js';
 import type { AuthContext } from '../context/auth-context.js';
 import { applyClientConfigFields, clientConfigDocument, clientConfigFields, clientConfigView } from '../config/client-config.js';
 import { rotateRoot } from '../config/rotate-root.js';

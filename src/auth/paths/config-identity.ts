@@ -1,5 +1,5 @@
-import { noContent, ok } from '../../core/response.js';
-import { operation, route, type Route } from '../../core/routing-table.js';
+import { noContent, ok } from '../../core/framework/response.js';
+import { operation, route, type Route } from '../../core/framework/routing-table.js';
 import type { AuthContext } from '../context/auth-context.js';
 import { applyIdentityConfigFields, identityConfigDocument, identityConfigFields, readIdentityConfig } from '../config/identity-config.js';
 import { pathPattern } from './pattern.js';

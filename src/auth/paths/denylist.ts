@@ -1,6 +1,6 @@
-import { InvalidRequest } from '../../core/errors.js';
-import { listResponse, noContent, notFound, ok } from '../../core/response.js';
-import { route, type Route } from '../../core/routing-table.js';
+import { InvalidRequest } from '../../lib/errors.js';
+import { listResponse, noContent, notFound, ok } from '../../core/framework/response.js';
+import { route, type Route } from '../../core/framework/routing-table.js';
 import type { AuthContext } from '../context/auth-context.js';
 import {
   deleteDenyListEntry,

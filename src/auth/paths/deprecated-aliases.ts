@@ -1,5 +1,5 @@
-import { PermissionDenied } from '../../core/errors.js';
-import { readFields, type Handler, type OperationDef, type Route, type RouteContext } from '../../core/routing-table.js';
+import { PermissionDenied } from '../../lib/errors.js';
+import { readFields, type Handler, type OperationDef, type Route, type RouteContext } from '../../core/framework/routing-table.js';
 
 // Release 1.7 of Vault renamed these words in its paths; the old spellings keep working unchanged.
 const RENAMES: readonly (readonly [RegExp, string])[] = [

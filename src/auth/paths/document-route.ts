@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { noContent, notFound, ok } from '../../core/response.js';
-import { operation, route, type Route } from '../../core/routing-table.js';
+import { noContent, notFound, ok } from '../../core/framework/response.js';
+import { operation, route, type Route } from '../../core/framework/routing-table.js';
 import type { AuthContext } from '../context/auth-context.js';
 import type { StoredDocument } from '../context/stored-document.js';
 import { pathPattern } from './pattern.js';

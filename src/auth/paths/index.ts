@@ -1,4 +1,4 @@
-import type { Route } from '../../core/routing-table.js';
+import type { Route } from '../../core/framework/routing-table.js';
 import type { AuthContext } from '../context/auth-context.js';
 import { accessListRoutes } from './accesslist.js';
 import { certificateRoutes } from './certificates.js';

@@ -1,7 +1,7 @@
-import { InvalidRequest } from '../../core/errors.js';
-import { describeFieldProblem, textField } from '../../core/fields.js';
-import { granted } from '../../core/response.js';
-import { route, type FieldReader, type Route } from '../../core/routing-table.js';
+import { InvalidRequest } from '../../lib/errors.js';
+import { describeFieldProblem, textField } from '../../core/framework/fields.js';
+import { granted } from '../../core/framework/response.js';
+import { route, type FieldReader, type Route } from '../../core/framework/routing-table.js';
 import type { AuthContext } from '../context/auth-context.js';
 import { login, type LoginFields } from '../login/dispatch.js';
 import { pathPattern } from './pattern.js';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { InternalError, InvalidRequest } from '../../core/errors.js';
-import { bool, duration, str, stringList } from '../../core/fields.js';
-import { ok } from '../../core/response.js';
-import { operation, route, type Route } from '../../core/routing-table.js';
+import { InternalError, InvalidRequest } from '../../lib/errors.js';
+import { bool, duration, str, stringList } from '../../core/framework/fields.js';
+import { ok } from '../../core/framework/response.js';
+import { operation, route, type Route } from '../../core/framework/routing-table.js';
 import type { AuthContext } from '../context/auth-context.js';
 import { createRoleTagNonce, roleTagPoliciesAllowed, signRoleTag } from '../roles/role-tag.js';
 import { normalizeRoleName, readRole, type StoredRole } from '../roles/role.js';

@@ -1,5 +1,5 @@
-import { listResponse, noContent, notFound, ok, okOrNoContent } from '../../core/response.js';
-import { operation, route, type Route } from '../../core/routing-table.js';
+import { listResponse, noContent, notFound, ok, okOrNoContent } from '../../core/framework/response.js';
+import { operation, route, type Route } from '../../core/framework/routing-table.js';
 import type { AuthContext } from '../context/auth-context.js';
 import { resolvePrincipalIds } from '../roles/principal-ids.js';
 import { listRoleNames, readRole, roleDocument, roleView } from '../roles/role.js';

@@ -1,5 +1,5 @@
-import { listResponse } from '../../core/response.js';
-import { route, type Route } from '../../core/routing-table.js';
+import { listResponse } from '../../core/framework/response.js';
+import { route, type Route } from '../../core/framework/routing-table.js';
 import type { AuthContext } from '../context/auth-context.js';
 import { applyStsConfigFields, stsConfigDocuments, stsConfigFields, type StsConfig } from '../config/sts-config.js';
 import { documentRoute } from './document-route.js';

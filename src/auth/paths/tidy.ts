@@ -1,5 +1,5 @@
-import { accepted, ok } from '../../core/response.js';
-import { operation, route, type Route } from '../../core/routing-table.js';
+import { accepted, ok } from '../../core/framework/response.js';
+import { operation, route, type Route } from '../../core/framework/routing-table.js';
 import type { AuthContext } from '../context/auth-context.js';
 import {
   applyTidyConfigFields,

@@ -1,5 +1,5 @@
-import { AuthenticationRefused, InvalidRequest } from '../../core/errors.js';
-import { decodeBase64 } from '../../core/base64.js';
+import { AuthenticationRefused, InvalidRequest } from '../../lib/errors.js';
+import { decodeBase64 } from '../../lib/base64.js';
 import { parseTrustedCertificate, signatureVerifies } from './parsed-certificate.js';
 import type { VerifiedContent } from './pkcs7.js';
 import type { TrustedCertificate } from './trusted-certificate.js';

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import { AuthenticationRefused, InvalidRequest, isStrongroomError } from '../../core/errors.js';
-import { decodeBase64 } from '../../core/base64.js';
+import { AuthenticationRefused, InvalidRequest, isStrongroomError } from '../../lib/errors.js';
+import { decodeBase64 } from '../../lib/base64.js';
 import { readTime } from './asn1-time.js';
 import { BerCursor } from './ber.js';
 import { ID_DATA, readAlgorithm, readSignedData, type AttributeValue, type SignedAttributes, type Signer } from './signed-data.js';

@@ -1,4 +1,4 @@
-import { AuthenticationRefused, InvalidRequest, isStrongroomError } from '../../core/errors.js';
+import { AuthenticationRefused, InvalidRequest, isStrongroomError } from '../../lib/errors.js';
 import { parsePrincipalArn, type PrincipalArn } from '../../lib/arn.js';
 import type { AuthContext } from '../context/auth-context.js';
 import { callCloud } from '../context/cloud-call.js';

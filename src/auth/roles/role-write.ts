@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { formatDuration } from '../../core/duration.js';
-import { InvalidRequest } from '../../core/errors.js';
-import { bool, str, stringList } from '../../core/fields.js';
+import { formatDuration } from '../../lib/duration.js';
+import { InvalidRequest } from '../../lib/errors.js';
+import { bool, str, stringList } from '../../core/framework/fields.js';
 import { BOUND_LIST_FIELDS, checksInstanceConstraints, EC2_INSTANCE_ENTITY, type AuthType, type BoundListField, type StoredRole } from './role.js';
 import { applyTokenFields, DEFAULT_TOKEN_SETTINGS, NO_LEGACY_FIELDS, tokenFieldShape } from './token-settings.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { InvalidRequest } from '../../core/errors.js';
-import { bool, duration, int, str, stringList } from '../../core/fields.js';
+import { InvalidRequest } from '../../lib/errors.js';
+import { bool, duration, int, str, stringList } from '../../core/framework/fields.js';
 import { parseCidr } from './cidr.js';
 
 const TOKEN_TYPES = ['default', 'service', 'batch'] as const;

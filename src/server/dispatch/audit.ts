@@ -5,7 +5,7 @@
 // is hashed too. When the device cannot write, the request is refused.
 import { createHmac } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
-import { InternalError, InvalidRequest } from '../../core/errors.js';
+import { InternalError, InvalidRequest } from '../../lib/errors.js';
 import { redactTokenInPath } from '../tokens/token-path.js';
 import type { TokenRecord } from '../tokens/token-record.js';
 

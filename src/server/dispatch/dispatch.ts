@@ -3,8 +3,8 @@
 import type { Acl } from '../../acl/acl.js';
 import { tokenPolicies } from '../../acl/builtin-policies.js';
 import type { RequiredCapability } from '../../acl/capability.js';
-import { InvalidRequest, NotFound, PermissionDenied, UnsupportedOperation } from '../../core/errors.js';
-import type { AuthGrant, BulkAuthorizer, CapabilityCheck, EngineRequest, EngineResponse } from '../../core/request.js';
+import { InvalidRequest, NotFound, PermissionDenied, UnsupportedOperation } from '../../lib/errors.js';
+import type { AuthGrant, BulkAuthorizer, CapabilityCheck, EngineRequest, EngineResponse } from '../../core/framework/request.js';
 import type { Clock } from '../../ports/clock.js';
 import type { AuditEvent, AuditLog } from './audit.js';
 import type { PolicyStore } from '../policies/policy-store.js';

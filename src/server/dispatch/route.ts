@@ -1,7 +1,7 @@
 // The server's own endpoints are data: a path pattern, the methods it answers, and how to check the caller.
 import type { z } from 'zod';
-import { InvalidRequest } from '../../core/errors.js';
-import { describeFieldError, isPlainObject } from '../../core/fields.js';
+import { InvalidRequest } from '../../lib/errors.js';
+import { describeFieldError, isPlainObject } from '../../core/framework/fields.js';
 import type { ApiMethod, ApiRequest } from '../http/request.js';
 import type { ApiResult } from '../http/wire.js';
 import type { TokenRecord } from '../tokens/token-record.js';

@@ -2,8 +2,8 @@
 // KV engine (or only the auth method) in its own HTTP stack and decides access itself.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NotFound, UnsupportedOperation } from '../../core/errors.js';
-import type { CapabilityCheck, EngineRequest, EngineResponse } from '../../core/request.js';
+import { NotFound, UnsupportedOperation } from '../../lib/errors.js';
+import type { CapabilityCheck, EngineRequest, EngineResponse } from '../../core/framework/request.js';
 import { ClientGone, readRequest, refuseWrapping, type ApiRequest } from './request.js';
 import { engineResult, errorResult, sendResult } from './wire.js';
 

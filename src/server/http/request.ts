@@ -3,10 +3,10 @@
 // 400, an oversized body a 413, and the path is checked after percent-decoding.
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { isIPv4 } from 'node:net';
-import { InvalidRequest, NotFound, PayloadTooLarge, RequestTimeout, ServiceUnavailable } from '../../core/errors.js';
-import { validatePath } from '../../core/path.js';
-import { checkJsonDocument } from '../../core/request-shape.js';
-import type { HttpMethod } from '../../core/request.js';
+import { InvalidRequest, NotFound, PayloadTooLarge, RequestTimeout, ServiceUnavailable } from '../../lib/errors.js';
+import { validatePath } from '../../core/framework/path.js';
+import { checkJsonDocument } from '../../core/framework/request-shape.js';
+import type { HttpMethod } from '../../core/framework/request.js';
 import type { BodyHold } from './body-budget.js';
 
 export const API_PREFIX = '/v1/';

@@ -1,8 +1,8 @@
 // Vault's wire format for answers: the success envelope, error bodies, and writing either to a node:http response.
 // Only this layer knows the envelope; engines and routes answer `data`, `warnings` and `auth`.
 import type { ServerResponse } from 'node:http';
-import { isStrongroomError } from '../../core/errors.js';
-import type { EngineResponse } from '../../core/request.js';
+import { isStrongroomError } from '../../lib/errors.js';
+import type { EngineResponse } from '../../core/framework/request.js';
 
 export interface ApiResult {
   status: number;

@@ -4,9 +4,9 @@
 import { Acl } from '../../acl/acl.js';
 import { DEFAULT_POLICY, DEFAULT_POLICY_NAME, ROOT_POLICY_NAME } from '../../acl/builtin-policies.js';
 import { parsePolicy, type NamedPolicy } from '../../acl/policy.js';
-import { InvalidRequest } from '../../core/errors.js';
-import { compareKeys } from '../../core/key-order.js';
-import type { JsonStore } from '../../core/stored-json.js';
+import { InvalidRequest } from '../../lib/errors.js';
+import { compareKeys } from '../../lib/key-order.js';
+import type { JsonStore } from '../../core/store/stored-json.js';
 
 const PREFIX = 'sys/policy/';
 const MAX_POLICY_NAME = 128;

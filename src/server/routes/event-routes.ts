@@ -3,7 +3,7 @@
 // and reaches the subscriber only while its token is valid and its policies let it read that key's metadata.
 import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { str } from '../../core/fields.js';
+import { str } from '../../core/framework/fields.js';
 import type { KvEngine } from '../../kv/kv-engine.js';
 import type { Clock } from '../../ports/clock.js';
 import { fields, type Route } from '../dispatch/route.js';

@@ -5,7 +5,7 @@
 // streams on time, and every `recheckMs` each token is looked up again, which brings in what other processes over the
 // same storage did (revocations, policy writes, a parent's expiry).
 import type { Acl } from '../../acl/acl.js';
-import { PermissionDenied, QuotaExceeded } from '../../core/errors.js';
+import { PermissionDenied, QuotaExceeded } from '../../lib/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type { PolicyStore } from '../policies/policy-store.js';
 import type { TokenRecord } from '../tokens/token-record.js';

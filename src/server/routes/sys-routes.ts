@@ -1,7 +1,7 @@
 // sys/: health, ACL policies (and the legacy sys/policy endpoints), capabilities, mounts (read-only), audit devices.
 import { z } from 'zod';
-import { InvalidRequest, NotFound, PermissionDenied, UnsupportedOperation } from '../../core/errors.js';
-import { str, stringList } from '../../core/fields.js';
+import { InvalidRequest, NotFound, PermissionDenied, UnsupportedOperation } from '../../lib/errors.js';
+import { str, stringList } from '../../core/framework/fields.js';
 import type { Clock } from '../../ports/clock.js';
 import type { AuditLog } from '../dispatch/audit.js';
 import type { Mount } from '../dispatch/dispatch.js';

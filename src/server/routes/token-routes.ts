@@ -1,9 +1,9 @@
 // Vault's token API (auth/token/...): create, lookups, renewals and revocations, by token, by accessor or of oneself.
 import { z } from 'zod';
-import type { AuthMethod } from '../../auth-method.js';
-import { formatDuration } from '../../core/duration.js';
-import { InvalidRequest, PermissionDenied, UnsupportedOperation } from '../../core/errors.js';
-import { bool, duration, int, str, stringList, stringMap } from '../../core/fields.js';
+import type { AuthMethod } from '../../adapters/aws/auth-method.js';
+import { formatDuration } from '../../lib/duration.js';
+import { InvalidRequest, PermissionDenied, UnsupportedOperation } from '../../lib/errors.js';
+import { bool, duration, int, str, stringList, stringMap } from '../../core/framework/fields.js';
 import type { Clock } from '../../ports/clock.js';
 import { fields, ignoredFieldsWarning, withPutAsPost, type Route, type RouteContext, type RouteHandler } from '../dispatch/route.js';
 import type { ApiMethod } from '../http/request.js';

@@ -2,7 +2,7 @@
 // the token that asks for it (policies, `default`, bound CIDRs, lifetime), unless that token has `sudo` on the path,
 // which root has everywhere. A token with limited uses creates nothing, or its limit would not bind what it made.
 import { DEFAULT_POLICY_NAME, ROOT_POLICY_NAME, sanitizePolicyNames } from '../../acl/builtin-policies.js';
-import { InvalidRequest } from '../../core/errors.js';
+import { InvalidRequest } from '../../lib/errors.js';
 import type { NewTokenFields, TokenRecord } from './token-record.js';
 
 export interface CreateRequest {

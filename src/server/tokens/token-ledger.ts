@@ -5,8 +5,8 @@
 // a token is created and last when one is removed, each time through a conditional write: concurrent callers still
 // see an exact count, and a crash in between can only leave it too high (refusing early), never too low.
 import { ROOT_POLICY_NAME } from '../../acl/builtin-policies.js';
-import { InternalError, QuotaExceeded } from '../../core/errors.js';
-import { CorruptDocument, encodeJson, unchanged, type JsonStore } from '../../core/stored-json.js';
+import { InternalError, QuotaExceeded } from '../../lib/errors.js';
+import { CorruptDocument, encodeJson, unchanged, type JsonStore } from '../../core/store/stored-json.js';
 import type { StorageOperation } from '../../ports/storage.js';
 import type { TokenRecord } from './token-record.js';
 

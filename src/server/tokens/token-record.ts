@@ -1,9 +1,9 @@
 // What the server stores about a client token, checked whenever it is read back, and how it is shown on the wire
 // (Vault's `auth` member of a login or renewal, and the `data` of a token lookup).
 import { z } from 'zod';
-import { InternalError } from '../../core/errors.js';
-import type { AuthGrant } from '../../core/request.js';
-import { formatTimestamp } from '../../core/time.js';
+import { InternalError } from '../../lib/errors.js';
+import type { AuthGrant } from '../../core/framework/request.js';
+import { formatTimestamp } from '../../lib/time.js';
 
 const grantSchema = z.object({
   policies: z.array(z.string()),

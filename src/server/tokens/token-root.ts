@@ -1,7 +1,7 @@
 // The root token: the one configured, or one made by the first start over a storage and printed once; changing the
 // configured one rotates it. The token store lends this its private means of storing and reading entries.
 import { ROOT_POLICY_NAME } from '../../acl/builtin-policies.js';
-import { unchanged, type JsonStore } from '../../core/stored-json.js';
+import { unchanged, type JsonStore } from '../../core/store/stored-json.js';
 import type { Clock } from '../../ports/clock.js';
 import type { NewTokenFields, TokenRecord } from './token-record.js';
 

@@ -3,8 +3,8 @@
 // so that revoking the parent revokes the whole tree. Nothing is cached: every process over one storage sees every
 // creation, use and revocation at once.
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { InternalError, InvalidRequest, QuotaExceeded } from '../../core/errors.js';
-import { JsonStore, unchanged } from '../../core/stored-json.js';
+import { InternalError, InvalidRequest, QuotaExceeded } from '../../lib/errors.js';
+import { JsonStore, unchanged } from '../../core/store/stored-json.js';
 import type { Clock } from '../../ports/clock.js';
 import { inCidrs } from './token-cidrs.js';
 import { MAX_ATTEMPTS, TokenLedger, type QuotaLimits } from './token-ledger.js';

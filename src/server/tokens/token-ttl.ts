@@ -1,7 +1,7 @@
 // Vault's lifetime rules for client tokens: how long a token minted or renewed now may live, given the system maximum
 // and the token's own limits.
-import { formatDuration } from '../../core/duration.js';
-import { InvalidRequest } from '../../core/errors.js';
+import { formatDuration } from '../../lib/duration.js';
+import { InvalidRequest } from '../../lib/errors.js';
 
 /** Vault's system default and maximum token TTL: 768h. */
 export const DEFAULT_MAX_TTL_SECONDS = 768 * 3600;

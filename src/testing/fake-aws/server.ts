@@ -11,7 +11,7 @@
  *   await aws.stop();
  */
 import http from 'node:http';
-import { systemClock } from '../../adapters/clocks.js';
+import { systemClock } from '../../lib/clocks.js';
 import type { Clock } from '../../ports/clock.js';
 import { actionsOf, unsignedActions } from './actions.js';
 import { FakeKms } from './kms.js';

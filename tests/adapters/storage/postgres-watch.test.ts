@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { watchTable, type ListeningSql } from '../../../src/adapters/storage/postgres-watch.js';
+import { watchTable, type ListeningSql } from '../../../src/adapters/storage/postgres/postgres-watch.js';
 import { PostgresStorage } from '../../../src/postgres.js';
 
 /**

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { CapabilityCheck, EngineRequest } from '../../../src/core/request.js';
+import type { CapabilityCheck, EngineRequest } from '../../../src/core/framework/request.js';
 
 /** fast-check arbitraries for hostile requests: wrong types, odd text, prototype keys, traversal, deep and huge JSON. */
 

@@ -1,6 +1,6 @@
 import { parseRoleTag, canonicalRoleTag } from '../../../src/auth/roles/role-tag.js';
-import { isPlainObject } from '../../../src/core/fields.js';
-import { parseTimestamp } from '../../../src/core/time.js';
+import { isPlainObject } from '../../../src/core/framework/fields.js';
+import { parseTimestamp } from '../../../src/lib/time.js';
 import type { Storage } from '../../../src/ports/storage.js';
 
 /**

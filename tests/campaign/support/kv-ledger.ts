@@ -1,4 +1,4 @@
-import { isPlainObject } from '../../../src/core/fields.js';
+import { isPlainObject } from '../../../src/core/framework/fields.js';
 import type { Storage } from '../../../src/ports/storage.js';
 import { kvKeyState, kvVersionData } from './invariants.js';
 

@@ -1,4 +1,4 @@
-import type { EngineRequest, EngineResponse } from '../../../src/core/request.js';
+import type { EngineRequest, EngineResponse } from '../../../src/core/framework/request.js';
 import type { KvEngine } from '../../../src/kv/index.js';
 import type { KvLedger } from './kv-ledger.js';
 

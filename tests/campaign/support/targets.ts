@@ -1,9 +1,9 @@
 import { expect } from 'vitest';
-import { ManualClock } from '../../../src/adapters/clocks.js';
-import { MemoryStorage } from '../../../src/adapters/memory-storage.js';
+import { ManualClock } from '../../../src/lib/clocks.js';
+import { MemoryStorage } from '../../../src/adapters/storage/memory/memory-storage.js';
 import { AuthEngine } from '../../../src/auth/auth-engine.js';
-import { CloudUnavailable } from '../../../src/core/errors.js';
-import type { EngineRequest, EngineResponse } from '../../../src/core/request.js';
+import { CloudUnavailable } from '../../../src/lib/errors.js';
+import type { EngineRequest, EngineResponse } from '../../../src/core/framework/request.js';
 import { KvEngine } from '../../../src/kv/index.js';
 import { FakeCloud } from '../../support/fake-cloud.js';
 import { AuditedStorage } from './storages.js';

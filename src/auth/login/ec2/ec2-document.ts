@@ -1,4 +1,4 @@
-import { InvalidRequest } from '../../../core/errors.js';
+import { InvalidRequest } from '../../../lib/errors.js';
 import type { AuthContext } from '../../context/auth-context.js';
 import { certificatesFor } from '../../certificates/certificate-store.js';
 import { parseIdentityDocument, type IdentityDocument } from './identity-document.js';

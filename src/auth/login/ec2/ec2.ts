@@ -1,5 +1,5 @@
-import { formatDuration } from '../../../core/duration.js';
-import type { AuthGrant } from '../../../core/request.js';
+import { formatDuration } from '../../../lib/duration.js';
+import type { AuthGrant } from '../../../core/framework/request.js';
 import type { InstanceDescription } from '../../../ports/cloud.js';
 import { updateAccessListEntry } from '../../lists/accesslist.js';
 import type { AuthContext } from '../../context/auth-context.js';
@@ -8,14 +8,14 @@ import { readIdentityConfig, type Ec2Alias } from '../../config/identity-config.
 import type { IdentityDocument } from './identity-document.js';
 import type { StoredRole } from '../../roles/role.js';
 import { refuseRootPolicy } from '../../roles/token-settings.js';
-import { checkBoundRegion, checkInstanceConstraints } from '../bound-constraints.js';
+import { checkBoundRegion, checkInstanceConstraints } from '../shared/bound-constraints.js';
 import { verifyEc2Document, type Ec2DocumentFields } from './ec2-document.js';
-import { buildGrant } from '../grant.js';
-import { describeRunningInstance } from '../instance.js';
-import { loginRole } from '../login-role.js';
+import { buildGrant } from '../shared/grant.js';
+import { describeRunningInstance } from '../shared/instance.js';
+import { loginRole } from '../shared/login-role.js';
 import { admitLogin, generateNonce, type LoginOutcome } from './nonce.js';
 import { checkRoleTag } from './role-tag-check.js';
-import { maxTtlBounds } from '../ttl.js';
+import { maxTtlBounds } from '../shared/ttl.js';
 
 export interface Ec2LoginFields extends Ec2DocumentFields {
   role?: string;

@@ -1,5 +1,5 @@
-import { InvalidRequest } from '../../../core/errors.js';
-import { parseTimestamp } from '../../../core/time.js';
+import { InvalidRequest } from '../../../lib/errors.js';
+import { parseTimestamp } from '../../../lib/time.js';
 import { isRegionName } from '../../../lib/region.js';
 
 /** The fields of an instance identity document that the ec2 login uses (as in Vault). */

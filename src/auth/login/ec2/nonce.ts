@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { AuthenticationRefused, InternalError, InvalidRequest } from '../../../core/errors.js';
-import { formatTimestamp, parseTimestamp } from '../../../core/time.js';
+import { AuthenticationRefused, InternalError, InvalidRequest } from '../../../lib/errors.js';
+import { formatTimestamp, parseTimestamp } from '../../../lib/time.js';
 import type { AccessListEntry } from '../../lists/accesslist.js';
 
 /**

@@ -1,4 +1,4 @@
-import { AuthenticationRefused, isStrongroomError } from '../../../core/errors.js';
+import { AuthenticationRefused, isStrongroomError } from '../../../lib/errors.js';
 import type { InstanceDescription } from '../../../ports/cloud.js';
 import type { AuthContext } from '../../context/auth-context.js';
 import { isRoleTagDenied } from '../../lists/denylist.js';

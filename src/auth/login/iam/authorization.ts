@@ -1,4 +1,4 @@
-import { InvalidRequest } from '../../../core/errors.js';
+import { InvalidRequest } from '../../../lib/errors.js';
 import type { RequestHeaders } from './headers.js';
 
 /**

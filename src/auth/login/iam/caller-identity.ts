@@ -1,4 +1,4 @@
-import { AuthenticationRefused, CloudUnavailable } from '../../../core/errors.js';
+import { AuthenticationRefused, CloudUnavailable } from '../../../lib/errors.js';
 import type { CallerIdentity, HttpResponseSnapshot } from '../../../ports/cloud.js';
 import { readPlainXml, type PlainElement } from './plain-xml.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { InvalidRequest } from '../../../core/errors.js';
-import { decodeBase64 } from '../../../core/base64.js';
-import { isPlainObject } from '../../../core/fields.js';
+import { InvalidRequest } from '../../../lib/errors.js';
+import { decodeBase64 } from '../../../lib/base64.js';
+import { isPlainObject } from '../../../core/framework/fields.js';
 import { isHeaderName } from '../../config/header-name.js';
 
 /**

@@ -1,5 +1,5 @@
-import { InvalidRequest } from '../../../core/errors.js';
-import { decodeBase64 } from '../../../core/base64.js';
+import { InvalidRequest } from '../../../lib/errors.js';
+import { decodeBase64 } from '../../../lib/base64.js';
 import type { SignedHttpRequest } from '../../../ports/cloud.js';
 import { isRegionName } from '../../../lib/region.js';
 import { credentialScopeRegion } from './authorization.js';

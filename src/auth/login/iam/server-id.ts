@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { InvalidRequest } from '../../../core/errors.js';
+import { InvalidRequest } from '../../../lib/errors.js';
 import { signedHeaderNames } from './authorization.js';
 import type { RequestHeaders } from './headers.js';
 

@@ -1,0 +1,293 @@
+import { compareKeys } from '../../../lib/key-order.js';
+import type { ListPageOptions, Storage, StorageOperation, StorageWatch, StorageWatchHandlers } from '../../../ports/storage.js';
+import { assertDistinctKeys, checkPageLimit, pageStart } from '../key-range.js';
+import { loadOptionalDriver } from '../optional-driver.js';
+import { BatchedGets } from '../batched-gets.js';
+import { commitStatement, operationInTransaction, RACED_CONDITION, type SqlStatement } from './postgres-commit.js';
+import { childrenStatement, keysPageStatement, keysStatement } from './postgres-reads.js';
+import { checkConnectionString, describeServer } from './postgres-url.js';
+import { watchTable, type ListeningSql } from './postgres-watch.js';
+import { retryTransient } from '../retry.js';
+
+/** Options of `PostgresStorage`; only `connectionString` is required. */
+export interface PostgresStorageOptions {
+  /** postgres://user:password@host:port/database (its encoding must be UTF8, the default). */
+  connectionString: string;
+  /** Table name, optionally schema-qualified (default `strongroom`); created on first use. */
+  table?: string;
+  /** Most connections this storage opens at once (default 10); further queries queue. */
+  poolSize?: number;
+  /** Seconds to wait for a connection before failing the operation (default 10). */
+  connectTimeoutSeconds?: number;
+  /** How long a transaction is retried after serialization failures or deadlocks, in ms (default 5,000). */
+  retryBudgetMs?: number;
+  /**
+   * Prepare each statement once per connection and reuse it (default true): half the round-trip time of an unprepared
+   * statement on a local server. Set false behind a pooler in transaction mode (PgBouncer before 1.21), which cannot
+   * keep a session's prepared statements.
+   */
+  prepare?: boolean;
+  /**
+   * Seconds between the probes that check a `watch`'s listening session still receives notifications (default 30; 0
+   * turns them off). A session that does not get its probe back within the same time is replaced, and the watcher told
+   * to catch up.
+   */
+  watchHeartbeatSeconds?: number;
+}
+
+/** The part of postgres.js (the `postgres` package) this adapter uses. */
+type Row = Record<string, unknown>;
+interface Query extends Promise<Row[] & { count: number }> {}
+interface Sql {
+  (strings: TemplateStringsArray, ...values: unknown[]): Query;
+  (identifier: string): unknown;
+  unsafe(query: string, params?: unknown[], options?: { prepare?: boolean }): Query;
+  begin<T>(work: (sql: Sql) => Promise<T>): Promise<T>;
+  end(options?: { timeout?: number }): Promise<void>;
+}
+type Connect = (url: string, options: Record<string, unknown>) => Sql;
+
+/** Conflicts another transaction caused: the whole transaction is safe to run again. */
+const TRANSIENT = new Set(['40001', '40P01']);
+const isTransient = (error: unknown) => TRANSIENT.has(String((error as { code?: unknown }).code));
+/** Failures to reach the server at all, as opposed to errors in a statement. */
+const UNREACHABLE = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|CONNECT_TIMEOUT|CONNECTION_CLOSED|CONNECTION_ENDED|CONNECTION_DESTROYED|57P01|57P02|57P03)$/;
+
+/** Thrown when a commit's condition does not hold, to roll its transaction back. */
+class ConditionFailed extends Error {}
+
+const plainBytes = (value: Buffer) => new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+const toBuffer = (value: Uint8Array) => Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+
+/**
+ * Storage in one PostgreSQL table: `key text COLLATE "C" PRIMARY KEY, value bytea`. The "C" collation orders keys by
+ * their UTF-8 bytes, the order the port asks for, so listings are answered by the primary-key index. Every write is
+ * one statement or one transaction, so any number of processes may share the table with no coordinator.
+ */
+export class PostgresStorage implements Storage {
+  /** Every read answers an array of its own (see Storage.answersCopies). */
+  readonly answersCopies = true;
+  private readonly table: string;
+  private readonly where: string;
+  private readonly retryBudgetMs: number;
+  private readonly options: PostgresStorageOptions;
+  private readonly statementOptions: { prepare: boolean };
+  private readonly reads = new BatchedGets((keys) => this.getMany(keys));
+  private client?: Promise<Sql>;
+  private migrated?: Promise<void>;
+  private closed = false;
+  private readonly watches = new Set<StorageWatch>();
+  private readonly heartbeatMs: number;
+
+  /**
+   * Checks the options (a TypeError when one is invalid); the first operation loads `postgres`, rejecting when the
+   * package is not installed, connects and creates the table if need be.
+   */
+  constructor(options: PostgresStorageOptions) {
+    if (typeof options?.connectionString !== 'string' || options.connectionString === '') {
+      throw new TypeError('PostgresStorage needs a connectionString');
+    }
+    checkConnectionString(options.connectionString);
+    const table = options.table ?? 'strongroom';
+    if (!/^([A-Za-z_][A-Za-z0-9_]*\.)?[A-Za-z_][A-Za-z0-9_]*$/.test(table)) throw new TypeError(`invalid table name ${JSON.stringify(table)}`);
+    const poolSize = options.poolSize ?? 10;
+    if (!Number.isInteger(poolSize) || poolSize < 1) throw new TypeError('poolSize must be a positive integer');
+    this.options = options;
+    this.table = table.split('.').map((part) => `"${part}"`).join('.');
+    this.where = describeServer(options.connectionString);
+    this.retryBudgetMs = options.retryBudgetMs ?? 5_000;
+    this.statementOptions = { prepare: options.prepare ?? true };
+    const heartbeat = options.watchHeartbeatSeconds ?? 30;
+    if (!(heartbeat >= 0 && heartbeat <= 3600)) throw new TypeError('watchHeartbeatSeconds must be between 0 and 3600');
+    this.heartbeatMs = heartbeat * 1000;
+  }
+
+  /**
+   * Creates the table if it does not exist. Operations call it on first use; operators may run it ahead of time.
+   * An advisory lock serializes concurrent first starts, since CREATE TABLE IF NOT EXISTS alone can race.
+   */
+  async migrate(): Promise<void> {
+    const sql = await this.connection();
+    await this.guard(() =>
+      sql.begin(async (tx) => {
+        await tx`SELECT pg_advisory_xact_lock(hashtext(${this.table}))`;
+        await tx.unsafe(`CREATE TABLE IF NOT EXISTS ${this.table} (key text COLLATE "C" PRIMARY KEY, value bytea NOT NULL)`);
+      }),
+    );
+  }
+
+  /** Reads issued together (an operation's, or concurrent requests') share one statement. */
+  async get(key: string): Promise<Uint8Array | undefined> {
+    return this.reads.get(key);
+  }
+
+  private async getMany(keys: readonly string[]): Promise<Map<string, Uint8Array>> {
+    const { text, params } = keysStatement(keys);
+    const rows = await this.query(text, params);
+    return new Map(rows.map((row) => [row.key as string, plainBytes(row.value as Buffer)]));
+  }
+
+  async put(key: string, value: Uint8Array): Promise<void> {
+    await this.query('INSERT INTO $table (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, toBuffer(value)]);
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.query('DELETE FROM $table WHERE key = $1', [key]);
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    return this.names(childrenStatement(prefix, { key: prefix, inclusive: true }, null));
+  }
+
+  async listPage(prefix: string, options: ListPageOptions): Promise<string[]> {
+    checkPageLimit(options.limit);
+    const start = pageStart(prefix, options.after, options.recursive === true);
+    return this.names(options.recursive ? keysPageStatement(prefix, start, options.limit) : childrenStatement(prefix, start, options.limit));
+  }
+
+  async compareAndPut(key: string, expected: Uint8Array | undefined, value: Uint8Array): Promise<boolean> {
+    const rows =
+      expected === undefined
+        ? await this.query('INSERT INTO $table (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, toBuffer(value)])
+        : await this.query('UPDATE $table SET value = $2 WHERE key = $1 AND value = $3', [key, toBuffer(value), toBuffer(expected)]);
+    return rows.count === 1;
+  }
+
+  async compareAndDelete(key: string, expected: Uint8Array): Promise<boolean> {
+    const rows = await this.query('DELETE FROM $table WHERE key = $1 AND value = $2', [key, toBuffer(expected)]);
+    return rows.count === 1;
+  }
+
+  /**
+   * Atomic: one statement in the common case, else one transaction whose statements are pipelined (both in
+   * postgres-commit.ts). Conditional rows are locked before they are checked, so no other transaction can change a checked key
+   * before we commit; a deadlock that still happens is retried.
+   */
+  async commit(operations: readonly StorageOperation[]): Promise<boolean> {
+    assertDistinctKeys(operations.map((operation) => operation.key));
+    if (operations.length === 0) return true;
+    const sorted = [...operations].sort((a, b) => compareKeys(a.key, b.key));
+    const statement = commitStatement(this.table, sorted);
+    if (statement) {
+      try {
+        return (await this.query(statement.text, statement.params))[0]?.ok === true;
+      } catch (error) {
+        if ((error as { code?: unknown }).code === RACED_CONDITION) return false;
+        throw error;
+      }
+    }
+    const sql = await this.ready();
+    try {
+      await this.guard(() =>
+        retryTransient(
+          () =>
+            sql.begin(async (tx) => {
+              const run = (text: string, params: unknown[]) => tx.unsafe(text.replaceAll('$table', this.table), params, this.statementOptions);
+              const counts = await Promise.all(sorted.map((operation) => operationInTransaction(run, operation)));
+              if (counts.some((holds) => !holds)) throw new ConditionFailed();
+            }),
+          isTransient,
+          this.retryBudgetMs,
+        ),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionFailed) return false;
+      throw error;
+    }
+  }
+
+  /** Changed keys from every process sharing the table, by LISTEN/NOTIFY (postgres-watch.ts). `close` ends them too. */
+  async watch(prefix: string, handlers: StorageWatchHandlers): Promise<StorageWatch> {
+    const sql = await this.ready();
+    const watch = await watchTable(
+      sql as unknown as ListeningSql,
+      {
+        table: this.options.table ?? 'strongroom',
+        // Like postgres.js's own listener: no idle or age limit, either of which would end the session for nothing.
+        listener: async () => (await this.driver())(this.options.connectionString, { ...this.clientOptions(1), idle_timeout: null, max_lifetime: null, fetch_types: false }) as unknown as ListeningSql,
+        heartbeatMs: this.heartbeatMs,
+      },
+      prefix,
+      handlers,
+    );
+    if (this.closed) {
+      await watch.close();
+      throw new Error('PostgresStorage is closed');
+    }
+    this.watches.add(watch);
+    return {
+      close: async () => {
+        this.watches.delete(watch);
+        await watch.close();
+      },
+    };
+  }
+
+  /** Waits for running queries (up to 5 s), then closes every connection; later calls reject. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.watches].map((watch) => watch.close()));
+    this.watches.clear();
+    const client = this.client;
+    this.client = undefined;
+    if (client) await (await client).end({ timeout: 5 });
+  }
+
+  private async names(statement: SqlStatement): Promise<string[]> {
+    return (await this.query(statement.text, statement.params)).map((row) => row.name as string);
+  }
+
+  /** One statement, with `$table` standing for the quoted table name. */
+  private async query(text: string, params: unknown[]): Promise<Row[] & { count: number }> {
+    const sql = await this.ready();
+    return this.guard(() => retryTransient(() => sql.unsafe(text.replaceAll('$table', this.table), params, this.statementOptions), isTransient, this.retryBudgetMs));
+  }
+
+  private async ready(): Promise<Sql> {
+    const sql = await this.connection();
+    this.migrated ??= this.migrate().catch((error: unknown) => {
+      this.migrated = undefined;
+      throw error;
+    });
+    await this.migrated;
+    return sql;
+  }
+
+  private connection(): Promise<Sql> {
+    if (this.closed) return Promise.reject(new Error('PostgresStorage is closed'));
+    // A failure to create the client is not kept: the next operation tries again, and close() has nothing to end.
+    this.client ??= this.driver()
+      .then((connect) => connect(this.options.connectionString, this.clientOptions(this.options.poolSize ?? 10)))
+      .catch((error: unknown) => {
+        this.client = undefined;
+        throw error;
+      });
+    return this.client;
+  }
+
+  private driver(): Promise<Connect> {
+    return loadOptionalDriver<Connect>('postgres', 'strongroom/postgres');
+  }
+
+  private clientOptions(max: number): Record<string, unknown> {
+    return {
+      max,
+      connect_timeout: this.options.connectTimeoutSeconds ?? 10,
+      idle_timeout: 60,
+      prepare: this.statementOptions.prepare,
+      onnotice: () => undefined,
+    };
+  }
+
+  /** Rewrites a failure to reach the server as an error that says so (without credentials); other errors pass. */
+  private async guard<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      const code = String((error as { code?: unknown }).code);
+      if (!UNREACHABLE.test(code)) throw error;
+      throw new Error(`PostgreSQL at ${this.where} is unreachable (${code}); the operation was not confirmed`, { cause: error });
+    }
+  }
+}

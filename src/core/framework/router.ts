@@ -1,0 +1,246 @@
+import { InvalidRequest, NotFound, PermissionDenied, UnsupportedMediaType, UnsupportedOperation } from '../../lib/errors.js';
+import { isPlainObject } from './fields.js';
+import { validatePath } from './path.js';
+import { reportInternalError } from './request-for-log.js';
+import { checkRequestShape } from './request-shape.js';
+import type { Capability, EngineRequest, EngineResponse, HttpMethod } from './request.js';
+import { headerValue } from './request.js';
+import { responseForError } from './response.js';
+import { readFields, type Operation, type OperationDef, type Route } from './routing-table.js';
+
+const OPERATION_OF_METHOD: Record<HttpMethod, Operation> = {
+  GET: 'read',
+  LIST: 'list',
+  SCAN: 'scan',
+  POST: 'write',
+  PUT: 'write',
+  PATCH: 'patch',
+  DELETE: 'delete',
+};
+
+const FIXED_CAPABILITY: Record<Exclude<Operation, 'write'>, Capability> = {
+  read: 'read',
+  list: 'list',
+  scan: 'scan',
+  patch: 'patch',
+  delete: 'delete',
+};
+
+/** A request matched to its route and operation. */
+interface Target {
+  request: EngineRequest;
+  path: string;
+  params: Record<string, string>;
+  route: Route;
+  operation: Operation;
+  operationDef: OperationDef<unknown>;
+}
+
+interface CompiledRoute {
+  route: Route;
+  regex: RegExp;
+}
+
+function compilePattern(pattern: string | RegExp): RegExp {
+  if (pattern instanceof RegExp) return pattern;
+  const source = pattern
+    .split('/')
+    .map((segment) => {
+      const param = /^:(\w+)([*+]?)$/.exec(segment);
+      if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const [, name, rest] = param;
+      if (rest === '*') return `(?<${name}>.*)`;
+      if (rest === '+') return `(?<${name}>.+)`;
+      return `(?<${name}>[^/]+)`;
+    })
+    .join('/');
+  return new RegExp(`^${source}$`);
+}
+
+/** The one path a pattern matches when it is a plain literal (`^login$`, `^config\/client$`); otherwise undefined. */
+function literalPath(regex: RegExp): string | undefined {
+  if (regex.flags !== '') return undefined;
+  const literal = /^\^((?:[\w-]|\\\/)*)\$$/.exec(regex.source)?.[1]?.replaceAll('\\/', '/');
+  return literal !== undefined && regex.test(literal) ? literal : undefined;
+}
+
+function isValidPath(path: string): boolean {
+  try {
+    validatePath(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function flagRequested(query: EngineRequest['query'], flag: 'list' | 'scan'): boolean {
+  const raw = query?.[flag];
+  const value: unknown = Array.isArray(raw) ? raw[0] : raw;
+  return typeof value === 'string' && ['true', 't', '1'].includes(value.toLowerCase());
+}
+
+function normaliseMethod(request: EngineRequest): HttpMethod {
+  const method = typeof request.method === 'string' ? request.method.toUpperCase() : '';
+  if (!(method in OPERATION_OF_METHOD)) throw new UnsupportedOperation(`unsupported method ${JSON.stringify(request.method)}`);
+  if (method === 'GET' && flagRequested(request.query, 'list')) return 'LIST';
+  if (method === 'GET' && flagRequested(request.query, 'scan')) return 'SCAN';
+  return method as HttpMethod;
+}
+
+function queryInput(query: EngineRequest['query'], operation: Operation): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (key === operation && (operation === 'list' || operation === 'scan')) continue;
+    Object.defineProperty(input, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return input;
+}
+
+function bodyInput(body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null) return {};
+  if (!isPlainObject(body)) throw new InvalidRequest('the request body must be a JSON object');
+  return body;
+}
+
+/** The Content-Type without parameters, lower-cased; undefined when absent. */
+export function mediaTypeOf(request: Pick<EngineRequest, 'headers'>): string | undefined {
+  const raw = headerValue(request, 'content-type');
+  if (raw === undefined) return undefined;
+  return raw.split(';')[0]?.trim().toLowerCase() || undefined;
+}
+
+export interface DispatcherOptions {
+  /**
+   * Called with every server-side fault (a 5xx answer), for the embedding service's logs, with the request without
+   * its body and with credential headers redacted (requestForLog).
+   */
+  onInternalError?: (error: unknown, request: EngineRequest) => void;
+}
+
+/** Routes EngineRequests through a table: path checks, capability, media type, fields, then the handler. */
+export class Dispatcher {
+  private readonly routes: CompiledRoute[];
+
+  /**
+   * The answer of `match` for each path that some route names literally (`login`, `config/client`), worked out once:
+   * such a request is then routed by one lookup instead of the path check and a regular expression per route tried,
+   * which cost the login a tenth of its time next to its signature check. Only paths that pass validatePath are kept.
+   */
+  private readonly fixed = new Map<string, { route: Route; params: Record<string, string> }>();
+
+  constructor(
+    routes: readonly Route[],
+    private readonly options: DispatcherOptions = {},
+  ) {
+    this.routes = routes.map((route) => ({ route, regex: compilePattern(route.pattern) }));
+    for (const { regex } of this.routes) {
+      const path = literalPath(regex);
+      if (path === undefined || this.fixed.has(path) || !isValidPath(path)) continue;
+      const matched = this.match(path);
+      if (matched) this.fixed.set(path, matched);
+    }
+  }
+
+  handle(request: EngineRequest): Promise<EngineResponse> {
+    // The dispatch runs synchronously up to the handler when no capability is asked (every login): an async layer
+    // here, which only handed the handler's promise on, cost each request several microtask turns. A refusal thrown
+    // before the handler is answered here at once; one from the handler by a reaction, without being thrown again.
+    let answer: Promise<EngineResponse>;
+    try {
+      answer = this.dispatch(request);
+    } catch (error) {
+      return Promise.resolve(this.answerError(error, request));
+    }
+    return answer.catch((error: unknown) => this.answerError(error, request));
+  }
+
+  private answerError(error: unknown, request: EngineRequest): EngineResponse {
+    const response = responseForError(error);
+    if (response.status >= 500) reportInternalError(this.options.onInternalError, error, request);
+    return response;
+  }
+
+  /** Throws the refusals it finds before the handler runs (handle() answers them); otherwise the handler's promise. */
+  private dispatch(request: EngineRequest): Promise<EngineResponse> {
+    checkRequestShape(request);
+    const method = normaliseMethod(request);
+    if (typeof request.path !== 'string') throw new InvalidRequest('the request path must be a string');
+    const fixed = this.fixed.get(request.path);
+    if (!fixed) validatePath(request.path);
+    const path = (method === 'LIST' || method === 'SCAN') && request.path !== '' && !request.path.endsWith('/') ? `${request.path}/` : request.path;
+    const operation = OPERATION_OF_METHOD[method];
+
+    // A LIST or SCAN may have gained a '/': the table answers only for the path as it is looked up.
+    const matched = fixed && path === request.path ? { route: fixed.route, params: { ...fixed.params } } : this.match(path);
+    if (!matched) throw new NotFound(`unsupported path ${JSON.stringify(path)}`);
+    const { route, params } = matched;
+    const definition = route.operations[operation];
+    if (!definition) throw new UnsupportedOperation(`${method} is not supported on ${JSON.stringify(path)}`);
+    const operationDef = typeof definition === 'function' ? ({ handler: definition } as OperationDef<unknown>) : definition;
+    const target: Target = { request, path, params, route, operation, operationDef };
+
+    // The capability (and so the existence check, a storage read) only matters when there is someone to ask.
+    const authorize = request.authorize;
+    if (authorize && !route.unauthenticated) {
+      return this.authorized(target, authorize).then(({ capability, exists }) => this.run(target, capability, exists));
+    }
+    return this.run(target, undefined, undefined);
+  }
+
+  private async authorized(
+    { request, path, params, route, operation, operationDef }: Target,
+    authorize: NonNullable<EngineRequest['authorize']>,
+  ): Promise<{ capability: Capability; exists: boolean | undefined }> {
+    let exists: boolean | undefined;
+    let capability: Capability;
+    if (operation === 'write') {
+      exists = route.exists ? await route.exists({ request, path, params }) : undefined;
+      capability = exists === false ? 'create' : 'update';
+    } else {
+      capability = FIXED_CAPABILITY[operation];
+    }
+    const authorized = route.authorizePath?.(path) ?? path;
+    for (const needed of [capability, ...(operationDef.alsoRequires?.(request) ?? [])]) {
+      // Only `true` grants: a JavaScript callback answering "false", 1 or an object must fail closed.
+      if ((await authorize({ capability: needed, path: authorized })) !== true) throw new PermissionDenied();
+    }
+    return { capability, exists };
+  }
+
+  /** The media type and field checks, then the handler. */
+  private run({ request, path, params, route, operation, operationDef }: Target, capability: Capability | undefined, exists: boolean | undefined): Promise<EngineResponse> {
+    const { handler, fields: opFields, mediaTypes } = operationDef;
+    if (operation === 'patch' && mediaTypes) {
+      const type = mediaTypeOf(request);
+      if (!type || !mediaTypes.includes(type)) {
+        throw new UnsupportedMediaType(`PATCH requires Content-Type of ${mediaTypes.join(' or ')}, provided ${type ?? 'none'}`);
+      }
+    }
+
+    const input = operation === 'write' || operation === 'patch' ? bodyInput(request.body) : queryInput(request.query, operation);
+    const schema = opFields ?? route.fields;
+    const fields = schema ? readFields(schema, input) : {};
+
+    return handler({
+      request,
+      path,
+      params,
+      fields,
+      input,
+      has: (field) => Object.prototype.hasOwnProperty.call(input, field),
+      operation,
+      capability,
+      exists,
+      header: (name) => headerValue(request, name),
+    });
+  }
+
+  private match(path: string): { route: Route; params: Record<string, string> } | undefined {
+    for (const { route, regex } of this.routes) {
+      const found = regex.exec(path);
+      // Each match makes its own groups object: it is the route's params as it is, not a copy.
+      if (found) return { route, params: found.groups ?? {} };
+    }
+    return undefined;
+  }
+}

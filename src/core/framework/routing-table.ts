@@ -1,0 +1,101 @@
+import type { z } from 'zod';
+import { InvalidRequest } from '../../lib/errors.js';
+import { describeFieldError } from './fields.js';
+import type { Capability, EngineRequest, EngineResponse } from './request.js';
+
+/**
+ * A declarative routing table in the spirit of Vault's `sdk/framework.Path`: each route has a pattern, a zod schema
+ * for its fields, the operations it supports and an optional existence check that tells create from update.
+ */
+
+export type Operation = 'read' | 'list' | 'scan' | 'write' | 'patch' | 'delete';
+
+export interface RouteContext<F> {
+  /** The request as the caller sent it. */
+  readonly request: EngineRequest;
+  /** The normalised path (LIST paths end in '/'). */
+  readonly path: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly fields: F;
+  /** The raw input (query for read/list/delete, body for write/patch), to tell an absent field from an empty one. */
+  readonly input: Readonly<Record<string, unknown>>;
+  has(field: string): boolean;
+  readonly operation: Operation;
+  /** The capability that was checked; undefined when none was (no `authorize` callback, or an unauthenticated route). */
+  readonly capability: Capability | undefined;
+  /** The existence check's answer, for write operations that were authorised on routes that have one. */
+  readonly exists: boolean | undefined;
+  header(name: string): string | undefined;
+}
+
+export type Handler<F> = (context: RouteContext<F>) => Promise<EngineResponse>;
+
+/**
+ * A route's fields read by hand rather than by a zod schema, for a hot path where a schema's generic machinery shows
+ * (the login). It answers the fields or throws InvalidRequest worded as `describeFieldError` words a schema's failure.
+ */
+export interface FieldReader<F = unknown> {
+  readonly read: (input: Record<string, unknown>) => F;
+}
+
+export type FieldSource = z.ZodType | FieldReader;
+
+/** Reads an input with a route's schema or reader; InvalidRequest naming the bad fields. */
+export function readFields(source: FieldSource, input: Record<string, unknown>): unknown {
+  if ('read' in source) return source.read(input);
+  const parsed = source.safeParse(input);
+  if (!parsed.success) throw new InvalidRequest(describeFieldError(parsed.error));
+  return parsed.data;
+}
+
+export interface OperationDef<F> {
+  readonly fields?: z.ZodType;
+  readonly handler: Handler<F>;
+  /** For PATCH: the accepted Content-Types (parameters such as charset are ignored); others get 415. */
+  readonly mediaTypes?: readonly string[];
+  /** Capabilities the request needs besides the operation's own, each asked of `authorize` in turn. */
+  readonly alsoRequires?: (request: EngineRequest) => readonly Capability[];
+}
+
+export interface ExistenceContext {
+  readonly request: EngineRequest;
+  readonly path: string;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+export interface Route {
+  readonly pattern: string | RegExp;
+  readonly fields?: FieldSource;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each operation carries its own field type
+  readonly operations: Partial<Record<Operation, Handler<any> | OperationDef<any>>>;
+  /** POST/PUT need `update` when this answers true, `create` when false; without it they need `update`. */
+  readonly exists?: (context: ExistenceContext) => Promise<boolean>;
+  /** No capability is asked for (the login path). */
+  readonly unauthenticated?: boolean;
+  /** The path `authorize` is asked about, when it is not the request's own (an alias is authorised as its target). */
+  readonly authorizePath?: (path: string) => string;
+}
+
+type FieldsOf<S> = S extends z.ZodType ? z.output<S> : S extends FieldReader<infer F> ? F : Record<string, never>;
+
+/** Declares a route whose handlers are typed by its field schema. */
+export function route<S extends FieldSource | undefined = undefined>(definition: {
+  pattern: string | RegExp;
+  fields?: S;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see Route.operations
+  operations: Partial<Record<Operation, Handler<FieldsOf<S>> | OperationDef<any>>>;
+  exists?: (context: ExistenceContext) => Promise<boolean>;
+  unauthenticated?: boolean;
+  authorizePath?: (path: string) => string;
+}): Route {
+  return definition as Route;
+}
+
+/** Declares one operation with fields of its own, overriding the route's. */
+export function operation<S extends z.ZodType>(
+  fields: S,
+  handler: Handler<z.output<S>>,
+  options: Pick<OperationDef<unknown>, 'mediaTypes' | 'alsoRequires'> = {},
+): OperationDef<z.output<S>> {
+  return { fields, handler, ...options };
+}
