@@ -32,13 +32,14 @@ function page(kv, method, folder, after, authorize) {
 
 /**
  * The work an ACL-checked LIST cannot do without, as a ceiling for it: the LIST unchecked, the route's own check, and
- * each listed name's listing check built and answered by the Acl in one call; none of the engine's filter plumbing.
+ * each listed name's listing check (marked `listing`, as the engine asks it) built and answered by the Acl in one call;
+ * none of the engine's filter plumbing.
  */
 function requiredWork(kv, query, authorize) {
   return async () => {
     const response = await expectOk(kv.handle({ method: 'LIST', path: 'metadata/flat/', query }));
     if (authorize({ capability: 'list', path: 'metadata/flat/' }) !== true) throw new Error('the LIST was refused');
-    const verdicts = authorize.many(response.body.data.keys.map((name) => ({ capability: 'list', path: `metadata/flat/${name}` })));
+    const verdicts = authorize.many(response.body.data.keys.map((name) => ({ capability: 'list', path: `metadata/flat/${name}`, listing: true })));
     if (verdicts.length !== response.body.data.keys.length) throw new Error('verdicts went missing');
   };
 }

@@ -37,6 +37,14 @@ function wantedBy(capability: RequiredCapability): CapabilityMask {
   return capability === 'scan' ? bitOf('scan') | SCAN_BY_LIST : bitOf(capability);
 }
 
+/** One check of `allowsMany` (a full path) or of `authorizer` (a path below its mount). */
+type AclCheck = { capability: RequiredCapability; path: string; listing?: true };
+
+/** Whether a check asks about a name a listing would show: only a `list` or `scan` check can (see `shows`). */
+function asksListing(check: AclCheck): check is AclCheck & { capability: 'list' | 'scan' } {
+  return check.listing === true && namesFolder(check.capability);
+}
+
 /**
  * An access control list compiled from ACL policies, evaluated like Vault's:
  * - an exact path rule wins over every glob; for a LIST the path is also tried without its trailing '/';
@@ -45,6 +53,7 @@ function wantedBy(capability: RequiredCapability): CapabilityMask {
  * - a LIST of `folder/` weighs the rules matching `folder` and those matching `folder/` together (see `grantsFolder`);
  * - rules of several policies for the same path merge: their capabilities add up, and a `deny` in any of them wins;
  * - the `root` policy allows everything.
+ * A listing asks a milder question of each name it would show (`shows`): not "granted?" but "denied?".
  */
 export class Acl {
   readonly isRoot: boolean;
@@ -75,6 +84,23 @@ export class Acl {
   }
 
   /**
+   * Whether a LIST or SCAN (`capability`) that its own check let into a folder may show the name at `path` (a full
+   * path: the folder's, then the name). As in Vault, a folder the token may list shows its names; only a deny hides one:
+   * - a key (`path` without a trailing '/') is hidden when the rule that decides its path, the one `allows` takes, is a
+   *   deny; no rule, or a rule that grants nothing asked, leaves it to the folder's grant;
+   * - a sub-folder (`path` ending in '/') is hidden when a deny ranks at or above every rule granting `capability`
+   *   among the rules matching it with and without its slash, as `allows` weighs a LIST of it. An exact rule on either
+   *   form ranks above every glob (the form with the slash first) but counts only if it grants or denies: an exact
+   *   `read` on `folder` says nothing about the names that `folder/*` denies.
+   * What `allows(capability, path)` grants is always shown. The engines ask this through `authorizer()` with checks
+   * marked `listing`; a detailed listing's metadata and `readable_only` still need `allows`.
+   */
+  shows(capability: 'list' | 'scan', path: string): boolean {
+    if (this.isRoot) return true;
+    return this.showsName(wantedBy(capability), path);
+  }
+
+  /**
    * The capabilities on `path` as Vault's `sys/capabilities` names them: `['root']` for the root policy, `['deny']` when
    * nothing is granted. Each capability is judged exactly as `allows` judges a request needing it, so the answer never
    * promises what a request would be refused; `scan` is reported only where a policy states it, not where `list`
@@ -87,17 +113,21 @@ export class Acl {
 
   /**
    * The `authorize` callback for an engine mounted at `mount` (e.g. `secret/`): engines pass mount-relative paths,
-   * while policies name full paths.
+   * while policies name full paths. A check marked `listing` is answered by `shows`, any other by `allows`.
    */
   authorizer(mount: string): BulkAuthorizer {
     const prefix = mount === '' || mount.endsWith('/') ? mount : `${mount}/`;
-    const authorize = ({ capability, path }: CapabilityCheck) => this.allows(capability, prefix + path);
+    const authorize = (check: CapabilityCheck) =>
+      asksListing(check) ? this.shows(check.capability, prefix + check.path) : this.allows(check.capability, prefix + check.path);
     authorize.many = (checks: readonly CapabilityCheck[]) => this.verdicts(checks, prefix);
     return authorize;
   }
 
-  /** The verdicts of many checks, equal to asking `allows` for each (see `verdicts`). */
-  allowsMany(checks: readonly { capability: RequiredCapability; path: string }[]): boolean[] {
+  /**
+   * The verdicts of many checks on full paths, equal to asking each alone: `shows` for a `list` or `scan` check
+   * marked `listing`, `allows` for any other (see `verdicts`).
+   */
+  allowsMany(checks: readonly { capability: RequiredCapability; path: string; listing?: true }[]): boolean[] {
     return this.verdicts(checks, '');
   }
 
@@ -105,25 +135,31 @@ export class Acl {
    * `allowsMany` on the paths of `checks` below `mount`. Checks are grouped by folder, and each folder's rules are set
    * out once (`FolderRules`), so a page of names in one folder costs a short scan per name however many rules the
    * policies hold. Only a LIST or SCAN of a folder (a path ending in '/') is weighed in full (`grantsFolder`); on any
-   * other path they are judged like every capability, by the one rule that decides the path.
+   * other path they are judged like every capability, by the one rule that decides the path: whether it grants, or
+   * for a listing's key whether it is no deny.
    */
-  private verdicts(checks: readonly { capability: RequiredCapability; path: string }[], mount: string): boolean[] {
+  private verdicts(checks: readonly AclCheck[], mount: string): boolean[] {
     if (this.isRoot) return checks.map(() => true);
     // The folder of the check before: the next check in the same folder takes its rules without a lookup. (indexOf,
     // not startsWith: V8's startsWith is three times slower with a folder sliced from a path.)
     let folder = '';
     let rules: FolderRules | undefined;
-    return checks.map(({ capability, path }) => {
+    return checks.map((check) => {
+      const { capability, path } = check;
       const wanted = wantedBy(capability);
+      const listing = asksListing(check);
       // A folder's full path ends in '/': the path's own end, or the mount's for the mount itself.
-      if (namesFolder(capability) && (path || mount).endsWith('/')) return this.grants(wanted, mount + path, true);
+      if (namesFolder(capability) && (path || mount).endsWith('/')) {
+        return listing ? this.showsName(wanted, mount + path) : this.grants(wanted, mount + path, true);
+      }
       let at = folder.length;
       if (rules === undefined || path.indexOf(folder) !== 0 || path.includes('/', at)) {
         at = path.lastIndexOf('/') + 1;
         folder = path.slice(0, at);
         rules = this.folderRules(mount + folder);
       }
-      return (rules.maskOf(path, at) & wanted) !== 0;
+      const mask = rules.maskOf(path, at);
+      return listing ? (mask & DENY) === 0 : (mask & wanted) !== 0;
     });
   }
 
@@ -156,8 +192,19 @@ export class Acl {
     const trimmed = isFolder && path.endsWith('/') ? path.slice(0, -1) : path;
     const exact = this.exact.get(path) ?? this.exact.get(trimmed);
     if (exact !== undefined) return (exact & wanted) !== 0;
-    if (trimmed !== path) return this.grantsFolder(wanted, trimmed, path);
+    if (trimmed !== path) return this.grantsFolder(wanted, trimmed, path, false);
     return ((this.bestMatch(path)?.mask ?? 0) & wanted) !== 0;
+  }
+
+  /** `shows` for a listing wanting a capability of `wanted`, once the root policy is ruled out. */
+  private showsName(wanted: CapabilityMask, path: string): boolean {
+    if (!path.endsWith('/')) return ((this.exact.get(path) ?? this.bestMatch(path)?.mask ?? 0) & DENY) === 0;
+    const trimmed = path.slice(0, -1);
+    for (const form of [path, trimmed]) {
+      const exact = this.exact.get(form) ?? 0;
+      if ((exact & (wanted | DENY)) !== 0) return (exact & DENY) === 0;
+    }
+    return this.grantsFolder(wanted, trimmed, path, true);
   }
 
   /**
@@ -165,9 +212,10 @@ export class Acl {
    * slash (`folder*`, `+/folder`, `team/+`) grant listing it, as in Vault; as `folder/`, so that a deny on `folder/*`
    * is seen. Of all those matches the most specific one granting the capability wins, unless a deny matches that is
    * more specific still. (Taking only the `folder` matches, as Vault once did, let `secret/metadata/*` list a folder
-   * that `secret/metadata/private/*` denies.)
+   * that `secret/metadata/private/*` denies.) For a sub-folder a listing would show (`listing`), no grant is needed:
+   * only such a deny hides it.
    */
-  private grantsFolder(wanted: CapabilityMask, trimmed: string, path: string): boolean {
+  private grantsFolder(wanted: CapabilityMask, trimmed: string, path: string, listing: boolean): boolean {
     let grant: Candidate | undefined;
     let deny: Candidate | undefined;
     for (const form of [trimmed, path]) {
@@ -176,7 +224,8 @@ export class Acl {
         else if (candidate.mask & wanted) grant = higher(grant, candidate);
       });
     }
-    return grant !== undefined && (deny === undefined || compareCandidates(grant, deny) > 0);
+    if (deny === undefined) return listing || grant !== undefined;
+    return grant !== undefined && compareCandidates(grant, deny) > 0;
   }
 
   /** The most specific prefix or segment rule that matches `path`. */

@@ -5,10 +5,14 @@ import type { NameFilter } from './listing.js';
  * Which names of a listing page the caller may be answered. The route's own check covers only the folder asked for;
  * a deny below it (on a sub-folder, a key, a whole sub-tree) must still hide what it covers, and a SCAN reaches names
  * at any depth. So every name is asked about on its own path, never inferred from the folder's verdict:
- * - always: the listing's capability (`list` or `scan`) on `<route>/<folder><name>`;
+ * - always: the listing's capability (`list` or `scan`) on `<route>/<folder><name>`, marked `listing`: the folder's
+ *   grant covers its names as in Vault, so the Acl hides only a denied one (an authorizer that ignores the mark hides
+ *   more, never less);
  * - a key of a detailed listing, which answers its metadata: `read` on `metadata/<folder><name>`;
  * - with `readable_only`: a key needs `read` on `data/<folder><name>`, a sub-folder `list` on `metadata/<folder><name>`
- *   (on a LIST of `metadata/`, the sub-folder's listing check itself, asked once).
+ *   (on a LIST of `metadata/`, the sub-folder's listing check itself, asked once and unmarked: a grant there also
+ *   answers the milder question).
+ * These further checks are strict grants: they answer metadata or promise that a name can be read, more than a name.
  * A name stays only when every one of its checks answers exactly `true`. A whole page is one call when the callback
  * has `many` (the Acl's authorizer does), otherwise one call per check, all at once.
  */
@@ -40,10 +44,13 @@ export function visibleTo(authorize: Authorize, folder: string, visibility: Visi
   const listed = `${visibility.route}/${folder}`;
   const metadata = `metadata/${folder}`;
   const data = `data/${folder}`;
-  // On a LIST of metadata/, a sub-folder's readable check is its listing check.
+  // On a LIST of metadata/, a sub-folder's readable check is its listing check, asked strictly.
   const listsMetadata = visibility.capability === 'list' && visibility.route === 'metadata';
+  const strictFolders = listsMetadata && visibility.readable;
   return async (names) => {
-    const checks: CapabilityCheck[] = names.map((name) => ({ capability: visibility.capability, path: listed + name }));
+    const checks: CapabilityCheck[] = names.map((name) =>
+      strictFolders && name.endsWith('/') ? { capability: 'list', path: listed + name } : { capability: visibility.capability, path: listed + name, listing: true },
+    );
     // For each check after the listing ones, the index of the name it is about.
     const about: number[] = [];
     const ask = (index: number, check: CapabilityCheck) => {

@@ -1,10 +1,12 @@
-// The three ways of asking the Acl must never disagree: `allowsMany` (and the authorizer's `many`) answers exactly what
-// `allows` answers for each check, and `capabilities` reports exactly the capabilities `allows` grants (scan only where
-// a policy states it).
+// The ways of asking the Acl must never disagree: `allowsMany` (and the authorizer's `many`) answers exactly what
+// `allows` answers for each check, or `shows` for a listing check (a `list` or `scan` check marked `listing`);
+// `capabilities` reports exactly the capabilities `allows` grants (scan only where a policy states it); and `shows`
+// answers the rule of tests/acl/listing-model.ts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Acl, type NamedPolicy, type PolicyCapability, type RequiredCapability } from '../../src/acl/index.js';
 import type { CapabilityCheck } from '../../src/core/framework/request.js';
+import { listingModel, type ListingCapability } from './listing-model.js';
 
 const REQUIRED: RequiredCapability[] = ['create', 'read', 'update', 'patch', 'delete', 'list', 'sudo', 'scan'];
 const PLAIN = REQUIRED.filter((capability) => capability !== 'scan');
@@ -37,21 +39,33 @@ function pathsNear(list: NamedPolicy[]): fc.Arbitrary<string> {
   return fc.oneof(requestPath, near);
 }
 
+type Check = { capability: RequiredCapability; path: string; listing?: true };
+
+/** Whether the Acl takes a check as a listing's (see `single`): only a list or scan check marked exactly `true`. */
+const isListing = (check: Check): check is Check & { capability: ListingCapability } =>
+  check.listing === true && (check.capability === 'list' || check.capability === 'scan');
+
+/** What one check asked alone answers. */
+const single = (acl: Acl, check: Check) => (isListing(check) ? acl.shows(check.capability, check.path) : acl.allows(check.capability, check.path));
+
 /**
- * A batch of checks: any checks, or a listing page (names in one folder, keys and sub-folders, each asked about with
- * the listing's capability and with read, as the KV engine asks).
+ * A batch of checks: any checks, some marked `listing` whatever their capability, or a listing page (names in one
+ * folder, keys and sub-folders, each asked about with the listing's capability marked `listing` and with read, as the
+ * KV engine asks; unmarked, as it asks a sub-folder's readable check).
  */
-function batchFor(list: NamedPolicy[], maxLength = 40): fc.Arbitrary<{ capability: RequiredCapability; path: string }[]> {
+function batchFor(list: NamedPolicy[], maxLength = 40): fc.Arbitrary<Check[]> {
   const paths = pathsNear(list);
-  const checks = fc.array(fc.record({ capability: fc.constantFrom(...REQUIRED), path: paths }), { maxLength });
+  const unmarked = fc.record({ capability: fc.constantFrom(...REQUIRED), path: paths });
+  const check = fc.oneof({ arbitrary: unmarked, weight: 2 }, { arbitrary: unmarked.map((one): Check => ({ ...one, listing: true })), weight: 1 });
+  const checks = fc.array(check, { maxLength });
   const folder = paths.map((path) => path.slice(0, path.lastIndexOf('/') + 1));
   const page = fc
-    .tuple(folder, fc.array(fc.tuple(name, fc.boolean()), { minLength: 1, maxLength: 12 }), fc.constantFrom<RequiredCapability>('list', 'scan'))
-    .map(([at, names, capability]) =>
+    .tuple(folder, fc.array(fc.tuple(name, fc.boolean()), { minLength: 1, maxLength: 12 }), fc.constantFrom<RequiredCapability>('list', 'scan'), fc.boolean())
+    .map(([at, names, capability, marked]) =>
       names.flatMap(([key, isFolder]) => {
         const path = at + key + (isFolder ? '/' : '');
         return [
-          { capability, path },
+          marked ? { capability, path, listing: true as const } : { capability, path },
           { capability: 'read' as const, path },
         ];
       }),
@@ -60,32 +74,63 @@ function batchFor(list: NamedPolicy[], maxLength = 40): fc.Arbitrary<{ capabilit
 }
 const withBatch = policies.chain((list) => batchFor(list).map((checks) => [list, checks] as const));
 
-/** Listing checks on a path that is no folder (no trailing '/'), by verdict; scans granted only by an old list. */
-const seen = { granted: 0, refused: 0, scanByList: 0 };
-function count(acl: Acl, checks: readonly { capability: RequiredCapability; path: string }[]): void {
-  for (const { capability, path } of checks) {
-    if ((capability !== 'list' && capability !== 'scan') || path.endsWith('/')) continue;
+/**
+ * Unmarked listing checks on a path that is no folder (no trailing '/'), by verdict; scans granted only by an old list;
+ * listing checks shown though `allows` refuses them, and hidden, each on keys and on sub-folders.
+ */
+const seen = { granted: 0, refused: 0, scanByList: 0, shownUngranted: 0, hidden: 0, folderShownUngranted: 0, folderHidden: 0 };
+function count(acl: Acl, checks: readonly Check[]): void {
+  for (const check of checks) {
+    const { capability, path } = check;
+    if (capability !== 'list' && capability !== 'scan') continue;
     const allowed = acl.allows(capability, path);
+    if (isListing(check)) {
+      const shown = acl.shows(capability, path);
+      const folder = path.endsWith('/') ? 'folder' : '';
+      if (!shown) seen[folder ? 'folderHidden' : 'hidden']++;
+      else if (!allowed) seen[folder ? 'folderShownUngranted' : 'shownUngranted']++;
+      continue;
+    }
+    if (path.endsWith('/')) continue;
     seen[allowed ? 'granted' : 'refused']++;
     // capabilities() reports only a stated scan.
     if (allowed && capability === 'scan' && !acl.capabilities(path).includes('scan')) seen.scanByList++;
   }
 }
 
-describe('Acl: allows, allowsMany and capabilities agree', () => {
-  it('allowsMany(checks) equals checks.map(allows), for any policies and batch', () => {
+describe('Acl: allows, shows, allowsMany and capabilities agree', () => {
+  it('allowsMany(checks) equals each check asked alone (shows for a listing check), for any policies and batch', () => {
     fc.assert(
       fc.property(withBatch, ([list, checks]) => {
         const acl = new Acl(list);
         count(acl, checks);
-        expect(acl.allowsMany(checks)).toEqual(checks.map(({ capability, path }) => acl.allows(capability, path)));
+        expect(acl.allowsMany(checks)).toEqual(checks.map((check) => single(acl, check)));
       }),
-      { seed: 20_270_027, numRuns: 3000 },
+      { seed: 20_270_027, numRuns: 5000 },
     );
-    // The property saw listing checks off folders answered both ways, and old-style policies granting scan by list.
+    // The property saw listing checks off folders answered both ways, and old-style policies granting scan by list;
+    // and names of keys and sub-folders a listing shows without a grant, or hides.
     expect(seen.granted).toBeGreaterThan(1000);
     expect(seen.refused).toBeGreaterThan(1000);
     expect(seen.scanByList).toBeGreaterThan(100);
+    for (const kind of ['shownUngranted', 'hidden', 'folderShownUngranted', 'folderHidden'] as const) expect([kind, seen[kind] > 200]).toEqual([kind, true]);
+  });
+
+  it('shows(capability, path) answers the rule: granted, or no deny among the rules weighed; so it shows all allows grants', () => {
+    const capability = fc.constantFrom<ListingCapability>('list', 'scan');
+    const verdicts = { shownUngranted: 0, hidden: 0 };
+    fc.assert(
+      fc.property(policies.chain((list) => fc.tuple(fc.constant(list), pathsNear(list), capability)), ([list, path, wanted]) => {
+        const acl = new Acl(list);
+        const shown = acl.shows(wanted, path);
+        expect(shown).toBe(listingModel(list)(wanted, path));
+        if (acl.allows(wanted, path)) expect(shown).toBe(true);
+        else verdicts[shown ? 'shownUngranted' : 'hidden']++;
+      }),
+      { seed: 20_270_027, numRuns: 3000 },
+    );
+    expect(verdicts.shownUngranted).toBeGreaterThan(500);
+    expect(verdicts.hidden).toBeGreaterThan(150);
   });
 
   it("the authorizer's many equals its single check, for any mount", () => {
@@ -93,7 +138,8 @@ describe('Acl: allows, allowsMany and capabilities agree', () => {
     fc.assert(
       fc.property(withBatch, mount, ([list, checks], at) => {
         const authorize = new Acl(list).authorizer(at);
-        const relative = checks as CapabilityCheck[];
+        // Engines ask only with their own capabilities; the Acl answers sudo too.
+        const relative = checks.filter((check) => check.capability !== 'sudo') as CapabilityCheck[];
         expect(authorize.many(relative)).toEqual(relative.map((one) => authorize(one)));
       }),
       { seed: 20_270_027, numRuns: 1000 },
@@ -120,7 +166,9 @@ describe('Acl: allows, allowsMany and capabilities agree', () => {
       fc.property(policies.chain((list) => batchFor(list, 10).map((checks) => [list, checks] as const)), ([list, checks]) => {
         const acl = new Acl([...list, { name: 'root', rules: [] }]);
         expect(acl.allowsMany(checks)).toEqual(checks.map(() => true));
-        for (const { capability, path } of checks) {
+        for (const check of checks) {
+          const { capability, path } = check;
+          expect(single(acl, check)).toBe(true);
           expect(acl.allows(capability, path)).toBe(true);
           expect(acl.capabilities(path)).toEqual(['root']);
         }

@@ -3,6 +3,7 @@
 // deny on `folder/*` (a LIST of secret/metadata/private/ answered the names that secret/metadata/private/* denies).
 import { describe, expect, it } from 'vitest';
 import { Acl, parsePolicy, type RequiredCapability } from '../../src/acl/index.js';
+import type { CapabilityCheck } from '../../src/core/framework/request.js';
 
 const aclOf = (...texts: string[]) => new Acl(texts.map((text, i) => ({ name: `p${i}`, rules: parsePolicy(text) })));
 
@@ -101,5 +102,95 @@ describe('LIST and SCAN pick the most specific rule granting what they need', ()
   it('a LIST of the empty folder "/" is matched as "" and "/"', () => {
     expect(aclOf('path "*" { capabilities = ["list"] }').allows('list', '/')).toBe(true);
     expect(aclOf('path "+" { capabilities = ["list"] }').allows('list', '/')).toBe(true);
+  });
+});
+
+// A listing's own check lets the caller into a folder; each name it would show is then asked about with `shows`, which
+// hides a name only where a deny decides it, as Vault shows every name of a folder the token may list.
+describe('Acl.shows: which names a listing shows', () => {
+  const acl = aclOf(`
+    path "secret/metadata/"          { capabilities = ["list"] }
+    path "secret/metadata/app/*"     { capabilities = ["read"] }
+    path "secret/metadata/app/web"   { capabilities = ["deny"] }
+    path "secret/metadata/hr/*"      { capabilities = ["deny"] }
+    path "secret/metadata/hr/open/*" { capabilities = ["list"] }
+    path "secret/metadata/+/hidden"  { capabilities = ["deny"] }
+    path "secret/metadata/team/"     { capabilities = ["deny"] }
+    path "secret/metadata/ops"       { capabilities = ["read"] }
+    path "secret/metadata/ops/*"     { capabilities = ["deny"] }
+    path "secret/metadata/dev"       { capabilities = ["list"] }
+    path "secret/metadata/dev/*"     { capabilities = ["deny"] }
+    path "secret/metadata/qa/"       { capabilities = ["read"] }
+    path "secret/metadata/qa"        { capabilities = ["deny"] }
+    path "secret/metadata/p/x*"      { capabilities = ["deny"] }
+    path "secret/metadata/p/xy/*"    { capabilities = ["scan"] }
+  `);
+
+  it.each([
+    // No rule decides the name: the folder's grant covers it.
+    ['list', 'secret/metadata/top', true],
+    ['list', 'secret/metadata/zeta/', true],
+    // A rule that grants no list but is no deny decides it: shown, as in Vault.
+    ['list', 'secret/metadata/app/db', true],
+    // The rule that decides a key is a deny: an exact one, a glob, a segment rule.
+    ['list', 'secret/metadata/app/web', false],
+    ['list', 'secret/metadata/hr/alice', false],
+    ['scan', 'secret/metadata/hr/sub/bob', false],
+    ['list', 'secret/metadata/x/hidden', false],
+    // A sub-folder a deny matches in either form, with no grant above it: hidden.
+    ['list', 'secret/metadata/hr/', false],
+    ['list', 'secret/metadata/hr/sub/', false],
+    ['list', 'secret/metadata/x/hidden/', false],
+    // A more specific grant under the deny shows its folder and its names.
+    ['list', 'secret/metadata/hr/open/', true],
+    ['list', 'secret/metadata/hr/open/x', true],
+    // An exact deny on a sub-folder hides it; the key of the same name is another path.
+    ['list', 'secret/metadata/team/', false],
+    ['list', 'secret/metadata/team', true],
+    // An exact rule on a sub-folder that neither grants nor denies says nothing of its names: the deny below hides it.
+    ['list', 'secret/metadata/ops/', false],
+    ['list', 'secret/metadata/ops', true],
+    ['list', 'secret/metadata/ops/x', false],
+    ['list', 'secret/metadata/qa/', false],
+    // An exact grant of the capability ranks above every glob, as for allows; the names below stay denied.
+    ['list', 'secret/metadata/dev/', true],
+    ['list', 'secret/metadata/dev/x', false],
+    // A grant ranks above a deny only for the capability it grants: scan here, not list.
+    ['scan', 'secret/metadata/p/xy/', true],
+    ['list', 'secret/metadata/p/xy/', false],
+    ['list', 'secret/metadata/p/xz/', false],
+  ] as const)('%s of %s → %s', (capability, path, shown) => {
+    expect(acl.shows(capability, path)).toBe(shown);
+    expect(acl.allowsMany([{ capability, path, listing: true }])).toEqual([shown]);
+    expect(acl.authorizer('')({ capability, path, listing: true })).toBe(shown);
+    // Whatever allows grants is shown.
+    if (acl.allows(capability, path)) expect(shown).toBe(true);
+  });
+
+  it('the root policy shows every name', () => {
+    const root = new Acl([{ name: 'root', rules: [] }, { name: 'p', rules: parsePolicy('path "a/*" { capabilities = ["deny"] }') }]);
+    expect(root.shows('list', 'a/b')).toBe(true);
+    expect(root.shows('scan', 'a/b/')).toBe(true);
+  });
+
+  it('only a list or scan check marked exactly `listing: true` is a listing check; any other is judged by allows', () => {
+    const authorize = acl.authorizer('secret/');
+    // Not denied, and not granted: shown only when asked as a listing's check.
+    for (const check of [{ capability: 'list', path: 'metadata/top' }, { capability: 'scan', path: 'metadata/zeta/' }] as const) {
+      expect(authorize({ ...check, listing: true })).toBe(true);
+      expect(authorize.many([{ ...check, listing: true }])).toEqual([true]);
+      expect(authorize(check)).toBe(false);
+      expect(authorize.many([check])).toEqual([false]);
+      for (const mark of [false, 1, 'true']) {
+        const odd = { ...check, listing: mark } as unknown as CapabilityCheck;
+        expect(authorize(odd)).toBe(false);
+        expect(authorize.many([odd])).toEqual([false]);
+      }
+    }
+    // A read check is never a listing's: the mark asks nothing milder.
+    const read: CapabilityCheck = { capability: 'read', path: 'metadata/top', listing: true };
+    expect(authorize(read)).toBe(false);
+    expect(authorize.many([read])).toEqual([false]);
+    expect(acl.allowsMany([{ ...read, path: `secret/${read.path}` }])).toEqual([false]);
   });
 });

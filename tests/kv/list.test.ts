@@ -68,7 +68,7 @@ describe('LIST metadata (decision 6)', () => {
     expect(viaGet).toEqual(await env.LIST('a'));
     expect(asked).toEqual([
       { capability: 'list', path: 'metadata/a/' },
-      { capability: 'list', path: 'metadata/a/b' },
+      { capability: 'list', path: 'metadata/a/b', listing: true },
     ]);
   });
 

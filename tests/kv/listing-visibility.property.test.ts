@@ -3,12 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { Acl } from '../../src/acl/acl.js';
 import { parsePolicy } from '../../src/acl/policy.js';
 import type { CapabilityCheck, EngineRequest } from '../../src/core/framework/request.js';
+import { listingModel } from '../acl/listing-model.js';
 import { dataOf, setup } from './helpers.js';
 
 /**
  * Random keys, random policies with grants and denies at random depths, and every kind of listing, paged: a listing
- * answers exactly the names the token may see (its checks for each name, asked of the Acl one at a time), and the
- * metadata of exactly those keys. The engine asks through the authorizer's bulk form or through a plain callback.
+ * answers exactly the names the token may see, and the metadata of exactly those keys. A name is shown unless a deny
+ * decides it (tests/acl/listing-model.ts, asked one name at a time); a detailed listing's keys also need read on
+ * metadata/, and readable_only its strict checks. The engine asks through the authorizer's bulk form, through a plain
+ * callback passing each check on, or through a callback that drops the `listing` mark: that one answers the strict
+ * question, and shows only the names granted the listing's capability.
  */
 
 const SEGMENTS = ['a', 'b', 'c'];
@@ -34,6 +38,9 @@ const base = fc.constantFrom(
   'path "secret/metadata/*" { capabilities = ["list", "read"] }',
   'path "secret/+/*" { capabilities = ["list", "scan", "read"] }',
   'path "secret/detailed-metadata/*" { capabilities = ["list"] }',
+  // Grants on the listed folders' exact paths only, and a "+" list beside a "*" read: their names have no grant.
+  'path "secret/metadata/" { capabilities = ["list"] }\npath "secret/detailed-metadata/" { capabilities = ["list"] }\npath "secret/metadata/*" { capabilities = ["read"] }',
+  'path "secret/metadata/+" { capabilities = ["list"] }\npath "secret/metadata/*" { capabilities = ["read"] }',
 );
 
 const listing = fc.record({
@@ -42,10 +49,17 @@ const listing = fc.record({
   route: fc.constantFrom('metadata', 'detailed-metadata'),
   readable: fc.boolean(),
   limit: fc.integer({ min: 0, max: 3 }),
-  bulk: fc.boolean(),
+  asker: fc.constantFrom('bulk', 'plain', 'strict'),
 });
 
-type Listing = { folder: string; method: 'LIST' | 'SCAN'; route: 'metadata' | 'detailed-metadata'; readable: boolean; limit: number; bulk: boolean };
+type Listing = {
+  folder: string;
+  method: 'LIST' | 'SCAN';
+  route: 'metadata' | 'detailed-metadata';
+  readable: boolean;
+  limit: number;
+  asker: 'bulk' | 'plain' | 'strict';
+};
 
 /** Every name the listing finds in storage, before anyone is asked: children of the folder, or keys below it. */
 function candidates(keys: readonly string[], { folder, method }: Listing): string[] {
@@ -54,14 +68,19 @@ function candidates(keys: readonly string[], { folder, method }: Listing): strin
   return [...new Set(names)].sort();
 }
 
-/** What the token may be answered, from the Acl's answer to each of a name's checks, one at a time. */
-function visible(acl: Acl, keys: readonly string[], listing: Listing): string[] {
-  const { folder, method, route, readable } = listing;
+/**
+ * What the token may be answered, one name at a time: its listing check by the model (strictly, by `allows`, for a
+ * callback that drops the mark), the others by `allows`.
+ */
+function visible(acl: Acl, shows: ReturnType<typeof listingModel>, keys: readonly string[], listing: Listing): string[] {
+  const { folder, method, route, readable, asker } = listing;
   const allows = (capability: 'list' | 'scan' | 'read', path: string) => acl.allows(capability, `secret/${path}`);
+  const capability = method === 'LIST' ? 'list' : 'scan';
+  const listed = (path: string) => (asker === 'strict' ? allows(capability, path) : shows(capability, `secret/${path}`));
   return candidates(keys, listing).filter((name) => {
     const path = folder + name;
     const isFolder = name.endsWith('/');
-    if (!allows(method === 'LIST' ? 'list' : 'scan', `${route}/${path}`)) return false;
+    if (!listed(`${route}/${path}`)) return false;
     if (route === 'detailed-metadata' && !isFolder && !allows('read', `metadata/${path}`)) return false;
     return !readable || allows(isFolder ? 'list' : 'read', `${isFolder ? 'metadata' : 'data'}/${path}`);
   });
@@ -71,14 +90,22 @@ describe('listings answer exactly what the token may see (property)', () => {
   it('random keys, random policies, every listing kind, paged', async () => {
     let nonEmpty = 0;
     let hidden = 0;
+    let ungranted = 0;
     await fc.assert(
       fc.asyncProperty(fc.uniqueArray(keyPath, { minLength: 1, maxLength: 10 }), fc.tuple(base, fc.array(rule, { minLength: 1, maxLength: 5 })).map(([first, rest]) => [first, ...rest]), fc.array(listing, { minLength: 1, maxLength: 6 }), async (keys, rules, listings) => {
         const env = setup();
         for (const key of keys) expect((await env.W(key, { key })).status).toBe(200);
-        const acl = new Acl([{ name: 'random', rules: parsePolicy(rules.join('\n')) }]);
+        const policies = [{ name: 'random', rules: parsePolicy(rules.join('\n')) }];
+        const acl = new Acl(policies);
+        const shows = listingModel(policies);
         const authorizer = acl.authorizer('secret/');
+        const askers: Record<Listing['asker'], NonNullable<EngineRequest['authorize']>> = {
+          bulk: authorizer,
+          plain: (check: CapabilityCheck) => authorizer(check),
+          strict: ({ capability, path }: CapabilityCheck) => authorizer({ capability, path }),
+        };
         for (const asked of listings as Listing[]) {
-          const authorize: EngineRequest['authorize'] = asked.bulk ? authorizer : (check: CapabilityCheck) => authorizer(check);
+          const authorize = askers[asked.asker];
           const path = `${asked.route}/${asked.folder}`;
           const query = { ...(asked.readable ? { readable_only: 'true' } : {}), ...(asked.limit > 0 ? { limit: String(asked.limit) } : {}) };
           const first = await env.handle({ method: asked.method, path, query, authorize });
@@ -86,7 +113,7 @@ describe('listings answer exactly what the token may see (property)', () => {
             expect(first.status).toBe(403);
             continue;
           }
-          const want = visible(acl, keys, asked);
+          const want = visible(acl, shows, keys, asked);
           const got: string[] = [];
           for (let response = first; ; ) {
             if (response.status === 404) break;
@@ -103,12 +130,15 @@ describe('listings answer exactly what the token may see (property)', () => {
           expect(got).toEqual(want);
           if (want.length > 0) nonEmpty += 1;
           hidden += candidates(keys, asked).length - want.length;
+          // Names shown although `allows` refuses their listing check: what the mark changes.
+          if (asked.asker !== 'strict') ungranted += want.filter((name) => !acl.allows(asked.method === 'LIST' ? 'list' : 'scan', `secret/${asked.route}/${asked.folder}${name}`)).length;
         }
       }),
       { seed: 27_0, numRuns: 200 },
     );
-    // The runs both show names and hide some.
+    // The runs both show names and hide some, and show names that only the `listing` mark lets through.
     expect(nonEmpty).toBeGreaterThan(50);
     expect(hidden).toBeGreaterThan(50);
+    expect(ungranted).toBeGreaterThan(40);
   }, 30_000);
 });

@@ -86,11 +86,11 @@ describe('SCAN metadata/<folder>/', () => {
     });
     expect((await env.handle(request(false))).status).toBe(403);
     expect(dataOf(await env.handle(request(true))).keys).toEqual(['b', 'b/c', 'b/d/e']);
-    // The folder, then (once it is granted) every name on its own path.
+    // The folder, then (once it is granted) every name on its own path, marked as a listing's.
     expect(checks).toEqual([
       { capability: 'scan', path: 'metadata/a/' },
       { capability: 'scan', path: 'metadata/a/' },
-      ...['b', 'b/c', 'b/d/e'].map((name) => ({ capability: 'scan', path: `metadata/a/${name}` })),
+      ...['b', 'b/c', 'b/d/e'].map((name) => ({ capability: 'scan', path: `metadata/a/${name}`, listing: true })),
     ]);
   });
 

@@ -47,6 +47,36 @@ describe('finding 5: GET metadata/?scan=true honours denies below the folder', (
   });
 });
 
+describe('which names a listing shows: all of a listed folder, unless a deny decides them', () => {
+  it('a policy on the exact folder path lists every name in it', async () => {
+    const token = await tokenWith('exact-folder', 'path "secret/metadata/" { capabilities = ["list"] }');
+    const listed = await send({ method: 'LIST', path: '/v1/secret/metadata/', token });
+    expect(listed.status).toBe(200);
+    expect(listed.json.data.keys).toEqual(['app/', 'hr/', 'top']);
+    expect((await send({ method: 'LIST', path: '/v1/secret/metadata/app/', token })).status).toBe(403);
+  });
+
+  it('a deny on a single key or on a sub-folder hides that name only', async () => {
+    const policy = [
+      'path "secret/metadata/" { capabilities = ["list"] }',
+      'path "secret/metadata/app/" { capabilities = ["list"] }',
+      'path "secret/metadata/app/web" { capabilities = ["deny"] }',
+      'path "secret/metadata/hr/*" { capabilities = ["deny"] }',
+    ].join('\n');
+    const token = await tokenWith('single-denies', policy);
+    expect((await send({ method: 'LIST', path: '/v1/secret/metadata/', token })).json.data.keys).toEqual(['app/', 'top']);
+    expect((await send({ method: 'LIST', path: '/v1/secret/metadata/app/', token })).json.data.keys).toEqual(['db']);
+  });
+
+  it('a SCAN shows deep names unless a deny decides them; a more specific grant under a deny shows its own', async () => {
+    const policy = 'path "secret/metadata/" { capabilities = ["scan"] }\npath "secret/metadata/hr/*" { capabilities = ["deny"] }\npath "secret/metadata/hr/sub/*" { capabilities = ["read"] }';
+    const token = await tokenWith('deep-scan', policy);
+    const scanned = await send({ path: '/v1/secret/metadata/?scan=true', token });
+    expect(scanned.json.data.keys).toEqual(['app/db', 'app/web', 'hr/sub/bob', 'top']);
+    expect(scanned.text).not.toContain('alice');
+  });
+});
+
 describe('finding 18: detailed-metadata answers only metadata the token may read', () => {
   const policy = 'path "secret/*" { capabilities = ["list"] }\npath "secret/metadata/hr/*" { capabilities = ["deny"] }\npath "secret/data/hr/*" { capabilities = ["deny"] }';
 

@@ -14,6 +14,13 @@ export interface CapabilityCheck {
   capability: Capability;
   /** The mount-relative path as written; a LIST path always ends in '/'. */
   path: string;
+  /**
+   * Set when the check is asked about a name a listing would show (the listing's `list` or `scan` on the name's own
+   * path, after the listing itself was allowed): the question is then only whether the name is denied, since the
+   * folder's grant covers its names, as in Vault (the Acl's `shows`). An authorizer that ignores this field answers
+   * the stricter question, which is safe: it can only hide more names.
+   */
+  listing?: true;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Acl } from '../../acl/acl.js';
 import { tokenPolicies } from '../../acl/builtin-policies.js';
 import type { RequiredCapability } from '../../acl/capability.js';
 import { InvalidRequest, NotFound, PermissionDenied, UnsupportedOperation } from '../../lib/errors.js';
-import type { AuthGrant, CapabilityCheck, EngineRequest, EngineResponse } from '../../core/framework/request.js';
+import type { AuthGrant, BulkAuthorizer, CapabilityCheck, EngineRequest, EngineResponse } from '../../core/framework/request.js';
 import type { Clock } from '../../ports/clock.js';
 import type { AuditEvent, AuditLog } from './audit.js';
 import type { PolicyStore } from '../policies/policy-store.js';
@@ -77,9 +77,16 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
       async allows(capability: RequiredCapability, path: string): Promise<boolean> {
         return (await aclOf())?.allows(capability, path) === true;
       },
-      /** Many checks against the one ACL of the token: a listing page's names cost one resolution. */
-      async allowsMany(checks: readonly { capability: RequiredCapability; path: string }[]): Promise<boolean[]> {
-        return (await aclOf())?.allowsMany(checks) ?? checks.map(() => false);
+      /**
+       * The `authorize` callback of an engine mounted at `mount`: the token's Acl's own `authorizer`, so engines' paths
+       * take the mount's prefix there, a listing's checks keep their `listing` mark, and a page is one `many` call.
+       */
+      authorizer(mount: string): BulkAuthorizer {
+        let engine: Promise<BulkAuthorizer | undefined> | undefined;
+        const engineOf = () => (engine ??= aclOf().then((found) => found?.authorizer(mount)));
+        const authorize = async (check: CapabilityCheck) => (await engineOf())?.(check) === true;
+        authorize.many = async (checks: readonly CapabilityCheck[]) => (await engineOf())?.many(checks) ?? checks.map(() => false);
+        return authorize;
       },
     };
     return state;
@@ -120,9 +127,7 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
       headers: request.headers,
       ...(request.remoteAddress !== undefined ? { remoteAddress: request.remoteAddress } : {}),
       // Engines ask with mount-relative paths; policies name full paths. `many` answers a whole listing page.
-      authorize: Object.assign(({ capability, path }: CapabilityCheck) => caller.allows(capability, mount.prefix + path), {
-        many: (checks: readonly CapabilityCheck[]) => caller.allowsMany(checks.map(({ capability, path }) => ({ capability, path: mount.prefix + path }))),
-      }),
+      authorize: caller.authorizer(mount.prefix),
     });
     const body = response.body;
     const grant = mount.tokenIssuer && response.status === 200 && body && 'auth' in body ? body.auth : undefined;
