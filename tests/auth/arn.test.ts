@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidRequest } from '../../src/lib/errors.js';
-import { iamEntityFromCallerIdentity, matchesArnPattern } from '../../src/auth/login/shared/iam-entity.js';
+import { iamEntityFromCallerIdentity, matchesArnPattern } from '../../src/auth/login/common/iam-entity.js';
 import { parsePrincipalArn } from '../../src/lib/arn.js';
 
 describe('principal ARNs', () => {

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { AccessListEntry } from '../../src/auth/lists/accesslist.js';
 import { BUILTIN_CERTIFICATES } from '../../src/auth/certificates/certificate-store.js';
 import { admitLogin, MAX_NONCE_LENGTH, type LoginAttempt } from '../../src/auth/login/ec2/nonce.js';
-import { maxTtlBounds } from '../../src/auth/login/shared/ttl.js';
+import { maxTtlBounds } from '../../src/auth/login/common/ttl.js';
 import { parseTrustedCertificate } from '../../src/auth/pkcs7/parsed-certificate.js';
 import { isStrongroomError } from '../../src/lib/errors.js';
 import { formatTimestamp } from '../../src/lib/time.js';

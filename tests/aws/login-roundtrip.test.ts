@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AwsCloudProvider, buildIamLoginBody } from '../../src/aws.js';
 import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
-import { AuthMethod } from '../../src/auth-method.js';
+import { AuthMethod } from '../../src/adapters/aws/auth-method.js';
 import type { AuthGrant, EngineResponse } from '../../src/core/framework/request.js';
 import { FakeAws, type FakeUser } from '../../src/testing/index.js';
 import { syntheticPkcs7, testSigner } from '../auth/login-harness.js';

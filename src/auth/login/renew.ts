@@ -3,16 +3,16 @@ import type { AuthGrant, EngineRequest, EngineResponse } from '../../core/framew
 import { granted, responseForError } from '../../core/framework/response.js';
 import { formatTimestamp } from '../../lib/time.js';
 import { readAccessListEntry, updateAccessListEntry, type AccessListEntry } from '../lists/accesslist.js';
-import { iamEntityFromCallerIdentity } from './shared/iam-entity.js';
+import { iamEntityFromCallerIdentity } from './common/iam-entity.js';
 import type { AuthContext } from '../context/auth-context.js';
 import { CloudScopes } from '../config/cloud-scope.js';
 import { EC2_INSTANCE_ENTITY } from '../roles/role.js';
 import { checkEc2Instance } from './ec2/ec2.js';
 import { checkInferredInstance } from './iam/inference.js';
-import { internalDataOf, type Ec2InternalData, type IamInternalData } from './shared/internal-data.js';
-import { grantedRole } from './shared/login-role.js';
+import { internalDataOf, type Ec2InternalData, type IamInternalData } from './common/internal-data.js';
+import { grantedRole } from './common/login-role.js';
 import { requirePrincipalBound } from './iam/principal-binding.js';
-import { grantLifetimes, maxTtlBounds } from './shared/ttl.js';
+import { grantLifetimes, maxTtlBounds } from './common/ttl.js';
 
 /** What onInternalError receives with a fault of renew(), which has no request of its own. */
 const RENEW_REQUEST: EngineRequest = { method: 'POST', path: 'renew' };

@@ -8,14 +8,14 @@ import { readIdentityConfig, type Ec2Alias } from '../../config/identity-config.
 import type { IdentityDocument } from './identity-document.js';
 import type { StoredRole } from '../../roles/role.js';
 import { refuseRootPolicy } from '../../roles/token-settings.js';
-import { checkBoundRegion, checkInstanceConstraints } from '../shared/bound-constraints.js';
+import { checkBoundRegion, checkInstanceConstraints } from '../common/bound-constraints.js';
 import { verifyEc2Document, type Ec2DocumentFields } from './ec2-document.js';
-import { buildGrant } from '../shared/grant.js';
-import { describeRunningInstance } from '../shared/instance.js';
-import { loginRole } from '../shared/login-role.js';
+import { buildGrant } from '../common/grant.js';
+import { describeRunningInstance } from '../common/instance.js';
+import { loginRole } from '../common/login-role.js';
 import { admitLogin, generateNonce, type LoginOutcome } from './nonce.js';
 import { checkRoleTag } from './role-tag-check.js';
-import { maxTtlBounds } from '../shared/ttl.js';
+import { maxTtlBounds } from '../common/ttl.js';
 
 export interface Ec2LoginFields extends Ec2DocumentFields {
   role?: string;

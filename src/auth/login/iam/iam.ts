@@ -1,17 +1,17 @@
 import { CloudUnavailable } from '../../../lib/errors.js';
 import type { AuthGrant } from '../../../core/framework/request.js';
-import { iamEntityFromCallerIdentity, type IamEntity } from '../shared/iam-entity.js';
+import { iamEntityFromCallerIdentity, type IamEntity } from '../common/iam-entity.js';
 import type { AuthContext } from '../../context/auth-context.js';
 import { CloudScopes } from '../../config/cloud-scope.js';
 import { readIdentityConfig, type IamAlias } from '../../config/identity-config.js';
 import type { IamLoginFields } from './request.js';
 import { EC2_INSTANCE_ENTITY } from '../../roles/role.js';
-import { buildGrant } from '../shared/grant.js';
+import { buildGrant } from '../common/grant.js';
 import { checkInferredInstance } from './inference.js';
-import { loginRole } from '../shared/login-role.js';
+import { loginRole } from '../common/login-role.js';
 import { requirePrincipalBound } from './principal-binding.js';
 import { authenticateWithSts } from './sts.js';
-import { maxTtlBounds } from '../shared/ttl.js';
+import { maxTtlBounds } from '../common/ttl.js';
 
 export interface IamLoginRequestFields extends IamLoginFields {
   role?: string;

@@ -3,8 +3,8 @@ import type { InstanceDescription } from '../../../ports/cloud.js';
 import type { AuthContext } from '../../context/auth-context.js';
 import type { CloudScopes } from '../../config/cloud-scope.js';
 import type { StoredRole } from '../../roles/role.js';
-import { checkInstanceConstraints } from '../shared/bound-constraints.js';
-import { describeRunningInstance } from '../shared/instance.js';
+import { checkInstanceConstraints } from '../common/bound-constraints.js';
+import { describeRunningInstance } from '../common/instance.js';
 
 /** Prefix of bound-constraint failures of an inferred instance (Vault's spelling). */
 const VALIDATION_PREFIX = 'error validating instance';

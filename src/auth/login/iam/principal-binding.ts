@@ -1,5 +1,5 @@
 import { AuthenticationRefused } from '../../../lib/errors.js';
-import { matchesArnPattern, type IamEntity } from '../shared/iam-entity.js';
+import { matchesArnPattern, type IamEntity } from '../common/iam-entity.js';
 import type { AuthContext } from '../../context/auth-context.js';
 import { callCloud } from '../../context/cloud-call.js';
 import type { CloudScopes } from '../../config/cloud-scope.js';
