@@ -2,11 +2,12 @@
 import { z } from 'zod';
 import { formatDuration } from '../core/duration.js';
 import { InvalidRequest, PermissionDenied, UnsupportedOperation } from '../core/errors.js';
+import { ignoredFieldsWarning } from '../core/field-help.js';
 import { bool, duration, int, str, stringList, stringMap } from '../core/fields.js';
 import type { Clock } from '../ports/clock.js';
 import type { PolicyStore } from './policy-store.js';
 import type { ApiMethod } from './request.js';
-import { fields, ignoredFieldsWarning, withPutAsPost, type Route, type RouteContext, type RouteHandler } from './route.js';
+import { fields, withPutAsPost, type Route, type RouteContext, type RouteHandler } from './route.js';
 import { planToken } from './token-create.js';
 import { redactTokenInPath } from './token-path.js';
 import { authView, lookupView, type TokenRecord } from './token-record.js';
@@ -76,6 +77,7 @@ export function tokenRoutes({ tokens, auth, clock, policies }: TokenServices): R
   };
 
   const createSchema = createFields();
+  const createKnown = new Set(Object.keys(createSchema.shape));
   const create = (orphan: boolean) => async (context: RouteContext): Promise<ApiResult> => {
     const parent = caller(context);
     const input = fields(createSchema, context.request.body);
@@ -83,7 +85,7 @@ export function tokenRoutes({ tokens, auth, clock, policies }: TokenServices): R
     const sudo = (await policies.aclFor(parent.policies)).allows('sudo', context.request.path);
     const plan = planToken(input, { parent, orphan, sudo, ttlFor: (wanted) => tokens.ttlFor(wanted) });
     const { token, record } = await tokens.mint(plan.fields, plan.ttl, { creator: parent, child: plan.child });
-    const warnings = [...ignoredFieldsWarning(createSchema, context.request.body), ...plan.warnings];
+    const warnings = [...ignoredFieldsWarning(context.request.body, createKnown), ...plan.warnings];
     // The store ends a child with its parent.
     if (record.creationTtl < plan.ttl) {
       warnings.push(`TTL of ${formatDuration(plan.ttl)} runs past the parent token's expiry: capped at ${formatDuration(record.creationTtl)}, when the parent expires`);
