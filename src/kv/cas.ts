@@ -16,7 +16,11 @@ const casValue = z.unknown().transform((value, ctx): number => {
 });
 
 /** The `options` map; only `cas` is known. */
-export const casOptions = object().pipe(z.object({ cas: casValue.optional() }));
+export const casOptions = object()
+  .pipe(z.object({ cas: casValue.optional() }))
+  .describe(
+    "`{cas}`: the change applies only when `cas` is the key's current version (0: the key has none yet); required while `cas_required` holds.",
+  );
 
 export const CAS_MISMATCH = 'check-and-set parameter did not match the current version';
 const CAS_REQUIRED = 'check-and-set parameter required for this call';

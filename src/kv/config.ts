@@ -15,10 +15,22 @@ const DEFAULT_CONFIG: StoredConfig = Object.freeze({ max_versions: 0, cas_requir
 const DISABLED = -1;
 
 export const configWriteFields = z.object({
-  max_versions: int({ min: 0 }).optional(),
-  cas_required: bool().optional(),
-  delete_version_after: duration({ allowNegative: true }).optional(),
-  metadata_cas_required: bool().optional(),
+  max_versions: int({ min: 0 }).optional().meta({
+    description: "The versions a key keeps unless its own `max_versions` is set; 0: 10.",
+    default: DEFAULT_CONFIG.max_versions,
+  }),
+  cas_required: bool().optional().meta({
+    description: 'Every data write must carry `options.cas`; no key can lift this.',
+    default: DEFAULT_CONFIG.cas_required,
+  }),
+  delete_version_after: duration({ allowNegative: true }).optional().meta({
+    description: "How long after its write a version reads as deleted, or the key's own value if shorter; 0: never; negative: off for every key.",
+    default: DEFAULT_CONFIG.delete_version_after,
+  }),
+  metadata_cas_required: bool().optional().meta({
+    description: 'Every metadata write or patch must carry `metadata_cas`; no key can lift this.',
+    default: false,
+  }),
 });
 export type ConfigWrite = z.output<typeof configWriteFields>;
 /** What `writeConfig` takes: the fields of `POST config`, with the same loose conversions. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InvalidRequest } from '../lib/errors.js';
-import { isPlainObject } from '../core/framework/fields.js';
+import { isPlainObject, typed } from '../core/framework/fields.js';
 
 /**
  * custom_metadata: a key's user-provided map of strings. Limits as in Vault: at most 64 entries, keys of 1 to
@@ -105,10 +105,11 @@ function parseMap(input: unknown, removals: boolean, ctx: z.core.$RefinementCtx)
 
 /** The field of metadata writes: a map of strings, null meaning empty. */
 export const customMetadata = () =>
-  z.unknown().transform((input, ctx) => (input === null ? {} : (parseMap(input, false, ctx) as Record<string, string>)));
+  typed(z.unknown().transform((input, ctx) => (input === null ? {} : (parseMap(input, false, ctx) as Record<string, string>))), 'map of strings');
 
 /** The field of metadata patches: null removes every entry, a null value removes that entry. */
-export const customMetadataPatch = () => z.unknown().transform((input, ctx) => (input === null ? null : parseMap(input, true, ctx)));
+export const customMetadataPatch = () =>
+  typed(z.unknown().transform((input, ctx) => (input === null ? null : parseMap(input, true, ctx))), 'map of strings');
 
 /** A PATCH may only grow the map up to the limit (Vault checks the patch alone and lets it grow past 64). */
 export function checkCustomMetadataSize(merged: Record<string, string>): void {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InvalidRequest } from '../lib/errors.js';
-import { describeFieldError, int, intList, isPlainObject, object } from '../core/framework/fields.js';
+import { describeFieldError, int, intList, isPlainObject, object, typed } from '../core/framework/fields.js';
 import { unchanged } from '../core/store/stored-json.js';
 import { casOptions, checkCas } from './cas.js';
 import { recordedChange, type KvChangeOperation } from './change-events.js';
@@ -20,12 +20,27 @@ import { versionMetadata, type VersionMetadata } from './views.js';
 export const MERGE_PATCH = 'application/merge-patch+json';
 export const JSON_PATCH = 'application/json-patch+json';
 
-export const readFields = z.object({ version: int().optional() });
-export const subkeysFields = readFields.extend({ depth: int().optional() });
-export const dataWriteFields = z.object({ data: object({ nullable: false }).optional(), options: casOptions.optional() });
+export const readFields = z.object({ version: int().optional().describe('The version to read; 0 or absent: the current one.') });
+export const subkeysFields = readFields.extend({
+  depth: int().optional().meta({
+    description: 'The depth below which nothing is shown: its members are leaves; 0: no limit.',
+    default: 0,
+  }),
+});
+export const dataWriteFields = z.object({
+  data: object({ nullable: false }).optional().describe("The version's data, a JSON object; required."),
+  options: casOptions.optional(),
+});
 /** `data` is checked against the media type by the operation: an object for merge patch, operations for JSON Patch. */
-export const dataPatchFields = z.object({ data: z.unknown().optional(), options: casOptions.optional() });
-export const versionsFields = z.object({ versions: intList().optional() });
+export const dataPatchFields = z.object({
+  data: typed(z.unknown(), 'object or list')
+    .optional()
+    .describe('A merge patch (an object), or with `application/json-patch+json` a list of JSON Patch operations; required.'),
+  options: casOptions.optional(),
+});
+export const versionsFields = z.object({
+  versions: intList().optional().describe('The versions to act on; required. Versions the key does not keep are ignored.'),
+});
 
 export type DataWrite = z.output<typeof dataWriteFields>;
 export type DataPatch = z.output<typeof dataPatchFields>;

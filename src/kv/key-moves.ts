@@ -12,10 +12,18 @@ import { keyPath } from './typed-input.js';
  * delete every key below a folder (DELETE metadata/<folder>/ with recursive=true).
  */
 
-export const transferFields = z.object({ to: str(), cas: int().optional() });
+export const transferFields = z.object({
+  to: str().describe('The key to create, which must not exist yet.'),
+  cas: int().optional().describe("The source's current version, which must match for the change to apply."),
+});
 export type TransferFields = z.output<typeof transferFields>;
 
-export const folderDeleteFields = z.object({ recursive: bool().optional() });
+export const folderDeleteFields = z.object({
+  recursive: bool().optional().meta({
+    description: 'Must be true: removes every key below the folder.',
+    default: false,
+  }),
+});
 
 /** Keys removed per batch of a folder delete: each batch is authorised whole before any of it is removed. */
 const BATCH = 100;

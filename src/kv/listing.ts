@@ -13,11 +13,15 @@ import { findVersion } from './versions.js';
  */
 
 export const listFields = z.object({
-  after: str().optional(),
-  /** 0 or negative: no limit. */
-  limit: int().optional(),
-  exclude_deleted: bool().optional(),
-  readable_only: bool().optional(),
+  after: str().optional().describe('Only names after this one (it need not exist).'),
+  limit: int().optional().meta({ description: 'At most this many names; 0 or negative: no limit.', default: 0 }),
+  exclude_deleted: bool().optional().meta({
+    description: 'Leaves out keys whose current version has a deletion time, even a future one.',
+    default: false,
+  }),
+  readable_only: bool().optional().describe(
+    'Leaves out keys the caller may not read and folders it may not list; absent: the engine option `filterListings`.',
+  ),
 });
 export type ListFields = z.output<typeof listFields>;
 

@@ -9,7 +9,9 @@ import type { StoredConfig, StoredMetadata } from './records.js';
  */
 
 /** A non-negative integer; OpenBao names the field at the top level of the body, beside the metadata fields. */
-export const metadataCasField = int({ min: 0 }).optional();
+export const metadataCasField = int({ min: 0 })
+  .optional()
+  .describe("The change applies only when this is the key's `current_metadata_version` (0 to create the metadata).");
 
 const REQUIRED = 'metadata check-and-set parameter required for this call';
 const MISMATCH = 'metadata check-and-set parameter does not match the current version';

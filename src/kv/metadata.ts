@@ -8,11 +8,17 @@ import type { StoredConfig, StoredMetadata } from './records.js';
 /** Key metadata: its fields, the rules of metadata writes and patches, and the record of a new key. */
 
 export const metadataWriteFields = z.object({
-  max_versions: int({ min: 0 }).optional(),
-  cas_required: bool().optional(),
-  delete_version_after: duration().optional(),
-  custom_metadata: customMetadata().optional(),
-  metadata_cas_required: bool().optional(),
+  max_versions: int({ min: 0 }).optional().describe("The versions the key keeps; 0: the engine's setting."),
+  cas_required: bool().optional().describe("Every data write of the key must carry `options.cas`; `false` cannot lift the engine's `true`."),
+  delete_version_after: duration()
+    .optional()
+    .describe("How long after its write a version of the key reads as deleted; 0: the engine's setting."),
+  custom_metadata: customMetadata()
+    .optional()
+    .describe('Strings kept with the key (at most 64 entries); replaces the whole map.'),
+  metadata_cas_required: bool()
+    .optional()
+    .describe("Every metadata change of the key must carry `metadata_cas`; `false` cannot lift the engine's `true`."),
   metadata_cas: metadataCasField,
 });
 export type MetadataWrite = z.output<typeof metadataWriteFields>;
@@ -21,11 +27,13 @@ export type KvMetadataInput = z.input<typeof metadataWriteFields>;
 
 /** Unknown and read-only fields are ignored; null resets max_versions to 0 and cas_required to false. */
 export const metadataPatchFields = z.object({
-  max_versions: int({ min: 0 }).nullable().optional(),
-  cas_required: bool().nullable().optional(),
-  delete_version_after: duration().nullable().optional(),
-  custom_metadata: customMetadataPatch().optional(),
-  metadata_cas_required: bool().nullable().optional(),
+  max_versions: int({ min: 0 }).nullable().optional().describe('As for a write; `null` resets it to 0.'),
+  cas_required: bool().nullable().optional().describe('As for a write; `null` resets it to false.'),
+  delete_version_after: duration().nullable().optional().describe('As for a write; `null` changes nothing.'),
+  custom_metadata: customMetadataPatch()
+    .optional()
+    .describe('Merged per entry: `null` removes an entry, and `null` for the map removes every entry.'),
+  metadata_cas_required: bool().nullable().optional().describe('As for a write; `null` resets it to false.'),
   metadata_cas: metadataCasField,
 });
 export type MetadataPatch = z.output<typeof metadataPatchFields>;

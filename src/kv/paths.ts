@@ -83,9 +83,10 @@ export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTarge
     });
   // POST/PUT need `create` for a key without metadata and `update` otherwise.
   const exists = ({ params }: ExistenceContext) => keys.exists(keyOf(params));
-  const versionsRoute = (name: string, change: (path: string, versions: number[] | undefined) => Promise<string[]>) =>
+  const versionsRoute = (name: string, summary: string, change: (path: string, versions: number[] | undefined) => Promise<string[]>) =>
     route({
       pattern: new RegExp(`^${name}/${KEY}$`),
+      summary,
       fields: versionsFields,
       operations: { write: async ({ params, fields }) => okOrNoContent(await change(keyOf(params), fields.versions)) },
     });
@@ -93,6 +94,7 @@ export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTarge
   return [
     route({
       pattern: 'config',
+      summary: "The engine's settings, which every key follows unless its own metadata overrides them.",
       operations: {
         read: async () => ok(configView(await config.read())),
         write: operation(configWriteFields, async ({ fields }) => {
@@ -103,6 +105,7 @@ export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTarge
     }),
     route({
       pattern: new RegExp(`^data/${KEY}$`),
+      summary: 'The versions of a key: read one, write a new one, patch the current one, or soft-delete the current one.',
       exists,
       operations: {
         read: operation(readFields, async ({ params, fields }) => versionResponse(await data.read(keyOf(params), fields.version, (value) => value), 'data')),
@@ -122,6 +125,7 @@ export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTarge
     }),
     route({
       pattern: new RegExp(`^metadata/${KEY}$`),
+      summary: 'The metadata and settings of a key; DELETE removes the key with every version.',
       exists,
       operations: {
         read: async ({ params }) => {
@@ -146,6 +150,8 @@ export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTarge
     route({
       // A LIST path always ends in '/' (the dispatcher adds it): the folder to list.
       pattern: /^metadata\/(?<path>(?:.*\/)?)$/,
+      path: 'metadata/:folder/',
+      summary: 'The keys and sub-folders of a folder (SCAN: every key below it); DELETE with `recursive` removes every key below it.',
       operations: {
         list: names(false),
         scan: names(true),
@@ -161,6 +167,8 @@ export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTarge
     }),
     route({
       pattern: new RegExp(`^(?<verb>move|copy)/${KEY}$`),
+      path: '(move|copy)/:path',
+      summary: 'Moves or copies a key, with every version it keeps, to a new key.',
       fields: transferFields,
       operations: {
         write: async ({ params, fields, request }) => {
@@ -171,19 +179,28 @@ export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTarge
     }),
     route({
       pattern: /^detailed-metadata\/(?<path>(?:.*\/)?)$/,
+      path: 'detailed-metadata/:folder/',
+      summary: "A listing of a folder (or, with SCAN, of every key below it) with each key's metadata.",
       operations: { list: detailed(false), scan: detailed(true) },
     }),
-    versionsRoute('delete', (path, versions) => data.deleteVersions(path, versions)),
-    versionsRoute('undelete', (path, versions) => data.undeleteVersions(path, versions)),
-    versionsRoute('destroy', (path, versions) => data.destroyVersions(path, versions)),
+    versionsRoute('delete', 'Soft-deletes versions of a key: their data stays, and undelete brings them back.', (path, versions) =>
+      data.deleteVersions(path, versions),
+    ),
+    versionsRoute('undelete', 'Restores soft-deleted versions of a key.', (path, versions) => data.undeleteVersions(path, versions)),
+    versionsRoute('destroy', 'Destroys versions of a key: their data is removed for good.', (path, versions) =>
+      data.destroyVersions(path, versions),
+    ),
     route({
       pattern: new RegExp(`^subkeys/${KEY}$`),
+      summary: "The structure of a version's data: every leaf replaced by `null`.",
       operations: {
         read: operation(subkeysFields, async ({ params, fields }) => versionResponse(await data.subkeys(keyOf(params), fields.version, fields.depth), 'subkeys')),
       },
     }),
     route({
       pattern: /^.*$/,
+      path: '*',
+      summary: "Any other path: 404 with Vault's warning pointing to the endpoints above.",
       operations: { read: invalidPath, list: invalidPath, scan: invalidPath, write: invalidPath, patch: invalidPath, delete: invalidPath },
     }),
   ];

@@ -187,7 +187,8 @@ describe('Dispatcher', () => {
   it('does not let __proto__ in the input reach the prototype', async () => {
     const { dispatcher } = makeDispatcher();
     const body = JSON.parse('{"value":"v","__proto__":{"polluted":true}}');
-    expect((await dispatcher.handle({ method: 'POST', path: 'items/p', body })).status).toBe(204);
+    // An ignored field, with Vault's warning naming it.
+    expect((await dispatcher.handle({ method: 'POST', path: 'items/p', body })).status).toBe(200);
     const query = JSON.parse('{"__proto__":{"polluted":true}}');
     expect((await dispatcher.handle({ method: 'GET', path: 'items/p', query })).status).toBe(200);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpointUrl, ENDPOINT_RULE } from '../../lib/endpoint-url.js';
 import { InvalidRequest } from '../../lib/errors.js';
-import { bool, int, str, stringList } from '../../core/framework/fields.js';
+import { bool, int, str, stringList, typed } from '../../core/framework/fields.js';
 import type { CloudClientSettings } from '../../ports/cloud.js';
 import { isRegionName } from '../../lib/region.js';
 import type { AuthContext } from '../context/auth-context.js';
@@ -58,28 +58,70 @@ function endpoint() {
 
 /** Like str(), but a refusal never echoes the value: it is a secret. */
 function secret() {
-  return z.unknown().transform((value, ctx): string => {
+  const schema = z.unknown().transform((value, ctx): string => {
     if (typeof value === 'string' && value.length <= 1024) return value;
     ctx.issues.push({ code: 'custom', message: 'expected a string of at most 1024 characters', input: undefined });
     return z.NEVER;
   });
+  return typed(schema, 'string');
 }
 
+const URL_RULE = 'an `http(s)` URL without credentials, query or fragment';
+
 export const clientConfigFields = z.object({
-  access_key: str({ maxLength: 256 }).optional(),
-  secret_key: secret().optional(),
-  endpoint: endpoint().optional(),
-  iam_endpoint: endpoint().optional(),
-  sts_endpoint: endpoint().optional(),
-  sts_region: str({ maxLength: 64 }).optional(),
-  use_sts_region_from_client: bool().optional(),
+  access_key: str({ maxLength: 256 }).optional().meta({
+    description: 'The access key id of static credentials; empty: the provider finds credentials itself.',
+    default: DEFAULT_CLIENT_CONFIG.access_key,
+  }),
+  secret_key: secret().optional().meta({
+    description: 'The secret key of `access_key`. Write-only: never in a read, an error or a log.',
+    default: DEFAULT_CLIENT_CONFIG.secret_key,
+  }),
+  endpoint: endpoint().optional().meta({
+    description: `The EC2 endpoint, when not the region's own: ${URL_RULE}.`,
+    default: DEFAULT_CLIENT_CONFIG.endpoint,
+  }),
+  iam_endpoint: endpoint().optional().meta({
+    description: `The IAM endpoint, when not the partition's own: ${URL_RULE}.`,
+    default: DEFAULT_CLIENT_CONFIG.iam_endpoint,
+  }),
+  sts_endpoint: endpoint().optional().meta({
+    description: `The STS endpoint that checks iam logins, when not the global one: ${URL_RULE}.`,
+    default: DEFAULT_CLIENT_CONFIG.sts_endpoint,
+  }),
+  sts_region: str({ maxLength: 64 }).optional().meta({
+    description: 'The region whose STS checks iam logins when `sts_endpoint` is not set.',
+    default: DEFAULT_CLIENT_CONFIG.sts_region,
+  }),
+  use_sts_region_from_client: bool().optional().meta({
+    description: "Check each iam login with the STS of the region in the client's signature, which overrides `sts_endpoint`.",
+    default: DEFAULT_CLIENT_CONFIG.use_sts_region_from_client,
+  }),
   allowed_sts_regions: stringList()
     .refine((regions) => regions.every(isRegionName), { message: 'must list region names such as us-east-1' })
-    .optional(),
-  iam_server_id_header_value: str({ maxLength: 1024 }).optional(),
-  allowed_sts_header_values: stringList().optional(),
-  max_retries: int({ min: -1, max: 100 }).optional(),
-  instance_cache_seconds: int({ min: 0, max: 60 }).optional(),
+    .optional()
+    .meta({
+      description:
+        "Extension: with `use_sts_region_from_client`, the regions a client's signature may name; empty: those of the provider's own partition.",
+      default: DEFAULT_CLIENT_CONFIG.allowed_sts_regions,
+    }),
+  iam_server_id_header_value: str({ maxLength: 1024 }).optional().meta({
+    description: 'A value iam logins must sign in the `X-Service-Cloud-IAM-Server-ID` header (or `X-Vault-AWS-IAM-Server-ID`); empty: none.',
+    default: DEFAULT_CLIENT_CONFIG.iam_server_id_header_value,
+  }),
+  allowed_sts_header_values: stringList().optional().meta({
+    description:
+      'More headers a signed iam request may carry, stored canonicalised (`x-foo` becomes `X-Foo`); a name a header cannot have is refused.',
+    default: DEFAULT_CLIENT_CONFIG.allowed_sts_header_values,
+  }),
+  max_retries: int({ min: -1, max: 100 }).optional().meta({
+    description: "How often a failed cloud call is retried; -1: the provider's default.",
+    default: DEFAULT_CLIENT_CONFIG.max_retries,
+  }),
+  instance_cache_seconds: int({ min: 0, max: 60 }).optional().meta({
+    description: "Extension: seconds a running instance's description may be reused by ec2 logins; 0: off.",
+    default: DEFAULT_CLIENT_CONFIG.instance_cache_seconds,
+  }),
 });
 
 export type ClientConfigFields = z.output<typeof clientConfigFields>;

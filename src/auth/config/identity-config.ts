@@ -46,11 +46,25 @@ const DEFAULT_STORED: StoredIdentityConfig = { iam_alias: 'role_id', iam_metadat
 /** The identity configuration; a field it lacks reads as its default. */
 export const identityConfigDocument = storedDocument({ key: 'config/identity', shape: storedIdentityConfig, defaults: DEFAULT_STORED });
 
+const choices = (values: readonly string[]) => values.map((value) => `\`${value}\``).join(', ');
+
 export const identityConfigFields = z.object({
-  iam_alias: str({ maxLength: 64 }).optional(),
-  iam_metadata: stringList().optional(),
-  ec2_alias: str({ maxLength: 64 }).optional(),
-  ec2_metadata: stringList().optional(),
+  iam_alias: str({ maxLength: 64 }).optional().meta({
+    description: `What names the alias of an iam login: ${choices(IAM_ALIAS_VALUES)}; \`full_arn\` is the ARN STS reported.`,
+    default: DEFAULT_STORED.iam_alias,
+  }),
+  iam_metadata: stringList().optional().meta({
+    description: `The metadata of iam logins: \`default\` (${choices(DEFAULT_AUTH_METADATA)}), or a list of ${choices(IAM_METADATA_FIELDS)}.`,
+    default: 'default',
+  }),
+  ec2_alias: str({ maxLength: 64 }).optional().meta({
+    description: `What names the alias of an ec2 login: ${choices(EC2_ALIAS_VALUES)}.`,
+    default: DEFAULT_STORED.ec2_alias,
+  }),
+  ec2_metadata: stringList().optional().meta({
+    description: `The metadata of ec2 logins: \`default\` (${choices(DEFAULT_AUTH_METADATA)}), or a list of ${choices(EC2_METADATA_FIELDS)}.`,
+    default: 'default',
+  }),
 });
 
 type IdentityConfigFields = z.output<typeof identityConfigFields>;

@@ -18,8 +18,8 @@ export type StsConfig = z.infer<typeof storedStsConfig>;
 export const stsConfigDocuments = documentFolder({ folder: 'config/sts/', shape: storedStsConfig });
 
 export const stsConfigFields = z.object({
-  sts_role: str({ maxLength: 2048 }).optional(),
-  external_id: str({ maxLength: 1224 }).optional(),
+  sts_role: str({ maxLength: 2048 }).optional().describe('The ARN of the role to assume; required on create, never empty.'),
+  external_id: str({ maxLength: 1224 }).optional().describe('The external id to assume it with; `""` removes it.'),
 });
 
 export function applyStsConfigFields(current: StsConfig | undefined, fields: z.output<typeof stsConfigFields>): StsConfig {

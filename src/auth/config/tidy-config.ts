@@ -24,8 +24,14 @@ export type TidyConfig = z.infer<typeof storedTidyConfig>;
 export const tidyConfigDocuments = documentFolder({ folder: 'config/tidy/', shape: storedTidyConfig });
 
 export const tidyConfigFields = z.object({
-  safety_buffer: duration().optional(),
-  disable_periodic_tidy: bool().optional(),
+  safety_buffer: duration().optional().meta({
+    description: "How long past its expiration an entry is kept by the periodic tidy.",
+    default: DEFAULT_SAFETY_BUFFER,
+  }),
+  disable_periodic_tidy: bool().optional().meta({
+    description: "Leave this list out of `periodic()`'s tidy.",
+    default: false,
+  }),
 });
 
 /** A create starts from the defaults; an update changes only the supplied fields. */

@@ -16,7 +16,12 @@ const TIDIED: Record<TidyKind, DocumentFolder<{ expiration_time: string }>> = {
   'roletag-denylist': denyListDocuments,
 };
 
-export const tidyFields = z.object({ safety_buffer: duration().optional() });
+export const tidyFields = z.object({
+  safety_buffer: duration().optional().meta({
+    description: 'How long past its expiration an entry is kept.',
+    default: DEFAULT_SAFETY_BUFFER,
+  }),
+});
 
 function jobName(kind: TidyKind): string {
   return `tidy/${kind}`;

@@ -8,6 +8,7 @@ export function accessListRoutes(context: AuthContext): Route[] {
   return [
     route({
       pattern: pathPattern('identity-accesslist/:instance_id'),
+      summary: 'The access-list entry of an instance that logged in with ec2: its nonce and expiry.',
       operations: {
         read: async ({ params }) => {
           const entry = await readAccessListEntry(context, params.instance_id!);
@@ -21,6 +22,7 @@ export function accessListRoutes(context: AuthContext): Route[] {
     }),
     route({
       pattern: pathPattern('identity-accesslist/'),
+      summary: 'The instances on the access list.',
       operations: { list: async () => listResponse(await listAccessListInstanceIds(context)) },
     }),
   ];

@@ -10,8 +10,13 @@ import { documentRoute } from './document-route.js';
 import { pathPattern } from './pattern.js';
 
 const certificateFields = z.object({
-  aws_public_cert: str({ maxLength: 64 * 1024 }).optional(),
-  type: str({ maxLength: 32 }).optional(),
+  aws_public_cert: str({ maxLength: 64 * 1024 })
+    .optional()
+    .describe('Required on every write: one PEM `CERTIFICATE` block, or its base64 (tried first). See the checks below.'),
+  type: str({ maxLength: 32 }).optional().meta({
+    description: '`pkcs7` (verifies PKCS#7 documents) or `identity` (verifies signatures of identity documents), any casing. An update without it keeps the registered type.',
+    default: 'pkcs7',
+  }),
 });
 
 /** The certificate is required on every write; an update without `type` keeps the registered one. */
@@ -26,6 +31,7 @@ export function certificateRoutes(context: AuthContext): Route[] {
   return [
     documentRoute(context, {
       pattern: 'config/certificate/:cert_name',
+      summary: 'A certificate that verifies identity documents, registered besides the built-in ones.',
       document: (params) => certificateDocuments.named(params.cert_name!),
       fields: certificateFields,
       view: (certificate: StoredCertificate) => ({ aws_public_cert: certificate.aws_public_cert, type: certificate.type }),
@@ -33,6 +39,7 @@ export function certificateRoutes(context: AuthContext): Route[] {
     }),
     route({
       pattern: pathPattern('config/certificates/'),
+      summary: 'The names of the registered certificates.',
       operations: { list: async () => listResponse(await listCertificateNames(context)) },
     }),
   ];

@@ -10,6 +10,7 @@ export function configClientRoutes(context: AuthContext): Route[] {
   return [
     documentRoute(context, {
       pattern: 'config/client',
+      summary: 'The credentials and endpoints the method calls the cloud provider with.',
       document: () => clientConfigDocument,
       fields: clientConfigFields,
       view: clientConfigView,
@@ -17,6 +18,7 @@ export function configClientRoutes(context: AuthContext): Route[] {
     }),
     route({
       pattern: pathPattern('config/rotate-root'),
+      summary: 'Replaces the configured access key with a new one the method creates, then deletes the old key.',
       operations: {
         write: async () => {
           const rotation = await rotateRoot(context);

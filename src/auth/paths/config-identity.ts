@@ -8,6 +8,7 @@ export function configIdentityRoutes(context: AuthContext): Route[] {
   return [
     route({
       pattern: pathPattern('config/identity'),
+      summary: 'How logins name their identity alias and which metadata they attach, per login type.',
       operations: {
         read: async () => ok(await readIdentityConfig(context)),
         write: operation(identityConfigFields, async ({ fields }) => {

@@ -18,6 +18,7 @@ export function denyListRoutes(context: AuthContext): Route[] {
   return [
     route({
       pattern: pathPattern('roletag-denylist/:role_tag+'),
+      summary: 'A denied role tag: logins presenting it are refused.',
       operations: {
         write: async ({ params }) => {
           const tag = parseRoleTag(roleTagFromPath(params.role_tag!));
@@ -41,6 +42,7 @@ export function denyListRoutes(context: AuthContext): Route[] {
     }),
     route({
       pattern: pathPattern('roletag-denylist/'),
+      summary: 'The denied role tags.',
       operations: { list: async () => listResponse(await listDeniedRoleTags(context)) },
     }),
   ];

@@ -26,7 +26,8 @@ function currentPath(source: string): (path: string) => string {
 /**
  * The operation of an alias row: before the route's own handler, `authorize` is asked about the current path for every
  * capability the router has just checked on the path as written; then the fields are read, which the router leaves to
- * it, so that a caller refused on either name gets a 403, never a verdict on its fields.
+ * it (while still knowing them, for Vault's warning), so that a caller refused on either name gets a 403, never a
+ * verdict on its fields.
  */
 function authorizedUnderBothNames(route: Route, definition: Handler<unknown> | OperationDef<unknown>, current: (path: string) => string): OperationDef<unknown> {
   const operation = typeof definition === 'function' ? { handler: definition } : definition;
@@ -41,7 +42,7 @@ function authorizedUnderBothNames(route: Route, definition: Handler<unknown> | O
     }
     return operation.handler({ ...context, fields: schema ? readFields(schema, context.input) : {} });
   };
-  return { ...operation, fields: undefined, handler };
+  return { ...operation, fields: schema, handlerReadsFields: true, handler };
 }
 
 /**

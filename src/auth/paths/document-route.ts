@@ -12,10 +12,11 @@ type Params = Readonly<Record<string, string>>;
  * absent), a write applies the supplied fields to it (create when absent, which the existence check reports), and
  * delete removes it.
  */
-export function documentRoute<S extends z.ZodType, T>(
+export function documentRoute<S extends z.ZodObject, T>(
   context: AuthContext,
   definition: {
     pattern: string;
+    summary: string;
     document: (params: Params) => StoredDocument<T>;
     fields: S;
     view: (document: T) => unknown;
@@ -25,6 +26,7 @@ export function documentRoute<S extends z.ZodType, T>(
   const { document, view, apply } = definition;
   return route({
     pattern: pathPattern(definition.pattern),
+    summary: definition.summary,
     exists: ({ params }) => context.has(document(params)),
     operations: {
       read: async ({ params }) => {

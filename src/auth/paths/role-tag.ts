@@ -10,11 +10,22 @@ import { refuseRootPolicy, sanitizePolicies } from '../roles/token-settings.js';
 import { pathPattern } from './pattern.js';
 
 const roleTagFields = z.object({
-  policies: stringList().optional(),
-  max_ttl: duration({ allowNegative: true }).optional(),
-  instance_id: str({ maxLength: 128 }).optional(),
-  allow_instance_migration: bool().optional(),
-  disallow_reauthentication: bool().optional(),
+  policies: stringList()
+    .optional()
+    .describe("The policies the tag grants instead of the role's, all among the role's `token_policies`; absent: the role's."),
+  max_ttl: duration({ allowNegative: true }).optional().meta({
+    description: 'The longest lifetime of a token granted with the tag; 0: no limit of its own.',
+    default: 0,
+  }),
+  instance_id: str({ maxLength: 128 }).optional().describe('The only instance that may log in with the tag.'),
+  allow_instance_migration: bool().optional().meta({
+    description: "Recorded in the tag; login follows the role's `allow_instance_migration` instead, as in Vault.",
+    default: false,
+  }),
+  disallow_reauthentication: bool().optional().meta({
+    description: 'An instance logging in with the tag may do so once only.',
+    default: false,
+  }),
 });
 
 type RoleTagFields = z.output<typeof roleTagFields>;
@@ -52,6 +63,7 @@ export function roleTagRoutes(context: AuthContext): Route[] {
   return [
     route({
       pattern: pathPattern('role/:role/tag'),
+      summary: "Creates a role tag: a signed value an instance carries to narrow its role's grant.",
       operations: {
         write: operation(roleTagFields, async ({ params, fields }) => {
           const name = normalizeRoleName(params.role!);

@@ -11,6 +11,7 @@ export function roleRoutes(context: AuthContext): Route[] {
   return [
     route({
       pattern: pathPattern('role/:role'),
+      summary: 'A role: which instances or principals may log in, and the token they get.',
       exists: ({ params }) => context.has(roleDocument(params.role!)),
       operations: {
         read: async ({ params }) => {
@@ -32,7 +33,7 @@ export function roleRoutes(context: AuthContext): Route[] {
         },
       },
     }),
-    route({ pattern: pathPattern('role/'), operations: { list } }),
-    route({ pattern: pathPattern('roles/'), operations: { list } }),
+    route({ pattern: pathPattern('role/'), summary: 'The names of the roles.', operations: { list } }),
+    route({ pattern: pathPattern('roles/'), summary: 'The names of the roles (as `role/`).', operations: { list } }),
   ];
 }

@@ -9,6 +9,7 @@ export function stsRoutes(context: AuthContext): Route[] {
   return [
     documentRoute(context, {
       pattern: 'config/sts/:account_id',
+      summary: "The role to assume for calls on another account's resources.",
       document: (params) => stsConfigDocuments.named(params.account_id!),
       fields: stsConfigFields,
       view: (config: StsConfig) => ({ ...config }),
@@ -16,6 +17,7 @@ export function stsRoutes(context: AuthContext): Route[] {
     }),
     route({
       pattern: pathPattern('config/sts/'),
+      summary: 'The accounts with an STS role.',
       operations: {
         list: async () => listResponse(await context.list(stsConfigDocuments)),
       },

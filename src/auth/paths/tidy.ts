@@ -17,11 +17,13 @@ import { pathPattern } from './pattern.js';
 const STARTED =
   "Tidy operation successfully started. Any information from the operation will be reported through the engine's onInternalError hook.";
 const ALREADY_RUNNING = 'Tidy operation already in progress.';
+const LIST_NAME: Readonly<Record<TidyKind, string>> = { 'identity-accesslist': 'access list', 'roletag-denylist': 'role tag deny list' };
 
 function tidyRoutesFor(context: AuthContext, kind: TidyKind): Route[] {
   return [
     documentRoute(context, {
       pattern: `config/tidy/${kind}`,
+      summary: `How tidy treats the ${LIST_NAME[kind]}.`,
       document: () => tidyConfigDocuments.named(kind),
       fields: tidyConfigFields,
       view: (config: TidyConfig) => ({ safety_buffer: config.safety_buffer, disable_periodic_tidy: config.disable_periodic_tidy }),
@@ -29,6 +31,7 @@ function tidyRoutesFor(context: AuthContext, kind: TidyKind): Route[] {
     }),
     route({
       pattern: pathPattern(`tidy/${kind}`),
+      summary: `Starts removing the expired entries of the ${LIST_NAME[kind]} in the background.`,
       operations: {
         write: operation(tidyFields, async ({ fields, request }) => {
           const started = startTidy(context, kind, fields.safety_buffer ?? DEFAULT_SAFETY_BUFFER, (error) =>

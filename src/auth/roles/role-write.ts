@@ -9,19 +9,57 @@ import { applyTokenFields, DEFAULT_TOKEN_SETTINGS, NO_LEGACY_FIELDS, tokenFieldS
 /** The longest role_tag key EC2 accepts. */
 const MAX_ROLE_TAG_KEY = 127;
 
-const boundListShape = Object.fromEntries(BOUND_LIST_FIELDS.map((field) => [field, stringList().optional()])) as {
-  [K in BoundListField]: z.ZodOptional<ReturnType<typeof stringList>>;
+const ON_INSTANCES = 'For ec2 roles, and iam roles inferring `ec2_instance`.';
+const PREFIX_WILDCARD = 'An entry ending in `*` matches by prefix.';
+
+const BOUND_LISTS: Readonly<Record<BoundListField, string>> = {
+  bound_account_id: `Accounts the instance must belong to. ${ON_INSTANCES}`,
+  bound_region: "Regions the instance's identity document must name. For ec2 roles only.",
+  bound_ami_id: `AMIs the instance must run. ${ON_INSTANCES}`,
+  bound_iam_instance_profile_arn: `Instance profiles the instance must have. ${PREFIX_WILDCARD} ${ON_INSTANCES}`,
+  bound_ec2_instance_id: `The instances that may log in. ${ON_INSTANCES}`,
+  bound_iam_role_arn: `Roles the instance's profile must hold. ${PREFIX_WILDCARD} ${ON_INSTANCES}`,
+  bound_iam_principal_arn: `The iam principals that may log in. ${PREFIX_WILDCARD} For iam roles only.`,
+  bound_vpc_id: `VPCs the instance must be in. ${ON_INSTANCES}`,
+  bound_subnet_id: `Subnets the instance must be in. ${ON_INSTANCES}`,
 };
 
+const boundListShape = Object.fromEntries(
+  BOUND_LIST_FIELDS.map((field) => [field, stringList().optional().meta({ description: BOUND_LISTS[field], default: [] })]),
+) as { [K in BoundListField]: z.ZodOptional<ReturnType<typeof stringList>> };
+
 export const roleFields = z.object({
-  auth_type: str({ maxLength: 32 }).optional(),
+  auth_type: str({ maxLength: 32 }).optional().meta({
+    description: 'How instances log in: `ec2` or `iam`. It never changes once the role exists.',
+    default: 'iam',
+  }),
   ...boundListShape,
-  inferred_entity_type: str({ maxLength: 64 }).optional(),
-  inferred_aws_region: str({ maxLength: 64 }).optional(),
-  resolve_aws_unique_ids: bool().optional(),
-  role_tag: str({ maxLength: 4096 }).optional(),
-  allow_instance_migration: bool().optional(),
-  disallow_reauthentication: bool().optional(),
+  inferred_entity_type: str({ maxLength: 64 }).optional().meta({
+    description:
+      '`ec2_instance`: an iam login is held to the instance constraints too, the instance being the one whose profile signed (iam roles; needs `inferred_aws_region`).',
+    default: '',
+  }),
+  inferred_aws_region: str({ maxLength: 64 }).optional().meta({
+    description: 'The region the inferred instance is looked up in; only with `inferred_entity_type`.',
+    default: '',
+  }),
+  resolve_aws_unique_ids: bool().optional().meta({
+    description:
+      'Binds `bound_iam_principal_arn` to the unique ids of the principals, so that one deleted and created again under its name no longer matches. Cannot be switched off.',
+    default: true,
+  }),
+  role_tag: str({ maxLength: 4096 }).optional().meta({
+    description: 'The key of the instance tag that carries a role tag; empty: role tags are off. For ec2 roles only; at most 127 characters.',
+    default: '',
+  }),
+  allow_instance_migration: bool().optional().meta({
+    description: 'An instance may log in again after moving to another host (a newer `pendingTime`). For ec2 roles only.',
+    default: false,
+  }),
+  disallow_reauthentication: bool().optional().meta({
+    description: 'Each instance may log in once only. For ec2 roles only.',
+    default: false,
+  }),
   ...tokenFieldShape,
 });
 

@@ -43,20 +43,52 @@ export const DEFAULT_TOKEN_SETTINGS: Readonly<TokenSettings> = Object.freeze({
 
 export const NO_LEGACY_FIELDS: Readonly<LegacyTokenFields> = Object.freeze({ ttl: 0, max_ttl: 0, period: 0, policies: [] });
 
+/** The deprecated fields: sent alone they fill their successor; sent with it, it wins; it sent alone clears them. */
+function legacy<T extends z.ZodType>(schema: T, successor: string, more = ''): T {
+  return schema.meta({ description: `Alias of \`${successor}\`${more}.`, deprecated: true });
+}
+
 export const tokenFieldShape = {
-  token_ttl: duration().optional(),
-  token_max_ttl: duration().optional(),
-  token_period: duration().optional(),
-  token_explicit_max_ttl: duration().optional(),
-  token_policies: stringList().optional(),
-  token_bound_cidrs: stringList().optional(),
-  token_no_default_policy: bool().optional(),
-  token_num_uses: int({ min: 0 }).optional(),
-  token_type: str({ maxLength: 32 }).optional(),
-  ttl: duration().optional(),
-  max_ttl: duration().optional(),
-  period: duration().optional(),
-  policies: stringList().optional(),
+  token_ttl: duration().optional().meta({
+    description: 'The lifetime of the tokens logins grant, at most `token_max_ttl`; 0: the default lifetime.',
+    default: DEFAULT_TOKEN_SETTINGS.ttl,
+  }),
+  token_max_ttl: duration().optional().meta({
+    description: 'The longest lifetime of the tokens, renewals included; capped at `mountMaxTtl` (above it: a warning).',
+    default: DEFAULT_TOKEN_SETTINGS.max_ttl,
+  }),
+  token_period: duration().optional().meta({
+    description: 'Makes the tokens periodic: each renewal extends them by this. At most `mountMaxTtl`.',
+    default: DEFAULT_TOKEN_SETTINGS.period,
+  }),
+  token_explicit_max_ttl: duration().optional().meta({
+    description: 'A limit on the lifetime of the tokens that no renewal passes; 0: none.',
+    default: DEFAULT_TOKEN_SETTINGS.explicit_max_ttl,
+  }),
+  token_policies: stringList().optional().meta({
+    description: 'The policies of the tokens, stored as given (trimmed). `root` is refused: an auth method mints no root tokens.',
+    default: DEFAULT_TOKEN_SETTINGS.policies,
+  }),
+  token_bound_cidrs: stringList().optional().meta({
+    description: 'IP addresses or CIDR blocks that logins, and the tokens, must come from.',
+    default: DEFAULT_TOKEN_SETTINGS.bound_cidrs,
+  }),
+  token_no_default_policy: bool().optional().meta({
+    description: 'Leaves the `default` policy out of the tokens.',
+    default: DEFAULT_TOKEN_SETTINGS.no_default_policy,
+  }),
+  token_num_uses: int({ min: 0 }).optional().meta({
+    description: 'How many times each token may be used; 0: unlimited.',
+    default: DEFAULT_TOKEN_SETTINGS.num_uses,
+  }),
+  token_type: str({ maxLength: 32 }).optional().meta({
+    description: '`default`, `service` or `batch` (`""` is `default`). A `batch` token has no period and no use count.',
+    default: DEFAULT_TOKEN_SETTINGS.type,
+  }),
+  ttl: legacy(duration().optional(), 'token_ttl'),
+  max_ttl: legacy(duration().optional(), 'token_max_ttl'),
+  period: legacy(duration().optional(), 'token_period'),
+  policies: legacy(stringList().optional(), 'token_policies', ', sanitised: trimmed, lower-cased, de-duplicated and sorted'),
 };
 
 type TokenFields = { [K in keyof typeof tokenFieldShape]: z.output<(typeof tokenFieldShape)[K]> };

@@ -29,23 +29,38 @@ function toInteger(value: unknown): number | undefined {
   return undefined;
 }
 
+/** The key of zod's metadata that names a field's type for the route tables of docs/ (see field-help.ts). */
+export const FIELD_TYPE = 'fieldType';
+
+/** Names the type of a field whose schema does not come from a builder below. */
+export function typed<T extends z.ZodType>(schema: T, type: string): T {
+  return schema.meta({ [FIELD_TYPE]: type });
+}
+
+function range(type: string, min: number | undefined, max: number | undefined): string {
+  if (min !== undefined && max !== undefined) return `${type}, ${min} to ${max}`;
+  if (min !== undefined) return `${type} ≥ ${min}`;
+  return max !== undefined ? `${type} ≤ ${max}` : type;
+}
+
 export function int(options: { min?: number; max?: number } = {}) {
   const min = options.min ?? Number.MIN_SAFE_INTEGER;
   const max = options.max ?? Number.MAX_SAFE_INTEGER;
-  return z.unknown().transform((value, ctx): number => {
+  const schema = z.unknown().transform((value, ctx): number => {
     const n = toInteger(value);
     if (n === undefined || !Number.isSafeInteger(n)) return fail(ctx, value, `expected an integer, got ${describe(value)}`);
     if (n < min) return fail(ctx, value, `must be at least ${min}, got ${n}`);
     if (n > max) return fail(ctx, value, `must be at most ${max}, got ${n}`);
     return n;
   });
+  return typed(schema, range('integer', options.min, options.max));
 }
 
 const TRUE_WORDS = new Set(['true', 't', '1']);
 const FALSE_WORDS = new Set(['false', 'f', '0']);
 
 export function bool() {
-  return z.unknown().transform((value, ctx): boolean => {
+  const schema = z.unknown().transform((value, ctx): boolean => {
     if (typeof value === 'boolean') return value;
     if (typeof value === 'number' && Number.isFinite(value)) return value !== 0;
     if (typeof value === 'string') {
@@ -55,6 +70,7 @@ export function bool() {
     }
     return fail(ctx, value, `expected a boolean, got ${describe(value)}`);
   });
+  return typed(schema, 'boolean');
 }
 
 /** Why a value is refused, as `str` and the hand-written readers of hot routes word it. */
@@ -73,15 +89,16 @@ export function textField(value: unknown, maxLength: number): string | FieldProb
 /** A string; numbers and booleans are accepted in their text form. */
 export function str(options: { maxLength?: number } = {}) {
   const maxLength = options.maxLength ?? 1 << 20;
-  return z.unknown().transform((value, ctx): string => {
+  const schema = z.unknown().transform((value, ctx): string => {
     const text = textField(value, maxLength);
     return typeof text === 'string' ? text : fail(ctx, value, text.message);
   });
+  return typed(schema, 'string');
 }
 
 /** A duration in seconds: a number of seconds, a numeric string, "<n>d", or Go syntax ("1h30m"). */
 export function duration(options: { allowNegative?: boolean } = {}) {
-  return z.unknown().transform((value, ctx): number => {
+  const schema = z.unknown().transform((value, ctx): number => {
     if (typeof value !== 'number' && typeof value !== 'string') {
       return fail(ctx, value, `expected a duration, got ${describe(value)}`);
     }
@@ -94,6 +111,7 @@ export function duration(options: { allowNegative?: boolean } = {}) {
     if (seconds < 0 && !options.allowNegative) return fail(ctx, value, `cannot provide negative value '${value}'`);
     return seconds;
   });
+  return typed(schema, 'duration');
 }
 
 function listItems(value: unknown): unknown[] | undefined {
@@ -105,7 +123,7 @@ function listItems(value: unknown): unknown[] | undefined {
 
 /** A list of strings: a JSON array, or a comma-separated string. Items are trimmed; empty items are dropped. */
 export function stringList() {
-  return z.unknown().transform((value, ctx): string[] => {
+  const schema = z.unknown().transform((value, ctx): string[] => {
     const items = listItems(value);
     if (!items) return fail(ctx, value, `expected a list of strings or a comma-separated string, got ${describe(value)}`);
     const out: string[] = [];
@@ -118,11 +136,12 @@ export function stringList() {
     }
     return out;
   });
+  return typed(schema, 'list of strings');
 }
 
 /** A list of integers: [1,2], ["1","2"], "1,2" or 1. */
 export function intList(options: { min?: number } = {}) {
-  return z.unknown().transform((value, ctx): number[] => {
+  const schema = z.unknown().transform((value, ctx): number[] => {
     const items = listItems(value);
     if (!items) return fail(ctx, value, `expected a list of integers, got ${describe(value)}`);
     const out: number[] = [];
@@ -135,6 +154,7 @@ export function intList(options: { min?: number } = {}) {
     }
     return out;
   });
+  return typed(schema, 'list of integers');
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -145,16 +165,17 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 /** A JSON object; null is accepted as "present but empty" unless `nullable` is false. */
 export function object(options: { nullable?: boolean } = {}) {
-  return z.unknown().transform((value, ctx): Record<string, unknown> => {
+  const schema = z.unknown().transform((value, ctx): Record<string, unknown> => {
     if (value === null && options.nullable !== false) return {};
     if (!isPlainObject(value)) return fail(ctx, value, `expected a JSON object, got ${describe(value)}`);
     return value;
   });
+  return typed(schema, 'object');
 }
 
 /** A map of string to string (null is an empty map). */
 export function stringMap() {
-  return z.unknown().transform((value, ctx): Record<string, string> => {
+  const schema = z.unknown().transform((value, ctx): Record<string, string> => {
     if (value === null) return {};
     if (!isPlainObject(value)) return fail(ctx, value, `expected a map of strings, got ${describe(value)}`);
     const out: Record<string, string> = {};
@@ -164,6 +185,7 @@ export function stringMap() {
     }
     return out;
   });
+  return typed(schema, 'map of strings');
 }
 
 /** The sentence naming a field and what is wrong with it; the parts of a failure are joined with '; '. */

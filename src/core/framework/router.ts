@@ -1,12 +1,13 @@
 import { InvalidRequest, NotFound, PermissionDenied, UnsupportedMediaType, UnsupportedOperation } from '../../lib/errors.js';
+import { ignoredFieldsWarning } from './field-help.js';
 import { isPlainObject } from './fields.js';
 import { validatePath } from './path.js';
 import { reportInternalError } from './request-for-log.js';
 import { checkRequestShape } from './request-shape.js';
 import type { Capability, EngineRequest, EngineResponse, HttpMethod } from './request.js';
 import { headerValue } from './request.js';
-import { responseForError } from './response.js';
-import { readFields, type Operation, type OperationDef, type Route } from './routing-table.js';
+import { ok, responseForError } from './response.js';
+import { declaredFields, readFields, type Operation, type OperationDef, type Route } from './routing-table.js';
 
 const OPERATION_OF_METHOD: Record<HttpMethod, Operation> = {
   GET: 'read',
@@ -31,7 +32,7 @@ interface Target {
   request: EngineRequest;
   path: string;
   params: Record<string, string>;
-  route: Route;
+  compiled: CompiledRoute;
   operation: Operation;
   operationDef: OperationDef<unknown>;
 }
@@ -39,6 +40,30 @@ interface Target {
 interface CompiledRoute {
   route: Route;
   regex: RegExp;
+  /** Per operation, the request fields it knows: its declared fields and the path's parameters. */
+  known: Partial<Record<Operation, ReadonlySet<string>>>;
+}
+
+function compile(route: Route): CompiledRoute {
+  const regex = compilePattern(route.pattern);
+  const params = [...regex.source.matchAll(/\(\?<(\w+)>/g)].map((group) => group[1] as string);
+  const known: CompiledRoute['known'] = {};
+  for (const [operation, definition] of Object.entries(route.operations) as [Operation, Route['operations'][Operation]][]) {
+    const fields = (typeof definition === 'object' ? definition.fields : undefined) ?? route.fields;
+    known[operation] = new Set([...declaredFields(fields).map(([name]) => name), ...params]);
+  }
+  return { route, regex, known };
+}
+
+/**
+ * A success answers Vault's warning too; a 204 becomes a 200 with `data: null` to carry it. Errors and 404s do not:
+ * Vault shows no warnings there.
+ */
+function withWarnings(response: EngineResponse, warnings: readonly string[]): EngineResponse {
+  if (response.status === 204) return ok(null, [...warnings]);
+  const { status, body } = response;
+  if (status >= 300 || !body || body.errors) return response;
+  return { ...response, body: { ...body, warnings: [...(body.warnings ?? []), ...warnings] } };
 }
 
 function compilePattern(pattern: string | RegExp): RegExp {
@@ -126,13 +151,13 @@ export class Dispatcher {
    * such a request is then routed by one lookup instead of the path check and a regular expression per route tried,
    * which cost the login a tenth of its time next to its signature check. Only paths that pass validatePath are kept.
    */
-  private readonly fixed = new Map<string, { route: Route; params: Record<string, string> }>();
+  private readonly fixed = new Map<string, { compiled: CompiledRoute; params: Record<string, string> }>();
 
   constructor(
     routes: readonly Route[],
     private readonly options: DispatcherOptions = {},
   ) {
-    this.routes = routes.map((route) => ({ route, regex: compilePattern(route.pattern) }));
+    this.routes = routes.map(compile);
     for (const { regex } of this.routes) {
       const path = literalPath(regex);
       if (path === undefined || this.fixed.has(path) || !isValidPath(path)) continue;
@@ -171,13 +196,14 @@ export class Dispatcher {
     const operation = OPERATION_OF_METHOD[method];
 
     // A LIST or SCAN may have gained a '/': the table answers only for the path as it is looked up.
-    const matched = fixed && path === request.path ? { route: fixed.route, params: { ...fixed.params } } : this.match(path);
+    const matched = fixed && path === request.path ? { compiled: fixed.compiled, params: { ...fixed.params } } : this.match(path);
     if (!matched) throw new NotFound(`unsupported path ${JSON.stringify(path)}`);
-    const { route, params } = matched;
+    const { compiled, params } = matched;
+    const { route } = compiled;
     const definition = route.operations[operation];
     if (!definition) throw new UnsupportedOperation(`${method} is not supported on ${JSON.stringify(path)}`);
     const operationDef = typeof definition === 'function' ? ({ handler: definition } as OperationDef<unknown>) : definition;
-    const target: Target = { request, path, params, route, operation, operationDef };
+    const target: Target = { request, path, params, compiled, operation, operationDef };
 
     // The capability (and so the existence check, a storage read) only matters when there is someone to ask.
     const authorize = request.authorize;
@@ -188,7 +214,7 @@ export class Dispatcher {
   }
 
   private async authorized(
-    { request, path, params, route, operation, operationDef }: Target,
+    { request, path, params, compiled: { route }, operation, operationDef }: Target,
     authorize: NonNullable<EngineRequest['authorize']>,
   ): Promise<{ capability: Capability; exists: boolean | undefined }> {
     let exists: boolean | undefined;
@@ -207,9 +233,13 @@ export class Dispatcher {
     return { capability, exists };
   }
 
-  /** The media type and field checks, then the handler. */
-  private run({ request, path, params, route, operation, operationDef }: Target, capability: Capability | undefined, exists: boolean | undefined): Promise<EngineResponse> {
-    const { handler, fields: opFields, mediaTypes } = operationDef;
+  /** The media type and field checks, then the handler, and Vault's warning for the fields the operation does not know. */
+  private run(
+    { request, path, params, compiled, operation, operationDef }: Target,
+    capability: Capability | undefined,
+    exists: boolean | undefined,
+  ): Promise<EngineResponse> {
+    const { handler, fields: opFields, mediaTypes, handlerReadsFields } = operationDef;
     if (operation === 'patch' && mediaTypes) {
       const type = mediaTypeOf(request);
       if (!type || !mediaTypes.includes(type)) {
@@ -218,10 +248,11 @@ export class Dispatcher {
     }
 
     const input = operation === 'write' || operation === 'patch' ? bodyInput(request.body) : queryInput(request.query, operation);
-    const schema = opFields ?? route.fields;
-    const fields = schema ? readFields(schema, input) : {};
+    const schema = opFields ?? compiled.route.fields;
+    const fields = schema && !handlerReadsFields ? readFields(schema, input) : {};
+    const warnings = ignoredFieldsWarning(input, compiled.known[operation] as ReadonlySet<string>);
 
-    return handler({
+    const answer = handler({
       request,
       path,
       params,
@@ -233,14 +264,31 @@ export class Dispatcher {
       exists,
       header: (name) => headerValue(request, name),
     });
+    // Chained only when there is a warning: every other request keeps the handler's own promise.
+    return warnings.length === 0 ? answer : answer.then((response) => withWarnings(response, warnings));
   }
 
-  private match(path: string): { route: Route; params: Record<string, string> } | undefined {
-    for (const { route, regex } of this.routes) {
-      const found = regex.exec(path);
+  private match(path: string): { compiled: CompiledRoute; params: Record<string, string> } | undefined {
+    for (const compiled of this.routes) {
+      const found = compiled.regex.exec(path);
       // Each match makes its own groups object: it is the route's params as it is, not a copy.
-      if (found) return { route, params: found.groups ?? {} };
+      if (found) return { compiled, params: found.groups ?? {} };
     }
     return undefined;
   }
+}
+
+/** The methods that reach an operation (besides GET with `list=true` or `scan=true`), for the tables of docs/. */
+export function methodsOf(operation: Operation): HttpMethod[] {
+  return (Object.keys(OPERATION_OF_METHOD) as HttpMethod[]).filter((method) => OPERATION_OF_METHOD[method] === operation);
+}
+
+/**
+ * The capabilities an operation of a route asks `authorize` for (besides its `alsoRequires`): none on an
+ * unauthenticated route, and `create` or `update` for a write where the route's existence check tells them apart.
+ */
+export function capabilitiesOf(route: Route, operation: Operation): Capability[] {
+  if (route.unauthenticated) return [];
+  if (operation !== 'write') return [FIXED_CAPABILITY[operation]];
+  return route.exists ? ['create', 'update'] : ['update'];
 }

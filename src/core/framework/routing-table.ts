@@ -1,11 +1,14 @@
 import type { z } from 'zod';
 import { InvalidRequest } from '../../lib/errors.js';
+import { helpOf, type FieldHelp } from './field-help.js';
 import { describeFieldError } from './fields.js';
 import type { Capability, EngineRequest, EngineResponse } from './request.js';
 
 /**
- * A declarative routing table in the spirit of Vault's `sdk/framework.Path`: each route has a pattern, a zod schema
- * for its fields, the operations it supports and an optional existence check that tells create from update.
+ * A declarative routing table in the spirit of Vault's `sdk/framework.Path`: each route has a pattern, a one-line
+ * summary, a zod schema for its fields (each field described where it is declared), the operations it supports and an
+ * optional existence check that tells create from update. A request field the operation does not declare earns Vault's
+ * warning (router.ts), and the endpoint tables of docs/ are generated from these rows (scripts/route-docs.ts).
  */
 
 export type Operation = 'read' | 'list' | 'scan' | 'write' | 'patch' | 'delete';
@@ -32,16 +35,25 @@ export type Handler<F> = (context: RouteContext<F>) => Promise<EngineResponse>;
 
 /**
  * A route's fields read by hand rather than by a zod schema, for a hot path where a schema's generic machinery shows
- * (the login). It answers the fields or throws InvalidRequest worded as `describeFieldError` words a schema's failure.
+ * (the login). It answers the fields or throws InvalidRequest worded as `describeFieldError` words a schema's failure,
+ * and declares the fields it knows, as a schema's shape does.
  */
 export interface FieldReader<F = unknown> {
   readonly read: (input: Record<string, unknown>) => F;
+  readonly fields: Readonly<Record<string, FieldHelp>>;
 }
 
-export type FieldSource = z.ZodType | FieldReader;
+export type FieldSource = z.ZodObject | FieldReader;
+
+/** The fields a schema or reader declares, by name, with what each says about itself. */
+export function declaredFields(source: FieldSource | undefined): [name: string, help: Partial<FieldHelp>][] {
+  if (!source) return [];
+  if ('read' in source) return Object.entries(source.fields);
+  return Object.entries(source.shape).map(([name, field]) => [name, helpOf(field)]);
+}
 
 /** Reads an input with a route's schema or reader; InvalidRequest naming the bad fields. */
-export function readFields(source: FieldSource, input: Record<string, unknown>): unknown {
+export function readFields(source: z.ZodType | FieldReader, input: Record<string, unknown>): unknown {
   if ('read' in source) return source.read(input);
   const parsed = source.safeParse(input);
   if (!parsed.success) throw new InvalidRequest(describeFieldError(parsed.error));
@@ -49,7 +61,12 @@ export function readFields(source: FieldSource, input: Record<string, unknown>):
 }
 
 export interface OperationDef<F> {
-  readonly fields?: z.ZodType;
+  readonly fields?: FieldSource;
+  /**
+   * The handler reads `fields` itself, from `input` (a deprecated alias does, once both its names are authorised): the
+   * router leaves them unread, and still counts them as the fields the operation knows.
+   */
+  readonly handlerReadsFields?: boolean;
   readonly handler: Handler<F>;
   /** For PATCH: the accepted Content-Types (parameters such as charset are ignored); others get 415. */
   readonly mediaTypes?: readonly string[];
@@ -65,6 +82,10 @@ export interface ExistenceContext {
 
 export interface Route {
   readonly pattern: string | RegExp;
+  /** One line saying what the path is for, for the endpoint tables of docs/. */
+  readonly summary?: string;
+  /** The path as docs/ write it (`:name` for a parameter), when the pattern is a regular expression that says it poorly. */
+  readonly path?: string;
   readonly fields?: FieldSource;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each operation carries its own field type
   readonly operations: Partial<Record<Operation, Handler<any> | OperationDef<any>>>;
@@ -81,6 +102,8 @@ type FieldsOf<S> = S extends z.ZodType ? z.output<S> : S extends FieldReader<inf
 /** Declares a route whose handlers are typed by its field schema. */
 export function route<S extends FieldSource | undefined = undefined>(definition: {
   pattern: string | RegExp;
+  summary?: string;
+  path?: string;
   fields?: S;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see Route.operations
   operations: Partial<Record<Operation, Handler<FieldsOf<S>> | OperationDef<any>>>;
@@ -92,7 +115,7 @@ export function route<S extends FieldSource | undefined = undefined>(definition:
 }
 
 /** Declares one operation with fields of its own, overriding the route's. */
-export function operation<S extends z.ZodType>(
+export function operation<S extends z.ZodObject>(
   fields: S,
   handler: Handler<z.output<S>>,
   options: Pick<OperationDef<unknown>, 'mediaTypes' | 'alsoRequires'> = {},

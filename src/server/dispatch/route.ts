@@ -43,13 +43,6 @@ export function fields<T extends z.ZodType>(schema: T, body: unknown): z.infer<T
   return parsed.data;
 }
 
-/** Vault's warning for body fields a schema does not know, which are ignored: a misspelt name is otherwise silent. */
-export function ignoredFieldsWarning(schema: z.ZodObject, body: unknown): string[] {
-  if (!isPlainObject(body)) return [];
-  const ignored = Object.keys(body).filter((name) => !Object.hasOwn(schema.shape, name)).sort();
-  return ignored.length > 0 ? [`Endpoint ignored these unrecognized parameters: [${ignored.join(' ')}]`] : [];
-}
-
 /** POST and PUT are the same operation everywhere in Vault's API. */
 export function withPutAsPost(route: Route): Route {
   const { POST, PUT } = route.methods;

@@ -1,18 +1,19 @@
 // Vault's token API (auth/token/...): create, lookups, renewals and revocations, by token, by accessor or of oneself.
 import { z } from 'zod';
-import type { AuthMethod } from '../../adapters/aws/auth-method.js';
 import { formatDuration } from '../../lib/duration.js';
 import { InvalidRequest, PermissionDenied, UnsupportedOperation } from '../../lib/errors.js';
+import { ignoredFieldsWarning } from '../../core/framework/field-help.js';
 import { bool, duration, int, str, stringList, stringMap } from '../../core/framework/fields.js';
 import type { Clock } from '../../ports/clock.js';
-import { fields, ignoredFieldsWarning, withPutAsPost, type Route, type RouteContext, type RouteHandler } from '../dispatch/route.js';
-import type { ApiMethod } from '../http/request.js';
-import { engineResult, envelope, noContent, ok, type ApiResult } from '../http/wire.js';
 import type { PolicyStore } from '../policies/policy-store.js';
+import type { ApiMethod } from '../http/request.js';
+import { fields, withPutAsPost, type Route, type RouteContext, type RouteHandler } from '../dispatch/route.js';
 import { planToken } from '../tokens/token-create.js';
 import { redactTokenInPath } from '../tokens/token-path.js';
 import { authView, lookupView, type TokenRecord } from '../tokens/token-record.js';
 import type { TokenStore } from '../tokens/token-store.js';
+import type { AuthMethod } from '../../adapters/aws/auth-method.js';
+import { engineResult, envelope, noContent, ok, type ApiResult } from '../http/wire.js';
 
 /** The fields of auth/token/create; built with each set of routes, where they are used. */
 const createFields = () =>
@@ -76,6 +77,7 @@ export function tokenRoutes({ tokens, auth, clock, policies }: TokenServices): R
   };
 
   const createSchema = createFields();
+  const createKnown = new Set(Object.keys(createSchema.shape));
   const create = (orphan: boolean) => async (context: RouteContext): Promise<ApiResult> => {
     const parent = caller(context);
     const input = fields(createSchema, context.request.body);
@@ -83,7 +85,7 @@ export function tokenRoutes({ tokens, auth, clock, policies }: TokenServices): R
     const sudo = (await policies.aclFor(parent.policies)).allows('sudo', context.request.path);
     const plan = planToken(input, { parent, orphan, sudo, ttlFor: (wanted) => tokens.ttlFor(wanted) });
     const { token, record } = await tokens.mint(plan.fields, plan.ttl, { creator: parent, child: plan.child });
-    const warnings = [...ignoredFieldsWarning(createSchema, context.request.body), ...plan.warnings];
+    const warnings = [...ignoredFieldsWarning(context.request.body, createKnown), ...plan.warnings];
     // The store ends a child with its parent.
     if (record.creationTtl < plan.ttl) {
       warnings.push(`TTL of ${formatDuration(plan.ttl)} runs past the parent token's expiry: capped at ${formatDuration(record.creationTtl)}, when the parent expires`);
