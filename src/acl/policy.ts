@@ -78,7 +78,7 @@ function stringList(path: string, key: string, value: unknown): string[] {
   if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
     fail(`path ${JSON.stringify(path)}: ${key} must be a list of strings`);
   }
-  return value as string[];
+  return value;
 }
 
 function ruleOf(stanza: Stanza): PathRule {

@@ -3,7 +3,7 @@
 // and every restart agree on them.
 import { randomBytes } from 'node:crypto';
 import { InternalError } from '../lib/errors.js';
-import { JsonStore } from '../core/store/stored-json.js';
+import { type JsonStore } from '../core/store/stored-json.js';
 
 const KEY_BYTES = 32;
 

@@ -13,7 +13,7 @@ const REQUIRED = 'is required';
 
 function fail(ctx: Ctx, input: unknown, message: string): never {
   ctx.issues.push({ code: 'custom', message: input === undefined ? REQUIRED : message, input });
-  return z.NEVER as never;
+  return z.NEVER;
 }
 
 function describe(value: unknown): string {

@@ -111,7 +111,7 @@ export function route<S extends FieldSource | undefined = undefined>(definition:
   unauthenticated?: boolean;
   authorizePath?: (path: string) => string;
 }): Route {
-  return definition as Route;
+  return definition;
 }
 
 /** Declares one operation with fields of its own, overriding the route's. */

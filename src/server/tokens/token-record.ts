@@ -71,7 +71,7 @@ export type NewTokenFields = Omit<TokenRecord, 'id' | 'accessor' | 'issuedAt' | 
 export function parseTokenRecord(value: unknown, key: string): TokenRecord {
   const parsed = tokenRecordSchema.safeParse(value);
   if (!parsed.success) throw new InternalError(`stored token entry ${JSON.stringify(key)} is corrupt`);
-  return parsed.data as TokenRecord;
+  return parsed.data;
 }
 
 /** Seconds left, to the nearest second (a token minted a millisecond ago shows its whole TTL); 0 = never expires. */

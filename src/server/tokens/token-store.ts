@@ -4,7 +4,7 @@
 // creation, use and revocation at once.
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { InternalError, InvalidRequest, QuotaExceeded } from '../../lib/errors.js';
-import { JsonStore, unchanged } from '../../core/store/stored-json.js';
+import { type JsonStore, unchanged } from '../../core/store/stored-json.js';
 import type { Clock } from '../../ports/clock.js';
 import { inCidrs } from './token-cidrs.js';
 import { MAX_ATTEMPTS, TokenLedger, type QuotaLimits } from './token-ledger.js';

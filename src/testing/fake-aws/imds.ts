@@ -6,7 +6,7 @@
  *   const imds = await FakeImds.start({ roleName: 'web', credentials: () => aws.issueSessionCredentials({...}) });
  */
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
+import type http from 'node:http';
 import { listenLocally, type LocalServer } from './listen.js';
 import type { IssuedCredentials } from './state.js';
 

@@ -10,7 +10,7 @@
  *   ... aws.requests (the log), aws.failNext({ kind: 'error', status: 503, code: 'ServiceUnavailable' }) ...
  *   await aws.stop();
  */
-import http from 'node:http';
+import type http from 'node:http';
 import { systemClock } from '../../lib/clocks.js';
 import type { Clock } from '../../ports/clock.js';
 import { actionsOf, unsignedActions } from './actions.js';
@@ -85,7 +85,7 @@ export class FakeAws extends FakeAwsState {
    * fake issued.
    */
   readonly kms = new FakeKms({
-    credentials: new Proxy({} as Record<string, string>, {
+    credentials: new Proxy({}, {
       get: (_, accessKeyId) => (typeof accessKeyId === 'string' ? this.keys.get(accessKeyId)?.secretAccessKey : undefined),
     }),
     now: () => this.clock.now(),

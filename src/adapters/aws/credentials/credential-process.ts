@@ -20,7 +20,7 @@ const processOutput = z.object({
 
 function run(command: string, env: Environment, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, { shell: true, env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'ignore'], timeout: timeoutMs });
+    const child = spawn(command, { shell: true, env: env, stdio: ['ignore', 'pipe', 'ignore'], timeout: timeoutMs });
     const chunks: Buffer[] = [];
     let size = 0;
     child.stdout.on('data', (chunk: Buffer) => {
