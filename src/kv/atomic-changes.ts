@@ -4,7 +4,7 @@ import type { StorageOperation } from '../ports/storage.js';
 import { alteredDataDocuments, placeData, rewriteAltered, type Staged } from './data-documents.js';
 import { entryDocument, leavingHead, type EntryDocuments } from './entry-documents.js';
 import { encodeHead, laidOut } from './head-records.js';
-import type { ChangeFunction, Committed, CommitOptions, Stage } from './key-store.js';
+import type { ChangeFunction, Committed, CommitOptions, Stage } from './key-change.js';
 import type { DecodedHeads } from './decoded-heads.js';
 import type { StoredMetadata } from './records.js';
 import { timedBlobId, type StorageLayout } from './storage-layout.js';

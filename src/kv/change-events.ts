@@ -1,28 +1,11 @@
 import { formatTimestamp } from '../core/time.js';
-import { unchanged } from '../core/stored-json.js';
-import { now, type KvContext } from './context.js';
-import type { ChangeFunction, Committed } from './key-store.js';
-import type { StoredChange, StoredMetadata } from './records.js';
+import type { KvChangeOperation, StoredChange, StoredMetadata } from './records.js';
 
 /**
  * Change events: one per committed mutation of a key. Each change is also recorded in the key's head record, in the
  * same commit, as a short history (the last HISTORY changes), so that a process that learns late of a change (another
  * process made it, or a notification was lost) can still deliver every event in order.
  */
-
-export type KvChangeOperation =
-  | 'write'
-  | 'patch'
-  | 'delete'
-  | 'undelete'
-  | 'destroy'
-  | 'metadata-write'
-  | 'metadata-patch'
-  | 'metadata-delete'
-  /** The key was created by moving another key (with its history) here; the source's removal is a metadata-delete. */
-  | 'move'
-  /** The key was created as a copy of another key with its history. */
-  | 'copy';
 
 export interface KvChangeEvent {
   /** The key path, as written after `data/`. */
@@ -61,38 +44,6 @@ export function eventOf(change: KeyChange): KvChangeEvent {
 /** The changes a key's record remembers, oldest first. */
 export function changesOf(path: string, record: StoredMetadata | undefined): KeyChange[] {
   return (record?.changes ?? []).map((change) => keyChange(path, change));
-}
-
-/**
- * Runs a key change that records itself: the record the change commits carries the change in its history, with the
- * revision the key store gives that commit (one more than the record it replaces). Answers the commit and the events
- * it made (none when the change wrote nothing).
- */
-export async function recordedChange<R>(
-  context: KvContext,
-  path: string,
-  operation: KvChangeOperation,
-  change: ChangeFunction<R>,
-  versions?: readonly number[],
-): Promise<Committed<R>> {
-  const time = now(context);
-  let made: StoredChange | undefined;
-  const committed = await context.keys.change(
-    path,
-    async (current, stage) => {
-      const outcome = await change(current, stage);
-      if (outcome.next === unchanged || outcome.next === undefined) {
-        made = undefined;
-        return outcome;
-      }
-      made = { operation, version: outcome.next.current_version, revision: (current?.revision ?? 0) + 1, time };
-      const history = [...(current?.changes ?? []), made].slice(-HISTORY);
-      return { ...outcome, next: { ...outcome.next, changes: history } };
-    },
-    versions,
-  );
-  if (made && committed.stored) context.feed.deliver([keyChange(path, made)]);
-  return committed;
 }
 
 /** The change of a key's removal: one revision past the last record the remover saw. */

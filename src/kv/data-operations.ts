@@ -3,22 +3,20 @@ import { InvalidRequest } from '../core/errors.js';
 import { describeFieldError, int, intList, isPlainObject, object } from '../core/fields.js';
 import { unchanged } from '../core/stored-json.js';
 import { casOptions, checkCas } from './cas.js';
-import { recordedChange, type KvChangeOperation } from './change-events.js';
+import { recordedChange } from './recorded-change.js';
 import { now, type KvContext } from './context.js';
 import { applyJsonPatch, jsonPatchOperations } from './json-patch.js';
-import type { Change, ChangeFunction, Stage } from './key-store.js';
+import type { Change, ChangeFunction, Stage } from './key-change.js';
 import { mergePatch } from './merge-patch.js';
 import { newMetadata } from './metadata.js';
-import type { StoredConfig, StoredMetadata } from './records.js';
+import { JSON_PATCH } from './patch-formats.js';
+import type { KvChangeOperation, StoredConfig, StoredMetadata } from './records.js';
 import { subkeys } from './subkeys.js';
 import { checkValue, type ValueLimits } from './value-limits.js';
 import { addVersion, destroy, findVersion, isHidden, resolveVersion, softDelete, undelete } from './versions.js';
 import { versionMetadata, type VersionMetadata } from './views.js';
 
 /** The operations on a key's versions: read, write, patch, subkeys, delete, undelete, destroy. */
-
-export const MERGE_PATCH = 'application/merge-patch+json';
-export const JSON_PATCH = 'application/json-patch+json';
 
 export const readFields = z.object({ version: int().optional() });
 export const subkeysFields = readFields.extend({ depth: int().optional() });

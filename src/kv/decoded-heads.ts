@@ -1,6 +1,6 @@
 import { sameBytes } from '../core/bytes.js';
 import type { JsonStore } from '../core/stored-json.js';
-import type { EncodedHead, HeadTexts } from './head-records.js';
+import { deepFreeze, type EncodedHead, type HeadTexts } from './head-records.js';
 import type { StoredMetadata } from './records.js';
 
 /**
@@ -18,12 +18,6 @@ interface Decoded {
   record: StoredMetadata;
   /** The texts of its parts, for a record this process encoded (head-records.ts). */
   texts?: HeadTexts;
-}
-
-export function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  for (const field of Object.values(value)) deepFreeze(field);
-  return Object.freeze(value);
 }
 
 /**

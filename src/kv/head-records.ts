@@ -1,4 +1,3 @@
-import { deepFreeze } from './decoded-heads.js';
 import type { StoredMetadata } from './records.js';
 
 /**
@@ -14,6 +13,13 @@ import type { StoredMetadata } from './records.js';
  */
 
 const encoder = new TextEncoder();
+
+/** Freezes a value and everything in it; what is frozen already is taken as frozen all through. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  for (const field of Object.values(value)) deepFreeze(field);
+  return Object.freeze(value);
+}
 
 /** The text of each entry (`versions`) and change (`changes`) of an encoded head, in the record's order. */
 export interface HeadTexts {

@@ -8,5 +8,6 @@ export type { JsonPatchOperation } from './json-patch.js';
 export type { VersionMetadata, VersionSummary, SecretVersion, SecretSubkeys, KeyMetadata } from './views.js';
 export type { ReclaimOptions, ReclaimResult } from './orphan-reclaim.js';
 export type { DetailedListing } from './folder-listing.js';
-export type { KvChangeEvent, KvChangeOperation } from './change-events.js';
+export type { KvChangeEvent } from './change-events.js';
+export type { KvChangeOperation } from './records.js';
 export type { KvChangeListener } from './change-feed.js';

@@ -1,9 +1,10 @@
 import { InternalError, InvalidRequest } from '../core/errors.js';
 import { AtomicChanges } from './atomic-changes.js';
 import { KeyedMutex } from '../core/lock.js';
-import { CorruptDocument, type JsonStore, type unchanged } from '../core/stored-json.js';
+import { CorruptDocument, type JsonStore } from '../core/stored-json.js';
 import { DecodedHeads } from './decoded-heads.js';
 import { EntryDocuments, StaleRead } from './entry-documents.js';
+import type { ChangeFunction, Committed } from './key-change.js';
 import { KeyTransfer, type TransferOptions, type Transferred } from './key-transfer.js';
 import { OrderedChanges } from './ordered-changes.js';
 import type { StoredMetadata, StoredVersion } from './records.js';
@@ -29,35 +30,6 @@ const MAX_STALE_READS = 8;
  * newest entry (and those its last change altered) inline, so its head is the size of a one-version key's.
  */
 const INLINE_ENTRIES = 10;
-
-/** Stores the data of a new version and answers its blob id. */
-export type Stage = (data: Record<string, unknown>) => Promise<string>;
-
-export interface Change<R> {
-  /** The new record, or `unchanged` to write nothing. */
-  next: StoredMetadata | typeof unchanged;
-  /** Blobs the new record no longer references. */
-  dropped?: readonly string[];
-  result: R;
-}
-
-export type ChangeFunction<R> = (current: StoredMetadata | undefined, stage: Stage) => Promise<Change<R>>;
-
-export interface Committed<R> {
-  result: R;
-  /** The record as stored afterwards (undefined for a key that does not exist). */
-  stored: StoredMetadata | undefined;
-  /** Blobs whose removal failed; they stay in the record's garbage. */
-  pending: string[];
-  warnings: string[];
-}
-
-export interface CommitOptions {
-  /** Versions whose entries the change needs in the record it is given, besides the inline ones. */
-  load?: (current: StoredMetadata) => readonly number[];
-  /** Keep every loaded entry inline, changed or not, so that no entry document is authoritative afterwards. */
-  inlineAll?: boolean;
-}
 
 /** A read of a version's data started on the strength of a remembered head (see `KeyStore.prefetchLatest`). */
 export interface LatestPrefetch {

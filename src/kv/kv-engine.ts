@@ -33,7 +33,8 @@ import { kvRoutes } from './paths.js';
 import { StorageLayout } from './storage-layout.js';
 import { kvStoredShapes } from './stored-shapes.js';
 import { DEFAULT_MAX_VALUE_BYTES, MAX_DATA_DEPTH } from './value-limits.js';
-import { folderPath, keyPath, patchMediaType } from './typed-input.js';
+import { patchMediaType } from './patch-formats.js';
+import { folderPath, keyPath } from './typed-input.js';
 import { parseInput } from '../core/parse-input.js';
 import type { KeyMetadata, SecretSubkeys, SecretVersion, VersionMetadata } from './views.js';
 

@@ -9,7 +9,8 @@ import {
   type MetadataPatch,
   type MetadataWrite,
 } from './metadata.js';
-import { keyChange, recordedChange, removalChange } from './change-events.js';
+import { keyChange, removalChange } from './change-events.js';
+import { recordedChange } from './recorded-change.js';
 import { transferKey, type Authorize, type TransferFields } from './key-moves.js';
 import { checkMetadataCas, metadataCasRequiredWarnings, nextMetadataVersion } from './metadata-cas.js';
 import type { StoredConfig } from './records.js';

@@ -3,7 +3,7 @@ import { InternalError } from '../core/errors.js';
 import { encodeJson, type JsonStore, unchanged, type UpdateResult } from '../core/stored-json.js';
 import { ConfirmedCleanups } from './confirmed-cleanups.js';
 import { leavingHead, type EntryDocuments } from './entry-documents.js';
-import type { Change, ChangeFunction, Committed, CommitOptions, Stage } from './key-store.js';
+import type { Change, ChangeFunction, Committed, CommitOptions, Stage } from './key-change.js';
 import type { StoredMetadata, StoredVersion } from './records.js';
 import { timedBlobId, type StorageLayout } from './storage-layout.js';
 import { destroy, keptRange, pruned, range } from './versions.js';

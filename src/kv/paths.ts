@@ -7,8 +7,6 @@ import { configView, configWriteFields, type ConfigStore } from './config.js';
 import {
   dataPatchFields,
   dataWriteFields,
-  JSON_PATCH,
-  MERGE_PATCH,
   readFields,
   subkeysFields,
   versionsFields,
@@ -22,6 +20,7 @@ import { deleteFolder, folderDeleteFields, transferFields } from './key-moves.js
 import { listFields } from './listing.js';
 import { metadataPatchFields, metadataWriteFields } from './metadata.js';
 import type { MetadataOperations } from './metadata-operations.js';
+import { JSON_PATCH, MERGE_PATCH } from './patch-formats.js';
 
 /** The engine's route table: one row per path of docs/kv.md, then Vault's catch-all. */
 

@@ -1,5 +1,3 @@
-import type { KvChangeOperation } from './change-events.js';
-
 /**
  * The records the engine keeps in storage. Times are epoch milliseconds (the clock's precision); they are formatted
  * only on the way out. These shapes are the storage format: change them only compatibly.
@@ -40,6 +38,20 @@ export interface StoredEntry extends StoredVersion {
    */
   data?: Record<string, unknown>;
 }
+
+export type KvChangeOperation =
+  | 'write'
+  | 'patch'
+  | 'delete'
+  | 'undelete'
+  | 'destroy'
+  | 'metadata-write'
+  | 'metadata-patch'
+  | 'metadata-delete'
+  /** The key was created by moving another key (with its history) here; the source's removal is a metadata-delete. */
+  | 'move'
+  /** The key was created as a copy of another key with its history. */
+  | 'copy';
 
 /** One committed change of a key, as its record remembers it for change events. */
 export interface StoredChange {

@@ -1,6 +1,5 @@
 import { InvalidRequest } from '../core/errors.js';
 import { validatePath } from '../core/path.js';
-import { JSON_PATCH, MERGE_PATCH } from './data-operations.js';
 
 /** Path checks of the typed methods: the same rules as requests through handle(). */
 
@@ -22,12 +21,4 @@ export function keyPath(path: unknown): string {
 export function folderPath(folder: unknown): string {
   const checked = checkedPath(folder);
   return checked === '' || checked.endsWith('/') ? checked : `${checked}/`;
-}
-
-/** The media type a typed patch's `format` stands for; a misspelt format is refused, never taken for a merge patch. */
-export function patchMediaType(format: unknown): string {
-  if (format === undefined || format === 'merge') return MERGE_PATCH;
-  if (format === 'json-patch') return JSON_PATCH;
-  const shown = typeof format === 'string' ? JSON.stringify(format) : String(format);
-  throw new InvalidRequest(`invalid value for option "format": expected "merge" or "json-patch", got ${shown}`);
 }
