@@ -6,8 +6,8 @@ import { entryDocument, leavingHead, type EntryDocuments } from './entry-documen
 import { encodeHead, laidOut } from './head-records.js';
 import type { ChangeFunction, Committed, CommitOptions, Stage } from './key-change.js';
 import type { DecodedHeads } from './decoded-heads.js';
-import type { StoredMetadata } from './records.js';
-import { timedBlobId, type StorageLayout } from './storage-layout.js';
+import { headFormat, type StoredMetadata } from './documents/head-document.js';
+import { entryKey, timedBlobId, type StorageLayout } from './documents/storage-layout.js';
 import { dataInDocument, keptRange, pruned, range } from './versions.js';
 
 /**
@@ -50,7 +50,7 @@ export class AtomicChanges {
         return id;
       };
       const outcome = await change(view, stage);
-      const removals = [...(current?.garbage ?? []).map((id) => this.layout.blob(id)), ...(current?.retired ?? []).map((version) => `${folder}${version}`)];
+      const removals = [...(current?.garbage ?? []).map((id) => this.layout.blob(id)), ...(current?.retired ?? []).map((version) => entryKey(folder, version))];
       removals.push(...(outcome.dropped ?? []).map((id) => this.layout.blob(id)));
       let next: StoredMetadata;
       let writes: StorageOperation[] = [];
@@ -67,8 +67,8 @@ export class AtomicChanges {
         const rewritten = altered.length === 0 ? [] : await rewriteAltered(this.json, folder, altered, time);
         const { keep, out } = leavingHead(current, view, placed.next, options.inlineAll === true, this.inlineEntries);
         writes = [...placed.writes, ...rewritten];
-        for (const entry of out) writes.push({ type: 'put', key: `${folder}${entry.version}`, value: encodeJson(entryDocument(entry, time)) });
-        removals.push(...retired.map((version) => `${folder}${version}`), ...prunedBlobs.map((id) => this.layout.blob(id)));
+        for (const entry of out) writes.push({ type: 'put', key: entryKey(folder, entry.version), value: encodeJson(entryDocument(entry, time)) });
+        removals.push(...retired.map((version) => entryKey(folder, version)), ...prunedBlobs.map((id) => this.layout.blob(id)));
         const spilled = Math.max(current?.spilled ?? 0, out.at(-1)?.version ?? 0, placed.documented);
         next = laidOut({ ...placed.next, versions: keep, spilled, garbage: [], retired: [], revision: (current?.revision ?? 0) + 1 });
       }
@@ -101,13 +101,13 @@ export class AtomicChanges {
 
   /** The storage keys of a key's entry documents and of every blob its head, documents and garbage name. */
   async contents(key: string, folder: string, raw: Uint8Array): Promise<string[]> {
-    const current = this.json.decode<StoredMetadata>(raw, key);
+    const current = headFormat.decode(raw, key);
     const [all, documents] = await Promise.all([
       this.entries.withEntries(folder, current, range(keptRange(current).from, current.current_version), true),
       this.entries.stored(folder),
     ]);
     const blobs = [...all.versions.flatMap((entry) => (entry.blob === undefined ? [] : [entry.blob])), ...current.garbage];
-    return [...documents.map((version) => `${folder}${version}`), ...new Set(blobs.map((id) => this.layout.blob(id)))];
+    return [...documents.map((version) => entryKey(folder, version)), ...new Set(blobs.map((id) => this.layout.blob(id)))];
   }
 
   /**

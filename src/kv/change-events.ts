@@ -1,5 +1,5 @@
 import { formatTimestamp } from '../core/time.js';
-import type { KvChangeOperation, StoredChange, StoredMetadata } from './records.js';
+import type { KvChangeOperation, StoredChange, StoredMetadata } from './documents/head-document.js';
 
 /**
  * Change events: one per committed mutation of a key. Each change is also recorded in the key's head record, in the

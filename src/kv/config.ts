@@ -3,13 +3,11 @@ import { formatDuration } from '../core/duration.js';
 import { bool, duration, int } from '../core/fields.js';
 import { sameBytes } from '../core/bytes.js';
 import { KeyedMutex } from '../core/lock.js';
-import type { JsonStore } from '../core/stored-json.js';
-import type { StoredConfig } from './records.js';
-import type { StorageLayout } from './storage-layout.js';
+import { CorruptDocument, type JsonStore } from '../core/stored-json.js';
+import { configFormat, DEFAULT_CONFIG, type StoredConfig } from './documents/config-document.js';
+import type { StorageLayout } from './documents/storage-layout.js';
 
 /** Engine-wide settings (`config`): defaults for every key, which a key's metadata may override. */
-
-const DEFAULT_CONFIG: StoredConfig = Object.freeze({ max_versions: 0, cas_required: false, delete_version_after: 0 });
 
 /** Any negative delete_version_after disables the feature; it is kept as -1 and reads back as "-1s". */
 const DISABLED = -1;
@@ -42,12 +40,26 @@ export function configView(config: StoredConfig): KvConfig {
 
 function applyConfigWrite(current: StoredConfig, write: ConfigWrite): StoredConfig {
   const dva = write.delete_version_after;
-  return {
+  return configFormat.write({
     max_versions: write.max_versions ?? current.max_versions,
     cas_required: write.cas_required ?? current.cas_required,
     delete_version_after: dva === undefined ? current.delete_version_after : dva < 0 ? DISABLED : dva,
     metadata_cas_required: write.metadata_cas_required ?? current.metadata_cas_required,
-  };
+  });
+}
+
+/**
+ * The stored config a write starts from. A corrupt one (not JSON, which the JsonStore replaces, or of the wrong shape)
+ * is replaced from the defaults rather than refused: a write is how it gets repaired.
+ */
+function repairable(stored: unknown, key: string): StoredConfig {
+  if (stored === undefined) return DEFAULT_CONFIG;
+  try {
+    return configFormat.read(stored, key);
+  } catch (error) {
+    if (error instanceof CorruptDocument) return DEFAULT_CONFIG;
+    throw error;
+  }
 }
 
 /**
@@ -69,7 +81,7 @@ export class ConfigStore {
     const bytes = await this.json.getRaw(key);
     if (bytes === undefined) return DEFAULT_CONFIG;
     if (this.decoded && sameBytes(this.decoded.bytes, bytes)) return this.decoded.config;
-    const config = Object.freeze(this.json.decode<StoredConfig>(bytes, key));
+    const config = Object.freeze(configFormat.decode(bytes, key));
     this.decoded = { bytes, config };
     return config;
   }
@@ -78,9 +90,6 @@ export class ConfigStore {
   async write(write: ConfigWrite): Promise<void> {
     if (Object.values(write).every((value) => value === undefined)) return;
     const key = this.layout.config;
-    await this.mutex.run(key, () =>
-      // A corrupt stored config is replaced (from the defaults) rather than refused: a write is how it gets repaired.
-      this.json.update<StoredConfig>(key, (current) => applyConfigWrite(current ?? DEFAULT_CONFIG, write), { replaceCorrupt: true }),
-    );
+    await this.mutex.run(key, () => this.json.update<StoredConfig>(key, (stored: unknown) => applyConfigWrite(repairable(stored, key), write), { replaceCorrupt: true }));
   }
 }

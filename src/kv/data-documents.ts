@@ -1,8 +1,9 @@
 import { encodeJson, type JsonStore } from '../core/stored-json.js';
 import type { StorageOperation } from '../ports/storage.js';
 import { entryDocument, StaleRead } from './entry-documents.js';
-import type { StoredEntry, StoredMetadata, StoredVersion } from './records.js';
-import type { StorageLayout } from './storage-layout.js';
+import { entryFormat, type StoredEntry } from './documents/entry-document.js';
+import type { StoredMetadata, StoredVersion } from './documents/head-document.js';
+import { entryKey, type StorageLayout } from './documents/storage-layout.js';
 import { dataInDocument, findVersion, keptRange } from './versions.js';
 
 /**
@@ -57,7 +58,7 @@ export function placeData(
     };
     const document: StoredEntry = { ...entryDocument(entry, time), data };
     // Unconditional: a document under a version the head does not keep yet is a leftover nothing reads.
-    writes.push({ type: 'put', key: `${folder}${entry.version}`, value: encodeJson(document) });
+    writes.push({ type: 'put', key: entryKey(folder, entry.version), value: encodeJson(document) });
     documented = entry.version;
   }
   for (const [id, value] of staged) writes.push({ type: 'put', key: layout.blob(id), value: encodeJson(value), expected: null });
@@ -76,14 +77,14 @@ export function alteredDataDocuments(current: StoredMetadata | undefined, view: 
  * destroyed), conditioned on the document's bytes as read here.
  */
 export function rewriteAltered(json: JsonStore, folder: string, altered: readonly StoredVersion[], time: number): Promise<StorageOperation[]> {
-  return Promise.all(altered.map((entry) => rewrite(json, `${folder}${entry.version}`, entry, time)));
+  return Promise.all(altered.map((entry) => rewrite(json, entryKey(folder, entry.version), entry, time)));
 }
 
 async function rewrite(json: JsonStore, key: string, entry: StoredVersion, time: number): Promise<StorageOperation> {
   const raw = await json.getRaw(key);
   // The head the change read names a document that is gone: another process changed the key since.
   if (raw === undefined) throw new StaleRead();
-  const { data } = json.decode<StoredEntry>(raw, key);
+  const { data } = entryFormat.decode(raw, key);
   const document: StoredEntry = { ...entryDocument(entry, time), ...(entry.destroyed || data === undefined ? {} : { data }) };
   return { type: 'put', key, value: encodeJson(document), expected: raw };
 }

@@ -1,7 +1,7 @@
 import { sameBytes } from '../core/bytes.js';
 import type { JsonStore } from '../core/stored-json.js';
 import { deepFreeze, type EncodedHead, type HeadTexts } from './head-records.js';
-import type { StoredMetadata } from './records.js';
+import { headFormat, type StoredMetadata } from './documents/head-document.js';
 
 /**
  * The decoded head records of the keys read or committed last, each with the exact bytes it was decoded from (or
@@ -40,11 +40,11 @@ export class DecodedHeads {
 
   constructor(private readonly json: JsonStore) {}
 
-  /** The record the bytes stored under `key` decode to (checked against its shape, as JsonStore.decode does). */
+  /** The record the bytes stored under `key` decode to (read through the head's format: upgraded and checked). */
   decode(key: string, bytes: Uint8Array): StoredMetadata {
     const known = this.heads.get(key);
     if (known && sameBytes(known.bytes, bytes)) return known.record;
-    const record = this.json.decode<StoredMetadata>(bytes, key);
+    const record = headFormat.decode(bytes, key);
     this.remember(key, bytes, record);
     return record;
   }

@@ -1,9 +1,9 @@
 import { InternalError } from '../core/errors.js';
-import { isPlainObject } from '../core/fields.js';
-import { CorruptDocument, decodeJson, type JsonStore } from '../core/stored-json.js';
-import type { StoredEntry, StoredMetadata, StoredVersion } from './records.js';
-import { newBlobId } from './storage-layout.js';
-import { storedData } from './stored-shapes.js';
+import { decodeJson, type JsonStore } from '../core/stored-json.js';
+import { entryData, entryFormat, type StoredEntry } from './documents/entry-document.js';
+import { readDocument } from './documents/document-format.js';
+import type { StoredMetadata, StoredVersion } from './documents/head-document.js';
+import { entryKey, newBlobId } from './documents/storage-layout.js';
 import { dataInDocument, keptRange } from './versions.js';
 
 /**
@@ -35,7 +35,7 @@ function entryOf({ write: _write, written: _written, data: _data, ...entry }: St
 
 /** A new document of an entry, with a fresh write id and its writing time. */
 export function entryDocument(entry: StoredVersion, time: number): StoredEntry {
-  return { ...entry, write: `${WRITER}.${(writes += 1)}`, written: time };
+  return entryFormat.write({ ...entry, write: `${WRITER}.${(writes += 1)}`, written: time });
 }
 
 /**
@@ -80,7 +80,7 @@ export class EntryDocuments {
 
   /** The entry of a version whose document is authoritative; a missing document means the head read is stale. */
   async read(folder: string, version: number): Promise<StoredVersion> {
-    const stored = await this.json.get<StoredEntry>(`${folder}${version}`);
+    const stored = await readDocument(this.json, entryFormat, entryKey(folder, version));
     if (stored === undefined) throw new StaleRead();
     return entryOf(stored);
   }
@@ -91,18 +91,14 @@ export class EntryDocuments {
    * or comes from `read`, which checks the whole document).
    */
   async data(folder: string, version: number): Promise<Record<string, unknown> | undefined> {
-    const key = `${folder}${version}`;
+    const key = entryKey(folder, version);
     const bytes = await this.json.getRaw(key);
-    if (bytes === undefined) return undefined;
-    const document = decodeJson<unknown>(bytes, key);
-    const data = isPlainObject(document) ? document.data : document;
-    if (data !== undefined && !storedData.safeParse(data).success) throw new CorruptDocument(`stored entry ${JSON.stringify(key)} is corrupt: its data has the wrong shape`);
-    return data as Record<string, unknown> | undefined;
+    return bytes === undefined ? undefined : entryData(decodeJson<unknown>(bytes, key), key);
   }
 
   /** Like `read`, but a missing document counts as destroyed: for a key being deleted, which removes the documents. */
   async readForRemoval(folder: string, version: number): Promise<StoredVersion> {
-    const stored = await this.json.get<StoredEntry>(`${folder}${version}`);
+    const stored = await readDocument(this.json, entryFormat, entryKey(folder, version));
     return stored === undefined ? { version, created: 0, destroyed: true } : entryOf(stored);
   }
 
@@ -111,7 +107,7 @@ export class EntryDocuments {
    * changed meanwhile: the head's compareAndPut then fails and the change runs again on the fresh head.
    */
   async spill(folder: string, entry: StoredVersion, time: number, headUnchanged: () => Promise<boolean>): Promise<void> {
-    const key = `${folder}${entry.version}`;
+    const key = entryKey(folder, entry.version);
     const document = entryDocument(entry, time);
     for (let attempt = 0; attempt < MAX_SPILL_ATTEMPTS; attempt++) {
       if (await this.json.putIfUnchanged(key, undefined, document)) return;
@@ -154,12 +150,12 @@ export class EntryDocuments {
 
   /** Removes the documents of pruned versions (their blobs go as garbage); answers the versions whose removal failed. */
   retire(folder: string, versions: readonly number[]): Promise<number[]> {
-    return this.json.deleteEach(versions, (version) => `${folder}${version}`);
+    return this.json.deleteEach(versions, (version) => entryKey(folder, version));
   }
 
   /** Removes the documents of versions up to `through` (newer ones belong to writes that raced a key's deletion). */
   async removeThrough(folder: string, through: number): Promise<void> {
     const doomed = (await this.stored(folder)).filter((version) => version <= through);
-    await Promise.all(doomed.map((version) => this.json.delete(`${folder}${version}`)));
+    await Promise.all(doomed.map((version) => this.json.delete(entryKey(folder, version))));
   }
 }

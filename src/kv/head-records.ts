@@ -1,4 +1,4 @@
-import type { StoredMetadata } from './records.js';
+import { headFormat, type StoredMetadata } from './documents/head-document.js';
 
 /**
  * The head records a change commits, made cheap to keep and to encode, as every write makes one:
@@ -78,7 +78,7 @@ function listText(parts: readonly unknown[], texts: string[], before: readonly u
   return `${text}]`;
 }
 
-/** The fields in one order (absent optional ones as undefined), then any a newer version of the format added. */
+/** The fields in one order (absent optional ones as undefined), then any a newer release added, as the head is stored. */
 export function laidOut(record: StoredMetadata): StoredMetadata {
   const out: StoredMetadata = {
     created: record.created,
@@ -103,7 +103,7 @@ export function laidOut(record: StoredMetadata): StoredMetadata {
     // Defined, not assigned: a field named __proto__ stays a field.
     if (!Object.hasOwn(out, name)) Object.defineProperty(out, name, { value: (record as unknown as Record<string, unknown>)[name], enumerable: true, writable: true, configurable: true });
   }
-  return out;
+  return headFormat.write(out);
 }
 
 /** The record's JSON text, as JSON.stringify writes it, and the texts of its parts (see the file's comment). */

@@ -9,5 +9,5 @@ export type { VersionMetadata, VersionSummary, SecretVersion, SecretSubkeys, Key
 export type { ReclaimOptions, ReclaimResult } from './orphan-reclaim.js';
 export type { DetailedListing } from './folder-listing.js';
 export type { KvChangeEvent } from './change-events.js';
-export type { KvChangeOperation } from './records.js';
+export type { KvChangeOperation } from './documents/head-document.js';
 export type { KvChangeListener } from './change-feed.js';

@@ -1,5 +1,5 @@
 import type { unchanged } from '../core/stored-json.js';
-import type { StoredMetadata } from './records.js';
+import type { StoredMetadata } from './documents/head-document.js';
 
 /**
  * One change of a key, as the key store runs it: a function from the key's record to the next one, which stages the

@@ -1,7 +1,7 @@
 import { compareKeys } from '../core/key-order.js';
 import { InternalError } from '../core/errors.js';
 import type { ListPageOptions, Storage } from '../ports/storage.js';
-import type { StorageLayout } from './storage-layout.js';
+import type { StorageLayout } from './documents/storage-layout.js';
 
 /**
  * Pages of key names below a storage folder, in the storage's byte order. A storage with `listPage` answers each page

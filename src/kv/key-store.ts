@@ -7,8 +7,10 @@ import { EntryDocuments, StaleRead } from './entry-documents.js';
 import type { ChangeFunction, Committed } from './key-change.js';
 import { KeyTransfer, type TransferOptions, type Transferred } from './key-transfer.js';
 import { OrderedChanges } from './ordered-changes.js';
-import type { StoredMetadata, StoredVersion } from './records.js';
-import type { StorageLayout } from './storage-layout.js';
+import type { StoredMetadata, StoredVersion } from './documents/head-document.js';
+import type { StorageLayout } from './documents/storage-layout.js';
+import { readDocument } from './documents/document-format.js';
+import { versionBlob } from './documents/version-blob.js';
 import { dataInDocument, findVersion, keptRange, range } from './versions.js';
 
 /**
@@ -104,7 +106,7 @@ export class KeyStore {
       ? await this.entries.data(this.layout.entries(path), version.version)
       : version.blob === undefined
         ? undefined
-        : await this.json.get<Record<string, unknown>>(this.layout.blob(version.blob));
+        : await readDocument(this.json, versionBlob, this.layout.blob(version.blob));
     if (data === undefined) throw new StaleRead();
     return data;
   }
@@ -119,7 +121,7 @@ export class KeyStore {
     const record = this.heads.remembered(this.layout.metadata(path));
     const entry = record && findVersion(record, record.current_version);
     if (!record || entry?.blob === undefined || dataInDocument(record, entry.version)) return undefined;
-    const data = this.json.get<Record<string, unknown>>(this.layout.blob(entry.blob));
+    const data = readDocument(this.json, versionBlob, this.layout.blob(entry.blob));
     // Unused when the head changed meanwhile: its failure then concerns nobody.
     data.catch(() => undefined);
     return { record, entry, data };

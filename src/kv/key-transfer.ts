@@ -4,8 +4,8 @@ import type { StorageOperation } from '../ports/storage.js';
 import type { AtomicChanges } from './atomic-changes.js';
 import { CAS_MISMATCH } from './cas.js';
 import { entryDocument, StaleRead, type EntryDocuments } from './entry-documents.js';
-import type { StoredChange, StoredMetadata, StoredVersion } from './records.js';
-import { timedBlobId, type StorageLayout } from './storage-layout.js';
+import { headFormat, type StoredChange, type StoredMetadata, type StoredVersion } from './documents/head-document.js';
+import { entryKey, timedBlobId, type StorageLayout } from './documents/storage-layout.js';
 import { dataInDocument, isDeleted, keptRange, range } from './versions.js';
 
 /**
@@ -51,7 +51,7 @@ export class KeyTransfer {
       const [raw, existing] = await Promise.all([this.json.getRaw(source), this.json.getRaw(target)]);
       if (raw === undefined) throw new NotFound(`no key ${JSON.stringify(from)}`);
       if (existing !== undefined) throw new InvalidRequest(`the key ${JSON.stringify(to)} already exists`);
-      const head = this.json.decode<StoredMetadata>(raw, source);
+      const head = headFormat.decode(raw, source);
       if (options.cas !== undefined && options.cas !== head.current_version) throw new InvalidRequest(CAS_MISMATCH);
       const made: StoredChange = { operation: options.keepSource ? 'copy' : 'move', version: head.current_version, revision: head.revision + 1, time: this.now() };
       const operations = await this.operations(from, to, head, raw, options, made);
@@ -105,13 +105,13 @@ export class KeyTransfer {
     const carried = await Promise.all(
       versions.map(async ({ version }) => {
         if (!dataInDocument(head, version) || withheld.has(version)) return undefined;
-        const document = await this.json.getRaw(`${sourceFolder}${version}`);
+        const document = await this.json.getRaw(entryKey(sourceFolder, version));
         if (document === undefined) throw new StaleRead();
         return document;
       }),
     );
     versions.forEach((entry, index) => {
-      const key = `${targetFolder}${entry.version}`;
+      const key = entryKey(targetFolder, entry.version);
       const document = carried[index];
       if (document) operations.push({ type: 'put', key, value: document });
       // A version keeping its data in its document has one, inline or not: a withheld one's holds no data.
@@ -128,13 +128,13 @@ export class KeyTransfer {
       revision: made.revision,
       changes: [made],
     };
-    operations.push({ type: 'put', key: this.layout.metadata(to), value: encodeJson(next), expected: null });
+    operations.push({ type: 'put', key: this.layout.metadata(to), value: encodeJson(headFormat.write(next)), expected: null });
     if (keepSource) {
       // Rewriting the same bytes conditions the commit on the source being the one whose history was read.
       operations.push({ type: 'put', key: source, value: raw, expected: raw });
     } else {
       const documents = await this.entries.stored(sourceFolder);
-      operations.push({ type: 'delete', key: source, expected: raw }, ...documents.map((version): StorageOperation => ({ type: 'delete', key: `${sourceFolder}${version}` })));
+      operations.push({ type: 'delete', key: source, expected: raw }, ...documents.map((version): StorageOperation => ({ type: 'delete', key: entryKey(sourceFolder, version) })));
     }
     return operations;
   }

@@ -30,8 +30,7 @@ import { listFields } from './listing.js';
 import { metadataPatchFields, metadataWriteFields, type KvMetadataInput, type KvMetadataPatchInput } from './metadata.js';
 import { MetadataOperations } from './metadata-operations.js';
 import { kvRoutes } from './paths.js';
-import { StorageLayout } from './storage-layout.js';
-import { kvStoredShapes } from './stored-shapes.js';
+import { StorageLayout } from './documents/storage-layout.js';
 import { DEFAULT_MAX_VALUE_BYTES, MAX_DATA_DEPTH } from './value-limits.js';
 import { patchMediaType } from './patch-formats.js';
 import { folderPath, keyPath } from './typed-input.js';
@@ -126,7 +125,7 @@ export class KvEngine {
   constructor(options: KvEngineOptions) {
     checkOptions(options);
     const layout = new StorageLayout(options.storagePrefix ?? 'kv/');
-    const json = new JsonStore(options.storage, kvStoredShapes(layout));
+    const json = new JsonStore(options.storage);
     const clock = options.clock ?? systemClock;
     const context: KvContext = {
       keys: new KeyStore(json, layout, () => clock.now().getTime()),

@@ -1,6 +1,7 @@
 import { InvalidRequest } from '../core/errors.js';
 import { int } from '../core/fields.js';
-import type { StoredConfig, StoredMetadata } from './records.js';
+import type { StoredConfig } from './documents/config-document.js';
+import type { StoredMetadata } from './documents/head-document.js';
 
 /**
  * Check-and-set for metadata (OpenBao's wire): every metadata write or patch of an existing key counts up the key's

@@ -13,7 +13,7 @@ import { keyChange, removalChange } from './change-events.js';
 import { recordedChange } from './recorded-change.js';
 import { transferKey, type Authorize, type TransferFields } from './key-moves.js';
 import { checkMetadataCas, metadataCasRequiredWarnings, nextMetadataVersion } from './metadata-cas.js';
-import type { StoredConfig } from './records.js';
+import type { StoredConfig } from './documents/config-document.js';
 import { keyMetadata, type KeyMetadata } from './views.js';
 
 /** The operations on keys as a whole: metadata read, write, patch and delete. */

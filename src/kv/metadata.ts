@@ -3,7 +3,8 @@ import { bool, duration, int } from '../core/fields.js';
 import { checkCustomMetadataSize, customMetadata, customMetadataPatch } from './custom-metadata.js';
 import { mergePatch } from './merge-patch.js';
 import { metadataCasField } from './metadata-cas.js';
-import type { StoredConfig, StoredMetadata } from './records.js';
+import type { StoredConfig } from './documents/config-document.js';
+import type { StoredMetadata } from './documents/head-document.js';
 
 /** Key metadata: its fields, the rules of metadata writes and patches, and the record of a new key. */
 

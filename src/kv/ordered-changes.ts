@@ -4,8 +4,9 @@ import { encodeJson, type JsonStore, unchanged, type UpdateResult } from '../cor
 import { ConfirmedCleanups } from './confirmed-cleanups.js';
 import { leavingHead, type EntryDocuments } from './entry-documents.js';
 import type { Change, ChangeFunction, Committed, CommitOptions, Stage } from './key-change.js';
-import type { StoredMetadata, StoredVersion } from './records.js';
-import { timedBlobId, type StorageLayout } from './storage-layout.js';
+import { readDocument } from './documents/document-format.js';
+import { headFormat, type StoredMetadata, type StoredVersion } from './documents/head-document.js';
+import { timedBlobId, type StorageLayout } from './documents/storage-layout.js';
 import { destroy, keptRange, pruned, range } from './versions.js';
 
 /**
@@ -70,8 +71,11 @@ export class OrderedChanges {
     // Blobs of attempts that lost the race whose removal failed: retried on each attempt, then kept as garbage.
     let lost: string[] = [];
     let update: UpdateResult<StoredMetadata>;
+    // The head as this change read it (the storage's JsonStore hands over the decoded JSON as it is).
+    let current: StoredMetadata | undefined;
     try {
-      update = await this.json.update<StoredMetadata>(key, async (current) => {
+      update = await this.json.update<StoredMetadata>(key, async (stored: unknown) => {
+        current = stored === undefined ? undefined : headFormat.read(stored, key);
         if (current?.documents_from !== undefined && options.inlineAll !== true) throw new InternalError(NEEDS_ATOMIC_COMMITS);
         started = this.now();
         // Only a previous attempt that lost the race to another writer leaves staged blobs: nothing references them.
@@ -87,7 +91,7 @@ export class OrderedChanges {
           const garbage = [...leftover, ...dropped];
           if (!current) return unchanged;
           const tidier = lost.length > 0 || garbage.length < current.garbage.length || unretiredBefore.length < current.retired.length;
-          return tidier ? { ...current, garbage, retired: unretiredBefore, revision: current.revision + 1 } : unchanged;
+          return tidier ? headFormat.write({ ...current, garbage, retired: unretiredBefore, revision: current.revision + 1 }) : unchanged;
         }
         retired = pruned(current, outcome.next);
         const [prunedBlobs, { versions, spilled }] = await Promise.all([
@@ -98,7 +102,7 @@ export class OrderedChanges {
         const garbage = [...leftover, ...dropped];
         const revision = (current?.revision ?? 0) + 1;
         if (this.now() - started > WRITER_DEADLINE_MS) throw new InternalError('the change took too long to commit; retry it');
-        return { ...outcome.next, versions, spilled: Math.max(current?.spilled ?? 0, spilled), garbage, retired: [...unretiredBefore, ...retired], revision };
+        return headFormat.write({ ...outcome.next, versions, spilled: Math.max(current?.spilled ?? 0, spilled), garbage, retired: [...unretiredBefore, ...retired], revision });
       });
     } catch (error) {
       await this.discardUnreferenced(key, [...lost, ...staged]);
@@ -106,7 +110,7 @@ export class OrderedChanges {
     }
     const [failed, unretired] = await Promise.all([this.removeBlobs(dropped), this.entries.retire(folder, retired)]);
     const pending = [...leftover, ...failed];
-    const stored = update.next;
+    const stored = update.written ? update.next : current;
     const clean = pending.length === 0 && unretiredBefore.length === 0 && unretired.length === 0;
     if (stored && update.written) this.cleanups.confirm(key, clean ? stored.garbage : [], clean ? stored.retired : []);
     const warnings = pending.length > 0 || unretired.length > 0 ? [CLEANUP_WARNING] : [];
@@ -156,7 +160,7 @@ export class OrderedChanges {
     inlineAll: boolean,
   ): Promise<{ versions: StoredVersion[]; spilled: number }> {
     const { keep, out } = leavingHead(current, view, next, inlineAll, this.inlineEntries);
-    const headUnchanged = async () => sameRecord(await this.json.get<StoredMetadata>(key), current);
+    const headUnchanged = async () => sameRecord(await readDocument(this.json, headFormat, key), current);
     const time = this.now();
     await Promise.all(out.map((entry) => this.entries.spill(folder, entry, time, headUnchanged)));
     return { versions: keep, spilled: out.at(-1)?.version ?? 0 };
@@ -174,7 +178,7 @@ export class OrderedChanges {
   private async discardUnreferenced(key: string, staged: readonly string[]): Promise<void> {
     if (staged.length === 0) return;
     try {
-      const record = await this.json.get<StoredMetadata>(key);
+      const record = await readDocument(this.json, headFormat, key);
       const referenced = new Set(record?.versions.map((entry) => entry.blob));
       await this.removeBlobs(staged.filter((id) => !referenced.has(id)));
     } catch {

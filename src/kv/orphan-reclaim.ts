@@ -1,8 +1,10 @@
 import { InvalidRequest } from '../core/errors.js';
 import type { JsonStore } from '../core/stored-json.js';
 import { WRITER_DEADLINE_MS } from './ordered-changes.js';
-import type { StoredEntry, StoredMetadata } from './records.js';
-import { blobTime, type StorageLayout } from './storage-layout.js';
+import { readDocument } from './documents/document-format.js';
+import { entryFormat } from './documents/entry-document.js';
+import { headFormat, type StoredMetadata } from './documents/head-document.js';
+import { blobTime, type StorageLayout } from './documents/storage-layout.js';
 import { keptRange } from './versions.js';
 
 /**
@@ -63,7 +65,7 @@ export class OrphanReclaim {
     const referenced = new Set<string>();
     const metadata = this.layout.metadataFolder('');
     for await (const path of this.json.keysBelow(metadata)) {
-      const head = await this.json.get<StoredMetadata>(metadata + path);
+      const head = await readDocument(this.json, headFormat, metadata + path);
       if (!head) continue;
       heads.set(path, head);
       for (const entry of head.versions) if (entry.blob) referenced.add(entry.blob);
@@ -73,7 +75,7 @@ export class OrphanReclaim {
       const slash = name.lastIndexOf('/');
       const path = name.slice(0, slash);
       const version = Number(name.slice(slash + 1));
-      const document = await this.json.get<StoredEntry>(entries + name);
+      const document = await readDocument(this.json, entryFormat, entries + name);
       if (!document) continue;
       const head = heads.get(path);
       const kept = head !== undefined && version >= keptRange(head).from && version <= head.current_version;

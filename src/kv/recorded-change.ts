@@ -4,7 +4,7 @@ import type { ChangeFeed } from './change-feed.js';
 import { HISTORY, keyChange } from './change-events.js';
 import type { ChangeFunction, Committed } from './key-change.js';
 import type { KeyStore } from './key-store.js';
-import type { KvChangeOperation, StoredChange } from './records.js';
+import type { KvChangeOperation, StoredChange } from './documents/head-document.js';
 
 /**
  * What recording a change needs of the engine: the key store that commits it, the feed that delivers its event and the

@@ -4,7 +4,7 @@ import { changesOf, removalChange } from './change-events.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { KeyPages } from './key-pages.js';
 import type { KeyStore } from './key-store.js';
-import type { StorageLayout } from './storage-layout.js';
+import type { StorageLayout } from './documents/storage-layout.js';
 
 /**
  * Change events made by other processes, over a storage that can `watch`. A notification names a key's record; the

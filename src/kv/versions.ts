@@ -1,4 +1,5 @@
-import type { StoredConfig, StoredMetadata, StoredVersion } from './records.js';
+import type { StoredConfig } from './documents/config-document.js';
+import type { StoredMetadata, StoredVersion } from './documents/head-document.js';
 
 /** The version rules: numbering, pruning, soft deletion, undeletion, destruction. Pure functions over records. */
 

@@ -1,6 +1,6 @@
 import { formatDuration } from '../core/duration.js';
 import { formatTimestamp } from '../core/time.js';
-import type { StoredMetadata, StoredVersion } from './records.js';
+import type { StoredMetadata, StoredVersion } from './documents/head-document.js';
 
 /** The shapes the engine answers with, on the wire and from its typed methods alike (field names as in Vault). */
 

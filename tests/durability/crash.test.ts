@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineResponse } from '../../src/core/request.js';
 import { JsonStore } from '../../src/core/stored-json.js';
 import { KvEngine } from '../../src/kv/kv-engine.js';
-import type { StoredMetadata } from '../../src/kv/records.js';
+import type { StoredMetadata } from '../../src/kv/documents/head-document.js';
 import { keptRange } from '../../src/kv/versions.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { PostgresStorage } from '../../src/postgres.js';

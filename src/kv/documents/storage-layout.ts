@@ -1,18 +1,20 @@
 import { randomFillSync } from 'node:crypto';
-import { checkStoragePrefix } from '../core/path.js';
+import { checkStoragePrefix } from '../../core/path.js';
 
 /**
- * Where the engine keeps its records, all below one prefix so that one Storage can hold several engines:
+ * Where the engine keeps its documents, all below one prefix so that one Storage can hold several engines. This is the
+ * one place that names their keys; each document's shape and format is defined beside it:
  *
- *   <prefix>config                   the engine configuration
- *   <prefix>metadata/<key path>      one record per key (StoredMetadata); folders mirror the key path, so LIST is a
- *                                    storage list of one folder
- *   <prefix>entries/<key path>/<n>   the entry document (StoredEntry) of version n of a key, once it is no longer
- *                                    inline in the key's record; a key's documents are the leaves of that folder (the
- *                                    folders below it belong to longer key paths)
- *   <prefix>versions/<xx>/<id>       one blob per version: the secret data as JSON, under a random id that only the
- *                                    metadata references, so concurrent writers (even in other processes) never collide;
- *                                    the id ends in the time it was written, which the orphan reclaim reads
+ *   <prefix>config                   the engine configuration (config-document.ts)
+ *   <prefix>metadata/<key path>      one head record per key (head-document.ts); folders mirror the key path, so LIST
+ *                                    is a storage list of one folder
+ *   <prefix>entries/<key path>/<n>   the entry document (entry-document.ts) of version n of a key, once it is no
+ *                                    longer inline in the key's head; a key's documents are the leaves of that folder
+ *                                    (the folders below it belong to longer key paths)
+ *   <prefix>versions/<xx>/<id>       one blob per version (version-blob.ts): the secret data as JSON, under a random id
+ *                                    that only the metadata references, so concurrent writers (even in other
+ *                                    processes) never collide; the id ends in the time it was written, which the
+ *                                    orphan reclaim reads
  */
 export class StorageLayout {
   constructor(readonly prefix: string) {
@@ -52,6 +54,11 @@ export class StorageLayout {
   blob(id: string): string {
     return `${this.prefix}versions/${id.slice(0, 2)}/${id}`;
   }
+}
+
+/** The entry document of `version` in a key's entry folder (`entries`, worked out once per operation). */
+export function entryKey(folder: string, version: number): string {
+  return `${folder}${version}`;
 }
 
 const ID_BYTES = 16;
