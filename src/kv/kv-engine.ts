@@ -5,8 +5,9 @@ import { JsonStore } from '../core/stored-json.js';
 import type { Clock } from '../ports/clock.js';
 import { systemClock } from '../core/system-clock.js';
 import type { Storage } from '../ports/storage.js';
-import { ConfigStore, configView, configWriteFields, type KvConfig, type KvConfigInput } from './config.js';
-import { now, type KvContext } from './context.js';
+import { configView, configWriteFields, type KvConfig, type KvConfigInput } from './rules/config.js';
+import { ConfigStore } from './store/config-store.js';
+import { now, type KvContext } from './operations/context.js';
 import {
   DataOperations,
   dataPatchFields,
@@ -16,26 +17,26 @@ import {
   versionsFields,
   type KvWriteResult,
   type VersionRead,
-} from './data-operations.js';
-import type { JsonPatchOperation } from './json-patch.js';
-import type { KvChangeEvent } from './change-events.js';
-import { ChangeFeed, type KvChangeListener } from './change-feed.js';
-import { RemoteChanges } from './remote-changes.js';
-import { FolderListing, type DetailedListing } from './folder-listing.js';
-import { KeyPages } from './key-pages.js';
-import { KeyStore } from './key-store.js';
-import { deleteFolder, transferFields } from './key-moves.js';
-import { OrphanReclaim, type ReclaimOptions, type ReclaimResult } from './orphan-reclaim.js';
-import { listFields } from './listing.js';
-import { metadataPatchFields, metadataWriteFields, type KvMetadataInput, type KvMetadataPatchInput } from './metadata.js';
-import { MetadataOperations } from './metadata-operations.js';
+} from './operations/data-operations.js';
+import type { JsonPatchOperation } from './values/json-patch.js';
+import type { KvChangeEvent } from './changes/change-events.js';
+import { ChangeFeed, type KvChangeListener } from './changes/change-feed.js';
+import { RemoteChanges } from './changes/remote-changes.js';
+import { FolderListing, type DetailedListing } from './operations/folder-listing.js';
+import { KeyPages } from './store/key-pages.js';
+import { KeyStore } from './store/key-store.js';
+import { deleteFolder, transferFields } from './operations/key-moves.js';
+import { OrphanReclaim, type ReclaimOptions, type ReclaimResult } from './operations/orphan-reclaim.js';
+import { listFields } from './operations/listing.js';
+import { metadataPatchFields, metadataWriteFields, type KvMetadataInput, type KvMetadataPatchInput } from './rules/metadata.js';
+import { MetadataOperations } from './operations/metadata-operations.js';
 import { kvRoutes } from './paths.js';
 import { StorageLayout } from './documents/storage-layout.js';
-import { DEFAULT_MAX_VALUE_BYTES, MAX_DATA_DEPTH } from './value-limits.js';
-import { patchMediaType } from './patch-formats.js';
-import { folderPath, keyPath } from './typed-input.js';
+import { DEFAULT_MAX_VALUE_BYTES, MAX_DATA_DEPTH } from './values/value-limits.js';
+import { patchMediaType } from './values/patch-formats.js';
+import { folderPath, keyPath } from './values/key-paths.js';
 import { parseInput } from '../core/parse-input.js';
-import type { KeyMetadata, SecretSubkeys, SecretVersion, VersionMetadata } from './views.js';
+import type { KeyMetadata, SecretSubkeys, SecretVersion, VersionMetadata } from './rules/views.js';
 
 export interface KvEngineOptions {
   storage: Storage;

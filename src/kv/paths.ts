@@ -3,7 +3,8 @@ import type { EngineResponse } from '../core/request.js';
 import { notFound, notFoundEmpty, notFoundWithData, noContent, ok, okOrNoContent, listResponse } from '../core/response.js';
 import { mediaTypeOf } from '../core/router.js';
 import { operation, route, type ExistenceContext, type Operation, type Route, type RouteContext } from '../core/routing-table.js';
-import { configView, configWriteFields, type ConfigStore } from './config.js';
+import { configView, configWriteFields } from './rules/config.js';
+import type { ConfigStore } from './store/config-store.js';
 import {
   dataPatchFields,
   dataWriteFields,
@@ -13,14 +14,14 @@ import {
   type DataOperations,
   type PatchOutcome,
   type VersionRead,
-} from './data-operations.js';
-import type { FolderListing } from './folder-listing.js';
-import type { KeyStore } from './key-store.js';
-import { deleteFolder, folderDeleteFields, transferFields } from './key-moves.js';
-import { listFields } from './listing.js';
-import { metadataPatchFields, metadataWriteFields } from './metadata.js';
-import type { MetadataOperations } from './metadata-operations.js';
-import { JSON_PATCH, MERGE_PATCH } from './patch-formats.js';
+} from './operations/data-operations.js';
+import type { FolderListing } from './operations/folder-listing.js';
+import type { KeyStore } from './store/key-store.js';
+import { deleteFolder, folderDeleteFields, transferFields } from './operations/key-moves.js';
+import { listFields } from './operations/listing.js';
+import { metadataPatchFields, metadataWriteFields } from './rules/metadata.js';
+import type { MetadataOperations } from './operations/metadata-operations.js';
+import { JSON_PATCH, MERGE_PATCH } from './values/patch-formats.js';
 
 /** The engine's route table: one row per path of docs/kv.md, then Vault's catch-all. */
 

@@ -3,7 +3,7 @@ import type { EngineResponse } from '../../src/core/request.js';
 import { JsonStore } from '../../src/core/stored-json.js';
 import { KvEngine } from '../../src/kv/kv-engine.js';
 import type { StoredMetadata } from '../../src/kv/documents/head-document.js';
-import { keptRange } from '../../src/kv/versions.js';
+import { keptRange } from '../../src/kv/rules/versions.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { PostgresStorage } from '../../src/postgres.js';
 import { SqliteStorage } from '../../src/sqlite.js';

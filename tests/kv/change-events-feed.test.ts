@@ -3,8 +3,8 @@
 // written (removed ones included).
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import { ChangeFeed, TRACKED_KEYS } from '../../src/kv/change-feed.js';
-import type { KeyChange } from '../../src/kv/change-events.js';
+import { ChangeFeed, TRACKED_KEYS } from '../../src/kv/changes/change-feed.js';
+import type { KeyChange } from '../../src/kv/changes/change-events.js';
 import type { KvChangeOperation } from '../../src/kv/documents/head-document.js';
 import { KvEngine, type KvChangeEvent } from '../../src/kv/index.js';
 

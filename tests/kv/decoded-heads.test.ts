@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import { JsonStore } from '../../src/core/stored-json.js';
-import { DecodedHeads } from '../../src/kv/decoded-heads.js';
-import { KeyStore } from '../../src/kv/key-store.js';
-import { newMetadata } from '../../src/kv/metadata.js';
+import { DecodedHeads } from '../../src/kv/store/decoded-heads.js';
+import { KeyStore } from '../../src/kv/store/key-store.js';
+import { newMetadata } from '../../src/kv/rules/metadata.js';
 import { StorageLayout } from '../../src/kv/documents/storage-layout.js';
-import { addVersion } from '../../src/kv/versions.js';
+import { addVersion } from '../../src/kv/rules/versions.js';
 import { dataOf, setup } from './helpers.js';
 
 /** Head records are decoded once per distinct bytes; every read still reads the storage. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/memory-storage.js';
-import { encodeHead, headText, laidOut } from '../../src/kv/head-records.js';
+import { encodeHead, headText, laidOut } from '../../src/kv/store/head-records.js';
 import type { StoredMetadata } from '../../src/kv/documents/head-document.js';
 import { dataOf, setup } from './helpers.js';
 
