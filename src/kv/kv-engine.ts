@@ -2,9 +2,8 @@ import { Dispatcher } from '../core/router.js';
 import { InvalidRequest, NotFound } from '../core/errors.js';
 import type { EngineRequest, EngineResponse } from '../core/request.js';
 import { JsonStore } from '../core/stored-json.js';
-import type { Clock } from '../ports/clock.js';
 import { systemClock } from '../core/system-clock.js';
-import type { Storage } from '../ports/storage.js';
+import { checkOptions, type KvEngineOptions, type KvListOptions, type KvPatchOptions, type KvReadOptions, type KvScanOptions, type KvWarnings } from './engine-options.js';
 import { configView, configWriteFields, type KvConfig, type KvConfigInput } from './rules/config.js';
 import { ConfigStore } from './store/config-store.js';
 import { now, type KvContext } from './operations/context.js';
@@ -38,55 +37,6 @@ import { folderPath, keyPath } from './values/key-paths.js';
 import { parseInput } from '../core/parse-input.js';
 import type { KeyMetadata, SecretSubkeys, SecretVersion, VersionMetadata } from './rules/views.js';
 
-export interface KvEngineOptions {
-  storage: Storage;
-  /** Defaults to the system clock. */
-  clock?: Clock;
-  /** Where the engine keeps its records in `storage`, so that one Storage can hold several engines. Default 'kv/'. */
-  storagePrefix?: string;
-  /**
-   * Largest data a version may hold, in bytes of serialised JSON (default 1 MiB, the example server's body limit).
-   * A write or patch whose data would be larger is a 400.
-   */
-  maxValueBytes?: number;
-  /**
-   * Listings (LIST, SCAN, detailed-metadata) show only what the caller may read, as if every request asked with
-   * `readable_only=true`: keys need `read` on `data/<key>`, sub-folders `list` on `metadata/<folder>/`. Only requests
-   * with an `authorize` callback are narrowed. Default false (a request can still ask).
-   */
-  filterListings?: boolean;
-  /** A change listener threw, or watching other processes failed: the change stands (it is committed); this reports it. */
-  onEventError?: (error: unknown) => void;
-  /** Every server-side fault answered as 500, for the service's logs (with the request without its body). */
-  onInternalError?: (error: unknown, request: EngineRequest) => void;
-}
-
-export interface KvWarnings {
-  /** Non-fatal problems, e.g. old versions whose removal failed and will be retried. */
-  warnings: string[];
-}
-
-export interface KvReadOptions {
-  /** 0 or absent: the current version. */
-  version?: number;
-}
-
-export interface KvPatchOptions {
-  cas?: number;
-  /** 'merge' (RFC 7396, the default) or 'json-patch' (RFC 6902: `patch` is then an array of operations). */
-  format?: 'merge' | 'json-patch';
-}
-
-export interface KvListOptions {
-  after?: string;
-  limit?: number;
-  excludeDeleted?: boolean;
-}
-
-/** SCAN: every key below a folder, as paths relative to it. */
-export type KvScanOptions = Omit<KvListOptions, 'excludeDeleted'>;
-
-
 function hiddenVersion(path: string, metadata: VersionMetadata): NotFound {
   return new NotFound(`version ${metadata.version} of ${JSON.stringify(path)} is ${metadata.destroyed ? 'destroyed' : 'deleted'}`);
 }
@@ -95,15 +45,6 @@ function present<T>(path: string, read: VersionRead<T>): { value: T; metadata: V
   if (read.state === 'missing') throw new NotFound(`no such version of ${JSON.stringify(path)}`);
   if (read.state === 'hidden') throw hiddenVersion(path, read.metadata);
   return read;
-}
-
-/** Options are the embedding service's configuration: a mistake is refused at once, not found at the first request. */
-function checkOptions(options: KvEngineOptions): void {
-  if (!options || typeof options.storage !== 'object' || options.storage === null) throw new TypeError('KvEngine needs a storage');
-  const { maxValueBytes } = options;
-  if (maxValueBytes !== undefined && !(typeof maxValueBytes === 'number' && maxValueBytes > 0)) {
-    throw new TypeError('maxValueBytes must be a positive number of bytes');
-  }
 }
 
 /**

@@ -8,7 +8,7 @@ import { MemoryStorage } from '../adapters/memory-storage.js';
 import { systemClock } from '../adapters/clocks.js';
 import { AuthMethod, type AuthMethodOptions } from '../auth-method.js';
 import { JsonStore } from '../core/stored-json.js';
-import { KvEngine, type KvEngineOptions } from '../kv/kv-engine.js';
+import { KvEngine, type KvEngineOptions } from '../kv/index.js';
 import type { Clock } from '../ports/clock.js';
 import type { Storage } from '../ports/storage.js';
 import { AuditLog } from './audit.js';
