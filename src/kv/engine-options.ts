@@ -4,7 +4,9 @@ import type { Storage } from '../ports/storage.js';
 
 /** What the embedding service gives KvEngine: its options, and the options and answers of its typed methods. */
 
+/** How a KvEngine is built: only `storage` is required. */
 export interface KvEngineOptions {
+  /** Where the engine keeps its documents; one with atomic `commit` keeps every change all or nothing (docs/kv.md). */
   storage: Storage;
   /** Defaults to the system clock. */
   clock?: Clock;
@@ -27,25 +29,33 @@ export interface KvEngineOptions {
   onInternalError?: (error: unknown, request: EngineRequest) => void;
 }
 
+/** What a change that stores no new version answers. */
 export interface KvWarnings {
   /** Non-fatal problems, e.g. old versions whose removal failed and will be retried. */
   warnings: string[];
 }
 
+/** Which version a read answers. */
 export interface KvReadOptions {
   /** 0 or absent: the current version. */
   version?: number;
 }
 
+/** How a patch applies. */
 export interface KvPatchOptions {
+  /** Check-and-set: the current version the patch expects, as for `write`. */
   cas?: number;
   /** 'merge' (RFC 7396, the default) or 'json-patch' (RFC 6902: `patch` is then an array of operations). */
   format?: 'merge' | 'json-patch';
 }
 
+/** A page of a listing, in byte order of the names. */
 export interface KvListOptions {
+  /** Start after this name (the last one of the previous page). */
   after?: string;
+  /** At most this many names; 0, negative or absent: all of them. */
   limit?: number;
+  /** Leave out keys whose current version has a deletion time, even a future one; folders stay. */
   excludeDeleted?: boolean;
 }
 

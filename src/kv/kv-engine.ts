@@ -90,14 +90,20 @@ export class KvEngine {
     this.dispatcher = new Dispatcher(routes, { onInternalError: options.onInternalError });
   }
 
+  /**
+   * Serves one request of the wire API (docs/kv.md): the path relative to the mount, Vault's methods and fields. Never
+   * rejects: a refusal or a fault is an answer (4xx, or 500 reported to `onInternalError`).
+   */
   handle(request: EngineRequest): Promise<EngineResponse> {
     return this.dispatcher.handle(request);
   }
 
+  /** The engine-wide settings, as `GET config` answers them. */
   async readConfig(): Promise<KvConfig> {
     return configView(await this.config.read());
   }
 
+  /** Changes the engine-wide settings given (`POST config`); those left out keep their values. */
   async writeConfig(input: KvConfigInput): Promise<void> {
     await this.config.write(parseInput(configWriteFields, input));
   }
@@ -109,6 +115,10 @@ export class KvEngine {
     return { data: value, metadata };
   }
 
+  /**
+   * Stores `data` as the key's new version (creating the key), pruning the oldest past max_versions; `cas` must equal the
+   * current version (0 for a new key) when given, and is required when the engine or the key sets cas_required.
+   */
   async write(path: string, data: Record<string, unknown>, options: { cas?: number } = {}): Promise<KvWriteResult> {
     return this.data.write(keyPath(path), parseInput(dataWriteFields, { data, options }));
   }
@@ -123,6 +133,10 @@ export class KvEngine {
     throw new NotFound(`${JSON.stringify(path)} has no current version to patch`);
   }
 
+  /**
+   * The structure of a version's data without its values (every leaf null), down to `depth` levels (0: all);
+   * NotFound as for `read`.
+   */
   async subkeys(path: string, options: KvReadOptions & { depth?: number } = {}): Promise<SecretSubkeys> {
     const { version, depth } = parseInput(subkeysFields, options);
     const { value, metadata } = present(path, await this.data.subkeys(keyPath(path), version, depth));
@@ -134,28 +148,40 @@ export class KvEngine {
     return { warnings: await this.data.deleteLatest(keyPath(path)) };
   }
 
+  /** Soft-deletes the listed versions: their data stays until destroyed or pruned, and `undeleteVersions` restores it. */
   async deleteVersions(path: string, versions: number[]): Promise<KvWarnings> {
     return { warnings: await this.data.deleteVersions(keyPath(path), parseInput(versionsFields, { versions }).versions) };
   }
 
+  /** Restores the listed soft-deleted versions; destroyed ones stay destroyed. */
   async undeleteVersions(path: string, versions: number[]): Promise<KvWarnings> {
     return { warnings: await this.data.undeleteVersions(keyPath(path), parseInput(versionsFields, { versions }).versions) };
   }
 
+  /** Removes the data of the listed versions for good; their metadata stays, marked destroyed. */
   async destroyVersions(path: string, versions: number[]): Promise<KvWarnings> {
     return { warnings: await this.data.destroyVersions(keyPath(path), parseInput(versionsFields, { versions }).versions) };
   }
 
+  /** The key's settings, custom_metadata and every kept version's summary; NotFound when the key does not exist. */
   async readMetadata(path: string): Promise<KeyMetadata> {
     const found = await this.metadata.read(keyPath(path));
     if (!found) throw new NotFound(`no key ${JSON.stringify(path)}`);
     return found;
   }
 
+  /**
+   * Sets the key's settings and custom_metadata given (creating the key without versions); custom_metadata, when given,
+   * replaces the whole map. Lowering max_versions prunes at the next write, not now.
+   */
   async writeMetadata(path: string, input: KvMetadataInput): Promise<KvWarnings> {
     return { warnings: await this.metadata.write(keyPath(path), parseInput(metadataWriteFields, input)) };
   }
 
+  /**
+   * Changes only the fields given of an existing key's metadata: custom_metadata merges entry by entry (a null value
+   * removes one); NotFound when the key does not exist.
+   */
   async patchMetadata(path: string, input: KvMetadataPatchInput): Promise<KvWarnings> {
     const outcome = await this.metadata.patch(keyPath(path), parseInput(metadataPatchFields, input));
     if (outcome.state === 'missing') throw new NotFound(`no key ${JSON.stringify(path)}`);

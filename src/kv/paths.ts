@@ -25,6 +25,7 @@ import { JSON_PATCH, MERGE_PATCH } from './values/patch-formats.js';
 
 /** The engine's route table: one row per path of docs/kv.md, then Vault's catch-all. */
 
+/** What the routes call: the operations, the config and key stores, and the listings. */
 export interface KvRouteTargets {
   data: DataOperations;
   metadata: MetadataOperations;
@@ -73,6 +74,7 @@ function patchResponse(outcome: PatchOutcome): EngineResponse {
   return ok(outcome.metadata, outcome.warnings);
 }
 
+/** The route table of one engine, over its operations. */
 export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTargets): Route[] {
   const names = (recursive: boolean) =>
     operation(listFields, async ({ params, fields, request }) => listResponse(await listing.names(request, keyOf(params), fields, recursive)));

@@ -7,6 +7,7 @@ import type { KvChangeOperation, StoredChange, StoredMetadata } from '../documen
  * process made it, or a notification was lost) can still deliver every event in order.
  */
 
+/** One committed change of a key, as listeners receive it. */
 export interface KvChangeEvent {
   /** The key path, as written after `data/`. */
   path: string;
@@ -33,10 +34,12 @@ export interface KeyChange extends StoredChange {
   path: string;
 }
 
+/** A change of the key at `path`, as the feed handles it. */
 export function keyChange(path: string, change: StoredChange): KeyChange {
   return { path, operation: change.operation, version: change.version, revision: change.revision, time: change.time };
 }
 
+/** The event listeners receive for a change: its time formatted, now that someone listens. */
 export function eventOf(change: KeyChange): KvChangeEvent {
   return { path: change.path, operation: change.operation, version: change.version, revision: change.revision, time: formatTimestamp(change.time) };
 }

@@ -13,6 +13,7 @@ const storedConfig = z.object({
 });
 export type StoredConfig = z.infer<typeof storedConfig>;
 
+/** How the config is read and written. */
 export const configFormat = documentFormat({ shape: storedConfig });
 
 /** The settings of an engine that never stored its config: every one unset. */

@@ -24,8 +24,9 @@ export type Upgrade = (older: Record<string, unknown>) => Record<string, unknown
 /** The format of a document without a `format` field. */
 const FIRST = 1;
 
-/** The field types the documents share: counts (versions, revisions) and times (epoch milliseconds). */
+/** A count the documents store: a version number, a revision, a setting of versions kept. */
 export const storedCount = z.number().int().nonnegative();
+/** A time the documents store: epoch milliseconds. */
 export const storedTime = z.number();
 
 /** How one kind of document is read and written. */
@@ -85,6 +86,7 @@ function withDefaults(document: Record<string, unknown>, defaults: Readonly<Reco
   return document;
 }
 
+/** The format of one kind of document, from its definition. */
 export function documentFormat<S extends z.ZodObject>({ shape, upgrades = [], defaults }: FormatDefinition<S>): DocumentFormat<z.output<S>> {
   const version = upgrades.length + FIRST;
   const upgrade = (stored: unknown, key: string): unknown => {

@@ -21,6 +21,7 @@ const storedEntry = storedVersion.extend({
 });
 export type StoredEntry = z.infer<typeof storedEntry>;
 
+/** How entry documents are read and written. */
 export const entryFormat = documentFormat({ shape: storedEntry });
 
 /**

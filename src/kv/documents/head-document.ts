@@ -32,6 +32,7 @@ export const storedVersion = z.object({
   /** Id of the blob that holds the version's data; absent once destroyed, and for data kept in the entry document. */
   blob: z.string().optional(),
 });
+/** A version's entry, as stored. */
 export type StoredVersion = z.infer<typeof storedVersion>;
 
 /**
@@ -44,6 +45,7 @@ const storedChange = z.object({
   revision: storedCount,
   time: storedTime,
 });
+/** A change of a key, as its head records it. */
 export type StoredChange = z.infer<typeof storedChange>;
 
 const storedMetadata = z.object({
@@ -85,13 +87,17 @@ const storedMetadata = z.object({
    * of the key retries their removal before it commits, so a failed delete never leaves secret data behind for good.
    */
   garbage: z.array(z.string()),
-  /** Pruned versions whose entry documents (and the blobs they reference) are not yet confirmed removed; retried like `garbage`. */
+  /**
+   * Pruned versions whose entry documents (and the blobs they reference) are not yet confirmed removed; retried like
+   * `garbage`.
+   */
   retired: z.array(storedCount),
 });
+/** A key's head record, as stored. */
 export type StoredMetadata = z.infer<typeof storedMetadata>;
 
 /**
- * Heads of the first layout, from before the key store counted revisions and kept entry documents, lack the fields
- * that came with those: they read as a head that has had neither.
+ * How head records are read and written. Heads of the first layout, from before the key store counted revisions and
+ * kept entry documents, lack the fields that came with those: they read as a head that has had neither.
  */
 export const headFormat = documentFormat({ shape: storedMetadata, defaults: { revision: 0, spilled: 0, garbage: [], retired: [] } });

@@ -25,6 +25,7 @@ import { keptRange } from '../rules/versions.js';
 const DEFAULT_GRACE_SECONDS = 15 * 60;
 const DEFAULT_LIMIT = 1000;
 
+/** How far one `reclaimOrphans` call goes. */
 export interface ReclaimOptions {
   /** Only items written at least this long ago; default 900 (15 minutes), at least 120. */
   graceSeconds?: number;
@@ -34,14 +35,18 @@ export interface ReclaimOptions {
   after?: string;
 }
 
+/** What one `reclaimOrphans` call removed. */
 export interface ReclaimResult {
+  /** Version blobs removed. */
   blobs: number;
+  /** Entry documents removed. */
   entries: number;
   /** False when the call stopped at its limit or time budget: call again with `after: next`. */
   complete: boolean;
   next?: string;
 }
 
+/** The reclaim of one engine's documents (see the comment above). */
 export class OrphanReclaim {
   constructor(
     private readonly json: JsonStore,

@@ -8,23 +8,34 @@ import { configFormat, type StoredConfig } from '../documents/config-document.js
 /** Any negative delete_version_after disables the feature; it is kept as -1 and reads back as "-1s". */
 const DISABLED = -1;
 
+/** The fields of `POST config`, each optional, converted loosely as Vault does ("10" for 10, "1h" for 3600 seconds). */
 export const configWriteFields = z.object({
   max_versions: int({ min: 0 }).optional(),
   cas_required: bool().optional(),
   delete_version_after: duration({ allowNegative: true }).optional(),
   metadata_cas_required: bool().optional(),
 });
+/** A config write as checked: durations in seconds. */
 export type ConfigWrite = z.output<typeof configWriteFields>;
-/** What `writeConfig` takes: the fields of `POST config`, with the same loose conversions. */
+/**
+ * What `writeConfig` takes: the fields of `POST config`, with the same loose conversions.
+ * @useDeclaredType
+ */
 export type KvConfigInput = z.input<typeof configWriteFields>;
 
+/** The engine-wide settings, as `GET config` and `readConfig` answer them. */
 export interface KvConfig {
+  /** Every data write and patch must carry `cas`. */
   cas_required: boolean;
+  /** How long after its write a version is soft-deleted, as a duration ("0s": never; "-1s": disabled for every key). */
   delete_version_after: string;
+  /** Versions a key keeps (0: 10), unless its own metadata says otherwise. */
   max_versions: number;
+  /** Every metadata write and patch must carry `metadata_cas`. */
   metadata_cas_required: boolean;
 }
 
+/** The stored config as it is answered. */
 export function configView(config: StoredConfig): KvConfig {
   return {
     cas_required: config.cas_required,

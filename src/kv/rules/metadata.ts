@@ -8,6 +8,7 @@ import type { StoredMetadata } from '../documents/head-document.js';
 
 /** Key metadata: its fields, the rules of metadata writes and patches, and the record of a new key. */
 
+/** The fields of `POST metadata/<key>`, each optional. */
 export const metadataWriteFields = z.object({
   max_versions: int({ min: 0 }).optional(),
   cas_required: bool().optional(),
@@ -17,7 +18,10 @@ export const metadataWriteFields = z.object({
   metadata_cas: metadataCasField,
 });
 export type MetadataWrite = z.output<typeof metadataWriteFields>;
-/** What `writeMetadata` takes: the fields of `POST metadata/:path`. */
+/**
+ * What `writeMetadata` takes: the fields of `POST metadata/:path`.
+ * @useDeclaredType
+ */
 export type KvMetadataInput = z.input<typeof metadataWriteFields>;
 
 /** Unknown and read-only fields are ignored; null resets max_versions to 0 and cas_required to false. */
@@ -30,7 +34,10 @@ export const metadataPatchFields = z.object({
   metadata_cas: metadataCasField,
 });
 export type MetadataPatch = z.output<typeof metadataPatchFields>;
-/** What `patchMetadata` takes: the fields of `PATCH metadata/:path`. */
+/**
+ * What `patchMetadata` takes: the fields of `PATCH metadata/:path`.
+ * @useDeclaredType
+ */
 export type KvMetadataPatchInput = z.input<typeof metadataPatchFields>;
 
 /** A new key's settings: 0 and false defer to the engine's config. */

@@ -15,22 +15,27 @@ export interface VersionMetadata {
   version: number;
 }
 
+/** A version read by `read`: its data and its metadata. */
 export interface SecretVersion {
   data: Record<string, unknown>;
   metadata: VersionMetadata;
 }
 
+/** What `subkeys` answers: the data's structure (every leaf null) and the version's metadata. */
 export interface SecretSubkeys {
   subkeys: Record<string, unknown>;
   metadata: VersionMetadata;
 }
 
+/** One kept version in a key's metadata; times are RFC 3339 UTC. */
 export interface VersionSummary {
   created_time: string;
+  /** "" when no deletion is scheduled; may lie in the future. */
   deletion_time: string;
   destroyed: boolean;
 }
 
+/** A key's metadata, as `GET metadata/<key>` and `readMetadata` answer it; a setting of 0 or false defers to the config. */
 export interface KeyMetadata {
   cas_required: boolean;
   created_time: string;
@@ -59,11 +64,13 @@ function summary(version: StoredVersion): VersionSummary {
   };
 }
 
+/** The metadata of `version` of `key`, as reads, writes and patches answer it. */
 export function versionMetadata(key: StoredMetadata, version: StoredVersion): VersionMetadata {
   const { created_time, deletion_time, destroyed } = summary(version);
   return { created_time, custom_metadata: customMetadataView(key), deletion_time, destroyed, version: version.version };
 }
 
+/** The key's metadata as it is answered; `key` must hold every kept version's entry, not only the inline ones. */
 export function keyMetadata(key: StoredMetadata): KeyMetadata {
   return {
     cas_required: key.cas_required,

@@ -27,6 +27,7 @@ const pointer = z.string().refine((text) => text === '' || text.startsWith('/'),
 const withValue = z.object({ path: pointer, value: z.unknown().refine((value) => value !== undefined, 'is required') });
 const withFrom = z.object({ path: pointer, from: pointer });
 
+/** The operations of a JSON Patch request, checked before any applies: at most MAX_PATCH_OPERATIONS. */
 export const jsonPatchOperations = z
   .array(
     z.discriminatedUnion('op', [
@@ -39,6 +40,11 @@ export const jsonPatchOperations = z
     ]),
   )
   .max(MAX_PATCH_OPERATIONS, `at most ${MAX_PATCH_OPERATIONS} JSON Patch operations are allowed`);
+/**
+ * One RFC 6902 operation: `add`, `replace` and `test` with a `value`, `remove`, and `move` and `copy` with a `from`;
+ * paths are JSON pointers.
+ * @useDeclaredType
+ */
 export type JsonPatchOperation = z.output<typeof jsonPatchOperations>[number];
 
 type Container = Record<string, unknown> | unknown[];
