@@ -4,7 +4,7 @@ import { InternalError } from '../../src/core/errors.js';
 import { CorruptDocument } from '../../src/core/stored-json.js';
 import { documentFormat } from '../../src/kv/documents/document-format.js';
 import { entryData, entryFormat } from '../../src/kv/documents/entry-document.js';
-import { headFormat } from '../../src/kv/documents/head-document.js';
+import { headFormat, headHistory } from '../../src/kv/documents/head-document.js';
 import { dataOf, setup } from './helpers.js';
 
 /** The definition every stored KV document is read through: format versions, upgrade steps, defaults, shapes. */
@@ -61,6 +61,21 @@ describe('stored document formats', () => {
     expect(entryData({ version: 1, created: 'not checked', write: 'w', data: { a: 1 } }, 'e/1')).toEqual({ a: 1 });
     expect(entryData({ version: 1, created: 1, write: 'w' }, 'e/1')).toBeUndefined();
     expect(() => entryData({ version: 1, created: 1, write: 'w', data: [1] }, 'e/1')).toThrow(new CorruptDocument('stored entry "e/1" is corrupt: its data has the wrong shape'));
+  });
+});
+
+describe('the history of a head', () => {
+  const head = (changes: unknown) => headFormat.read({ created: 1, updated: 1, current_version: 0, oldest_version: 0, max_versions: 0, cas_required: false, delete_version_after: 0, custom_metadata: {}, changes, versions: [] }, 'kv/metadata/k');
+
+  it('is read with the head as a list, and each change checked where it becomes an event', () => {
+    const corrupt = head([{ operation: 'write', version: 1, revision: 'two', time: 1 }]);
+    expect(() => headHistory(corrupt, 'kv/metadata/k')).toThrow(new CorruptDocument('stored entry "kv/metadata/k" is corrupt: field changes.0.revision has the wrong shape'));
+    expect(() => head({ operation: 'write' })).toThrow(new CorruptDocument('stored entry "kv/metadata/k" is corrupt: field changes has the wrong shape'));
+  });
+
+  it('takes an operation a later release added as it was recorded', () => {
+    expect(headHistory(head([{ operation: 'rename', version: 1, revision: 2, time: 3 }]), 'kv/metadata/k')).toEqual([{ operation: 'rename', version: 1, revision: 2, time: 3 }]);
+    expect(headHistory(head(undefined), 'kv/metadata/k')).toEqual([]);
   });
 });
 

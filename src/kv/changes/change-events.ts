@@ -1,5 +1,5 @@
 import { formatTimestamp } from '../../core/time.js';
-import type { KvChangeOperation, StoredChange, StoredMetadata } from '../documents/head-document.js';
+import { headHistory, type KvChangeOperation, type StoredChange, type StoredMetadata } from '../documents/head-document.js';
 
 /**
  * Change events: one per committed mutation of a key. Each change is also recorded in the key's head record, in the
@@ -44,9 +44,9 @@ export function eventOf(change: KeyChange): KvChangeEvent {
   return { path: change.path, operation: change.operation, version: change.version, revision: change.revision, time: formatTimestamp(change.time) };
 }
 
-/** The changes a key's record remembers, oldest first. */
-export function changesOf(path: string, record: StoredMetadata | undefined): KeyChange[] {
-  return (record?.changes ?? []).map((change) => keyChange(path, change));
+/** The changes of the key at `path` that its head (stored under `key`) remembers, oldest first. */
+export function changesOf(path: string, head: StoredMetadata, key: string): KeyChange[] {
+  return headHistory(head, key).map((change) => keyChange(path, change));
 }
 
 /** The change of a key's removal: one revision past the last record the remover saw. */

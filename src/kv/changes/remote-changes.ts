@@ -71,7 +71,7 @@ export class RemoteChanges {
   private reconcile(path: string): Promise<void> {
     return this.mutex.run(path, async () => {
       const record = await this.keys.read(path);
-      if (record) return this.feed.deliver(changesOf(path, record));
+      if (record) return this.feed.deliver(changesOf(path, record, this.layout.metadata(path)));
       const last = this.feed.last(path);
       if (last) this.feed.deliver([removalChange(path, { revision: last.revision, current_version: last.version }, this.clock())]);
     });

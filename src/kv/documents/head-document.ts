@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { documentFormat, storedCount, storedTime } from './document-format.js';
+import { checked, documentFormat, storedCount, storedTime } from './document-format.js';
 
 /**
  * A key's head record (StorageLayout.metadata): its commit point, with its settings, its inline version entries and
@@ -48,6 +48,9 @@ const storedChange = z.object({
 /** A change of a key, as its head records it. */
 export type StoredChange = z.infer<typeof storedChange>;
 
+/** The part of a head that `headHistory` checks. */
+const storedHistory = z.object({ changes: z.array(storedChange).optional() });
+
 const storedMetadata = z.object({
   created: storedTime,
   /** When the newest version was added (or the key created): metadata changes leave it alone, as in Vault. */
@@ -63,8 +66,12 @@ const storedMetadata = z.object({
   metadata_version: storedCount.optional(),
   /** This key's metadata writes and patches must carry metadata_cas; absent means false. */
   metadata_cas_required: z.boolean().optional(),
-  /** The latest changes of the key, oldest first, for change events (change-events.ts); absent before any. */
-  changes: z.array(storedChange).optional(),
+  /**
+   * The latest changes of the key, oldest first, for change events (change-events.ts); absent before any. A head read
+   * checks only that this is a list: each change is checked where it becomes an event (`headHistory`), because checking
+   * a full history on every read doubles the cost of checking a head.
+   */
+  changes: z.custom<StoredChange[]>((value) => Array.isArray(value)).optional(),
   /** Counts the commits of this record, so that equal bytes always mean no commit happened in between. */
   revision: storedCount,
   /** The highest version ever written to an entry document (0: none); pruning retires documents only up to it. */
@@ -101,3 +108,8 @@ export type StoredMetadata = z.infer<typeof storedMetadata>;
  * kept entry documents, lack the fields that came with those: they read as a head that has had neither.
  */
 export const headFormat = documentFormat({ shape: storedMetadata, defaults: { revision: 0, spilled: 0, garbage: [], retired: [] } });
+
+/** The changes a head records (`key`: where it is stored), each checked, for the events they give. */
+export function headHistory(head: StoredMetadata, key: string): StoredChange[] {
+  return checked(storedHistory, head, key).changes ?? [];
+}
