@@ -50,7 +50,7 @@ export async function expectOk(pending) {
   return response;
 }
 
-/** Where the engine keeps a key's record and its current version's blob (see src/kv/storage-layout.ts). */
+/** Where the engine keeps a key's record and its current version's blob (see src/kv/documents/storage-layout.ts). */
 export async function storedKeys(storage, path) {
   const metadata = `${PREFIX}metadata/${path}`;
   const record = JSON.parse(new TextDecoder().decode(await storage.get(metadata)));

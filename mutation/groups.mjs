@@ -29,15 +29,16 @@ export const GROUPS = {
     tests: ['tests/auth/rsa-signature*.test.ts', 'tests/auth/asn1-time.test.ts'],
   },
   'json-patch': {
-    mutate: ['src/kv/json-patch.ts'],
+    mutate: ['src/kv/values/json-patch.ts'],
     tests: ['tests/kv/json-patch*.test.ts'],
   },
   events: {
     mutate: [
       'src/server/routes/event-routes.ts',
       'src/server/routes/event-subscriptions.ts',
-      'src/kv/change-feed.ts',
-      'src/kv/change-events.ts',
+      'src/kv/changes/change-feed.ts',
+      'src/kv/changes/change-events.ts',
+      'src/kv/changes/recorded-change.ts',
       'src/server/routes/sys-routes.ts',
       'src/server/policies/mount-access.ts',
       'src/server/policies/policy-store.ts',

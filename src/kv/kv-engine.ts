@@ -2,11 +2,11 @@ import { Dispatcher } from '../core/framework/router.js';
 import { InvalidRequest, NotFound } from '../lib/errors.js';
 import type { EngineRequest, EngineResponse } from '../core/framework/request.js';
 import { JsonStore } from '../core/store/stored-json.js';
-import type { Clock } from '../ports/clock.js';
 import { systemClock } from '../lib/clocks.js';
-import type { Storage } from '../ports/storage.js';
-import { ConfigStore, configView, configWriteFields, type KvConfig, type KvConfigInput } from './config.js';
-import { now, type KvContext } from './context.js';
+import { checkOptions, type KvEngineOptions, type KvListOptions, type KvPatchOptions, type KvReadOptions, type KvScanOptions, type KvWarnings } from './engine-options.js';
+import { configView, configWriteFields, type KvConfig, type KvConfigInput } from './rules/config.js';
+import { ConfigStore } from './store/config-store.js';
+import { now, type KvContext } from './operations/context.js';
 import {
   DataOperations,
   dataPatchFields,
@@ -16,75 +16,26 @@ import {
   versionsFields,
   type KvWriteResult,
   type VersionRead,
-} from './data-operations.js';
-import type { JsonPatchOperation } from './json-patch.js';
-import type { KvChangeEvent } from './change-events.js';
-import { ChangeFeed, type KvChangeListener } from './change-feed.js';
-import { RemoteChanges } from './remote-changes.js';
-import { FolderListing, type DetailedListing } from './folder-listing.js';
-import { KeyPages } from './key-pages.js';
-import { KeyStore } from './key-store.js';
-import { deleteFolder, transferFields } from './key-moves.js';
-import { OrphanReclaim, type ReclaimOptions, type ReclaimResult } from './orphan-reclaim.js';
-import { listFields } from './listing.js';
-import { metadataPatchFields, metadataWriteFields, type KvMetadataInput, type KvMetadataPatchInput } from './metadata.js';
-import { MetadataOperations } from './metadata-operations.js';
+} from './operations/data-operations.js';
+import type { JsonPatchOperation } from './values/json-patch.js';
+import type { KvChangeEvent } from './changes/change-events.js';
+import { ChangeFeed, type KvChangeListener } from './changes/change-feed.js';
+import { RemoteChanges } from './changes/remote-changes.js';
+import { FolderListing, type DetailedListing } from './operations/folder-listing.js';
+import { KeyPages } from './store/key-pages.js';
+import { KeyStore } from './store/key-store.js';
+import { deleteFolder, transferFields } from './operations/key-moves.js';
+import { OrphanReclaim, type ReclaimOptions, type ReclaimResult } from './operations/orphan-reclaim.js';
+import { listFields } from './operations/listing.js';
+import { metadataPatchFields, metadataWriteFields, type KvMetadataInput, type KvMetadataPatchInput } from './rules/metadata.js';
+import { MetadataOperations } from './operations/metadata-operations.js';
 import { kvRoutes } from './paths.js';
-import { StorageLayout } from './storage-layout.js';
-import { kvStoredShapes } from './stored-shapes.js';
-import { DEFAULT_MAX_VALUE_BYTES, MAX_DATA_DEPTH } from './value-limits.js';
-import { folderPath, keyPath, patchMediaType } from './typed-input.js';
+import { StorageLayout } from './documents/storage-layout.js';
+import { DEFAULT_MAX_VALUE_BYTES, MAX_DATA_DEPTH } from './values/value-limits.js';
+import { patchMediaType } from './values/patch-formats.js';
+import { folderPath, keyPath } from './values/key-paths.js';
 import { parseInput } from '../core/framework/parse-input.js';
-import type { KeyMetadata, SecretSubkeys, SecretVersion, VersionMetadata } from './views.js';
-
-export interface KvEngineOptions {
-  storage: Storage;
-  /** Defaults to the system clock. */
-  clock?: Clock;
-  /** Where the engine keeps its records in `storage`, so that one Storage can hold several engines. Default 'kv/'. */
-  storagePrefix?: string;
-  /**
-   * Largest data a version may hold, in bytes of serialised JSON (default 1 MiB, the example server's body limit).
-   * A write or patch whose data would be larger is a 400.
-   */
-  maxValueBytes?: number;
-  /**
-   * Listings (LIST, SCAN, detailed-metadata) show only what the caller may read, as if every request asked with
-   * `readable_only=true`: keys need `read` on `data/<key>`, sub-folders `list` on `metadata/<folder>/`. Only requests
-   * with an `authorize` callback are narrowed. Default false (a request can still ask).
-   */
-  filterListings?: boolean;
-  /** A change listener threw, or watching other processes failed: the change stands (it is committed); this reports it. */
-  onEventError?: (error: unknown) => void;
-  /** Every server-side fault answered as 500, for the service's logs (with the request without its body). */
-  onInternalError?: (error: unknown, request: EngineRequest) => void;
-}
-
-export interface KvWarnings {
-  /** Non-fatal problems, e.g. old versions whose removal failed and will be retried. */
-  warnings: string[];
-}
-
-export interface KvReadOptions {
-  /** 0 or absent: the current version. */
-  version?: number;
-}
-
-export interface KvPatchOptions {
-  cas?: number;
-  /** 'merge' (RFC 7396, the default) or 'json-patch' (RFC 6902: `patch` is then an array of operations). */
-  format?: 'merge' | 'json-patch';
-}
-
-export interface KvListOptions {
-  after?: string;
-  limit?: number;
-  excludeDeleted?: boolean;
-}
-
-/** SCAN: every key below a folder, as paths relative to it. */
-export type KvScanOptions = Omit<KvListOptions, 'excludeDeleted'>;
-
+import type { KeyMetadata, SecretSubkeys, SecretVersion, VersionMetadata } from './rules/views.js';
 
 function hiddenVersion(path: string, metadata: VersionMetadata): NotFound {
   return new NotFound(`version ${metadata.version} of ${JSON.stringify(path)} is ${metadata.destroyed ? 'destroyed' : 'deleted'}`);
@@ -94,15 +45,6 @@ function present<T>(path: string, read: VersionRead<T>): { value: T; metadata: V
   if (read.state === 'missing') throw new NotFound(`no such version of ${JSON.stringify(path)}`);
   if (read.state === 'hidden') throw hiddenVersion(path, read.metadata);
   return read;
-}
-
-/** Options are the embedding service's configuration: a mistake is refused at once, not found at the first request. */
-function checkOptions(options: KvEngineOptions): void {
-  if (!options || typeof options.storage !== 'object' || options.storage === null) throw new TypeError('KvEngine needs a storage');
-  const { maxValueBytes } = options;
-  if (maxValueBytes !== undefined && !(typeof maxValueBytes === 'number' && maxValueBytes > 0)) {
-    throw new TypeError('maxValueBytes must be a positive number of bytes');
-  }
 }
 
 /**
@@ -125,7 +67,7 @@ export class KvEngine {
   constructor(options: KvEngineOptions) {
     checkOptions(options);
     const layout = new StorageLayout(options.storagePrefix ?? 'kv/');
-    const json = new JsonStore(options.storage, kvStoredShapes(layout));
+    const json = new JsonStore(options.storage);
     const clock = options.clock ?? systemClock;
     const context: KvContext = {
       keys: new KeyStore(json, layout, () => clock.now().getTime()),
@@ -148,14 +90,20 @@ export class KvEngine {
     this.dispatcher = new Dispatcher(routes, { onInternalError: options.onInternalError });
   }
 
+  /**
+   * Serves one request of the wire API (docs/kv.md): the path relative to the mount, Vault's methods and fields. Never
+   * rejects: a refusal or a fault is an answer (4xx, or 500 reported to `onInternalError`).
+   */
   handle(request: EngineRequest): Promise<EngineResponse> {
     return this.dispatcher.handle(request);
   }
 
+  /** The engine-wide settings, as `GET config` answers them. */
   async readConfig(): Promise<KvConfig> {
     return configView(await this.config.read());
   }
 
+  /** Changes the engine-wide settings given (`POST config`); those left out keep their values. */
   async writeConfig(input: KvConfigInput): Promise<void> {
     await this.config.write(parseInput(configWriteFields, input));
   }
@@ -167,6 +115,10 @@ export class KvEngine {
     return { data: value, metadata };
   }
 
+  /**
+   * Stores `data` as the key's new version (creating the key), pruning the oldest past max_versions; `cas` must equal the
+   * current version (0 for a new key) when given, and is required when the engine or the key sets cas_required.
+   */
   async write(path: string, data: Record<string, unknown>, options: { cas?: number } = {}): Promise<KvWriteResult> {
     return this.data.write(keyPath(path), parseInput(dataWriteFields, { data, options }));
   }
@@ -181,6 +133,10 @@ export class KvEngine {
     throw new NotFound(`${JSON.stringify(path)} has no current version to patch`);
   }
 
+  /**
+   * The structure of a version's data without its values (every leaf null), down to `depth` levels (0: all);
+   * NotFound as for `read`.
+   */
   async subkeys(path: string, options: KvReadOptions & { depth?: number } = {}): Promise<SecretSubkeys> {
     const { version, depth } = parseInput(subkeysFields, options);
     const { value, metadata } = present(path, await this.data.subkeys(keyPath(path), version, depth));
@@ -192,28 +148,40 @@ export class KvEngine {
     return { warnings: await this.data.deleteLatest(keyPath(path)) };
   }
 
+  /** Soft-deletes the listed versions: their data stays until destroyed or pruned, and `undeleteVersions` restores it. */
   async deleteVersions(path: string, versions: number[]): Promise<KvWarnings> {
     return { warnings: await this.data.deleteVersions(keyPath(path), parseInput(versionsFields, { versions }).versions) };
   }
 
+  /** Restores the listed soft-deleted versions; destroyed ones stay destroyed. */
   async undeleteVersions(path: string, versions: number[]): Promise<KvWarnings> {
     return { warnings: await this.data.undeleteVersions(keyPath(path), parseInput(versionsFields, { versions }).versions) };
   }
 
+  /** Removes the data of the listed versions for good; their metadata stays, marked destroyed. */
   async destroyVersions(path: string, versions: number[]): Promise<KvWarnings> {
     return { warnings: await this.data.destroyVersions(keyPath(path), parseInput(versionsFields, { versions }).versions) };
   }
 
+  /** The key's settings, custom_metadata and every kept version's summary; NotFound when the key does not exist. */
   async readMetadata(path: string): Promise<KeyMetadata> {
     const found = await this.metadata.read(keyPath(path));
     if (!found) throw new NotFound(`no key ${JSON.stringify(path)}`);
     return found;
   }
 
+  /**
+   * Sets the key's settings and custom_metadata given (creating the key without versions); custom_metadata, when given,
+   * replaces the whole map. Lowering max_versions prunes at the next write, not now.
+   */
   async writeMetadata(path: string, input: KvMetadataInput): Promise<KvWarnings> {
     return { warnings: await this.metadata.write(keyPath(path), parseInput(metadataWriteFields, input)) };
   }
 
+  /**
+   * Changes only the fields given of an existing key's metadata: custom_metadata merges entry by entry (a null value
+   * removes one); NotFound when the key does not exist.
+   */
   async patchMetadata(path: string, input: KvMetadataPatchInput): Promise<KvWarnings> {
     const outcome = await this.metadata.patch(keyPath(path), parseInput(metadataPatchFields, input));
     if (outcome.state === 'missing') throw new NotFound(`no key ${JSON.stringify(path)}`);

@@ -3,28 +3,29 @@ import type { EngineResponse } from '../core/framework/request.js';
 import { notFound, notFoundEmpty, notFoundWithData, noContent, ok, okOrNoContent, listResponse } from '../core/framework/response.js';
 import { mediaTypeOf } from '../core/framework/router.js';
 import { operation, route, type ExistenceContext, type Operation, type Route, type RouteContext } from '../core/framework/routing-table.js';
-import { configView, configWriteFields, type ConfigStore } from './config.js';
+import { configView, configWriteFields } from './rules/config.js';
+import type { ConfigStore } from './store/config-store.js';
 import {
   dataPatchFields,
   dataWriteFields,
-  JSON_PATCH,
-  MERGE_PATCH,
   readFields,
   subkeysFields,
   versionsFields,
   type DataOperations,
   type PatchOutcome,
   type VersionRead,
-} from './data-operations.js';
-import type { FolderListing } from './folder-listing.js';
-import type { KeyStore } from './key-store.js';
-import { deleteFolder, folderDeleteFields, transferFields } from './key-moves.js';
-import { listFields } from './listing.js';
-import { metadataPatchFields, metadataWriteFields } from './metadata.js';
-import type { MetadataOperations } from './metadata-operations.js';
+} from './operations/data-operations.js';
+import type { FolderListing } from './operations/folder-listing.js';
+import type { KeyStore } from './store/key-store.js';
+import { deleteFolder, folderDeleteFields, transferFields } from './operations/key-moves.js';
+import { listFields } from './operations/listing.js';
+import { metadataPatchFields, metadataWriteFields } from './rules/metadata.js';
+import type { MetadataOperations } from './operations/metadata-operations.js';
+import { JSON_PATCH, MERGE_PATCH } from './values/patch-formats.js';
 
 /** The engine's route table: one row per path of docs/kv.md, then Vault's catch-all. */
 
+/** What the routes call: the operations, the config and key stores, and the listings. */
 export interface KvRouteTargets {
   data: DataOperations;
   metadata: MetadataOperations;
@@ -73,6 +74,7 @@ function patchResponse(outcome: PatchOutcome): EngineResponse {
   return ok(outcome.metadata, outcome.warnings);
 }
 
+/** The route table of one engine, over its operations. */
 export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTargets): Route[] {
   const names = (recursive: boolean) =>
     operation(listFields, async ({ params, fields, request }) => listResponse(await listing.names(request, keyOf(params), fields, recursive)));

@@ -1,7 +1,7 @@
 // What createServer takes, each option with its default: the caller's storage and clock, the engines' own options,
 // the token and event-subscription limits, the transport limits, TLS, the audit file and the log.
 import type { AuthMethodOptions } from '../adapters/aws/auth-method.js';
-import type { KvEngineOptions } from '../kv/kv-engine.js';
+import type { KvEngineOptions } from '../kv/index.js';
 import type { Clock } from '../ports/clock.js';
 import type { Storage } from '../ports/storage.js';
 import type { TransportLimitOptions } from './http/transport-limits.js';

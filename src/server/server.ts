@@ -8,7 +8,7 @@ import { acceptListMethod } from '../adapters/http/list-method.js';
 import { MemoryStorage } from '../adapters/storage/memory/memory-storage.js';
 import { AuthMethod } from '../adapters/aws/auth-method.js';
 import { JsonStore } from '../core/store/stored-json.js';
-import { KvEngine } from '../kv/kv-engine.js';
+import { KvEngine } from '../kv/index.js';
 import { AuditLog } from './dispatch/audit.js';
 import { createDispatcher, type Mount } from './dispatch/dispatch.js';
 import { BodyBudget } from './http/body-budget.js';

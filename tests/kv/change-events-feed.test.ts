@@ -3,8 +3,9 @@
 // written (removed ones included).
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
-import { ChangeFeed, TRACKED_KEYS } from '../../src/kv/change-feed.js';
-import type { KeyChange, KvChangeOperation } from '../../src/kv/change-events.js';
+import { ChangeFeed, TRACKED_KEYS } from '../../src/kv/changes/change-feed.js';
+import type { KeyChange } from '../../src/kv/changes/change-events.js';
+import type { KvChangeOperation } from '../../src/kv/documents/head-document.js';
 import { KvEngine, type KvChangeEvent } from '../../src/kv/index.js';
 
 const change = (path: string, revision: number, operation: KvChangeOperation = 'write'): KeyChange => ({ path, operation, version: revision, revision, time: 0 });

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { JsonStore } from '../../src/core/store/stored-json.js';
-import { DecodedHeads } from '../../src/kv/decoded-heads.js';
-import { KeyStore } from '../../src/kv/key-store.js';
-import { newMetadata } from '../../src/kv/metadata.js';
-import { StorageLayout } from '../../src/kv/storage-layout.js';
-import { kvStoredShapes } from '../../src/kv/stored-shapes.js';
-import { addVersion } from '../../src/kv/versions.js';
+import { DecodedHeads } from '../../src/kv/store/decoded-heads.js';
+import { KeyStore } from '../../src/kv/store/key-store.js';
+import { newMetadata } from '../../src/kv/rules/metadata.js';
+import { StorageLayout } from '../../src/kv/documents/storage-layout.js';
+import { addVersion } from '../../src/kv/rules/versions.js';
 import { dataOf, setup } from './helpers.js';
 
 /** Head records are decoded once per distinct bytes; every read still reads the storage. */
@@ -54,7 +53,7 @@ describe('decoded heads', () => {
 
   it('freeze a head this process committed as deeply as one it decoded', async () => {
     const layout = new StorageLayout('kv/');
-    const keys = new KeyStore(new JsonStore(new MemoryStorage(), kvStoredShapes(layout)), layout, () => 1);
+    const keys = new KeyStore(new JsonStore(new MemoryStorage()), layout, () => 1);
     for (let round = 1; round <= 3; round++) {
       await keys.change('k', async (current, stage) => {
         const { next } = addVersion(current ?? newMetadata(1), await stage({ round }), 1, { max_versions: 0, cas_required: false, delete_version_after: 0 });

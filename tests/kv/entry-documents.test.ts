@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { JsonStore } from '../../src/core/store/stored-json.js';
-import { EntryDocuments } from '../../src/kv/entry-documents.js';
+import { EntryDocuments } from '../../src/kv/store/entry-documents.js';
 import { kvEntryFolder, kvProblems } from '../campaign/support/invariants.js';
 import { blobCount, copyStorage, dataOf, setup, entryDocumentVersions as entryDocuments, MemoryStorageWithoutCommits, storedHead as head, withVersions } from './helpers.js';
 

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
-import { encodeHead, headText, laidOut } from '../../src/kv/head-records.js';
-import type { StoredMetadata } from '../../src/kv/records.js';
+import { encodeHead, headText, laidOut } from '../../src/kv/store/head-records.js';
+import type { StoredMetadata } from '../../src/kv/documents/head-document.js';
 import { dataOf, setup } from './helpers.js';
 
 /** Committed heads are laid out in one shape and encoded from their parts' kept texts, as JSON.stringify would write them. */

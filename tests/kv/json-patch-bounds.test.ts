@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidRequest } from '../../src/lib/errors.js';
-import { subkeys } from '../../src/kv/subkeys.js';
+import { subkeys } from '../../src/kv/values/subkeys.js';
 import { dataOf, expectError, JSON_PATCH, setup } from './helpers.js';
 
 /** `levels` nested objects: nested(2) is {n: {n: 1}}. */

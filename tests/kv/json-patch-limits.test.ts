@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidRequest } from '../../src/lib/errors.js';
-import { applyJsonPatch, jsonPatchOperations, type JsonPatchOperation } from '../../src/kv/json-patch.js';
-import type { ValueLimits } from '../../src/kv/value-limits.js';
+import { applyJsonPatch, jsonPatchOperations, type JsonPatchOperation } from '../../src/kv/values/json-patch.js';
+import type { ValueLimits } from '../../src/kv/values/value-limits.js';
 import { expectError, JSON_PATCH, setup } from './helpers.js';
 
 /**

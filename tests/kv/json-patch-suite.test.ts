@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InvalidRequest } from '../../src/lib/errors.js';
 import { isPlainObject } from '../../src/core/framework/fields.js';
-import { applyJsonPatch, jsonPatchOperations } from '../../src/kv/json-patch.js';
-import { DEFAULT_MAX_VALUE_BYTES, MAX_DATA_DEPTH } from '../../src/kv/value-limits.js';
+import { applyJsonPatch, jsonPatchOperations } from '../../src/kv/values/json-patch.js';
+import { DEFAULT_MAX_VALUE_BYTES, MAX_DATA_DEPTH } from '../../src/kv/values/value-limits.js';
 import { dataOf, JSON_PATCH, setup } from './helpers.js';
 
 /**

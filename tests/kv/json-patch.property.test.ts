@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_DATA_DEPTH } from '../../src/kv/value-limits.js';
+import { MAX_DATA_DEPTH } from '../../src/kv/values/value-limits.js';
 import { dataOf, JSON_PATCH, setup } from './helpers.js';
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mergePatch } from '../../src/kv/merge-patch.js';
+import { mergePatch } from '../../src/kv/values/merge-patch.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

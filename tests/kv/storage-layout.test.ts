@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blobTime, newBlobId, timedBlobId } from '../../src/kv/storage-layout.js';
+import { blobTime, newBlobId, timedBlobId } from '../../src/kv/documents/storage-layout.js';
 
 describe('blob ids', () => {
   it('are 128 random bits in hex, none repeated across many draws of the random pool', () => {

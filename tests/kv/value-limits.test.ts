@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { measure } from '../../src/kv/value-limits.js';
+import { measure } from '../../src/kv/values/value-limits.js';
 
 describe('measure', () => {
   it('counts the bytes JSON.stringify writes in UTF-8, and the nesting, of any JSON value', () => {

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { documentFormat, storedCount } from './document-format.js';
+
+/** The engine's settings (StorageLayout.config): the defaults of every key, which a key's metadata may override. */
+const storedConfig = z.object({
+  /** 0 = unset (10 are kept). */
+  max_versions: storedCount,
+  cas_required: z.boolean(),
+  /** Seconds; 0 = unset; negative (stored as -1) disables automatic deletion for the whole engine. */
+  delete_version_after: z.number().int(),
+  /** Every metadata write and patch must carry metadata_cas; absent in configs written before it existed. */
+  metadata_cas_required: z.boolean().optional(),
+});
+export type StoredConfig = z.infer<typeof storedConfig>;
+
+/** How the config is read and written. */
+export const configFormat = documentFormat({ shape: storedConfig });
+
+/** The settings of an engine that never stored its config: every one unset. */
+export const DEFAULT_CONFIG: StoredConfig = Object.freeze({ max_versions: 0, cas_required: false, delete_version_after: 0 });

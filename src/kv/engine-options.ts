@@ -1,0 +1,72 @@
+import type { EngineRequest } from '../core/framework/request.js';
+import type { Clock } from '../ports/clock.js';
+import type { Storage } from '../ports/storage.js';
+
+/** What the embedding service gives KvEngine: its options, and the options and answers of its typed methods. */
+
+/** How a KvEngine is built: only `storage` is required. */
+export interface KvEngineOptions {
+  /** Where the engine keeps its documents; one with atomic `commit` keeps every change all or nothing (docs/kv.md). */
+  storage: Storage;
+  /** Defaults to the system clock. */
+  clock?: Clock;
+  /** Where the engine keeps its records in `storage`, so that one Storage can hold several engines. Default 'kv/'. */
+  storagePrefix?: string;
+  /**
+   * Largest data a version may hold, in bytes of serialised JSON (default 1 MiB, the example server's body limit).
+   * A write or patch whose data would be larger is a 400.
+   */
+  maxValueBytes?: number;
+  /**
+   * Listings (LIST, SCAN, detailed-metadata) show only what the caller may read, as if every request asked with
+   * `readable_only=true`: keys need `read` on `data/<key>`, sub-folders `list` on `metadata/<folder>/`. Only requests
+   * with an `authorize` callback are narrowed. Default false (a request can still ask).
+   */
+  filterListings?: boolean;
+  /** A change listener threw, or watching other processes failed: the change stands (it is committed); this reports it. */
+  onEventError?: (error: unknown) => void;
+  /** Every server-side fault answered as 500, for the service's logs (with the request without its body). */
+  onInternalError?: (error: unknown, request: EngineRequest) => void;
+}
+
+/** What a change that stores no new version answers. */
+export interface KvWarnings {
+  /** Non-fatal problems, e.g. old versions whose removal failed and will be retried. */
+  warnings: string[];
+}
+
+/** Which version a read answers. */
+export interface KvReadOptions {
+  /** 0 or absent: the current version. */
+  version?: number;
+}
+
+/** How a patch applies. */
+export interface KvPatchOptions {
+  /** Check-and-set: the current version the patch expects, as for `write`. */
+  cas?: number;
+  /** 'merge' (RFC 7396, the default) or 'json-patch' (RFC 6902: `patch` is then an array of operations). */
+  format?: 'merge' | 'json-patch';
+}
+
+/** A page of a listing, in byte order of the names. */
+export interface KvListOptions {
+  /** Start after this name (the last one of the previous page). */
+  after?: string;
+  /** At most this many names; 0, negative or absent: all of them. */
+  limit?: number;
+  /** Leave out keys whose current version has a deletion time, even a future one; folders stay. */
+  excludeDeleted?: boolean;
+}
+
+/** SCAN: every key below a folder, as paths relative to it. */
+export type KvScanOptions = Omit<KvListOptions, 'excludeDeleted'>;
+
+/** Options are the embedding service's configuration: a mistake is refused at once, not found at the first request. */
+export function checkOptions(options: KvEngineOptions): void {
+  if (!options || typeof options.storage !== 'object' || options.storage === null) throw new TypeError('KvEngine needs a storage');
+  const { maxValueBytes } = options;
+  if (maxValueBytes !== undefined && !(typeof maxValueBytes === 'number' && maxValueBytes > 0)) {
+    throw new TypeError('maxValueBytes must be a positive number of bytes');
+  }
+}

@@ -1,0 +1,140 @@
+import type { StoredConfig } from '../documents/config-document.js';
+import type { StoredMetadata, StoredVersion } from '../documents/head-document.js';
+
+/** The version rules: numbering, pruning, soft deletion, undeletion, destruction. Pure functions over records. */
+
+const DEFAULT_MAX_VERSIONS = 10;
+
+const MS_PER_SECOND = 1000;
+
+/** The key's own non-zero value wins, else the engine's, else 10 (decision 2). */
+function effectiveMaxVersions(key: StoredMetadata, config: StoredConfig): number {
+  return key.max_versions || config.max_versions || DEFAULT_MAX_VERSIONS;
+}
+
+/** The smaller of the non-zero engine and key values; a negative engine value disables the feature (decision 3). */
+function deletionDelay(key: StoredMetadata, config: StoredConfig): number | undefined {
+  if (config.delete_version_after < 0) return undefined;
+  const set = [config.delete_version_after, key.delete_version_after].filter((seconds) => seconds > 0);
+  return set.length > 0 ? Math.min(...set) : undefined;
+}
+
+function scheduledDeletion(from: number, key: StoredMetadata, config: StoredConfig): number | undefined {
+  const delay = deletionDelay(key, config);
+  return delay === undefined ? undefined : from + delay * MS_PER_SECOND;
+}
+
+/** A deletion time at or before now hides the version (decision 8); expiry is lazy, there is no background job. */
+export function isDeleted(version: StoredVersion, now: number): boolean {
+  return version.deletion !== undefined && version.deletion <= now;
+}
+
+export function isHidden(version: StoredVersion, now: number): boolean {
+  return version.destroyed === true || isDeleted(version, now);
+}
+
+/** A read's `version`: absent, 0 or negative mean the current one. */
+export function resolveVersion(key: StoredMetadata, requested: number | undefined): number {
+  return requested !== undefined && requested > 0 ? requested : key.current_version;
+}
+
+export function findVersion(key: StoredMetadata, version: number): StoredVersion | undefined {
+  return key.versions.find((entry) => entry.version === version);
+}
+
+export interface Added {
+  next: StoredMetadata;
+  added: StoredVersion;
+  /** Blobs of the pruned versions, to remove once the new record is committed. */
+  dropped: string[];
+}
+
+/**
+ * Appends version current+1 and prunes: once current - oldest reaches the maximum, every version up to
+ * current - maximum goes (deleted and destroyed ones count too), so one write can prune many after the maximum was
+ * lowered. `oldest_version` stays 0 until the first pruning point, as in Vault.
+ */
+export function addVersion(key: StoredMetadata, blob: string, now: number, config: StoredConfig): Added {
+  const version = key.current_version + 1;
+  const added: StoredVersion = { version, created: now, deletion: scheduledDeletion(now, key, config), blob };
+  let versions = [...key.versions, added];
+  let oldest = key.oldest_version;
+  const max = effectiveMaxVersions(key, config);
+  const dropped: string[] = [];
+  if (version - oldest >= max) {
+    const cut = version - max;
+    for (const entry of versions) if (entry.version <= cut && entry.blob) dropped.push(entry.blob);
+    versions = versions.filter((entry) => entry.version > cut);
+    oldest = cut + 1;
+  }
+  return { next: { ...key, current_version: version, oldest_version: oldest, updated: now, versions }, added, dropped };
+}
+
+/** Applies `change` to the listed versions that exist; undefined when none changed. */
+function changeVersions(
+  key: StoredMetadata,
+  numbers: readonly number[],
+  change: (version: StoredVersion) => StoredVersion | undefined,
+): StoredMetadata | undefined {
+  const wanted = new Set(numbers);
+  let changed = false;
+  const versions = key.versions.map((entry) => {
+    const next = wanted.has(entry.version) ? change(entry) : undefined;
+    if (!next) return entry;
+    changed = true;
+    return next;
+  });
+  return changed ? { ...key, versions } : undefined;
+}
+
+/** Soft-deletes the listed versions; destroyed ones and ones already deleted keep their state and deletion time. */
+export function softDelete(key: StoredMetadata, numbers: readonly number[], now: number): StoredMetadata | undefined {
+  return changeVersions(key, numbers, (entry) => (entry.destroyed || isDeleted(entry, now) ? undefined : { ...entry, deletion: now }));
+}
+
+/** Clears the deletion time of the listed versions, then re-arms it from now by delete_version_after. */
+export function undelete(key: StoredMetadata, numbers: readonly number[], now: number, config: StoredConfig): StoredMetadata | undefined {
+  const deletion = scheduledDeletion(now, key, config);
+  return changeVersions(key, numbers, (entry) => (entry.destroyed || entry.deletion === deletion ? undefined : { ...entry, deletion }));
+}
+
+export interface Destroyed {
+  next: StoredMetadata;
+  dropped: string[];
+}
+
+/** Marks the listed versions destroyed and drops their blobs; `destroyed` is never reset. */
+export function destroy(key: StoredMetadata, numbers: readonly number[]): Destroyed | undefined {
+  const dropped: string[] = [];
+  const next = changeVersions(key, numbers, ({ blob, ...entry }) => {
+    if (entry.destroyed) return undefined;
+    if (blob) dropped.push(blob);
+    return { ...entry, destroyed: true };
+  });
+  return next && { next, dropped };
+}
+
+/** The kept versions of a key: oldest_version (or 1 before the first pruning) through current_version. */
+export function keptRange(key: StoredMetadata): { from: number; to: number } {
+  return { from: Math.max(key.oldest_version, 1), to: key.current_version };
+}
+
+export function range(from: number, to: number): number[] {
+  return Array.from({ length: Math.max(0, to - from + 1) }, (_, index) => from + index);
+}
+
+/** Whether a version of the key keeps its data in its entry document (see StoredMetadata.documents_from). */
+export function dataInDocument(key: StoredMetadata | undefined, version: number): boolean {
+  const from = key?.documents_from;
+  return from !== undefined && from > 0 && version >= from;
+}
+
+/**
+ * Versions a commit prunes that may have an entry document, which is retired: those up to the highest version ever
+ * spilled (a write that failed before its commit may have left one for a later version, which no read ever reaches and
+ * a key deletion removes).
+ */
+export function pruned(current: StoredMetadata | undefined, next: StoredMetadata): number[] {
+  if (!current || next.oldest_version <= current.oldest_version) return [];
+  return range(keptRange(current).from, Math.min(next.oldest_version - 1, current.spilled));
+}
