@@ -3,6 +3,7 @@ import { InvalidRequest, NotFound } from '../lib/errors.js';
 import type { EngineRequest, EngineResponse } from '../core/framework/request.js';
 import { JsonStore } from '../core/store/stored-json.js';
 import { systemClock } from '../lib/clocks.js';
+import { runGuarded } from '../lib/guarded-callback.js';
 import { checkOptions, type KvEngineOptions, type KvListOptions, type KvPatchOptions, type KvReadOptions, type KvScanOptions, type KvWarnings } from './engine-options.js';
 import { configView, configWriteFields, type KvConfig, type KvConfigInput } from './rules/config.js';
 import { ConfigStore } from './store/config-store.js';
@@ -78,7 +79,9 @@ export class KvEngine {
       feed: new ChangeFeed((error) => options.onEventError?.(error)),
     };
     this.feed = context.feed;
-    this.remote = new RemoteChanges(options.storage, layout, context.keys, context.pages, context.feed, () => now(context));
+    // The service's hook runs guarded: a throwing onEventError must not become the rejection it reports.
+    const reportEventError = (error: unknown) => runGuarded(() => options.onEventError?.(error));
+    this.remote = new RemoteChanges(options.storage, layout, context.keys, context.pages, context.feed, () => now(context), reportEventError);
     this.onEventError = options.onEventError;
     this.config = context.config;
     this.keys = context.keys;

@@ -45,7 +45,7 @@ class AnnouncingStorage extends MemoryStorage {
     return done;
   }
 
-  private announce(keys: string[]): void {
+  announce(keys: string[]): void {
     if (this.muted) return;
     for (const { prefix, handlers } of this.handlers) for (const key of keys) if (key.startsWith(prefix)) handlers.changed(key);
   }
@@ -111,5 +111,46 @@ describe('changes another engine commits', () => {
     const busy = Array.from({ length: 16 }, (_, n) => `busy@${n + 6} write`);
     expect(seen().filter((event) => event.startsWith('busy'))).toEqual(busy);
     expect(seen().filter((event) => !event.startsWith('busy'))).toEqual(['gone@2 write', 'born@1 write', 'gone@3 metadata-delete']);
+  });
+});
+
+describe('a read that fails while following another engine', () => {
+  /** Fails every read of key records once `failing` is set, as a database that went away would. */
+  class FailingReads extends AnnouncingStorage {
+    failing = false;
+    override async get(key: string) {
+      if (this.failing && key.includes('metadata')) throw new Error('storage read failed');
+      return super.get(key);
+    }
+  }
+
+  it('reaches onEventError, after a notification and after a catch-up, and never becomes an unhandled rejection', async () => {
+    const storage = new FailingReads();
+    const errors: unknown[] = [];
+    const writer = new KvEngine({ storage });
+    const watcher = new KvEngine({ storage, onEventError: (error) => void errors.push(error) });
+    engines.push(watcher);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      await writer.write('key', { v: 1 });
+      await watch(watcher);
+      storage.failing = true;
+      // Notifications may have been lost: the catch-up reads every key again, and the read of `key` fails.
+      storage.reconnect();
+      await settle();
+      expect(errors).toHaveLength(1);
+      // A change announced as another process's commit would be: its read fails too.
+      storage.announce(['kv/metadata/key']);
+      await settle();
+      expect(errors).toHaveLength(2);
+      expect(unhandled).toEqual([]);
+      // The key store reports a failed read as an InternalError whose cause is the storage's own error.
+      const causes = errors.map((error) => (error instanceof Error && error.cause instanceof Error ? error.cause.message : error));
+      expect(new Set(causes)).toEqual(new Set(['storage read failed']));
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });

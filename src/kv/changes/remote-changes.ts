@@ -25,6 +25,8 @@ export class RemoteChanges {
     private readonly pages: KeyPages,
     private readonly feed: ChangeFeed,
     private readonly clock: () => number,
+    /** Where a failure of the work a notification starts goes: nobody awaits that work, so it must not reject. */
+    private readonly onError: (error: unknown) => void,
   ) {}
 
   /**
@@ -39,7 +41,7 @@ export class RemoteChanges {
       this.queued = new Set();
       const handle = await watch(folder, {
         changed: (key) => this.notified(key.slice(folder.length)),
-        reset: () => void this.catchUp(),
+        reset: () => void this.catchUp().catch(this.onError),
       });
       try {
         for await (const path of this.allKeys()) {
@@ -64,7 +66,7 @@ export class RemoteChanges {
 
   private notified(path: string): void {
     if (this.queued) this.queued.add(path);
-    else void this.reconcile(path);
+    else void this.reconcile(path).catch(this.onError);
   }
 
   /** Delivers what the key's record holds beyond the last event delivered; a vanished key makes its removal event. */
