@@ -1,6 +1,7 @@
 /** The policy of root tokens: it allows everything and holds no rules. */
 export const ROOT_POLICY_NAME = 'root';
 
+/** The policy every token gets unless it is made with `no_default_policy`; it can be edited, never deleted. */
 export const DEFAULT_POLICY_NAME = 'default';
 
 /**

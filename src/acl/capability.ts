@@ -6,6 +6,7 @@ import { InvalidRequest } from '../lib/errors.js';
  */
 export const POLICY_CAPABILITIES = ['deny', 'create', 'read', 'update', 'delete', 'list', 'sudo', 'patch', 'scan'] as const;
 
+/** One capability a policy rule may name. */
 export type PolicyCapability = (typeof POLICY_CAPABILITIES)[number];
 
 /** A capability an operation can need (deny is a verdict, never a need). */
