@@ -32,7 +32,7 @@ async function tlsFrom(env: NodeJS.ProcessEnv): Promise<ServerOptions['tls']> {
   try {
     return { cert: await readFile(certFile), key: await readFile(keyFile) };
   } catch (error) {
-    return fail(`cannot read the TLS certificate or key: ${error instanceof Error ? error.message : error}`);
+    return fail(`cannot read the TLS certificate or key: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -65,14 +65,14 @@ async function serve(env: NodeJS.ProcessEnv): Promise<void> {
     process.exit(0);
   };
   // Handlers first: a signal that comes while the server starts must stop it gracefully too.
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.on('SIGINT', (signal) => void stop(signal));
+  process.on('SIGTERM', (signal) => void stop(signal));
 
   let url: string;
   try {
     url = await app.listen({ host, port });
   } catch (error) {
-    return fail(`cannot start on ${host}:${port}: ${error instanceof Error ? error.message : error}`);
+    return fail(`cannot start on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const madeRoot = await app.ready();
   if (!tls && !isLoopback(host)) {

@@ -45,11 +45,11 @@ export function dataOf(response: EngineResponse): Record<string, unknown> {
 }
 
 export function errorsOf(response: EngineResponse): string[] {
-  return (response.body as { errors?: string[] } | undefined)?.errors ?? [];
+  return response.body?.errors ?? [];
 }
 
 export function warningsOf(response: EngineResponse): string[] {
-  return (response.body as { warnings?: string[] } | undefined)?.warnings ?? [];
+  return response.body?.warnings ?? [];
 }
 
 /** The single error message of a failed response. */

@@ -135,14 +135,14 @@ export function loginHarness(options: Partial<AuthEngineOptions> & { storage?: S
 export type LoginHarness = ReturnType<typeof loginHarness>;
 
 export function grantOf(response: EngineResponse): AuthGrant {
-  const auth = (response.body as { auth?: AuthGrant } | undefined)?.auth;
+  const auth = response.body?.auth;
   if (response.status !== 200 || !auth) throw new Error(`expected a grant, got ${JSON.stringify(response)}`);
   return auth;
 }
 
 /** A login's failure as [status, message]. */
 export function refusalOf(response: EngineResponse): [number, string] {
-  const errors = (response.body as { errors?: string[] } | undefined)?.errors;
+  const errors = response.body?.errors;
   if (response.status < 400 || errors?.length !== 1) throw new Error(`expected one error, got ${JSON.stringify(response)}`);
   return [response.status, errors[0]!];
 }

@@ -16,7 +16,7 @@ import { adminHarness, dataOf, errorOf, warningsOf } from './admin-harness.js';
 const TAG_ROLE = { auth_type: 'ec2', bound_ami_id: 'abcd-123', role_tag: 'VaultRole', policies: 'p,q,r,s' };
 
 async function hmacKeyOf(h: AdminHarness, role: string): Promise<string> {
-  return JSON.parse(new TextDecoder().decode((await h.storage.get(`auth/role/${role}`))!)).hmac_key;
+  return JSON.parse(new TextDecoder().decode(await h.storage.get(`auth/role/${role}`))).hmac_key;
 }
 
 async function createTag(h: AdminHarness, body: Record<string, unknown> = {}, role = 'abcd-123') {
@@ -178,7 +178,7 @@ describe('role tag parsing and verification', () => {
         const replacement = String.fromCharCode(code);
         fc.pre(value[index] !== replacement);
         const tampered = value.slice(0, index) + replacement + value.slice(index + 1);
-        let accepted = false;
+        let accepted: boolean;
         try {
           const candidate = parseRoleTag(tampered);
           accepted = verifyRoleTag(candidate, key) && canonicalRoleTag(candidate) !== value;

@@ -128,7 +128,7 @@ async function answer(h: LoginHarness, steps: readonly Step[]): Promise<Answer[]
   let grant: AuthGrant | undefined;
   for (const step of steps) {
     const response = 'renew' in step ? await h.engine.renew(grant!) : await h.engine.handle(step.request);
-    grant = (response.body as { auth?: AuthGrant } | undefined)?.auth;
+    grant = response.body?.auth;
     answers.push(JSON.parse(JSON.stringify({ step, response })) as Answer);
   }
   return answers;

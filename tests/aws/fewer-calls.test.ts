@@ -55,7 +55,7 @@ describe('shared lookups and the instance cache', () => {
     const outcomes = await Promise.allSettled(roles.map((role) => cloud.getPrincipal(scope, role.arn)));
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(2);
     for (const outcome of outcomes.filter((each) => each.status === 'rejected')) {
-      const error = (outcome as PromiseRejectedResult).reason as Error & { status: number };
+      const error = outcome.reason as Error & { status: number };
       expect(error.status).toBe(502);
       expect(error.message).toMatch(/iam GetRole: AWS request rate for account 012345678901 in IAM of aws is at its limit/);
     }

@@ -23,7 +23,7 @@ const call = (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) =
 const login = (body: object) => call('POST', 'login', body);
 
 function grantOf(response: EngineResponse): AuthGrant {
-  const grant = (response.body as { auth?: AuthGrant } | undefined)?.auth;
+  const grant = response.body?.auth;
   if (response.status !== 200 || !grant) throw new Error(`expected a grant, got ${JSON.stringify(response)}`);
   return grant;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { bool, duration, int, intList, object, str, stringList, stringMap } from '../../src/core/framework/fields.js';
 
 const parse = (schema: z.ZodType, value: unknown) => schema.safeParse(value);

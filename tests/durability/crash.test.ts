@@ -51,7 +51,7 @@ async function keysBelow(storage: Storage, prefix: string): Promise<string[]> {
  * documents of versions no key keeps. Read straight from the database, with the engine's layout under `kv/`.
  */
 async function orphans(storage: Storage): Promise<string[]> {
-  const decode = async (key: string) => JSON.parse(new TextDecoder().decode((await storage.get(key))!));
+  const decode = async (key: string) => JSON.parse(new TextDecoder().decode(await storage.get(key)));
   const heads = new Map<string, StoredMetadata>();
   const referenced = new Set<string>();
   for (const path of await keysBelow(storage, 'kv/metadata/')) {

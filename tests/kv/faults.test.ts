@@ -187,7 +187,7 @@ describe('a storage failure at any step leaves every key readable and consistent
             await expectConsistent(inner);
           } else {
             expect(response.status).toBeLessThan(300);
-            warned ||= (response.body as { warnings?: string[] } | undefined)?.warnings !== undefined;
+            warned ||= response.body?.warnings !== undefined;
           }
           expect(await visibleState(inner)).toEqual(after);
           // Any later change of the key, even a metadata PATCH that changes nothing, finishes the removals.

@@ -35,7 +35,7 @@ const head: fc.Arbitrary<StoredMetadata> = fc.record(
     retired: fc.array(count),
   },
   { requiredKeys: ['created', 'updated', 'current_version', 'oldest_version', 'max_versions', 'cas_required', 'delete_version_after', 'custom_metadata', 'revision', 'spilled', 'versions', 'garbage', 'retired'] },
-) as fc.Arbitrary<StoredMetadata>;
+);
 
 /** Fields a newer version of the format might add, anywhere among the others; `__proto__` included. */
 const extras = fc.dictionary(fc.constantFrom('future', '__proto__', 'toString', 'nested', 'z'), fc.jsonValue(), { maxKeys: 3 });

@@ -40,7 +40,6 @@ export function setup(options: Partial<KvEngineOptions> = {}) {
 }
 
 /** The `data` of a 200/404-with-data answer. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary response shapes
 export function dataOf(response: EngineResponse): any {
   expect(response.body).toBeDefined();
   expect(response.body).toHaveProperty('data');

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clocks.js';
 import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
-import type { EngineRequest, EngineResponse } from '../../src/core/framework/request.js';
+import type { EngineRequest } from '../../src/core/framework/request.js';
 import { KvEngine } from '../../src/kv/index.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { MemoryStorageWithoutCommits } from './helpers.js';
@@ -169,7 +169,7 @@ async function answer(storage: Storage, steps: readonly Step[]): Promise<Answer[
   const answers: Answer[] = [];
   for (const step of steps) {
     clock.advance(60);
-    const response: EngineResponse | unknown = 'reclaim' in step ? await kv.reclaimOrphans({ graceSeconds: 3600 }) : await kv.handle(step.request);
+    const response: unknown = 'reclaim' in step ? await kv.reclaimOrphans({ graceSeconds: 3600 }) : await kv.handle(step.request);
     answers.push(JSON.parse(JSON.stringify({ step, response })) as Answer);
   }
   return answers;

@@ -12,7 +12,7 @@ import { builtCli, dataDir, request, startServer, type Started } from './harness
 let started: Started;
 let file: string;
 const send = (options: Parameters<typeof request>[1]) => request(started.url, options);
-const entries = () => readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>); // eslint-disable-line @typescript-eslint/no-explicit-any
+const entries = () => readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
 
 beforeAll(async () => {
   file = join(mkdtempSync(join(tmpdir(), 'strongroom-audit-')), 'audit.log');
@@ -72,7 +72,7 @@ describe('an audit file that cannot be opened at start', () => {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let output = '';
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(1);
     expect(output).toMatch(/strongroom: .*audit file .* cannot be opened/);
     expect(output).not.toContain('listening on');
@@ -144,7 +144,7 @@ describe('an ec2 login in the audit file', () => {
 
       const text = readFileSync(auditFile, 'utf8');
       expect(text).not.toContain(nonce);
-      const logged = text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>); // eslint-disable-line @typescript-eslint/no-explicit-any
+      const logged = text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
       const loginAnswer = logged.find((entry) => entry.type === 'response' && entry.request.path === 'auth/cloud/login')!;
       expect(loginAnswer.response.auth.metadata).toMatchObject({ role: 'web', auth_type: 'ec2', account_id: account, nonce: expect.stringMatching(/^hmac-sha256:[0-9a-f]{64}$/) });
       const lookup = logged.find((entry) => entry.type === 'request' && entry.request.path === 'auth/token/lookup-self')!;

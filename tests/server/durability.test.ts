@@ -27,7 +27,7 @@ async function serve(env: Record<string, string>): Promise<Running> {
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   let banner = '';
   const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       banner += chunk.toString();
       const found = /listening on (http:\/\/\S+)/.exec(banner);
       if (found && banner.includes('VAULT_ADDR')) resolve(found[1]!);

@@ -27,8 +27,8 @@ async function bundled(example: string): Promise<string> {
 function run(file: string, env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [file], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk));
-  child.stderr.on('data', (chunk: Buffer) => (out += chunk));
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   return { child, output: () => out, exited };
 }

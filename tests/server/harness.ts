@@ -54,7 +54,7 @@ export interface RawResponse {
   headers: http.IncomingHttpHeaders;
   text: string;
   /** The parsed JSON body; undefined when empty. */
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies are checked field by field
+  json: any;
 }
 
 export interface RawRequest {
@@ -71,7 +71,7 @@ export interface RawRequest {
 }
 
 /** The body as JSON; undefined when empty or not JSON (a framework's own HTML error page, say). */
-function parseJson(text: string): any { // eslint-disable-line @typescript-eslint/no-explicit-any
+function parseJson(text: string): any {
   try {
     return text === '' ? undefined : JSON.parse(text);
   } catch {
@@ -104,7 +104,7 @@ export function request(baseUrl: string, options: RawRequest): Promise<RawRespon
 /** A failed node-vault call, as its ApiResponseError describes it. */
 export interface Failure {
   statusCode: number;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- error bodies are checked field by field
+  body: any;
 }
 
 /** node-vault rejects every non-2xx answer; this returns it instead. */

@@ -26,14 +26,14 @@ async function start(env: Record<string, string> = {}): Promise<{ child: ChildPr
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let banner = '';
   const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       banner += chunk.toString();
       const found = /listening on (http:\/\/\S+)/.exec(banner);
       if (found && banner.includes('root token')) resolve(found[1]!);
     });
     child.on('exit', () => reject(new Error(`strongroom server exited early:\n${banner}`)));
   });
-  child.stdout!.resume();
+  child.stdout.resume();
   return { child, url, banner, exited };
 }
 
@@ -106,7 +106,7 @@ describe('strongroom server', () => {
     const child = spawn(process.execPath, [cli, 'server'], { env: { ...process.env, PORT: 'eighty' }, stdio: 'pipe' });
     running.push(child);
     let output = '';
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(1);
     expect(output).toContain('PORT must be a port number');
   });
@@ -119,8 +119,8 @@ describe('the command line', () => {
     running.push(child);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
   }
 

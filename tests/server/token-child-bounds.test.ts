@@ -50,7 +50,7 @@ const childRequest = fc.record(
 );
 const orphanPath = fc.boolean().map((orphan) => (orphan ? 'auth/token/create-orphan' : 'auth/token/create'));
 
-const expiry = (data: Record<string, any>) => (data.expire_time === null ? Infinity : Date.parse(data.expire_time)); // eslint-disable-line @typescript-eslint/no-explicit-any
+const expiry = (data: Record<string, any>) => (data.expire_time === null ? Infinity : Date.parse(data.expire_time));
 
 describe('a child token', () => {
   it('never exceeds its parent', async () => {

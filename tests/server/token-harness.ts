@@ -21,7 +21,7 @@ export interface TokenServer {
   /** A token made by root with `body`; answers its client token. */
   made(body: Record<string, unknown>): Promise<string>;
   /** Root's lookup of a token's properties (undefined when it is not valid). */
-  lookup(token: string): Promise<Record<string, any> | undefined>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  lookup(token: string): Promise<Record<string, any> | undefined>;
   putPolicy(name: string, policy: string): Promise<void>;
   /** Writes an iam role bound to the test principal (`token_*` settings in `settings`). */
   putRole(name: string, settings: Record<string, unknown>): Promise<void>;

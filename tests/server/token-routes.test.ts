@@ -5,7 +5,7 @@ import { request, startServer } from './harness.js';
 
 const ROOT = 'sr.routes-root';
 
-async function withServer(run: (send: (method: string, path: string, body?: object, token?: string) => Promise<{ status: number; json: any }>) => Promise<void>) { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function withServer(run: (send: (method: string, path: string, body?: object, token?: string) => Promise<{ status: number; json: any }>) => Promise<void>) {
   const started = await startServer({ rootToken: ROOT });
   try {
     await run((method, path, body, token = ROOT) => request(started.url, { method, path: `/v1/${path}`, token, ...(body ? { body } : {}) }));

@@ -199,7 +199,7 @@ class Sweep extends Step {
 }
 
 /** Every document under sys/token/, by key. */
-async function documents(store: JsonStore): Promise<Map<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function documents(store: JsonStore): Promise<Map<string, any>> {
   const found = new Map<string, unknown>();
   for await (const key of store.keysBelow('sys/token/')) found.set(key, await store.get(`sys/token/${key}`));
   return found;

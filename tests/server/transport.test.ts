@@ -24,7 +24,7 @@ async function banner(env: Record<string, string>): Promise<{ text: string; url:
   let text = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   await new Promise<void>((resolve) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       text += chunk.toString();
       if (text.includes('VAULT_ADDR')) resolve();
     });
@@ -120,7 +120,7 @@ describe('slow and vanishing clients', () => {
   it('cuts off a body that trickles in past the request timeout with 408', async () => {
     const socket = await connect();
     let answer = '';
-    socket.on('data', (chunk) => (answer += chunk));
+    socket.on('data', (chunk) => (answer += chunk.toString()));
     const closed = new Promise((resolve) => socket.on('close', resolve));
     socket.write('POST /v1/secret/data/slow HTTP/1.1\r\nHost: x\r\nX-Vault-Token: sr.slow\r\nContent-Length: 100\r\n\r\n{"data":');
     const timer = setInterval(() => socket.writable && socket.write(' '), 100);

@@ -47,12 +47,10 @@ export interface TestSigner {
 
 export async function createSigner(options: { name: string; notBefore: Date; notAfter: Date; serialNumber: string }): Promise<TestSigner> {
   const algorithm = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256', publicExponent: new Uint8Array([1, 0, 1]), modulusLength: 2048 };
-  const keys = (await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
-  // @peculiar/x509 is typed against the DOM's Crypto, which this project's lib settings leave out.
-  type Generate = Parameters<typeof x509.X509CertificateGenerator.createSelfSigned>;
+  const keys = await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify']);
   const generated = await x509.X509CertificateGenerator.createSelfSigned(
-    { name: `CN=${options.name}`, notBefore: options.notBefore, notAfter: options.notAfter, serialNumber: options.serialNumber, keys: keys as unknown as Generate[0]['keys'] },
-    webcrypto as unknown as Generate[1],
+    { name: `CN=${options.name}`, notBefore: options.notBefore, notAfter: options.notAfter, serialNumber: options.serialNumber, keys },
+    webcrypto,
   );
   return {
     trusted: { name: options.name, type: 'pkcs7', pem: generated.toString('pem'), builtin: false },

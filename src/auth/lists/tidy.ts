@@ -47,6 +47,7 @@ export async function tidyList(context: AuthContext, kind: TidyKind, safetyBuffe
       failure ??= error;
     }
   }
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows the first caught error as it was thrown
   if (failure !== undefined) throw failure;
   return removed;
 }

@@ -9,7 +9,7 @@ export type LoginFields = Ec2LoginFields & IamLoginRequestFields;
 export interface LoginInput {
   fields: LoginFields;
   /** Whether the body carried the field at all, even empty: the login type is chosen by presence. */
-  has(field: keyof LoginFields): boolean;
+  has: (field: keyof LoginFields) => boolean;
   remoteAddress: string | undefined;
 }
 

@@ -115,7 +115,7 @@ export function duration(options: { allowNegative?: boolean } = {}) {
 }
 
 function listItems(value: unknown): unknown[] | undefined {
-  if (Array.isArray(value)) return value;
+  if (Array.isArray(value)) return value as unknown[];
   if (typeof value === 'string') return value.split(',');
   if (typeof value === 'number') return [value];
   return undefined;
@@ -159,7 +159,7 @@ export function intList(options: { min?: number } = {}) {
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
+  const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
 

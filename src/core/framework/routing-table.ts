@@ -22,7 +22,7 @@ export interface RouteContext<F> {
   readonly fields: F;
   /** The raw input (query for read/list/delete, body for write/patch), to tell an absent field from an empty one. */
   readonly input: Readonly<Record<string, unknown>>;
-  has(field: string): boolean;
+  readonly has: (field: string) => boolean;
   readonly operation: Operation;
   /** The capability that was checked; undefined when none was (no `authorize` callback, or an unauthenticated route). */
   readonly capability: Capability | undefined;
@@ -49,7 +49,7 @@ export type FieldSource = z.ZodObject | FieldReader;
 export function declaredFields(source: FieldSource | undefined): [name: string, help: Partial<FieldHelp>][] {
   if (!source) return [];
   if ('read' in source) return Object.entries(source.fields);
-  return Object.entries(source.shape).map(([name, field]) => [name, helpOf(field)]);
+  return Object.entries(source.shape).map(([name, field]: [string, z.ZodType]) => [name, helpOf(field)]);
 }
 
 /** Reads an input with a route's schema or reader; InvalidRequest naming the bad fields. */

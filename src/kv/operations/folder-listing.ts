@@ -32,7 +32,7 @@ export class FolderListing {
   /** A key deleted between the listing and its metadata read is left out. */
   async detailed(request: Pick<EngineRequest, 'authorize'>, folder: string, fields: ListFields, recursive: boolean): Promise<DetailedListing> {
     const names = await this.page(request, folder, fields, recursive, true);
-    const infos = await Promise.all(names.map((name) => (name.endsWith('/') ? {} : this.metadata.read(`${folder}${name}`))));
+    const infos = await Promise.all(names.map((name) => (name.endsWith('/') ? Promise.resolve({}) : this.metadata.read(`${folder}${name}`))));
     const listing: DetailedListing = { keys: [], key_info: {} };
     names.forEach((name, index) => {
       const info = infos[index];

@@ -11,6 +11,7 @@ export const JSON_PATCH = 'application/json-patch+json';
 export function patchMediaType(format: unknown): string {
   if (format === undefined || format === 'merge') return MERGE_PATCH;
   if (format === 'json-patch') return JSON_PATCH;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- any other value a JavaScript caller passes shows as String shows it
   const shown = typeof format === 'string' ? JSON.stringify(format) : String(format);
   throw new InvalidRequest(`invalid value for option "format": expected "merge" or "json-patch", got ${shown}`);
 }

@@ -26,7 +26,7 @@ export interface CreateContext {
   /** Whether the parent holds `sudo` on the path it called. */
   sudo: boolean;
   /** The store's TTL rules (system default and maximum). */
-  ttlFor(wanted: { ttl: number; period: number; maxTtl: number; explicitMaxTtl: number }): { ttl: number; warnings: string[] };
+  ttlFor: (wanted: { ttl: number; period: number; maxTtl: number; explicitMaxTtl: number }) => { ttl: number; warnings: string[] };
 }
 
 export interface TokenPlan {

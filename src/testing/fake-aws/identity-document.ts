@@ -165,7 +165,7 @@ export class IdentityDocumentSigner {
       attribute(messageDigestOid, AsnConvert.serialize(new OctetString(createHash('sha256').update(content).digest()))),
     ];
     // The signature covers the attributes DER-encoded as a SET OF (tag 0x31), members in ascending byte order.
-    const encoded = signedAttrs.map((item) => Buffer.from(AsnConvert.serialize(item))).sort(Buffer.compare);
+    const encoded = signedAttrs.map((item) => Buffer.from(AsnConvert.serialize(item))).sort((a, b) => Buffer.compare(a, b));
     const signedBytes = Buffer.concat([derHeader(0x31, encoded.reduce((sum, item) => sum + item.length, 0)), ...encoded]);
     const tbsCertificate = this.certificate;
     const signerInfo = new SignerInfo({

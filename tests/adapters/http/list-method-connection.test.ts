@@ -32,7 +32,7 @@ describe.each([
   function client(port: number) {
     const socket = net.connect(port, '127.0.0.1');
     const state = { received: '', closed: false };
-    socket.on('data', (chunk: Buffer) => (state.received += chunk));
+    socket.on('data', (chunk: Buffer) => (state.received += chunk.toString()));
     socket.on('close', () => (state.closed = true));
     socket.on('error', () => undefined);
     return { socket, state };

@@ -98,7 +98,7 @@ describe('acceptListMethod', () => {
     await withServer(async (port, seen) => {
       const socket = net.connect(port, '127.0.0.1');
       let received = '';
-      socket.on('data', (chunk) => (received += chunk));
+      socket.on('data', (chunk) => (received += chunk.toString()));
       socket.write(
         'LIST /v1/secret/metadata/a HTTP/1.1\r\nHost: x\r\n\r\n' +
           'POST /v1/x HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nLIST ' +
@@ -115,7 +115,7 @@ describe('acceptListMethod', () => {
     const socket = net.connect(port, '127.0.0.1');
     let received = '';
     let closed = false;
-    socket.on('data', (chunk) => (received += chunk));
+    socket.on('data', (chunk) => (received += chunk.toString()));
     socket.on('close', () => (closed = true));
     socket.on('error', () => undefined);
     // A first request completes, so that the trickled one is the next on a kept-alive connection: its head timer starts
@@ -159,7 +159,7 @@ describe('acceptListMethod', () => {
         seen.length = 0;
         const socket = net.connect(port, '127.0.0.1');
         let received = '';
-        socket.on('data', (chunk) => (received += chunk));
+        socket.on('data', (chunk) => (received += chunk.toString()));
         // The connection has served a request before: the refusal ends it without touching what came before.
         socket.write('GET /first HTTP/1.1\r\nHost: x\r\n\r\n');
         await expect.poll(() => received).toMatch(/ok$/);
@@ -179,7 +179,7 @@ describe('acceptListMethod', () => {
     await withServer(async (port, seen) => {
       const socket = net.connect(port, '127.0.0.1');
       let received = '';
-      socket.on('data', (chunk) => (received += chunk));
+      socket.on('data', (chunk) => (received += chunk.toString()));
       socket.write('BREW /pot HTTP/1.1\r\nHost: x\r\n\r\n');
       await new Promise((resolve) => socket.on('close', resolve));
       expect(received).toMatch(/^HTTP\/1.1 400 Bad Request/);

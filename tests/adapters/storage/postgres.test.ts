@@ -61,7 +61,7 @@ describe.skipIf(!available)('PostgresStorage conformance (a second pool on the s
       return storage;
     },
     sibling: async (storage) => new PostgresStorage({ connectionString: server.url, table: tableOf.get(storage)!, poolSize: 4 }),
-    cleanup: async (storage) => (storage as PostgresStorage).close(),
+    cleanup: async (storage) => storage.close(),
   });
 });
 

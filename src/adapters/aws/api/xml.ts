@@ -15,7 +15,7 @@ const parser = new XMLParser({
 export type XmlNode = unknown;
 
 /** Parses a document; undefined when it is not XML. AWS never sends a DTD, so one is refused rather than expanded. */
-export function parseXml(body: string): XmlNode | undefined {
+export function parseXml(body: string): XmlNode {
   if (/<!DOCTYPE/i.test(body)) return undefined;
   try {
     const parsed: unknown = parser.parse(body, true);
@@ -26,7 +26,7 @@ export function parseXml(body: string): XmlNode | undefined {
 }
 
 /** Follows a path of element names through own properties only. */
-export function child(node: XmlNode, ...names: string[]): XmlNode | undefined {
+export function child(node: XmlNode, ...names: string[]): XmlNode {
   let current: unknown = node;
   for (const name of names) {
     if (typeof current !== 'object' || current === null || !Object.hasOwn(current, name)) return undefined;

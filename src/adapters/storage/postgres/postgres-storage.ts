@@ -37,7 +37,7 @@ export interface PostgresStorageOptions {
 
 /** The part of postgres.js (the `postgres` package) this adapter uses. */
 type Row = Record<string, unknown>;
-interface Query extends Promise<Row[] & { count: number }> {}
+type Query = Promise<Row[] & { count: number }>;
 interface Sql {
   (strings: TemplateStringsArray, ...values: unknown[]): Query;
   (identifier: string): unknown;
