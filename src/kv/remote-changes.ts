@@ -4,6 +4,7 @@ import { changesOf, removalChange } from './change-events.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { KeyPages } from './key-pages.js';
 import type { KeyStore } from './key-store.js';
+import type { StoredMetadata } from './records.js';
 import type { StorageLayout } from './storage-layout.js';
 
 /**
@@ -67,10 +68,19 @@ export class RemoteChanges {
     else void this.reconcile(path);
   }
 
-  /** Delivers what the key's record holds beyond the last event delivered; a vanished key makes its removal event. */
+  /**
+   * Delivers what the key's record holds beyond the last event delivered; a vanished key makes its removal event. A
+   * change this process delivered for the key while the read was under way may be newer than what the read answered
+   * (a key removed, and then its old record), so the key is read again.
+   */
   private reconcile(path: string): Promise<void> {
     return this.mutex.run(path, async () => {
-      const record = await this.keys.read(path);
+      let known: object | undefined;
+      let record: StoredMetadata | undefined;
+      do {
+        known = this.feed.remembered(path);
+        record = await this.keys.read(path);
+      } while (this.feed.remembered(path) !== known);
       if (record) return this.feed.deliver(changesOf(path, record));
       const last = this.feed.last(path);
       if (last) this.feed.deliver([removalChange(path, { revision: last.revision, current_version: last.version }, this.clock())]);
