@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/memory-storage.js';
 import { JsonStore } from '../../src/core/stored-json.js';
 import { DecodedHeads } from '../../src/kv/decoded-heads.js';
 import { KeyStore } from '../../src/kv/key-store.js';
@@ -7,6 +6,7 @@ import { newMetadata } from '../../src/kv/metadata.js';
 import { StorageLayout } from '../../src/kv/storage-layout.js';
 import { kvStoredShapes } from '../../src/kv/stored-shapes.js';
 import { addVersion } from '../../src/kv/versions.js';
+import { testStorage } from '../support/test-storage.js';
 import { dataOf, setup } from './helpers.js';
 
 /** Head records are decoded once per distinct bytes; every read still reads the storage. */
@@ -30,7 +30,7 @@ const head = (current: number) => ({
 
 describe('decoded heads', () => {
   it('answer the remembered record for the same bytes, and decode other bytes afresh', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const heads = new DecodedHeads(new JsonStore(storage));
     await storage.put('h', encoder.encode(JSON.stringify(head(1))));
     const first = await heads.read('h');
@@ -42,7 +42,7 @@ describe('decoded heads', () => {
   });
 
   it('freeze what they answer, so no caller can alter a later read', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const heads = new DecodedHeads(new JsonStore(storage));
     await storage.put('h', encoder.encode(JSON.stringify(head(1))));
     const record = (await heads.read('h'))!;
@@ -54,7 +54,7 @@ describe('decoded heads', () => {
 
   it('freeze a head this process committed as deeply as one it decoded', async () => {
     const layout = new StorageLayout('kv/');
-    const keys = new KeyStore(new JsonStore(new MemoryStorage(), kvStoredShapes(layout)), layout, () => 1);
+    const keys = new KeyStore(new JsonStore(testStorage(), kvStoredShapes(layout)), layout, () => 1);
     for (let round = 1; round <= 3; round++) {
       await keys.change('k', async (current, stage) => {
         const { next } = addVersion(current ?? newMetadata(1), await stage({ round }), 1, { max_versions: 0, cas_required: false, delete_version_after: 0 });
@@ -70,7 +70,7 @@ describe('decoded heads', () => {
   });
 
   it('see a write made by another engine over the same storage at once', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const one = setup({ storage });
     const other = setup({ storage });
     expect((await one.W('k', { a: 1 })).status).toBe(200);
