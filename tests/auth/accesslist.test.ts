@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import {
   deleteAccessListEntry,
   readAccessListEntry,
@@ -10,6 +9,7 @@ import { AuthContext } from '../../src/auth/context/auth-context.js';
 import { unchanged } from '../../src/core/store/stored-json.js';
 import { withoutCompareAndPut } from '../support/faulty-storage.js';
 import { FakeCloud } from '../support/fake-cloud.js';
+import { testStorage } from '../support/test-storage.js';
 import { adminHarness, dataOf, errorOf } from './admin-harness.js';
 
 function entry(overrides: Partial<AccessListEntry> = {}): AccessListEntry {
@@ -27,7 +27,7 @@ function entry(overrides: Partial<AccessListEntry> = {}): AccessListEntry {
 
 describe('identity-accesslist', () => {
   it('reads, lists and deletes the entries login writes', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const h = adminHarness({ storage });
     const context = new AuthContext({ storage, cloud: new FakeCloud() });
     expect((await h.list('identity-accesslist')).status).toBe(404);
@@ -43,13 +43,13 @@ describe('identity-accesslist', () => {
   });
 
   it('refuses instance ids that cannot be one path segment', async () => {
-    const context = new AuthContext({ storage: new MemoryStorage(), cloud: new FakeCloud() });
+    const context = new AuthContext({ storage: testStorage(), cloud: new FakeCloud() });
     await expect(updateAccessListEntry(context, '../role/web', () => entry())).rejects.toThrow('invalid instance ID');
     await expect(deleteAccessListEntry(context, 'a/b')).rejects.toThrow('invalid instance ID');
   });
 
   it('lets a change refuse a login and leave the entry as it was', async () => {
-    const context = new AuthContext({ storage: new MemoryStorage(), cloud: new FakeCloud() });
+    const context = new AuthContext({ storage: testStorage(), cloud: new FakeCloud() });
     await updateAccessListEntry(context, 'i-1', () => entry());
     await expect(
       updateAccessListEntry(context, 'i-1', () => {
@@ -65,7 +65,7 @@ describe('identity-accesslist', () => {
     ['one engine without compareAndPut', false],
   ] as const) {
     it(`never lets two concurrent first logins both see "no entry" (${name})`, async () => {
-      const storage = shared ? new MemoryStorage() : withoutCompareAndPut(new MemoryStorage());
+      const storage = shared ? testStorage() : withoutCompareAndPut(testStorage());
       const engines = shared
         ? [new AuthContext({ storage, cloud: new FakeCloud() }), new AuthContext({ storage, cloud: new FakeCloud() })]
         : [new AuthContext({ storage, cloud: new FakeCloud() })];

@@ -1,14 +1,14 @@
 import { ManualClock } from '../../src/lib/clocks.js';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { AuthEngine } from '../../src/auth/auth-engine.js';
 import type { AuthEngineOptions } from '../../src/auth/context/engine-options.js';
 import type { EngineRequest, EngineResponse, HttpMethod } from '../../src/core/framework/request.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { FakeCloud } from '../support/fake-cloud.js';
+import { testStorage } from '../support/test-storage.js';
 
 /** An AuthEngine over memory storage, a manual clock and the fake cloud, with short request helpers. */
 export function adminHarness(options: Partial<AuthEngineOptions> & { storage?: Storage } = {}) {
-  const storage = options.storage ?? new MemoryStorage();
+  const storage = options.storage ?? testStorage();
   const clock = new ManualClock('2026-01-01T00:00:00Z');
   const cloud = new FakeCloud();
   const internalErrors: unknown[] = [];

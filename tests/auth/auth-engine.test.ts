@@ -3,15 +3,16 @@ import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.
 import { AuthEngine } from '../../src/auth/auth-engine.js';
 import { FaultyStorage } from '../support/faulty-storage.js';
 import { FakeCloud } from '../support/fake-cloud.js';
+import { testStorage } from '../support/test-storage.js';
 import { adminHarness, EC2_ROLE, errorOf } from './admin-harness.js';
 
 describe('AuthEngine', () => {
   it('stores everything under the storage prefix (default auth/)', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const h = adminHarness({ storage });
     await h.write('role/web', EC2_ROLE);
     expect(await storage.list('')).toEqual(['auth/']);
-    const custom = new MemoryStorage();
+    const custom = testStorage();
     const other = adminHarness({ storage: custom, storagePrefix: 'mounts/cloud/' });
     await other.write('role/web', EC2_ROLE);
     await other.write('config/client', { endpoint: '' });
@@ -21,7 +22,7 @@ describe('AuthEngine', () => {
 
   it('refuses unusable options', () => {
     const cloud = new FakeCloud();
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     expect(() => new AuthEngine({ storage, cloud, mountMaxTtl: 0 })).toThrow(TypeError);
     expect(() => new AuthEngine({ storage, cloud, mountMaxTtl: 1.5 })).toThrow(TypeError);
     expect(() => new AuthEngine({ storage, cloud, storagePrefix: 'auth' })).toThrow(TypeError);

@@ -3,11 +3,11 @@
 // passed the signing-time check; a public key that never loads made a certificate that silently matched nothing.
 import { X509Certificate } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { certificateDocuments } from '../../src/auth/certificates/certificate-store.js';
 import { AuthContext } from '../../src/auth/context/auth-context.js';
 import { FakeCloud } from '../support/fake-cloud.js';
 import { buildCms, createSigner, type TestSigner } from '../support/synthetic-cms.js';
+import { testStorage } from '../support/test-storage.js';
 import { errorOf } from './admin-harness.js';
 import { grantOf, loginHarness, refusalOf, SYNTHETIC } from './login-harness.js';
 
@@ -73,7 +73,7 @@ describe('config/certificate refuses what login cannot read, naming it', () => {
   });
 
   it('a certificate stored before these checks, whose notAfter cannot be read, signs no login', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const h = loginHarness({ storage });
     const pem = edited(signer.trusted.pem, '200101000000Z', '201301000000Z');
     await new AuthContext({ storage, cloud: new FakeCloud() }).update(certificateDocuments.named('legacy'), () => ({ aws_public_cert: pem, type: 'pkcs7' }));

@@ -4,11 +4,11 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { AuthContext } from '../../src/auth/context/auth-context.js';
 import { BUILTIN_CERTIFICATE_DATA } from '../../src/auth/certificates/builtin-data.js';
 import { BUILTIN_CERTIFICATES, certificatesFor } from '../../src/auth/certificates/certificate-store.js';
 import { FakeCloud } from '../support/fake-cloud.js';
+import { testStorage } from '../support/test-storage.js';
 import { adminHarness, dataOf, errorOf } from './admin-harness.js';
 
 const DSA_PEM = readFileSync('fixtures/aws-certificates/dsa/us-east-1.pem', 'utf8');
@@ -67,7 +67,7 @@ describe('config/certificate', () => {
   });
 
   it('certificatesFor gives login the built-in certificates of the type, then the registered ones', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const h = adminHarness({ storage });
     await h.write('config/certificate/mine', { aws_public_cert: RSA2048_PEM, type: 'pkcs7' });
     await h.write('config/certificate/other', { aws_public_cert: `\n${DSA_PEM}\n`, type: 'identity' });

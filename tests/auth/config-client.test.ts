@@ -4,6 +4,7 @@ import { CloudUnavailable } from '../../src/lib/errors.js';
 import { AuthMethod } from '../../src/index.js';
 import { IdentityDocumentSigner } from '../../src/testing/index.js';
 import { FaultyStorage } from '../support/faulty-storage.js';
+import { testStorage } from '../support/test-storage.js';
 import { adminHarness, dataOf, errorOf, warningsOf } from './admin-harness.js';
 
 const SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
@@ -91,7 +92,7 @@ describe('config/client', () => {
   });
 
   it('a stored endpoint with credentials (written before the rule) fails logins without showing them to the caller', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const signer = await IdentityDocumentSigner.create();
     const auth = new AuthMethod({ storage, env: {} });
     await auth.handle({ method: 'POST', path: 'config/client', body: { access_key: 'AKIAEXAMPLE', secret_key: SECRET } });

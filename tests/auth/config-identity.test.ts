@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readIdentityConfig } from '../../src/auth/config/identity-config.js';
 import { AuthContext } from '../../src/auth/context/auth-context.js';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { FakeCloud } from '../support/fake-cloud.js';
+import { testStorage } from '../support/test-storage.js';
 import { adminHarness, dataOf, errorOf } from './admin-harness.js';
 
 describe('config/identity', () => {
@@ -67,7 +67,7 @@ describe('config/identity', () => {
   });
 
   it('readIdentityConfig gives login the expanded selection', async () => {
-    const context = new AuthContext({ storage: new MemoryStorage(), cloud: new FakeCloud() });
+    const context = new AuthContext({ storage: testStorage(), cloud: new FakeCloud() });
     expect(await readIdentityConfig(context)).toEqual({
       iam_alias: 'role_id',
       iam_metadata: ['account_id', 'auth_type'],

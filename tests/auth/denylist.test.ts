@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { AuthContext } from '../../src/auth/context/auth-context.js';
 import { isRoleTagDenied } from '../../src/auth/lists/denylist.js';
 import { parseRoleTag } from '../../src/auth/roles/role-tag.js';
 import { FakeCloud } from '../support/fake-cloud.js';
+import { testStorage } from '../support/test-storage.js';
 import { adminHarness, dataOf, errorOf, type AdminHarness } from './admin-harness.js';
 
 const TAG_ROLE = { auth_type: 'ec2', bound_ami_id: 'ami-1', role_tag: 'VaultRole', token_policies: 'p,q' };
@@ -87,7 +87,7 @@ describe('roletag-denylist', () => {
   });
 
   it('deny-lists the same tag from two engines over one storage into one entry', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const { h: a, tag } = await tagged({ storage });
     const b = adminHarness({ storage });
     const value = await tag();

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { AuthContext } from '../../src/auth/context/auth-context.js';
 import { updateAccessListEntry } from '../../src/auth/lists/accesslist.js';
 import { authRoutes } from '../../src/auth/paths/index.js';
 import { FakeCloud } from '../support/fake-cloud.js';
+import { testStorage } from '../support/test-storage.js';
 import { adminHarness, dataOf } from './admin-harness.js';
 
 function patternsOf(routes: ReturnType<typeof authRoutes>): string[] {
@@ -12,7 +12,7 @@ function patternsOf(routes: ReturnType<typeof authRoutes>): string[] {
 
 describe('deprecated path aliases', () => {
   it('are generated for every access-list and deny-list row, and only for those', () => {
-    const context = new AuthContext({ storage: new MemoryStorage(), cloud: new FakeCloud() });
+    const context = new AuthContext({ storage: testStorage(), cloud: new FakeCloud() });
     const patterns = patternsOf(authRoutes(context));
     const current = patterns.filter((pattern) => /accesslist|denylist/.test(pattern));
     const deprecated = patterns.filter((pattern) => /whitelist|blacklist/.test(pattern));
@@ -21,7 +21,7 @@ describe('deprecated path aliases', () => {
   });
 
   it('identity-whitelist reads, lists and deletes what identity-accesslist holds', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const h = adminHarness({ storage });
     await updateAccessListEntry(new AuthContext({ storage, cloud: new FakeCloud() }), 'i-1', () => ({
       role: 'web',

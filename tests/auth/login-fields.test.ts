@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { AuthMethod, InvalidRequest, MemoryStorage, errorsOf } from '../../src/index.js';
+import { AuthMethod, InvalidRequest, errorsOf } from '../../src/index.js';
 import { sampleFile } from '../support/aws-fixtures.js';
+import { testStorage } from '../support/test-storage.js';
 
 // The login fields are read by hand (not by a schema) on the hot login path: these pin the wording it keeps.
 const PKCS7 = sampleFile('teleport-us-west-2-2021', 'rsa2048');
 
 function auth(): AuthMethod {
-  return new AuthMethod({ storage: new MemoryStorage(), env: {} });
+  return new AuthMethod({ storage: testStorage(), env: {} });
 }
 
 async function refusal(body: Record<string, unknown>): Promise<[number, string[]]> {

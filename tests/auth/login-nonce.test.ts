@@ -6,6 +6,7 @@ import { formatTimestamp } from '../../src/lib/time.js';
 import type { EngineResponse } from '../../src/core/framework/request.js';
 import { FakeCloud } from '../support/fake-cloud.js';
 import { FaultyStorage } from '../support/faulty-storage.js';
+import { testStorage } from '../support/test-storage.js';
 import {
   accessListEntry,
   grantOf,
@@ -170,7 +171,7 @@ describe('concurrent logins of one instance', () => {
   });
 
   it('across engines sharing one storage, through compareAndPut', async () => {
-    const shared = new MemoryStorage();
+    const shared = testStorage();
     let conflicts = 0;
     const storage = {
       get: (key: string) => shared.get(key),

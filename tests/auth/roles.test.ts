@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { AuthEngine } from '../../src/auth/auth-engine.js';
 import { FaultyStorage, withoutCompareAndPut } from '../support/faulty-storage.js';
+import { testStorage } from '../support/test-storage.js';
 import { adminHarness, dataOf, EC2_ROLE, errorOf, IAM_ROLE, warningsOf } from './admin-harness.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -172,7 +173,7 @@ describe('role CRUD', () => {
 
 describe('role writes over shared storage', () => {
   it('two engines updating one role concurrently both land (compareAndPut)', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const a = adminHarness({ storage });
     const b = adminHarness({ storage });
     await a.write('role/web', EC2_ROLE);
@@ -189,7 +190,7 @@ describe('role writes over shared storage', () => {
   });
 
   it('without compareAndPut, writers in one engine still serialise', async () => {
-    const h = adminHarness({ storage: withoutCompareAndPut(new MemoryStorage()) });
+    const h = adminHarness({ storage: withoutCompareAndPut(testStorage()) });
     await h.write('role/web', EC2_ROLE);
     await Promise.all([h.write('role/web', { bound_vpc_id: 'vpc-1' }), h.write('role/web', { bound_subnet_id: 'subnet-1' })]);
     expect(dataOf(await h.read('role/web'))).toMatchObject({ bound_vpc_id: ['vpc-1'], bound_subnet_id: ['subnet-1'] });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
+import type { Storage } from '../../src/index.js';
+import { testStorage } from '../support/test-storage.js';
 import { errorOf } from './admin-harness.js';
 import { accessListEntry, grantOf, loginHarness, refusalOf, sampleField, TELEPORT_2021, UUID } from './login-harness.js';
 
@@ -8,7 +9,7 @@ import { accessListEntry, grantOf, loginHarness, refusalOf, sampleField, TELEPOR
 const PKCS7 = sampleField(TELEPORT_2021, 'rsa2048');
 
 async function sampleEngine(extra: Record<string, unknown> = {}) {
-  const storage = new MemoryStorage();
+  const storage = testStorage();
   const h = loginHarness({ storage });
   h.seedSample(TELEPORT_2021);
   await h.role('web', { auth_type: 'ec2', bound_ami_id: TELEPORT_2021.imageId, token_policies: ['dev'], ...extra });
@@ -16,7 +17,7 @@ async function sampleEngine(extra: Record<string, unknown> = {}) {
 }
 
 /** A role stored with `root` among its policies, as one written before the rule could be. */
-async function storeRootRole(storage: MemoryStorage): Promise<void> {
+async function storeRootRole(storage: Storage): Promise<void> {
   const key = 'auth/role/web';
   const role = JSON.parse(new TextDecoder().decode(await storage.get(key)));
   role.token.policies = ['dev', 'root'];

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { AuthContext } from '../../src/auth/context/auth-context.js';
 import { documentFolder, storedDocument } from '../../src/auth/context/stored-document.js';
 import { InternalError } from '../../src/lib/errors.js';
 import { CorruptDocument, unchanged } from '../../src/core/store/stored-json.js';
 import { FakeCloud } from '../support/fake-cloud.js';
+import { testStorage } from '../support/test-storage.js';
 import { adminHarness } from './admin-harness.js';
 
 /** The definition every stored auth document is read and written through: format versions, upgrades, shapes. */
@@ -28,7 +28,7 @@ const settings = storedDocument({
 });
 
 function setup() {
-  const storage = new MemoryStorage();
+  const storage = testStorage();
   const context = new AuthContext({ storage, cloud: new FakeCloud() });
   const put = (key: string, value: unknown) => storage.put(`auth/${key}`, new TextEncoder().encode(JSON.stringify(value)));
   const stored = async (key: string) => JSON.parse(new TextDecoder().decode(await storage.get(`auth/${key}`))) as unknown;

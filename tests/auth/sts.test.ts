@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { resolveCloudScope } from '../../src/auth/config/cloud-scope.js';
 import { AuthContext } from '../../src/auth/context/auth-context.js';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { FakeCloud } from '../support/fake-cloud.js';
+import { testStorage } from '../support/test-storage.js';
 import { adminHarness, dataOf, errorOf } from './admin-harness.js';
 
 describe('config/sts', () => {
@@ -47,7 +47,7 @@ describe('config/sts', () => {
   });
 
   it('builds the cloud scope login uses: client settings, region, account and its STS role', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const h = adminHarness({ storage });
     await h.write('config/client', { access_key: 'AKIA1', secret_key: 's', sts_endpoint: 'https://sts.example.test', max_retries: 2 });
     await h.write('config/sts/111111111111', { sts_role: 'arn:aws:iam::111111111111:role/vault', external_id: 'x1' });

@@ -5,13 +5,14 @@ import { AuthContext } from '../../src/auth/context/auth-context.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { FaultyStorage } from '../support/faulty-storage.js';
 import { FakeCloud } from '../support/fake-cloud.js';
+import { testStorage } from '../support/test-storage.js';
 import { adminHarness, dataOf, warningsOf, type AdminHarness } from './admin-harness.js';
 
 const HOUR = 3600;
 
 /** Seeds access-list entries expiring at the given offsets (seconds from the harness's start) and one denied tag. */
 async function seeded(options: { storage?: Storage; mountMaxTtl?: number } = {}) {
-  const storage = options.storage ?? new MemoryStorage();
+  const storage = options.storage ?? testStorage();
   const h = adminHarness({ storage, mountMaxTtl: options.mountMaxTtl ?? HOUR });
   const context = new AuthContext({ storage, clock: h.clock, cloud: new FakeCloud() });
   const start = h.clock.now().getTime();
@@ -95,7 +96,7 @@ describe('manual tidy', () => {
   });
 
   it('answers 200 "already in progress" while a tidy of that list runs', async () => {
-    const inner = new MemoryStorage();
+    const inner = testStorage();
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     let hold = false;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AuthenticationRefused, AuthMethod, InvalidRequest, isGrant, isOk, errorsOf, MemoryStorage, type AuthGrant, type LoginBody } from '../../src/index.js';
+import { AuthenticationRefused, AuthMethod, InvalidRequest, isGrant, isOk, errorsOf, type AuthGrant, type LoginBody } from '../../src/index.js';
 import { FAKE_ACCOUNT, FakeCloud } from '../support/fake-cloud.js';
+import { testStorage } from '../support/test-storage.js';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
@@ -17,7 +18,7 @@ async function authWithRole(): Promise<AuthMethod> {
   const cloud = new FakeCloud();
   const principal = cloud.addPrincipal('user', 'client');
   cloud.stsCaller = { arn: principal.arn, userId: principal.uniqueId, accountId: FAKE_ACCOUNT };
-  const auth = new AuthMethod({ storage: new MemoryStorage(), cloud, env: {} });
+  const auth = new AuthMethod({ storage: testStorage(), cloud, env: {} });
   const role = await auth.handle({ method: 'POST', path: 'role/client', body: { auth_type: 'iam', bound_iam_principal_arn: principal.arn, token_policies: ['app'] } });
   expect(role.status).toBe(204);
   return auth;
@@ -59,7 +60,7 @@ describe('auth.login, the typed login', () => {
 
 describe('narrowing handle() results', () => {
   it('isOk narrows to a success body, errorsOf reads the messages of a failure', async () => {
-    const auth = new AuthMethod({ storage: new MemoryStorage(), cloud: new FakeCloud(), env: {} });
+    const auth = new AuthMethod({ storage: testStorage(), cloud: new FakeCloud(), env: {} });
     const written = await auth.handle({ method: 'POST', path: 'role/web', body: { auth_type: 'iam', bound_iam_principal_arn: 'arn:aws:iam::123456789012:role/*' } });
     expect(isOk(written)).toBe(true);
     expect(errorsOf(written)).toEqual([]);

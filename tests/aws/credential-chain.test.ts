@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clocks.js';
 import type { CredentialEvent } from '../../src/adapters/aws/credentials/credentials.js';
-import { AuthMethod, MemoryStorage } from '../../src/index.js';
+import { AuthMethod } from '../../src/index.js';
 import { FakeContainerCredentials, FakeImds, type FakeRole } from '../../src/testing/index.js';
+import { testStorage } from '../support/test-storage.js';
 import { newProvider, noImds, ownAccount, otherAccount, settings, startWorld, type World } from './world.js';
 
 let world: World;
@@ -156,7 +157,7 @@ describe('credential sources', () => {
     } finally {
       await imds.stop();
     }
-    const auth = new AuthMethod({ storage: new MemoryStorage(), cloud: provider({}, { imdsEndpoint: noImds }), clock });
+    const auth = new AuthMethod({ storage: testStorage(), cloud: provider({}, { imdsEndpoint: noImds }), clock });
     await auth.handle({ method: 'POST', path: 'config/client', body: { sts_endpoint: world.aws.url, iam_endpoint: world.aws.url } });
     // Writing a role bound to an IAM principal looks the principal up, with the provider's credentials.
     const body = { auth_type: 'iam', bound_iam_principal_arn: [`arn:aws:iam::${ownAccount}:role/app`] };

@@ -2,8 +2,9 @@
 // and a login storm against a fake EC2 that throttles like AWS.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AwsCloudProvider } from '../../src/aws.js';
-import { AuthMethod, MemoryStorage } from '../../src/index.js';
+import { AuthMethod } from '../../src/index.js';
 import { FakeAws, IdentityDocumentSigner } from '../../src/testing/index.js';
+import { testStorage } from '../support/test-storage.js';
 import { noImds, ownAccount, startWorld, type World } from './world.js';
 
 const instanceId = (n: number) => `i-${n.toString(16).padStart(17, '0')}`;
@@ -94,7 +95,7 @@ describe('login storm', () => {
       aws.addInstance({ accountId: ownAccount, region: 'eu-west-1', instanceId: instanceId(n + 16), imageId: 'ami-0abc1234', state: n % 10 === 3 ? 'stopped' : 'running' }),
     );
     const auth = new AuthMethod({
-      storage: new MemoryStorage(),
+      storage: testStorage(),
       // Under the fake's limit, as the default (10/s, burst 50) is under AWS's own (20/s, burst 100). The provider's
       // clock starts at its first call and the fake's at the first arrival: on a loaded machine the first burst
       // arrives late and the calls scheduled behind it arrive with it, so the margin must cover that compression.

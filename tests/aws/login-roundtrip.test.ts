@@ -3,11 +3,11 @@
 // STS role are really described through (fake) EC2, IAM and STS.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AwsCloudProvider, buildIamLoginBody } from '../../src/aws.js';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { AuthMethod } from '../../src/adapters/aws/auth-method.js';
 import type { AuthGrant, EngineResponse } from '../../src/core/framework/request.js';
 import { FakeAws, type FakeUser } from '../../src/testing/index.js';
 import { syntheticPkcs7, testSigner } from '../auth/login-harness.js';
+import { testStorage } from '../support/test-storage.js';
 import { noImds, otherAccount, ownAccount } from './world.js';
 
 const SERVER_ID = 'strongroom.test';
@@ -45,7 +45,7 @@ beforeAll(async () => {
   webKey = aws.createAccessKey(ownAccount, webUser.userName);
 
   auth = new AuthMethod({
-    storage: new MemoryStorage(),
+    storage: testStorage(),
     cloud: new AwsCloudProvider({ env: {}, imdsEndpoint: noImds, retryBaseDelayMs: 1, timeoutMs: 2_000 }),
   });
   await write('config/client', {

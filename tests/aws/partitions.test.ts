@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AwsCloudProvider, buildIamLoginBody } from '../../src/aws.js';
 import { ec2Endpoint, iamEndpoint, partitionOfRegion, regionalStsUrl } from '../../src/adapters/aws/api/endpoints.js';
 import { parseArn } from '../../src/adapters/aws/arn.js';
-import { AuthMethod, MemoryStorage } from '../../src/index.js';
+import { AuthMethod } from '../../src/index.js';
 import { FakeAws, type FakePartition } from '../../src/testing/index.js';
+import { testStorage } from '../support/test-storage.js';
 import { noImds, settings } from './world.js';
 
 const table: Array<[region: string, partition: string, ec2: string, sts: string, iam: string, iamRegion: string]> = [
@@ -49,7 +50,7 @@ describe('iam login in other partitions', () => {
     const app = aws.createUser({ accountId, userName: `app-${region}`, partition });
     const appKey = aws.createAccessKey(accountId, app.userName);
     const auth = new AuthMethod({
-      storage: new MemoryStorage(),
+      storage: testStorage(),
       cloud: new AwsCloudProvider({ env: { CLOUD_REGION: region }, imdsEndpoint: noImds, retryBaseDelayMs: 1 }),
     });
     const post = (path: string, body: object) => auth.handle({ method: 'POST', path, body });

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { KvEngine } from '../../src/kv/index.js';
+import type { Storage } from '../../src/ports/storage.js';
 import { withoutCompareAndPut } from '../support/faulty-storage.js';
+import { testStorage } from '../support/test-storage.js';
 import { kvProblems } from './support/invariants.js';
 import { KvLedger } from './support/kv-ledger.js';
 import { acceptable, KV_OPERATIONS, MERGE, runKvStep, type KvOperationName, type KvStep } from './support/kv-operations.js';
@@ -42,9 +43,9 @@ const stepArbitrary = (keys: string[]) =>
 
 describe('racing operations on the same keys', () => {
   /** Random steps, raced in lanes over the engines `engines` builds on one storage; then the checks. */
-  const raceProperty = (engines: (storage: MemoryStorage, seed: number) => KvEngine[]) =>
+  const raceProperty = (engines: (storage: Storage, seed: number) => KvEngine[]) =>
     fc.asyncProperty(fc.array(stepArbitrary(['hot', 'hot', 'warm']), { minLength: 10, maxLength: 60 }), fc.integer({ min: 2, max: 8 }), fc.nat(), async (steps, lanes, seed) => {
-      const storage = new MemoryStorage();
+      const storage = testStorage();
       const ledger = new KvLedger();
       await race({ engines: engines(storage, seed), steps, ledger, lanes });
       expect(await kvProblems(storage, { explained: (data) => ledger.racedMetadataDelete(data) })).toEqual([]);
@@ -54,7 +55,7 @@ describe('racing operations on the same keys', () => {
   it(
     'several engines over one storage with compareAndPut',
     async () => {
-      const engines = (storage: MemoryStorage, seed: number) => [0, 1, 2].map((index) => new KvEngine({ storage: new InterleavingStorage(storage, seed + index) }));
+      const engines = (storage: Storage, seed: number) => [0, 1, 2].map((index) => new KvEngine({ storage: new InterleavingStorage(storage, seed + index) }));
       await fc.assert(raceProperty(engines), propertyRuns(25, 2000));
     },
     CAMPAIGN_TIMEOUT,
@@ -63,7 +64,7 @@ describe('racing operations on the same keys', () => {
   it(
     'one engine without compareAndPut (its per-key lock serialises)',
     async () => {
-      const engines = (storage: MemoryStorage, seed: number) => [new KvEngine({ storage: new InterleavingStorage(withoutCompareAndPut(storage), seed) })];
+      const engines = (storage: Storage, seed: number) => [new KvEngine({ storage: new InterleavingStorage(withoutCompareAndPut(storage), seed) })];
       await fc.assert(raceProperty(engines), propertyRuns(25, 2000));
     },
     CAMPAIGN_TIMEOUT,
@@ -72,7 +73,7 @@ describe('racing operations on the same keys', () => {
   it(
     'cas writers racing patchers and deleters: each cas success is its own version, none is lost',
     async () => {
-      const storage = new MemoryStorage();
+      const storage = testStorage();
       const engines = [0, 1, 2, 3].map((index) => new KvEngine({ storage: new InterleavingStorage(storage, 97 + index) }));
       await engines[0]?.handle({ method: 'POST', path: 'metadata/k', body: { max_versions: 1000 } });
       const ledger = new KvLedger();
@@ -107,7 +108,7 @@ describe('racing operations on the same keys', () => {
   );
 
   it('with atomic commits, a metadata delete racing writers on another engine leaves no write\'s data behind', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const engines = [0, 1].map((index) => new KvEngine({ storage: new InterleavingStorage(storage, 5 + index, true) }));
     const ledger = new KvLedger();
     for (let round = 0; round < scaled(10, 300); round++) {
@@ -121,7 +122,7 @@ describe('racing operations on the same keys', () => {
   });
 
   it('a metadata delete racing writers on another engine leaves every key consistent', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const engines = [0, 1].map((index) => new KvEngine({ storage: new InterleavingStorage(storage, 5 + index) }));
     const ledger = new KvLedger();
     const explained = (data: unknown) => ledger.racedMetadataDelete(data);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clocks.js';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { AuthEngine } from '../../src/auth/auth-engine.js';
 import type { AuthGrant, EngineResponse } from '../../src/core/framework/request.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { FakeCloud } from '../support/fake-cloud.js';
 import { SYNTHETIC, syntheticPkcs7, testSigner } from '../auth/login-harness.js';
+import { testStorage } from '../support/test-storage.js';
 import { authProblems } from './support/invariants.js';
 import { CAMPAIGN_TIMEOUT, scaled } from './support/scale.js';
 import { FAULT_KINDS, faultyStorage, InterleavingStorage, type ArmableStorage } from './support/storages.js';
@@ -19,7 +19,7 @@ const START = '2026-03-01T12:00:00Z';
 const INSTANCE = SYNTHETIC.instanceId;
 
 interface Cluster {
-  storage: MemoryStorage;
+  storage: Storage;
   engines: AuthEngine[];
   cloud: FakeCloud;
   clock: ManualClock;
@@ -29,8 +29,8 @@ interface Cluster {
 }
 
 /** Engines (processes) over one storage, all trusting the test signer, with role `web` for the synthetic instance. */
-async function cluster(options: { engines?: number; role?: Record<string, unknown>; storage?: (inner: MemoryStorage, index: number) => Storage } = {}): Promise<Cluster> {
-  const storage = new MemoryStorage();
+async function cluster(options: { engines?: number; role?: Record<string, unknown>; storage?: (inner: Storage, index: number) => Storage } = {}): Promise<Cluster> {
+  const storage = testStorage();
   const cloud = new FakeCloud();
   const clock = new ManualClock(START);
   const faults: unknown[] = [];

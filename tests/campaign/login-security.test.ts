@@ -11,6 +11,7 @@ import { syntheticPkcs7, testSigner } from '../auth/login-harness.js';
 import { newProvider, otherAccount, ownAccount } from '../aws/world.js';
 import { FakeAws } from '../../src/testing/index.js';
 import { FakeCloud } from '../support/fake-cloud.js';
+import { testStorage } from '../support/test-storage.js';
 
 /**
  * The security review of `POST login` against the known weaknesses of Vault's AWS auth method, end to end: the
@@ -73,7 +74,7 @@ async function world(options: { serverId?: string; clientConfig?: Record<string,
   const serverKey = aws.createAccessKey(ownAccount, server.userName);
   const alice = aws.createUser({ accountId: ownAccount, userName: `alice-${aws.users.size}` });
   const aliceKey = aws.createAccessKey(ownAccount, alice.userName);
-  const auth = new AuthEngine({ storage: new MemoryStorage(), cloud: newProvider({ clock }), clock, env: {} });
+  const auth = new AuthEngine({ storage: testStorage(), cloud: newProvider({ clock }), clock, env: {} });
   const config = {
     access_key: serverKey.accessKeyId,
     secret_key: serverKey.secretAccessKey,

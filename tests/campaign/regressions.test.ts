@@ -10,6 +10,7 @@ import { KvEngine } from '../../src/kv/index.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { FakeCloud } from '../support/fake-cloud.js';
 import { FaultyStorage } from '../support/faulty-storage.js';
+import { testStorage } from '../support/test-storage.js';
 import { LateFaultStorage } from './support/storages.js';
 
 /** One test per bug the hostile-input campaign found, pinned at the smallest request that showed it. */
@@ -17,8 +18,8 @@ import { LateFaultStorage } from './support/storages.js';
 function engines() {
   const faults: unknown[] = [];
   const onInternalError = (error: unknown) => faults.push(error);
-  const kv = new KvEngine({ storage: new MemoryStorage(), onInternalError });
-  const auth = new AuthEngine({ storage: new MemoryStorage(), cloud: new FakeCloud(), env: {}, onInternalError });
+  const kv = new KvEngine({ storage: testStorage(), onInternalError });
+  const auth = new AuthEngine({ storage: testStorage(), cloud: new FakeCloud(), env: {}, onInternalError });
   return { kv, auth, faults };
 }
 

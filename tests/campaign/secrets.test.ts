@@ -8,6 +8,7 @@ import { KvEngine } from '../../src/kv/index.js';
 import { FaultyStorage } from '../support/faulty-storage.js';
 import { FakeCloud } from '../support/fake-cloud.js';
 import { syntheticPkcs7, testSigner, SYNTHETIC } from '../auth/login-harness.js';
+import { testStorage } from '../support/test-storage.js';
 
 /**
  * Secrets never leave through an answer, an error or the service's logs (onInternalError, including the causes it is
@@ -102,7 +103,7 @@ describe('the auth method never shows secret_key, a role HMAC key, a nonce or a 
 
   it('nor when a stored document is corrupt (the parser quotes the text around the error)', async () => {
     const witness = new Witness();
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const auth = new AuthEngine({ storage, cloud: new FakeCloud(), env: {}, onInternalError: witness.onInternalError });
     await storage.put('auth/config/client', new TextEncoder().encode(`{"access_key":"AKIA","secret_key": ${SECRET_KEY}}`));
     const response = witness.answer(await auth.handle({ method: 'GET', path: 'config/client' }));

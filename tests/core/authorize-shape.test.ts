@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import type { EngineRequest } from '../../src/core/framework/request.js';
 import { KvEngine } from '../../src/kv/index.js';
 import { adminHarness } from '../auth/admin-harness.js';
+import { testStorage } from '../support/test-storage.js';
 
 /** An `authorize` that is not a function is the caller's mistake: a clear 400, never a TypeError 500 (issue 18.9). */
 describe('an authorize member that is not a function', () => {
   it.each([['a string', 'yes'], ['an object', { allow: true }], ['false', false], ['a number', 1]])('is a 400 when it is %s, and nothing is written', async (_name, authorize) => {
     const faults: unknown[] = [];
-    const kv = new KvEngine({ storage: new MemoryStorage(), onInternalError: (error) => faults.push(error) });
+    const kv = new KvEngine({ storage: testStorage(), onInternalError: (error) => faults.push(error) });
     const request = { method: 'POST', path: 'data/k', body: { data: { a: 1 } }, authorize } as unknown as EngineRequest;
     expect(await kv.handle(request)).toEqual({ status: 400, body: { errors: ['the request authorize must be a function'] } });
     expect(faults).toEqual([]);
@@ -37,7 +37,7 @@ describe('an authorize verdict that is not exactly true', () => {
   ];
 
   it.each(verdicts)('denies when it is %s, on every path that asks, and changes nothing', async (_name, verdict) => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const kv = new KvEngine({ storage });
     await kv.write('src', { a: 1 });
     await kv.write('folder/k', { a: 1 });

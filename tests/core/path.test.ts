@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { InvalidRequest } from '../../src/lib/errors.js';
 import { MAX_PATH_LENGTH, validatePath } from '../../src/core/framework/path.js';
-import { AuthMethod, KvEngine, MemoryStorage } from '../../src/index.js';
+import { AuthMethod, KvEngine } from '../../src/index.js';
+import { testStorage } from '../support/test-storage.js';
 
 /** The path rules, spelled out plainly: what validatePath's shortcut for plain paths must agree with. */
 function allowed(path: string): boolean {
@@ -62,8 +63,8 @@ describe('validatePath', () => {
 
 describe('a path written from the server root', () => {
   it('is refused with the rule a caller mounting an engine in a framework needs: relative to the mount', async () => {
-    const kv = new KvEngine({ storage: new MemoryStorage() });
-    const auth = new AuthMethod({ storage: new MemoryStorage(), env: {} });
+    const kv = new KvEngine({ storage: testStorage() });
+    const auth = new AuthMethod({ storage: testStorage(), env: {} });
     const refusal = (path: string) => ({ status: 400, body: { errors: [`invalid path ${JSON.stringify(path)}: a path is relative to the mount and never starts with '/'`] } });
     expect(await kv.handle({ method: 'GET', path: '/data/app/db' })).toEqual(refusal('/data/app/db'));
     expect(await kv.handle({ method: 'LIST', path: '/metadata/' })).toEqual(refusal('/metadata/'));

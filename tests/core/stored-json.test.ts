@@ -3,17 +3,18 @@ import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.
 import { JsonStore, unchanged } from '../../src/core/store/stored-json.js';
 import { InternalError } from '../../src/lib/errors.js';
 import { FaultyStorage, withoutCompareAndPut } from '../support/faulty-storage.js';
+import { testStorage } from '../support/test-storage.js';
 
 describe('JsonStore', () => {
   it('round-trips JSON documents', async () => {
-    const store = new JsonStore(new MemoryStorage());
+    const store = new JsonStore(testStorage());
     await store.put('doc', { a: [1, 'two'] });
     expect(await store.get('doc')).toEqual({ a: [1, 'two'] });
     expect(await store.get('missing')).toBeUndefined();
   });
 
   it('reports a corrupt entry as an internal error without its contents', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     await storage.put('bad', new TextEncoder().encode('{secret'));
     const error = await new JsonStore(storage).get('bad').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InternalError);
@@ -27,7 +28,7 @@ describe('JsonStore', () => {
   });
 
   it('update creates, changes, keeps and deletes', async () => {
-    const store = new JsonStore(new MemoryStorage());
+    const store = new JsonStore(testStorage());
     expect((await store.update<number>('n', (n) => (n ?? 0) + 1)).next).toBe(1);
     expect((await store.update<number>('n', (n) => (n ?? 0) + 1)).next).toBe(2);
     expect((await store.update<number>('n', () => unchanged)).written).toBe(false);
@@ -36,7 +37,7 @@ describe('JsonStore', () => {
   });
 
   it('update stays exact with many concurrent writers through compareAndPut, across store instances', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const stores = [new JsonStore(storage), new JsonStore(storage)];
     await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
@@ -50,7 +51,7 @@ describe('JsonStore', () => {
   });
 
   it('update falls back to plain puts on a storage without compareAndPut', async () => {
-    const store = new JsonStore(withoutCompareAndPut(new MemoryStorage()));
+    const store = new JsonStore(withoutCompareAndPut(testStorage()));
     expect(store.atomic).toBe(false);
     await store.update<number>('n', () => 5);
     expect(await store.get('n')).toBe(5);
@@ -59,7 +60,7 @@ describe('JsonStore', () => {
 
 describe('an update that removes a document', () => {
   it('removes it only if unchanged since it was read, where the storage has compareAndDelete, and re-runs otherwise', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const json = new JsonStore(storage);
     await json.put('doc', { expires: 1 });
     let attempts = 0;

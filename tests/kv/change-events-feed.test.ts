@@ -2,11 +2,11 @@
 // to deliver each change once and in order when it learns of it twice, without a memory that grows with every key ever
 // written (removed ones included).
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { ChangeFeed, TRACKED_KEYS } from '../../src/kv/changes/change-feed.js';
 import type { KeyChange } from '../../src/kv/changes/change-events.js';
 import type { KvChangeOperation } from '../../src/kv/documents/head-document.js';
 import { KvEngine, type KvChangeEvent } from '../../src/kv/index.js';
+import { testStorage } from '../support/test-storage.js';
 
 const change = (path: string, revision: number, operation: KvChangeOperation = 'write'): KeyChange => ({ path, operation, version: revision, revision, time: 0 });
 
@@ -23,7 +23,7 @@ function recorded() {
 
 describe('the keys a change feed remembers', () => {
   it(`stay at ${TRACKED_KEYS} however many keys are written and deleted through the engine`, async () => {
-    const kv = new KvEngine({ storage: new MemoryStorage() });
+    const kv = new KvEngine({ storage: testStorage() });
     const events: string[] = [];
     kv.subscribe('', (event) => void events.push(event.path));
     const feed = (kv as unknown as { feed: ChangeFeed }).feed;

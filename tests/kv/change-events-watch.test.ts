@@ -9,7 +9,20 @@ import type { StorageOperation, StorageWatchHandlers } from '../../src/ports/sto
 /** Tells its watchers every key a committed call changed, as a shared database does; `muted` loses the news. */
 class AnnouncingStorage extends MemoryStorage {
   muted = false;
+  /** Holds the answer of the next read of `key` (the value as it was when read) until `release` resolves. */
+  held?: { key: string; reached: () => void; release: Promise<void> };
   private readonly handlers = new Set<{ prefix: string; handlers: StorageWatchHandlers }>();
+
+  override async get(key: string) {
+    const value = await super.get(key);
+    const held = this.held;
+    if (held?.key === key) {
+      this.held = undefined;
+      held.reached();
+      await held.release;
+    }
+    return value;
+  }
 
   async watch(prefix: string, handlers: StorageWatchHandlers) {
     const entry = { prefix, handlers };
@@ -111,6 +124,26 @@ describe('changes another engine commits', () => {
     const busy = Array.from({ length: 16 }, (_, n) => `busy@${n + 6} write`);
     expect(seen().filter((event) => event.startsWith('busy'))).toEqual(busy);
     expect(seen().filter((event) => !event.startsWith('busy'))).toEqual(['gone@2 write', 'born@1 write', 'gone@3 metadata-delete']);
+  });
+
+  it('a change this engine delivers while it reads the key for a notification is not followed by the older state read', async () => {
+    const storage = new AnnouncingStorage();
+    const kv = new KvEngine({ storage });
+    engines.push(kv);
+    const { seen } = await watch(kv);
+    storage.muted = true;
+    await kv.write('k', { v: 1 });
+    let reached!: () => void;
+    let release!: () => void;
+    const read = new Promise<void>((resolve) => (reached = resolve));
+    storage.held = { key: 'kv/metadata/k', reached, release: new Promise((resolve) => (release = resolve)) };
+    // The catch-up reads k as written; the delete is committed and delivered before that read is answered.
+    storage.reconnect();
+    await read;
+    await kv.deleteMetadata('k');
+    release();
+    await settle();
+    expect(seen()).toEqual(['k@1 write', 'k@2 metadata-delete']);
   });
 });
 

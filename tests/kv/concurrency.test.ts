@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { KvEngine } from '../../src/kv/index.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { kvProblems } from '../campaign/support/invariants.js';
 import { withoutCompareAndPut } from '../support/faulty-storage.js';
+import { testStorage } from '../support/test-storage.js';
 import { dataOf, MERGE, raceWritesWithChanges } from './helpers.js';
 
 /** compareAndPut calls that found the value changed: proof that the tests below really race. */
@@ -34,7 +34,7 @@ function interleaving(inner: Storage): Storage {
   return wrapped;
 }
 
-async function blobCount(storage: MemoryStorage): Promise<number> {
+async function blobCount(storage: Storage): Promise<number> {
   let count = 0;
   for (const folder of await storage.list('kv/versions/')) count += (await storage.list(`kv/versions/${folder}`)).length;
   return count;
@@ -42,7 +42,7 @@ async function blobCount(storage: MemoryStorage): Promise<number> {
 
 /** Two engines, as in two processes, over one storage. */
 function twoProcesses() {
-  const storage = new MemoryStorage();
+  const storage = testStorage();
   const engines = [new KvEngine({ storage: interleaving(storage) }), new KvEngine({ storage: interleaving(storage) })];
   return { storage, engines, engine: (i: number) => engines[i % 2] as KvEngine };
 }
@@ -148,7 +148,7 @@ describe('several engines over one storage with compareAndPut', () => {
 
 describe('one engine', () => {
   it('serialises concurrent writers to one key even without compareAndPut', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const kv = new KvEngine({ storage: interleaving(withoutCompareAndPut(storage)) });
     await kv.handle({ method: 'POST', path: 'data/doc', body: { data: {} } });
     await Promise.all(
@@ -160,7 +160,7 @@ describe('one engine', () => {
   });
 
   it('lets different keys proceed independently', async () => {
-    const kv = new KvEngine({ storage: interleaving(new MemoryStorage()) });
+    const kv = new KvEngine({ storage: interleaving(testStorage()) });
     await Promise.all(Array.from({ length: 10 }, (_, i) => kv.handle({ method: 'POST', path: `data/key${i}`, body: { data: { i } } })));
     const list = dataOf(await kv.handle({ method: 'LIST', path: 'metadata/' }));
     expect(list.keys).toHaveLength(10);

@@ -3,6 +3,7 @@ import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.
 import { KvEngine } from '../../src/kv/index.js';
 import type { Storage, StorageOperation } from '../../src/ports/storage.js';
 import { kvProblems } from '../campaign/support/invariants.js';
+import { testStorage } from '../support/test-storage.js';
 import {
   blobCount,
   copyStorage,
@@ -22,10 +23,7 @@ import {
  * entry document: a write stores that one document (no blob), and pruning removes one document without reading it.
  */
 
-/**
- * Records every read and every committed operation, by the kind of document. It wraps a MemoryStorage rather than
- * extending it, so that it records the same when the suites run with every MemoryStorage encrypted.
- */
+/** Records every read and every committed operation, by the kind of document. */
 class RecordingStorage implements Storage {
   reads: string[] = [];
   committed: StorageOperation[] = [];
@@ -125,7 +123,7 @@ describe('data documents', () => {
   });
 
   it('keep every change of their versions while another engine over the same storage writes', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     let refused = 0;
     // Lets the other engine run before every storage call, so that the two interleave and their commits collide.
     const interleaved = (): Storage => {

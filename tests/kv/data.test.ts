@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { KvEngine } from '../../src/kv/index.js';
+import { testStorage } from '../support/test-storage.js';
 import { dataOf, expectError, expectPlain404, setup, VERSION_METADATA_KEYS } from './helpers.js';
 
 const write = async (env: ReturnType<typeof setup>, path: string, times: number) => {
@@ -67,7 +67,7 @@ describe('data write and read', () => {
   });
 
   it('16: another engine over the same storage reads every key back', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const env = setup({ storage });
     for (let i = 0; i < 10; i++) await env.W(`key${i}`, { i });
     const reopened = new KvEngine({ storage });

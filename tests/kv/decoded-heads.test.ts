@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { JsonStore } from '../../src/core/store/stored-json.js';
 import { DecodedHeads } from '../../src/kv/store/decoded-heads.js';
 import { KeyStore } from '../../src/kv/store/key-store.js';
@@ -7,6 +6,7 @@ import { newMetadata } from '../../src/kv/rules/metadata.js';
 import { StorageLayout } from '../../src/kv/documents/storage-layout.js';
 import { addVersion } from '../../src/kv/rules/versions.js';
 import { dataOf, setup } from './helpers.js';
+import { testStorage } from '../support/test-storage.js';
 
 /** Head records are decoded once per distinct bytes; every read still reads the storage. */
 
@@ -29,7 +29,7 @@ const head = (current: number) => ({
 
 describe('decoded heads', () => {
   it('answer the remembered record for the same bytes, and decode other bytes afresh', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const heads = new DecodedHeads(new JsonStore(storage));
     await storage.put('h', encoder.encode(JSON.stringify(head(1))));
     const first = await heads.read('h');
@@ -41,7 +41,7 @@ describe('decoded heads', () => {
   });
 
   it('freeze what they answer, so no caller can alter a later read', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const heads = new DecodedHeads(new JsonStore(storage));
     await storage.put('h', encoder.encode(JSON.stringify(head(1))));
     const record = (await heads.read('h'))!;
@@ -53,7 +53,7 @@ describe('decoded heads', () => {
 
   it('freeze a head this process committed as deeply as one it decoded', async () => {
     const layout = new StorageLayout('kv/');
-    const keys = new KeyStore(new JsonStore(new MemoryStorage()), layout, () => 1);
+    const keys = new KeyStore(new JsonStore(testStorage()), layout, () => 1);
     for (let round = 1; round <= 3; round++) {
       await keys.change('k', async (current, stage) => {
         const { next } = addVersion(current ?? newMetadata(1), await stage({ round }), 1, { max_versions: 0, cas_required: false, delete_version_after: 0 });
@@ -69,7 +69,7 @@ describe('decoded heads', () => {
   });
 
   it('see a write made by another engine over the same storage at once', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const one = setup({ storage });
     const other = setup({ storage });
     expect((await one.W('k', { a: 1 })).status).toBe(200);

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { AuthMethod, KvEngine, MemoryStorage, type KvEngineOptions } from '../../src/index.js';
+import { AuthMethod, KvEngine, type KvEngineOptions } from '../../src/index.js';
+import { testStorage } from '../support/test-storage.js';
 
 describe('KvEngine options', () => {
   it('are refused at construction with a TypeError naming the option, as AuthMethod does', () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const refused: Array<[unknown, string]> = [
       [undefined, 'KvEngine needs a storage'],
       [{}, 'KvEngine needs a storage'],
@@ -20,7 +21,7 @@ describe('KvEngine options', () => {
   });
 
   it('a storagePrefix is a folder path: no leading /, no ".", ".." or empty segments, for either engine', () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     for (const storagePrefix of ['../', 'a/../', '/secret/', 'a//', './', 'secret']) {
       const message = `storagePrefix must be empty or a folder path ending in '/' (no leading '/', no '.', '..' or empty segments), got ${JSON.stringify(storagePrefix)}`;
       expect(() => new KvEngine({ storage, storagePrefix })).toThrow(new TypeError(message));
@@ -33,7 +34,7 @@ describe('KvEngine options', () => {
   });
 
   it('accept what the docs show', async () => {
-    const kv = new KvEngine({ storage: new MemoryStorage(), storagePrefix: '', maxValueBytes: 64 });
+    const kv = new KvEngine({ storage: testStorage(), storagePrefix: '', maxValueBytes: 64 });
     await kv.write('a', { x: 1 });
     await expect(kv.write('a', { x: 'y'.repeat(64) })).rejects.toThrow(/larger than the limit of 64 bytes/);
   });

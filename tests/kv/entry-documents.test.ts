@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { JsonStore } from '../../src/core/store/stored-json.js';
 import { EntryDocuments } from '../../src/kv/store/entry-documents.js';
 import { kvEntryFolder, kvProblems } from '../campaign/support/invariants.js';
+import { testStorage } from '../support/test-storage.js';
 import { blobCount, copyStorage, dataOf, setup, entryDocumentVersions as entryDocuments, MemoryStorageWithoutCommits, storedHead as head, withVersions } from './helpers.js';
 
 /**
@@ -106,7 +106,7 @@ describe('a spill', () => {
   const folder = kvEntryFolder('kv/', 'doc');
 
   it('never overwrites a document once the head it read has changed', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const documents = new EntryDocuments(new JsonStore(storage));
     const key = `${folder}1`;
     const newer = new TextEncoder().encode(JSON.stringify({ ...entry, deletion: 5, write: 'x' }));
@@ -116,7 +116,7 @@ describe('a spill', () => {
   });
 
   it('replaces a leftover of an earlier attempt while the head still holds the entry inline', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const documents = new EntryDocuments(new JsonStore(storage));
     await storage.put(`${folder}1`, new TextEncoder().encode(JSON.stringify({ ...entry, deletion: 5, write: 'x' })));
     await documents.spill(folder, entry, 1, async () => true);

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { Acl } from '../../src/acl/acl.js';
 import { parsePolicy } from '../../src/acl/policy.js';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { KvEngine } from '../../src/kv/index.js';
+import { testStorage } from '../support/test-storage.js';
 import { policy } from './helpers.js';
 
 /** Finding 22: a recursive folder delete enumerates the folder, so it needs `list` on it as well as `delete`. */
 
 async function tree() {
-  const kv = new KvEngine({ storage: new MemoryStorage() });
+  const kv = new KvEngine({ storage: testStorage() });
   for (const path of ['t/x', 't/y/z', 'u']) await kv.write(path, { path });
   return kv;
 }

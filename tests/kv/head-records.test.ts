@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { encodeHead, headText, laidOut } from '../../src/kv/store/head-records.js';
 import type { StoredMetadata } from '../../src/kv/documents/head-document.js';
 import { dataOf, setup } from './helpers.js';
+import { testStorage } from '../support/test-storage.js';
 
 /** Committed heads are laid out in one shape and encoded from their parts' kept texts, as JSON.stringify would write them. */
 
@@ -131,7 +131,7 @@ describe('head records', () => {
   });
 
   it('a field a newer version added to a stored head survives writes through handle()', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const { W, R } = setup({ storage });
     expect((await W('k', { a: 1 })).status).toBe(200);
     const key = 'kv/metadata/k';

@@ -4,6 +4,7 @@ import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.
 import type { CapabilityCheck, EngineRequest, EngineResponse } from '../../src/core/framework/request.js';
 import { KvEngine, type KvEngineOptions } from '../../src/kv/index.js';
 import type { Storage } from '../../src/ports/storage.js';
+import { testStorage } from '../support/test-storage.js';
 
 export const MERGE = { 'Content-Type': 'application/merge-patch+json' };
 export const JSON_PATCH = { 'Content-Type': 'application/json-patch+json' };
@@ -11,7 +12,7 @@ export const JSON_PATCH = { 'Content-Type': 'application/json-patch+json' };
 /** Shorthands for the KV acceptance cases, over one engine. */
 export function setup(options: Partial<KvEngineOptions> = {}) {
   const clock = new ManualClock('2026-03-01T12:00:00Z');
-  const storage: Storage = options.storage ?? new MemoryStorage();
+  const storage: Storage = options.storage ?? testStorage();
   const kv = new KvEngine({ clock, ...options, storage });
   const handle = (request: EngineRequest) => kv.handle(request);
   return {
@@ -112,15 +113,15 @@ export class MemoryStorageWithoutCommits extends MemoryStorage {
 }
 
 /** A key `doc` keeping up to 100 versions, written `count` times with data `{ version }`. */
-export async function withVersions(count: number, storage: Storage = new MemoryStorage()) {
+export async function withVersions(count: number, storage: Storage = testStorage()) {
   const env = setup({ storage });
   await env.MD('doc', { max_versions: 100 });
   for (let version = 1; version <= count; version++) expect((await env.W('doc', { version })).status).toBe(200);
   return { ...env, storage };
 }
 
-/** A copy of every stored document into another storage (by default a fresh MemoryStorage, with atomic commits). */
-export async function copyStorage<T extends Storage = MemoryStorage>(from: Storage, to: T = new MemoryStorage() as unknown as T): Promise<T> {
+/** A copy of every stored document into another storage (by default a fresh testStorage(), with atomic commits). */
+export async function copyStorage<T extends Storage = Storage>(from: Storage, to: T = testStorage() as T): Promise<T> {
   const walk = async (prefix: string): Promise<void> => {
     for (const name of await from.list(prefix)) {
       if (name.endsWith('/')) await walk(prefix + name);

@@ -6,6 +6,7 @@ import { KvEngine } from '../../src/kv/index.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { allKeys, kvProblems } from '../campaign/support/invariants.js';
 import { FaultyStorage } from '../support/faulty-storage.js';
+import { testStorage } from '../support/test-storage.js';
 import { blobCount, dataOf, policy } from './helpers.js';
 
 /**
@@ -20,7 +21,7 @@ const START = '2026-03-01T12:00:00Z';
  * Key `a`: versions 1..versions with data {v}, version 2 soft-deleted, version 3 destroyed, custom metadata and
  * settings; with `versions` over ten, the newest versions keep their data in their entry documents.
  */
-async function engineWith(storage: Storage = new MemoryStorage(), versions = 4) {
+async function engineWith(storage: Storage = testStorage(), versions = 4) {
   const clock = new ManualClock(START);
   const kv = new KvEngine({ storage, clock });
   await kv.writeMetadata('a', { max_versions: 20, cas_required: true, delete_version_after: '1h', custom_metadata: { owner: 'payroll' } });
@@ -45,7 +46,7 @@ const version = async (kv: KvEngine, path: string, number: number) => {
 
 describe.each(['copy', 'move'] as const)('finding 6: %s never resurrects a version the caller could not read', (verb) => {
   it.each([4, 14])('without undelete on the source, deleted versions arrive destroyed (%i versions)', async (count) => {
-    const { kv, storage } = await engineWith(new MemoryStorage(), count);
+    const { kv, storage } = await engineWith(testStorage(), count);
     expect((await kv.handle(request(verb))).status).toBe(204);
     for (const deleted of [2, count]) {
       expect(await version(kv, 'b', deleted)).toEqual({ status: 404, data: null, destroyed: true, deleted: true });
@@ -63,7 +64,7 @@ describe.each(['copy', 'move'] as const)('finding 6: %s never resurrects a versi
   });
 
   it('with update on undelete/<from>, deleted versions arrive deleted, and undelete brings them back', async () => {
-    const { kv, storage } = await engineWith(new MemoryStorage(), 14);
+    const { kv, storage } = await engineWith(testStorage(), 14);
     expect((await kv.handle(request(verb, 'update:undelete/a'))).status).toBe(204);
     for (const deleted of [2, 14]) {
       expect(await version(kv, 'b', deleted)).toEqual({ status: 404, data: null, destroyed: false, deleted: true });

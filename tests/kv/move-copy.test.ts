@@ -10,6 +10,7 @@ import type { Storage } from '../../src/ports/storage.js';
 import { SqliteStorage } from '../../src/sqlite.js';
 import { allKeys, kvProblems } from '../campaign/support/invariants.js';
 import { FaultyStorage, withoutCommit } from '../support/faulty-storage.js';
+import { testStorage } from '../support/test-storage.js';
 import { expectError, policy } from './helpers.js';
 
 /** POST move/<key> and copy/<key>: a key with its whole history and metadata, all or nothing. */
@@ -54,7 +55,7 @@ const copy = (to: string): EngineRequest => ({ method: 'POST', path: 'copy/a', b
 
 describe('move and copy', () => {
   it('move carries every version, its state and the metadata to the new path, and leaves nothing at the old one', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const kv = await engineWith(storage);
     const before = await key(storage, 'a');
     expect((await kv.handle(move('b/c', { cas: 12 }))).status).toBe(204);
@@ -66,7 +67,7 @@ describe('move and copy', () => {
   });
 
   it('copy gives the new key data of its own, so changing one leaves the other alone', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const kv = await engineWith(storage);
     const before = await key(storage, 'a');
     expect((await kv.handle(copy('b'))).status).toBe(204);
@@ -79,7 +80,7 @@ describe('move and copy', () => {
   });
 
   it('typed methods do the same', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const kv = await engineWith(storage);
     await kv.copy('a', 'b');
     await kv.move('b', 'c', { cas: 12 });
@@ -88,7 +89,7 @@ describe('move and copy', () => {
   });
 
   it('refuses a cas mismatch, an existing target, a missing source, a bad target path and the same key', async () => {
-    const kv = await engineWith(new MemoryStorage());
+    const kv = await engineWith(testStorage());
     expectError(await kv.handle(move('b', { cas: 11 })), 400, 'check-and-set parameter did not match');
     expectError(await kv.handle(move('other')), 400, 'already exists');
     expectError(await kv.handle({ method: 'POST', path: 'move/missing', body: { to: 'b' } }), 404, 'no key');
@@ -100,13 +101,13 @@ describe('move and copy', () => {
   });
 
   it('is refused with a clear 400 over a storage without atomic commits', async () => {
-    const kv = await engineWith(withoutCommit(new MemoryStorage()));
+    const kv = await engineWith(withoutCommit(testStorage()));
     expectError(await kv.handle(move('b')), 400, 'needs a storage with atomic commits');
     expectError(await kv.handle(copy('b')), 400, 'needs a storage with atomic commits');
   });
 
   it('asks read and delete on the source (read only for a copy) and create on the target', async () => {
-    const kv = await engineWith(new MemoryStorage());
+    const kv = await engineWith(testStorage());
     const all = ['update:move/a', 'update:copy/a', 'read:data/a', 'delete:metadata/a', 'create:data/b'];
     for (const missing of all) {
       const { authorize } = policy(...all.filter((grant) => grant !== missing));
@@ -161,7 +162,7 @@ describe('DELETE metadata/<folder>/?recursive=true', () => {
   }
 
   it('removes every key below the folder, whole, and nothing else', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const kv = await treeEngine(storage);
     expect((await kv.handle({ method: 'DELETE', path: 'metadata/t/', query: { recursive: 'true' } })).status).toBe(204);
     expect(await kv.list('')).toEqual(['tt', 'u']);
@@ -170,14 +171,14 @@ describe('DELETE metadata/<folder>/?recursive=true', () => {
   });
 
   it('without recursive, a folder is still no key', async () => {
-    const kv = await treeEngine(new MemoryStorage());
+    const kv = await treeEngine(testStorage());
     expect((await kv.handle({ method: 'DELETE', path: 'metadata/t/' })).status).toBe(404);
     expectError(await kv.handle({ method: 'DELETE', path: 'metadata/', query: { recursive: 'true' } }), 400, 'missing path');
     expect(await kv.list('t/')).toEqual(['x', 'y/']);
   });
 
   it('works in batches over more keys than one batch, with and without atomic commits', async () => {
-    for (const storage of [new MemoryStorage(), withoutCommit(new MemoryStorage())]) {
+    for (const storage of [testStorage(), withoutCommit(testStorage())]) {
       const kv = new KvEngine({ storage });
       await Promise.all(Array.from({ length: 250 }, (_, i) => kv.write(`big/${i % 7}/k${i}`, { i })));
       expect(await kv.deleteFolder('big')).toEqual({ removed: 250 });
@@ -187,7 +188,7 @@ describe('DELETE metadata/<folder>/?recursive=true', () => {
   });
 
   it('asks delete on every key of a batch before removing any of it', async () => {
-    const kv = await treeEngine(new MemoryStorage());
+    const kv = await treeEngine(testStorage());
     const { authorize, asked } = policy('delete:metadata/t/', 'list:metadata/t/', 'delete:metadata/t/x', 'delete:metadata/t/y/z', 'delete:metadata/t/y/w');
     expect((await kv.handle({ method: 'DELETE', path: 'metadata/t/', query: { recursive: 'true' }, authorize })).status).toBe(403);
     expect(await kv.list('t/y/')).toEqual(['w', 'w/', 'z']);

@@ -7,6 +7,7 @@ import type { Storage } from '../../src/ports/storage.js';
 import { allKeys, kvKeyState, kvProblems } from '../campaign/support/invariants.js';
 import { FaultyStorage, withoutCommit, withoutCompareAndPut } from '../support/faulty-storage.js';
 import { PausedStorage } from '../support/paused-storage.js';
+import { testStorage } from '../support/test-storage.js';
 
 /**
  * A process that dies mid-change (every storage call from some point on fails) leaves the state before or after the
@@ -127,7 +128,7 @@ describe('the reclaim spares what a writer may still reference', () => {
   });
 
   it('never removes the data of a write that is about to commit', async () => {
-    const inner = new MemoryStorage();
+    const inner = testStorage();
     const shared = new PausedStorage(withoutCommit(inner));
     const clock = new ManualClock(START);
     const writer = new KvEngine({ storage: shared, clock });
@@ -141,7 +142,7 @@ describe('the reclaim spares what a writer may still reference', () => {
   });
 
   it('a write that outlived the writer deadline refuses to commit, leaving nothing behind', async () => {
-    const inner = new MemoryStorage();
+    const inner = testStorage();
     const shared = new PausedStorage(withoutCommit(inner));
     const clock = new ManualClock(START);
     const writer = new KvEngine({ storage: shared, clock });
@@ -158,7 +159,7 @@ describe('the reclaim spares what a writer may still reference', () => {
   });
 
   it('validates its options', async () => {
-    const kv = new KvEngine({ storage: withoutCommit(new MemoryStorage()) });
+    const kv = new KvEngine({ storage: withoutCommit(testStorage()) });
     await expect(kv.reclaimOrphans({ limit: 0 })).rejects.toThrow(/limit/);
     await expect(kv.reclaimOrphans({ graceSeconds: 10 })).rejects.toThrow(/graceSeconds/);
   });

@@ -3,6 +3,7 @@ import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.
 import { KvEngine } from '../../src/kv/index.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { FaultyStorage } from '../support/faulty-storage.js';
+import { testStorage } from '../support/test-storage.js';
 import { dataOf, expectPlain404 } from './helpers.js';
 
 /** A storage that runs `interlude` once, just before the first read of a version blob. */
@@ -26,7 +27,7 @@ function beforeFirstBlobRead(inner: Storage, interlude: () => Promise<void>): St
 describe('reads', () => {
   /** A reader of key k (one version kept) whose first data read races with another process writing version 2. */
   async function readerRacingAPrune(): Promise<KvEngine> {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const other = new KvEngine({ storage });
     await other.handle({ method: 'POST', path: 'metadata/k', body: { max_versions: 1 } });
     await other.handle({ method: 'POST', path: 'data/k', body: { data: { v: 1 } } });
@@ -80,7 +81,7 @@ describe('reads', () => {
     ['keeps the old version', {}],
     ['prunes the old version', { max_versions: 1 }],
   ])('answer the newest data when another process wrote since this engine last saw the head (it %s)', async (_, config) => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const reader = new KvEngine({ storage });
     const writer = new KvEngine({ storage });
     await reader.handle({ method: 'POST', path: 'metadata/k', body: config });
@@ -92,7 +93,7 @@ describe('reads', () => {
   });
 
   it('a record that keeps pointing at a missing blob is a server fault, reported but not shown', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const faults: unknown[] = [];
     const kv = new KvEngine({ storage, onInternalError: (error) => faults.push(error) });
     await kv.handle({ method: 'POST', path: 'data/k', body: { data: { secret: 'x' } } });
@@ -127,7 +128,7 @@ describe('reads', () => {
   });
 
   it('a corrupt record is a server fault that does not echo its contents', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const kv = new KvEngine({ storage });
     await storage.put('kv/metadata/k', new TextEncoder().encode('{"secret'));
     const response = await kv.handle({ method: 'GET', path: 'metadata/k' });
@@ -138,7 +139,7 @@ describe('reads', () => {
 
 describe('storagePrefix', () => {
   it('lets several engines share one storage without seeing each other', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const first = new KvEngine({ storage });
     const second = new KvEngine({ storage, storagePrefix: 'tenants/b/' });
     await first.handle({ method: 'POST', path: 'data/k', body: { data: { engine: 1 } } });
@@ -151,6 +152,6 @@ describe('storagePrefix', () => {
   });
 
   it('must end in a slash', () => {
-    expect(() => new KvEngine({ storage: new MemoryStorage(), storagePrefix: 'kv' })).toThrow(/storagePrefix/);
+    expect(() => new KvEngine({ storage: testStorage(), storagePrefix: 'kv' })).toThrow(/storagePrefix/);
   });
 });

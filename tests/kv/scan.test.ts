@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import type { CapabilityCheck, EngineRequest } from '../../src/core/framework/request.js';
 import type { Storage } from '../../src/ports/storage.js';
+import { testStorage } from '../support/test-storage.js';
 import { dataOf, expectPlain404, setup } from './helpers.js';
 
 /** A storage without listPage, so that listings take the folder-by-folder path. */
@@ -41,7 +42,7 @@ describe('SCAN metadata/<folder>/', () => {
   });
 
   it('pages with after and limit exactly like LIST, over storages with and without listPage', async () => {
-    for (const storage of [new MemoryStorage(), withoutListPage(new MemoryStorage())]) {
+    for (const storage of [testStorage(), withoutListPage(new MemoryStorage())]) {
       const env = await seeded(storage);
       for (let limit = 1; limit <= SCANNED.length + 1; limit++) {
         const pages: string[] = [];

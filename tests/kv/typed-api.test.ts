@@ -4,9 +4,10 @@ import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.
 import { InternalError, InvalidRequest, NotFound } from '../../src/lib/errors.js';
 import { KvEngine } from '../../src/kv/index.js';
 import { FaultyStorage } from '../support/faulty-storage.js';
+import { testStorage } from '../support/test-storage.js';
 
 function engine() {
-  return new KvEngine({ storage: new MemoryStorage(), clock: new ManualClock('2026-03-01T12:00:00Z') });
+  return new KvEngine({ storage: testStorage(), clock: new ManualClock('2026-03-01T12:00:00Z') });
 }
 
 describe('typed methods', () => {

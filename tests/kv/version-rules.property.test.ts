@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
+import type { Storage } from '../../src/ports/storage.js';
+import { testStorage } from '../support/test-storage.js';
 import { dataOf, setup } from './helpers.js';
 
 /**
@@ -58,7 +59,7 @@ class Model {
   }
 }
 
-async function blobCount(storage: MemoryStorage): Promise<number> {
+async function blobCount(storage: Storage): Promise<number> {
   let count = 0;
   for (const folder of await storage.list('kv/versions/')) count += (await storage.list(`kv/versions/${folder}`)).length;
   return count;
@@ -68,7 +69,7 @@ describe('version and pruning invariants (property)', () => {
   it('the engine agrees with the model after every step', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 4 }), fc.array(op, { maxLength: 25 }), async (engineMax, keyMax, ops) => {
-        const storage = new MemoryStorage();
+        const storage = testStorage();
         const env = setup({ storage });
         const model = new Model();
         const steps: Op[] = [{ kind: 'engineMax', max: engineMax }, { kind: 'keyMax', max: keyMax }, ...ops];
@@ -123,7 +124,7 @@ describe('version and pruning invariants (property)', () => {
   });
 });
 
-async function check(env: ReturnType<typeof setup>, model: Model, storage: MemoryStorage): Promise<void> {
+async function check(env: ReturnType<typeof setup>, model: Model, storage: Storage): Promise<void> {
   const response = await env.MR('k');
   if (model.current === 0 && model.keyMax === 0) {
     expect([200, 404]).toContain(response.status);

@@ -7,6 +7,7 @@ import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.
 import type { ListPageOptions } from '../../src/ports/storage.js';
 import { createServer, type ServerOptions } from '../../src/server/index.js';
 import { PausedStorage } from '../support/paused-storage.js';
+import { testStorage } from '../support/test-storage.js';
 import { openStream, type EventStream } from './events-stream.js';
 import { request, startServer, type Started } from './harness.js';
 
@@ -116,7 +117,7 @@ describe('the limits on open subscriptions', () => {
   }, 60_000);
 
   it('give back, within two recheck intervals, the place of a client that left before its stream began', async () => {
-    const storage = new PausedStorage(new MemoryStorage());
+    const storage = new PausedStorage(testStorage());
     const { url, send } = await serve({ storage, maxEventSubscriptionsPerToken: 1, eventRecheckMs: 100 });
     const watcher = (await send({ method: 'POST', path: '/v1/auth/token/create', body: { policies: ['watcher'] } })).json.auth.client_token as string;
     // The request's own permission check reads the token's entry once; the subscription's lookup is the second read.

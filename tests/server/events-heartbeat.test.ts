@@ -1,6 +1,7 @@
 // An idle change-event stream gets a comment line every 15 seconds, so that proxies do not close it; intervals are
 // faked here, so the test waits for none of them.
 import { afterEach, expect, it, vi } from 'vitest';
+import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { openStream } from './events-stream.js';
 import { startServer, type Started } from './harness.js';
 
@@ -19,7 +20,9 @@ afterEach(async () => {
 
 it('sends a keep-alive comment every 15 seconds, and none once the stream has ended', async () => {
   vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-  started = await startServer({ rootToken: 'sr.heartbeat' });
+  // MemoryStorage, not testStorage(): the test counts the intervals left, and a storage that watches (PostgreSQL) keeps
+  // one of its own, its heartbeat.
+  started = await startServer({ rootToken: 'sr.heartbeat', storage: new MemoryStorage() });
   const stream = openStream(started.url, '/v1/sys/events/subscribe/secret', 'sr.heartbeat');
   await until(() => stream.text() === ': subscribed\n\n');
   vi.advanceTimersByTime(14_999);

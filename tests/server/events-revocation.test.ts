@@ -3,7 +3,7 @@
 // token's stream ends at its expiry. In this process at once; from another process over the same storage within the
 // recheck interval.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
+import { testStorage } from '../support/test-storage.js';
 import { openStream, type EventStream } from './events-stream.js';
 import { request, startServer, type Started } from './harness.js';
 
@@ -13,7 +13,7 @@ const READ_APP = 'path "secret/metadata/app/*" { capabilities = ["read"] }';
 const READ_OPEN = 'path "secret/metadata/open/*" { capabilities = ["read"] }';
 const CREATE = 'path "auth/token/create" { capabilities = ["update"] }';
 
-const storage = new MemoryStorage();
+const storage = testStorage();
 let here: Started;
 let other: Started;
 const streams: EventStream[] = [];

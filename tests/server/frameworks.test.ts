@@ -9,9 +9,9 @@ import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptListMethod } from '../../src/adapters/http/list-method.js';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { KvEngine } from '../../src/kv/kv-engine.js';
 import { createEngineHandler, createServer, type StrongroomServer } from '../../src/server/index.js';
+import { testStorage } from '../support/test-storage.js';
 import { request, startServer, type Started } from './harness.js';
 import { wireSuite } from './wire-suite.js';
 
@@ -31,7 +31,7 @@ function listening(server: http.Server): Promise<string> {
 }
 
 function strongroom(): StrongroomServer {
-  const app = createServer({ rootToken: ROOT, maxBodyBytes: MAX_BODY, log: () => undefined });
+  const app = createServer({ rootToken: ROOT, maxBodyBytes: MAX_BODY, log: () => undefined, storage: testStorage() });
   closers.push(() => app.close({ graceMs: 100 }));
   return app;
 }
@@ -122,7 +122,7 @@ describe('Hono on @hono/node-server', () => {
 describe('a single engine in Express 5', () => {
   let url: string;
   beforeAll(async () => {
-    const kv = new KvEngine({ storage: new MemoryStorage() });
+    const kv = new KvEngine({ storage: testStorage() });
     const app = express();
     // The service decides access itself; here, everything except destroy.
     app.use(createEngineHandler({ mount: 'secret/', engine: kv, maxBodyBytes: MAX_BODY, authorize: ({ path }) => !path.startsWith('secret/destroy/') }));

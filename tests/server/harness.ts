@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { createServer, type ServerOptions, type StrongroomServer } from '../../src/server/index.js';
+import { testStorage } from '../support/test-storage.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 
@@ -21,7 +22,7 @@ export interface Started {
 
 export async function startServer(options: ServerOptions = {}): Promise<Started> {
   const logs: Record<string, unknown>[] = [];
-  const app = createServer({ log: (entry) => logs.push(entry), ...options });
+  const app = createServer({ log: (entry) => logs.push(entry), ...options, storage: options.storage ?? testStorage() });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   const rootToken = options.rootToken ?? (await app.ready())!;
   return { app, url, rootToken, logs, stop: () => app.close({ graceMs: 1000 }) };

@@ -1,15 +1,15 @@
 // PolicyStore on its own: the names it accepts, where and how it stores a policy, what it makes of a corrupt or missing
 // one, the bounded cache of compiled rules, and the listeners it tells of writes.
 import { describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { InvalidRequest } from '../../src/lib/errors.js';
 import { encodeJson, JsonStore } from '../../src/core/store/stored-json.js';
 import { canonicalPolicyName, PolicyStore } from '../../src/server/policies/policy-store.js';
+import { testStorage } from '../support/test-storage.js';
 
 const READ_A = 'path "a" { capabilities = ["read"] }';
 
 function store() {
-  const storage = new MemoryStorage();
+  const storage = testStorage();
   return { storage, policies: new PolicyStore(new JsonStore(storage)) };
 }
 

@@ -2,8 +2,8 @@
 // root token, serves, and stops cleanly on SIGTERM and SIGINT. Also graceful close() and the periodic timer.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import type { Storage } from '../../src/ports/storage.js';
+import { testStorage } from '../support/test-storage.js';
 import { builtCli, dataDir, request, startServer } from './harness.js';
 
 const running: ChildProcess[] = [];
@@ -145,7 +145,7 @@ describe('the command line', () => {
 
 describe('close()', () => {
   it('lets a request in flight finish, then refuses new connections', async () => {
-    const inner = new MemoryStorage();
+    const inner = testStorage();
     let reached!: () => void;
     const inStorage = new Promise<void>((resolve) => (reached = resolve));
     let release!: () => void;

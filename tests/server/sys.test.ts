@@ -11,6 +11,7 @@ import { failure, request, startServer, type Started } from './harness.js';
 let started: Started;
 let root: string;
 let operator: string;
+// MemoryStorage, not testStorage(): the last test reads every stored byte to find no token in clear.
 const storage = new MemoryStorage();
 const send = (options: Parameters<typeof request>[1]) => request(started.url, options);
 

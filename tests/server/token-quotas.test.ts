@@ -2,7 +2,7 @@
 // tokens of one login role, each have their own bound, and root is never refused. Over HTTP, with two servers over
 // one storage standing in for two processes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
+import { testStorage } from '../support/test-storage.js';
 import { request, startServer } from './harness.js';
 import { startTokenServer, type TokenServer } from './token-harness.js';
 
@@ -93,7 +93,7 @@ describe('the tokens of one login role', () => {
 
 describe('the live-token bound of a process (maxTokens)', () => {
   it('refuses logins and tokens made by others once reached, but never root', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const small = await startServer({ storage, maxTokens: 3, maxTokensPerParent: 10 });
     const send = (token: string, body: object) => request(small.url, { method: 'POST', path: '/v1/auth/token/create', token, body });
     try {
@@ -111,7 +111,7 @@ describe('the live-token bound of a process (maxTokens)', () => {
 
 describe('two servers over one storage', () => {
   it('share one count per scope: what one creates, the other counts', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const first = await startServer({ storage, rootToken: 'sr.shared-root', maxTokensPerParent: 4 });
     const second = await startServer({ storage, rootToken: 'sr.shared-root', maxTokensPerParent: 4 });
     try {

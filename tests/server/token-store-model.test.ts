@@ -6,7 +6,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clocks.js';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { QuotaExceeded } from '../../src/lib/errors.js';
 import type { AuthGrant } from '../../src/core/framework/request.js';
 import { JsonStore } from '../../src/core/store/stored-json.js';
@@ -14,6 +13,7 @@ import type { Storage } from '../../src/ports/storage.js';
 import type { NewTokenFields, TokenRecord } from '../../src/server/tokens/token-record.js';
 import { TokenStore } from '../../src/server/tokens/token-store.js';
 import { withoutCommit } from '../support/faulty-storage.js';
+import { testStorage } from '../support/test-storage.js';
 
 const LIMITS = { defaultTtl: 600, systemMaxTtl: 3600, maxTokens: 7, maxTokensPerParent: 4, maxTokensPerRole: 3 };
 const ROOT = 'sr.model-root';
@@ -251,9 +251,9 @@ const commands = fc.commands(
   { maxCommands: 60, size: 'max' },
 );
 
-/** MemoryStorage, whose commit also refuses an operation the Storage port does not define (another storage may not take it). */
+/** A storage whose commit also refuses an operation the Storage port does not define (another storage may not take it). */
 function strict(): Storage {
-  const inner = new MemoryStorage();
+  const inner = testStorage();
   return {
     ...withoutCommit(inner),
     compareAndDelete: (key, expected) => inner.compareAndDelete(key, expected),
@@ -266,7 +266,7 @@ function strict(): Storage {
 
 describe.each([
   ['atomic commits', strict],
-  ['conditional writes only', () => withoutCommit(new MemoryStorage())],
+  ['conditional writes only', () => withoutCommit(testStorage())],
 ])('the token store over a storage with %s', (_, storage) => {
   it('agrees with the model after every step', async () => {
     await fc.assert(

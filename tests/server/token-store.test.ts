@@ -11,12 +11,13 @@ import { MAX_ATTEMPTS } from '../../src/server/tokens/token-ledger.js';
 import type { NewTokenFields, TokenRecord } from '../../src/server/tokens/token-record.js';
 import { MAX_CHAIN, TokenStore, type TokenLimits } from '../../src/server/tokens/token-store.js';
 import { FaultyStorage, withoutCommit } from '../support/faulty-storage.js';
+import { testStorage } from '../support/test-storage.js';
 
 const KEY = Buffer.alloc(32, 3);
 const LIMITS: TokenLimits = { defaultTtl: 600, systemMaxTtl: 3600, maxTokens: 100, maxTokensPerParent: 3, maxTokensPerRole: 3 };
 const FIELDS: NewTokenFields = { policies: ['app'], meta: null, displayName: 'unit', path: 'auth/token/create', ttl: 0, explicitMaxTtl: 0, period: 0, numUses: 0, renewable: true, boundCidrs: [] };
 
-async function open(storage: Storage = new MemoryStorage(), limits: Partial<TokenLimits> = {}) {
+async function open(storage: Storage = testStorage(), limits: Partial<TokenLimits> = {}) {
   const store = new JsonStore(storage);
   const tokens = new TokenStore(store, new ManualClock('2026-01-01T00:00:00Z'), KEY, { ...LIMITS, ...limits });
   await tokens.ensureRoot('sr.unit-root');
@@ -62,7 +63,7 @@ describe('the ancestor chain a lookup walks', () => {
 
 describe('a chain of tokens', () => {
   it(`may be ${MAX_CHAIN} tokens long below root, and no longer; an orphan starts a chain of its own`, async () => {
-    const { tokens, root } = await open(new MemoryStorage(), { maxTokens: 2 * MAX_CHAIN, maxTokensPerParent: MAX_CHAIN });
+    const { tokens, root } = await open(testStorage(), { maxTokens: 2 * MAX_CHAIN, maxTokensPerParent: MAX_CHAIN });
     let { record, token } = await tokens.mint(FIELDS, 0, { creator: root, child: true });
     for (let depth = 2; depth <= MAX_CHAIN; depth++) ({ record, token } = await tokens.mint(FIELDS, 0, { creator: record, child: true }));
     expect(record.depth).toBe(MAX_CHAIN);
@@ -160,7 +161,7 @@ describe('quota counts', () => {
 
   for (const [label, atomic] of [['with atomic commits', true], ['with conditional writes only', false]] as const) {
     it(`do not stop a revocation when the count is gone already, ${label}`, async () => {
-      const inner = new MemoryStorage();
+      const inner = testStorage();
       const { store, tokens, root } = await open(atomic ? inner : withoutCommit(inner));
       const { record: top } = await tokens.mint(FIELDS, 0, { creator: root, child: true });
       const { record } = await tokens.mint(FIELDS, 60, { creator: top, child: true });
@@ -223,7 +224,7 @@ describe('uses and renewals racing others', () => {
 describe('a change that lands between a read and its write', () => {
   /** A storage that runs `change` right after the first read of `key` (another process acting in between). */
   function racing(atomic: boolean) {
-    const inner = new MemoryStorage();
+    const inner = testStorage();
     const race = { key: '', change: async () => {} };
     const base: Storage = atomic
       ? { ...withoutCommit(inner), commit: (operations) => inner.commit(operations), compareAndDelete: (key, expected) => inner.compareAndDelete(key, expected) }
@@ -312,7 +313,7 @@ describe('the limits', () => {
         await expect(createServer({ [name]: value, log: () => undefined }).ready()).rejects.toThrow(`${name} must be a positive integer, got ${value}`);
       }
     }
-    const { tokens, root } = await open(new MemoryStorage(), { maxTokensPerParent: 1 });
+    const { tokens, root } = await open(testStorage(), { maxTokensPerParent: 1 });
     const { record: top } = await tokens.mint(FIELDS, 0, { creator: root, child: true });
     await tokens.mint(FIELDS, 60, { creator: top, child: true });
     await expect(tokens.mint(FIELDS, 60, { creator: top, child: false })).rejects.toBeInstanceOf(QuotaExceeded);
@@ -324,7 +325,7 @@ describe('the root token', () => {
   const works = async (storage: Storage, token: string) => (await new TokenStore(new JsonStore(storage), new ManualClock(), KEY, LIMITS).find(token)) !== undefined;
 
   it('is made once, by the first start without one, however many start at once', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const made = await Promise.all([start(storage), start(storage), start(storage)]);
     const printed = made.filter((token) => token !== undefined);
     expect(printed).toHaveLength(1);
@@ -334,7 +335,7 @@ describe('the root token', () => {
   });
 
   it('rotates with the configured one, retiring the previous one but not what it made; going back restores it', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const generated = (await start(storage))!;
     expect(await start(storage, 'sr.first')).toBeUndefined();
     expect([await works(storage, generated), await works(storage, 'sr.first')]).toEqual([false, true]);
@@ -349,7 +350,7 @@ describe('the root token', () => {
   });
 
   it('keeps its entry (and accessor) from start to start, and rotates past a previous one revoked meanwhile', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     await start(storage, 'sr.kept');
     const accessor = async () => (await new TokenStore(new JsonStore(storage), new ManualClock(), KEY, LIMITS).find('sr.kept'))!.accessor;
     const first = await accessor();
@@ -362,7 +363,7 @@ describe('the root token', () => {
   });
 
   it('given once, stays the root token when later starts give none: none is made and printed', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     expect(await start(storage, 'sr.configured')).toBeUndefined();
     expect(await start(storage)).toBeUndefined();
     expect(await works(storage, 'sr.configured')).toBe(true);

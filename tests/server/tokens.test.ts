@@ -5,8 +5,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import vault from 'node-vault';
 import { ManualClock } from '../../src/lib/clocks.js';
-import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { calculateTtl } from '../../src/server/tokens/token-ttl.js';
+import { testStorage } from '../support/test-storage.js';
 import { request, startServer, type Started } from './harness.js';
 
 const HOUR = 3600;
@@ -198,7 +198,7 @@ describe('lookups, renewals and revocations', () => {
 
 describe('a bounded token store', () => {
   it('refuses new tokens but root\'s with 429 past maxTokens, and the sweep makes room by revoking expired ones', async () => {
-    const small = await startServer({ clock, maxTokens: 3, storage: new MemoryStorage() });
+    const small = await startServer({ clock, maxTokens: 3, storage: testStorage() });
     const mk = (token: string, ttl: number) => request(small.url, { method: 'POST', path: '/v1/auth/token/create', token, body: { ttl } });
     await request(small.url, { method: 'PUT', path: '/v1/sys/policies/acl/minter', token: small.rootToken, body: { policy: 'path "auth/token/create" { capabilities = ["update"] }' } });
     const minter = (await request(small.url, { method: 'POST', path: '/v1/auth/token/create', token: small.rootToken, body: { policies: ['minter'], ttl: 600 } })).json.auth.client_token;
@@ -213,7 +213,7 @@ describe('a bounded token store', () => {
   });
 
   it('also removes a used-up token whose revocation a crash cut short', async () => {
-    const storage = new MemoryStorage();
+    const storage = testStorage();
     const server = await startServer({ storage, maxTokens: 3 });
     try {
       const made = await request(server.url, { method: 'POST', path: '/v1/auth/token/create', token: server.rootToken, body: { num_uses: 5 } });

@@ -61,9 +61,10 @@ const runAsOwner = (command: string, args: string[]) =>
 
 /**
  * `durable`: flush to disk at every commit, as a production server does (the benchmarks); by default the tests skip
- * the flush for speed, which loses nothing unless the machine itself crashes.
+ * the flush for speed, which loses nothing unless the machine itself crashes. `maxConnections` (default 200): the
+ * engine suites over PostgreSQL need more, since a test may open hundreds of storages (a pool each) before it ends.
  */
-export async function startPostgres(options: { durable?: boolean } = {}): Promise<PostgresServer> {
+export async function startPostgres(options: { durable?: boolean; maxConnections?: number } = {}): Promise<PostgresServer> {
   if (!binaries) throw new Error('PostgreSQL binaries not found (check postgresAvailable() first)');
   const root = mkdtempSync(join(tmpdir(), 'strongroom-pg-'));
   const data = join(root, 'data');
@@ -73,7 +74,7 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
   const pgCtl = (args: string[]) => runAsOwner(join(binaries, 'pg_ctl'), ['-D', data, ...args]);
   const start = async () => {
     const flush = options.durable ? '' : '-c fsync=off -c full_page_writes=off';
-    const settings = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 ${flush} -c max_connections=200`;
+    const settings = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 ${flush} -c max_connections=${options.maxConnections ?? 200}`;
     await pgCtl(['-l', join(root, 'log'), '-w', '-t', '30', '-o', settings, 'start']);
   };
   for (let attempt = 0; ; attempt++) {

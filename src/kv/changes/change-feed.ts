@@ -77,6 +77,11 @@ export class ChangeFeed {
     return last && !last.removed ? last : undefined;
   }
 
+  /** What the feed remembers of a key: an object that each later event or acknowledgement of the key replaces. */
+  remembered(path: string): object | undefined {
+    return this.delivered.get(path);
+  }
+
   /** Keys this feed knows to exist. */
   knownPaths(): string[] {
     return [...this.delivered].filter(([, last]) => !last.removed).map(([path]) => path);

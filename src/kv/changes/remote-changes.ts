@@ -5,6 +5,7 @@ import type { ChangeFeed } from './change-feed.js';
 import type { KeyPages } from '../store/key-pages.js';
 import type { KeyStore } from '../store/key-store.js';
 import type { StorageLayout } from '../documents/storage-layout.js';
+import type { StoredMetadata } from '../documents/head-document.js';
 
 /**
  * Change events made by other processes, over a storage that can `watch`. A notification names a key's record; the
@@ -69,10 +70,19 @@ export class RemoteChanges {
     else void this.reconcile(path).catch(this.onError);
   }
 
-  /** Delivers what the key's record holds beyond the last event delivered; a vanished key makes its removal event. */
+  /**
+   * Delivers what the key's record holds beyond the last event delivered; a vanished key makes its removal event. A
+   * change this process delivered for the key while the read was under way may be newer than what the read answered
+   * (a key removed, and then its old record), so the key is read again.
+   */
   private reconcile(path: string): Promise<void> {
     return this.mutex.run(path, async () => {
-      const record = await this.keys.read(path);
+      let known: object | undefined;
+      let record: StoredMetadata | undefined;
+      do {
+        known = this.feed.remembered(path);
+        record = await this.keys.read(path);
+      } while (this.feed.remembered(path) !== known);
       if (record) return this.feed.deliver(changesOf(path, record, this.layout.metadata(path)));
       const last = this.feed.last(path);
       if (last) this.feed.deliver([removalChange(path, { revision: last.revision, current_version: last.version }, this.clock())]);
