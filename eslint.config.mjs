@@ -5,7 +5,20 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'reports/', '.stryker-tmp/', '.bench-build/', 'api-reference/', 'coverage/'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'reports/',
+      '.stryker-tmp/',
+      '.bench-build/',
+      'api-reference/',
+      'coverage/',
+      '.test-build/',
+      'data/',
+      '.tmp-*/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -23,7 +36,10 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       // Route handlers are async by their interface, awaiting or not.
       '@typescript-eslint/require-await': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   {
@@ -52,9 +68,26 @@ export default tseslint.config(
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,
       globals: Object.fromEntries(
-        ['process', 'console', 'URL', 'Buffer', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate',
-          'performance', 'fetch', 'AbortController', 'AbortSignal', 'TextEncoder', 'TextDecoder', 'queueMicrotask',
-          'structuredClone', 'crypto'].map((name) => [name, 'readonly']),
+        [
+          'process',
+          'console',
+          'URL',
+          'Buffer',
+          'setTimeout',
+          'clearTimeout',
+          'setInterval',
+          'clearInterval',
+          'setImmediate',
+          'performance',
+          'fetch',
+          'AbortController',
+          'AbortSignal',
+          'TextEncoder',
+          'TextDecoder',
+          'queueMicrotask',
+          'structuredClone',
+          'crypto',
+        ].map((name) => [name, 'readonly']),
       ),
     },
   },

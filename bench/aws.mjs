@@ -11,13 +11,29 @@ const ACCOUNT = '111122223333';
 
 async function ec2LoginAgainstFake(aws, signer, instanceCacheSeconds) {
   const key = aws.createAccessKey(ACCOUNT, 'strongroom');
-  const instance = aws.addInstance({ accountId: ACCOUNT, region: 'eu-west-1', instanceId: `i-0000000000000000${instanceCacheSeconds ? 2 : 1}`, imageId: 'ami-0abc1234' });
+  const instance = aws.addInstance({
+    accountId: ACCOUNT,
+    region: 'eu-west-1',
+    instanceId: `i-0000000000000000${instanceCacheSeconds ? 2 : 1}`,
+    imageId: 'ami-0abc1234',
+  });
   // The fake does not throttle here and the provider's limit is lifted: this measures the cost of the call itself.
-  const cloud = new AwsCloudProvider({ env: {}, imdsEndpoint: 'http://127.0.0.1:9', rateLimit: { perSecond: 1e9, burst: 1e9 } });
+  const cloud = new AwsCloudProvider({
+    env: {},
+    imdsEndpoint: 'http://127.0.0.1:9',
+    rateLimit: { perSecond: 1e9, burst: 1e9 },
+  });
   const auth = new AuthMethod({ storage: new MemoryStorage(), cloud, env: {} });
   const post = (path, body) => auth.handle({ method: 'POST', path, body });
   const endpoints = { endpoint: aws.url, iam_endpoint: aws.url, sts_endpoint: aws.url };
-  await expectOk(post('config/client', { access_key: key.accessKeyId, secret_key: key.secretAccessKey, ...endpoints, instance_cache_seconds: instanceCacheSeconds }));
+  await expectOk(
+    post('config/client', {
+      access_key: key.accessKeyId,
+      secret_key: key.secretAccessKey,
+      ...endpoints,
+      instance_cache_seconds: instanceCacheSeconds,
+    }),
+  );
   await expectOk(post('config/certificate/bench-ca', { aws_public_cert: signer.certificatePem, type: 'pkcs7' }));
   await expectOk(post('role/web', { auth_type: 'ec2', bound_ami_id: 'ami-0abc1234' }));
   const { pkcs7 } = signer.sign(instance);
@@ -36,7 +52,10 @@ export async function awsBenchmarks(log) {
     const signer = await IdentityDocumentSigner.create();
     const off = await ec2LoginAgainstFake(aws, signer, 0);
     const on = await ec2LoginAgainstFake(aws, signer, 60);
-    const result = await compare({ name: 'cache on', fn: batched(BATCH, on), batch: BATCH }, { name: 'cache off', fn: batched(BATCH, off), batch: BATCH });
+    const result = await compare(
+      { name: 'cache on', fn: batched(BATCH, on), batch: BATCH },
+      { name: 'cache off', fn: batched(BATCH, off), batch: BATCH },
+    );
     return [
       {
         section: 'aws',

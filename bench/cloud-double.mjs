@@ -41,7 +41,11 @@ export function cloudDouble(instance) {
       return { status: 200, headers: { 'content-type': 'text/xml' }, body: CALLER_IDENTITY };
     },
     async getCallerIdentity() {
-      return { arn: 'arn:aws:iam::123456789012:user/strongroom', userId: 'AIDABENCHUSER0000001', accountId: '123456789012' };
+      return {
+        arn: 'arn:aws:iam::123456789012:user/strongroom',
+        userId: 'AIDABENCHUSER0000001',
+        accountId: '123456789012',
+      };
     },
     getCurrentUser: unsupported('getCurrentUser'),
     listAccessKeys: unsupported('listAccessKeys'),

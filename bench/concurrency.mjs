@@ -22,7 +22,11 @@ function scenario(name, { engines, keys }) {
       Array.from({ length: WRITERS }, (_, writer) => {
         const key = writer % keys;
         const engine = engines[writer % engines.length];
-        return engine.handle({ method: 'POST', path: `data/${keyPath(key)}`, body: { data: { writer }, options: { cas: versions[key] } } });
+        return engine.handle({
+          method: 'POST',
+          path: `data/${keyPath(key)}`,
+          body: { data: { writer }, options: { cas: versions[key] } },
+        });
       }),
     );
     rates.push((WRITERS * 1000) / (performance.now() - started));
@@ -42,7 +46,12 @@ function scenario(name, { engines, keys }) {
       const read = await expectOk(engines[0].handle({ method: 'GET', path: `data/${keyPath(key)}` }));
       const { version } = read.body.data.metadata;
       // Exactly one winner per key and round, and the stored data is the winner's.
-      if (wonPerKey[key] !== 1 || version !== versions[key] + 1 || winners.get(`${key}@${version}`) !== read.body.data.data.writer) violations++;
+      if (
+        wonPerKey[key] !== 1 ||
+        version !== versions[key] + 1 ||
+        winners.get(`${key}@${version}`) !== read.body.data.data.writer
+      )
+        violations++;
       versions[key] = version;
     }
     commits += keys;

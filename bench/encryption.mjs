@@ -33,7 +33,8 @@ async function rewrapRates(log) {
     const started = performance.now();
     const report = await storage.rewrap({ batchSize: 100 });
     const seconds = (performance.now() - started) / 1000;
-    if (report.rewrapped !== REWRAP_ENTRIES || !report.done) throw new Error(`rewrap re-sealed ${report.rewrapped} entries`);
+    if (report.rewrapped !== REWRAP_ENTRIES || !report.done)
+      throw new Error(`rewrap re-sealed ${report.rewrapped} entries`);
     rates.push(REWRAP_ENTRIES / seconds);
   }
   log(`encryption: rewrap of ${REWRAP_ENTRIES} entries, ${settings.rounds} rounds`);
@@ -82,13 +83,19 @@ async function sealsCeiling(plainStorage, plain, path) {
  */
 async function overSqlite(path, log) {
   const directory = mkdtempSync(join(tmpdir(), 'strongroom-bench-encryption-'));
-  const stores = [new SqliteStorage({ path: join(directory, 'plain.db') }), new SqliteStorage({ path: join(directory, 'sealed.db') })];
+  const stores = [
+    new SqliteStorage({ path: join(directory, 'plain.db') }),
+    new SqliteStorage({ path: join(directory, 'sealed.db') }),
+  ];
   try {
     const plain = await kvOver(stores[0]);
     const encrypted = await kvOver(new EncryptedStorage({ storage: stores[1], key: randomBytes(32) }));
     log('encryption: KV write through EncryptedStorage over SQLite against bare SQLite');
     // Writes that reach a disk take milliseconds: small batches keep the rounds' sample counts up.
-    return await compare(task('encrypted write', kvWrite(encrypted, path), 10), task('plain write', kvWrite(plain, path), 10));
+    return await compare(
+      task('encrypted write', kvWrite(encrypted, path), 10),
+      task('plain write', kvWrite(plain, path), 10),
+    );
   } finally {
     await Promise.all(stores.map((storage) => storage.close()));
     rmSync(directory, { recursive: true, force: true });
@@ -103,16 +110,39 @@ export async function encryptionBenchmarks(log) {
   await expectOk(encrypted.handle({ method: 'GET', path: `data/${path}` }));
 
   log('encryption: KV read and write through EncryptedStorage against the bare storage');
-  const row = (name, result, limitName) => ({ section: 'encryption', name, unit: 'ops/s', result, limitName, goal: { kind: 'ratio-min', value: 0.8 } });
+  const row = (name, result, limitName) => ({
+    section: 'encryption',
+    name,
+    unit: 'ops/s',
+    result,
+    limitName,
+    goal: { kind: 'ratio-min', value: 0.8 },
+  });
   return [
-    row('KV read through EncryptedStorage', await compare(task('encrypted read', kvRead(encrypted, path)), task('plain read', kvRead(plain, path))), 'same read, bare MemoryStorage'),
-    row('KV write through EncryptedStorage', await compare(task('encrypted write', kvWrite(encrypted, path)), task('plain write', kvWrite(plain, path))), 'same write, bare MemoryStorage'),
+    row(
+      'KV read through EncryptedStorage',
+      await compare(task('encrypted read', kvRead(encrypted, path)), task('plain read', kvRead(plain, path))),
+      'same read, bare MemoryStorage',
+    ),
+    row(
+      'KV write through EncryptedStorage',
+      await compare(task('encrypted write', kvWrite(encrypted, path)), task('plain write', kvWrite(plain, path))),
+      'same write, bare MemoryStorage',
+    ),
     {
-      ...row('KV write + 2 bare AES-256-GCM seals (node:crypto), no barrier: the seals\' ceiling on the row above', await sealsCeiling(plainStorage, plain, path), 'same write, no seals'),
+      ...row(
+        "KV write + 2 bare AES-256-GCM seals (node:crypto), no barrier: the seals' ceiling on the row above",
+        await sealsCeiling(plainStorage, plain, path),
+        'same write, no seals',
+      ),
       goal: { kind: 'info' },
     },
     {
-      ...row('KV write through EncryptedStorage over SQLite (synchronous full, the server\'s default)', await overSqlite(path, log), 'same write, bare SQLite'),
+      ...row(
+        "KV write through EncryptedStorage over SQLite (synchronous full, the server's default)",
+        await overSqlite(path, log),
+        'same write, bare SQLite',
+      ),
       goal: { kind: 'info' },
     },
     {

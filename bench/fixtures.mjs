@@ -21,7 +21,8 @@ export function keyPath(index) {
 export async function kvWithKeys(keys) {
   const storage = new MemoryStorage();
   const kv = new KvEngine({ storage });
-  for (let index = 0; index < keys; index++) await expectOk(kv.handle({ method: 'POST', path: `data/${keyPath(index)}`, body: { data: payload(index) } }));
+  for (let index = 0; index < keys; index++)
+    await expectOk(kv.handle({ method: 'POST', path: `data/${keyPath(index)}`, body: { data: payload(index) } }));
   return { storage, kv };
 }
 

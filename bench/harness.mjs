@@ -33,7 +33,13 @@ export async function interleaved(tasks, { rounds = settings.rounds, time = sett
   const perTask = tasks.map(() => []);
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? tasks.map((_, index) => index) : tasks.map((_, index) => tasks.length - 1 - index);
-    const bench = new Bench({ time, warmupTime: settings.warmupTime, iterations: 8, warmupIterations: 4, throws: true });
+    const bench = new Bench({
+      time,
+      warmupTime: settings.warmupTime,
+      iterations: 8,
+      warmupIterations: 4,
+      throws: true,
+    });
     for (const index of order) bench.add(tasks[index].name, tasks[index].fn);
     await bench.run();
     for (const index of order) {

@@ -1,7 +1,17 @@
 // KV engine throughput through handle() against the raw storage work it cannot avoid, and how it scales.
 import { MemoryStorage } from 'strongroom';
 import { batched, compare } from './harness.mjs';
-import { expectOk, fillVersions, FOLDER, keyPath, kvRead, kvWithKeys, kvWrite, payload, storedKeys } from './fixtures.mjs';
+import {
+  expectOk,
+  fillVersions,
+  FOLDER,
+  keyPath,
+  kvRead,
+  kvWithKeys,
+  kvWrite,
+  payload,
+  storedKeys,
+} from './fixtures.mjs';
 
 const BATCH = 100;
 const SCALE_KEYS = 10_000;
@@ -59,15 +69,41 @@ export async function kvBenchmarks(log) {
   const raw = await rawStorage(single.storage, path);
 
   log('kv: read and write against raw storage');
-  rows.push(throughputRow('KV read (latest version) via handle()', await compare(task('read', kvRead(single.kv, path)), task('raw read', rawRead(raw))), 0.5, 'raw 2 gets + JSON decode'));
-  rows.push(throughputRow('KV write via handle()', await compare(task('write', kvWrite(single.kv, path)), task('raw write', rawWrite(raw))), 0.35, 'raw get + 2 puts + JSON'));
+  rows.push(
+    throughputRow(
+      'KV read (latest version) via handle()',
+      await compare(task('read', kvRead(single.kv, path)), task('raw read', rawRead(raw))),
+      0.5,
+      'raw 2 gets + JSON decode',
+    ),
+  );
+  rows.push(
+    throughputRow(
+      'KV write via handle()',
+      await compare(task('write', kvWrite(single.kv, path)), task('raw write', rawWrite(raw))),
+      0.35,
+      'raw get + 2 puts + JSON',
+    ),
+  );
 
   log(`kv: scaling with ${SCALE_KEYS} keys`);
   const many = await kvWithKeys(SCALE_KEYS);
   const middle = keyPath(SCALE_KEYS / 2);
   await fillVersions(many.kv, middle, 10);
-  rows.push(slowdownRow(`KV read, ${SCALE_KEYS} keys vs 1 key`, await compare(task('read 10k', kvRead(many.kv, middle)), task('read 1', kvRead(single.kv, path))), 'same read, 1 key'));
-  rows.push(slowdownRow(`KV write, ${SCALE_KEYS} keys vs 1 key`, await compare(task('write 10k', kvWrite(many.kv, middle)), task('write 1', kvWrite(single.kv, path))), 'same write, 1 key'));
+  rows.push(
+    slowdownRow(
+      `KV read, ${SCALE_KEYS} keys vs 1 key`,
+      await compare(task('read 10k', kvRead(many.kv, middle)), task('read 1', kvRead(single.kv, path))),
+      'same read, 1 key',
+    ),
+  );
+  rows.push(
+    slowdownRow(
+      `KV write, ${SCALE_KEYS} keys vs 1 key`,
+      await compare(task('write 10k', kvWrite(many.kv, middle)), task('write 1', kvWrite(single.kv, path))),
+      'same write, 1 key',
+    ),
+  );
 
   log(`kv: LIST of a folder of ${SCALE_KEYS} keys`);
   const folder = `kv/metadata/${FOLDER}`;

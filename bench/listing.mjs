@@ -25,7 +25,9 @@ async function mount(keys) {
 /** A page of PAGE names from the middle of the listing (a page after a name, as a client paging through would ask). */
 function page(kv, method, folder, after, authorize) {
   return async () => {
-    const response = await expectOk(kv.handle({ method, path: `metadata/${folder}`, query: { after, limit: String(PAGE) }, authorize }));
+    const response = await expectOk(
+      kv.handle({ method, path: `metadata/${folder}`, query: { after, limit: String(PAGE) }, authorize }),
+    );
     if (response.body.data.keys.length !== PAGE) throw new Error(`${method} page came back short`);
   };
 }
@@ -39,7 +41,9 @@ function requiredWork(kv, query, authorize) {
   return async () => {
     const response = await expectOk(kv.handle({ method: 'LIST', path: 'metadata/flat/', query }));
     if (authorize({ capability: 'list', path: 'metadata/flat/' }) !== true) throw new Error('the LIST was refused');
-    const verdicts = authorize.many(response.body.data.keys.map((name) => ({ capability: 'list', path: `metadata/flat/${name}`, listing: true })));
+    const verdicts = authorize.many(
+      response.body.data.keys.map((name) => ({ capability: 'list', path: `metadata/flat/${name}`, listing: true })),
+    );
     if (verdicts.length !== response.body.data.keys.length) throw new Error('verdicts went missing');
   };
 }
@@ -71,20 +75,28 @@ export async function listingBenchmarks(log) {
   rows.push(
     flatRow(
       `SCAN page of ${PAGE}, ${LARGE} keys vs ${SMALL}`,
-      await compare({ name: 'scan large', fn: page(large, 'SCAN', 'tree/', `25/${middle(LARGE)}`) }, { name: 'scan small', fn: page(small, 'SCAN', 'tree/', `25/${middle(SMALL)}`) }),
+      await compare(
+        { name: 'scan large', fn: page(large, 'SCAN', 'tree/', `25/${middle(LARGE)}`) },
+        { name: 'scan small', fn: page(small, 'SCAN', 'tree/', `25/${middle(SMALL)}`) },
+      ),
       `same page, ${SMALL} keys`,
     ),
   );
   rows.push(
     flatRow(
       `LIST page of ${PAGE}, ${LARGE} keys vs ${SMALL}`,
-      await compare({ name: 'list large', fn: page(large, 'LIST', 'flat/', middle(LARGE)) }, { name: 'list small', fn: page(small, 'LIST', 'flat/', middle(SMALL)) }),
+      await compare(
+        { name: 'list large', fn: page(large, 'LIST', 'flat/', middle(LARGE)) },
+        { name: 'list small', fn: page(small, 'LIST', 'flat/', middle(SMALL)) },
+      ),
       `same page, ${SMALL} keys`,
     ),
   );
 
   // Each name of the page is asked about on its own path (one bulk call per page): the page must stay as flat.
-  const lister = new Acl([{ name: 'lister', rules: parsePolicy('path "secret/metadata/*" { capabilities = ["list"] }') }]).authorizer('secret');
+  const lister = new Acl([
+    { name: 'lister', rules: parsePolicy('path "secret/metadata/*" { capabilities = ["list"] }') },
+  ]).authorizer('secret');
   rows.push(
     flatRow(
       `ACL-checked LIST page of ${PAGE}, ${LARGE} keys vs ${SMALL}`,
@@ -102,7 +114,10 @@ export async function listingBenchmarks(log) {
     name: `ceiling of the row above: the page of ${PAGE} unchecked, then the route's check and the ${PAGE} names' list checks in one Acl call`,
     unit: 'pages/s',
     result: await compare(
-      { name: 'checked page required work', fn: requiredWork(large, { after: middle(LARGE), limit: String(PAGE) }, lister) },
+      {
+        name: 'checked page required work',
+        fn: requiredWork(large, { after: middle(LARGE), limit: String(PAGE) }, lister),
+      },
       { name: 'checked list large', fn: page(large, 'LIST', 'flat/', middle(LARGE), lister) },
     ),
     limitName: `the ACL-checked page, ${LARGE} keys`,
@@ -112,17 +127,23 @@ export async function listingBenchmarks(log) {
   log(`listing: ACL-filtered LIST of ${FILTERED} names`);
   const filtered = await mount(FILTERED);
   const authorize = fiftyRulePolicy().authorizer('secret');
-  const visible = (await filtered.handle({ method: 'LIST', path: 'metadata/flat/', query: { readable_only: 'true' }, authorize })).body.data.keys.length;
+  const visible = (
+    await filtered.handle({ method: 'LIST', path: 'metadata/flat/', query: { readable_only: 'true' }, authorize })
+  ).body.data.keys.length;
   log(`listing: the policy shows ${visible} of ${FILTERED} names`);
   const list = (query) => async () => {
     const response = await expectOk(filtered.handle({ method: 'LIST', path: 'metadata/flat/', query, authorize }));
-    if (response.body.data.keys.length !== (query.readable_only ? visible : FILTERED)) throw new Error('LIST lost names');
+    if (response.body.data.keys.length !== (query.readable_only ? visible : FILTERED))
+      throw new Error('LIST lost names');
   };
   rows.push({
     section: 'listing',
     name: `ACL-filtered LIST of ${FILTERED} names, 50-rule policy, vs unfiltered`,
     unit: 'lists/s',
-    result: await compare({ name: 'filtered', fn: list({ readable_only: 'true' }) }, { name: 'unfiltered', fn: list({}) }),
+    result: await compare(
+      { name: 'filtered', fn: list({ readable_only: 'true' }) },
+      { name: 'unfiltered', fn: list({}) },
+    ),
     limitName: 'the same LIST unfiltered',
     goal: { kind: 'info' },
   });
@@ -131,7 +152,10 @@ export async function listingBenchmarks(log) {
     section: 'listing',
     name: `ceiling of the unfiltered LIST above: the LIST unchecked, then the route's check and the ${FILTERED} names' list checks in one Acl call`,
     unit: 'lists/s',
-    result: await compare({ name: 'unfiltered required work', fn: requiredWork(filtered, {}, authorize) }, { name: 'unfiltered', fn: list({}) }),
+    result: await compare(
+      { name: 'unfiltered required work', fn: requiredWork(filtered, {}, authorize) },
+      { name: 'unfiltered', fn: list({}) },
+    ),
     limitName: 'the same LIST unfiltered, checked',
     goal: { kind: 'info' },
   });

@@ -11,7 +11,8 @@ const IAM_GOAL = 5_000;
 
 async function expectGrant(pending) {
   const response = await pending;
-  if (response.status !== 200 || !response.body?.auth) throw new Error(`login failed: ${response.status} ${JSON.stringify(response.body)}`);
+  if (response.status !== 200 || !response.body?.auth)
+    throw new Error(`login failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.auth;
 }
 
@@ -21,10 +22,22 @@ async function expectGrant(pending) {
  */
 export async function ec2Login() {
   const { rsa2048, document } = sample();
-  const cloud = cloudDouble({ instanceId: document.instanceId, state: 'running', accountId: document.accountId, imageId: document.imageId, tags: {} });
+  const cloud = cloudDouble({
+    instanceId: document.instanceId,
+    state: 'running',
+    accountId: document.accountId,
+    imageId: document.imageId,
+    tags: {},
+  });
   const clock = new ManualClock(new Date(new Date(document.pendingTime).getTime() + 10 * 60_000));
   const auth = new AuthMethod({ storage: new MemoryStorage(), clock, cloud, env: {} });
-  await expectOk(auth.handle({ method: 'POST', path: 'role/bench-ec2', body: { auth_type: 'ec2', bound_ami_id: document.imageId, token_policies: 'app' } }));
+  await expectOk(
+    auth.handle({
+      method: 'POST',
+      path: 'role/bench-ec2',
+      body: { auth_type: 'ec2', bound_ami_id: document.imageId, token_policies: 'app' },
+    }),
+  );
   const pkcs7 = rsa2048.replace(/\s+/g, '');
   const first = await expectGrant(auth.handle({ method: 'POST', path: 'login', body: { role: 'bench-ec2', pkcs7 } }));
   const body = { role: 'bench-ec2', pkcs7, nonce: first.metadata.nonce };
@@ -33,10 +46,25 @@ export async function ec2Login() {
 
 /** A GetCallerIdentity request signed as a client signs it; STS's answer comes from the double without a round trip. */
 export async function iamLogin() {
-  const cloud = cloudDouble({ instanceId: 'i-none', state: 'running', accountId: '123456789012', imageId: 'ami-none', tags: {} });
+  const cloud = cloudDouble({
+    instanceId: 'i-none',
+    state: 'running',
+    accountId: '123456789012',
+    imageId: 'ami-none',
+    tags: {},
+  });
   const auth = new AuthMethod({ storage: new MemoryStorage(), cloud, env: {} });
-  await expectOk(auth.handle({ method: 'POST', path: 'role/bench-iam', body: { auth_type: 'iam', bound_iam_principal_arn: ROLE_ARN, token_policies: 'app' } }));
-  const body = buildIamLoginBody({ credentials: { accessKeyId: 'AKIABENCHKEY00000001', secretAccessKey: 'bench-secret' }, role: 'bench-iam' });
+  await expectOk(
+    auth.handle({
+      method: 'POST',
+      path: 'role/bench-iam',
+      body: { auth_type: 'iam', bound_iam_principal_arn: ROLE_ARN, token_policies: 'app' },
+    }),
+  );
+  const body = buildIamLoginBody({
+    credentials: { accessKeyId: 'AKIABENCHKEY00000001', secretAccessKey: 'bench-secret' },
+    role: 'bench-iam',
+  });
   await expectGrant(auth.handle({ method: 'POST', path: 'login', body }));
   return { cloud, login: () => expectGrant(auth.handle({ method: 'POST', path: 'login', body })) };
 }
@@ -49,7 +77,8 @@ export async function loginBenchmarks(log) {
     { name: 'ec2 login', fn: batched(BATCH, ec2.login), batch: BATCH },
     { name: 'iam login', fn: batched(BATCH, iam.login), batch: BATCH },
   ]);
-  if (ec2.cloud.calls.describeInstance === 0 || iam.cloud.calls.forwardCallerIdentity === 0) throw new Error('the logins never reached the cloud double');
+  if (ec2.cloud.calls.describeInstance === 0 || iam.cloud.calls.forwardCallerIdentity === 0)
+    throw new Error('the logins never reached the cloud double');
   return [
     {
       section: 'login',

@@ -20,11 +20,16 @@ const before = settle();
 const storage = new MemoryStorage();
 if (mode === 'raw') {
   // The same number of values of the same size put straight into the storage: the floor the engine builds on.
-  for (let index = 0; index < keys; index++) await storage.put(`kv/${keyPath(index)}`, encoder.encode(JSON.stringify(payloads[index])));
+  for (let index = 0; index < keys; index++)
+    await storage.put(`kv/${keyPath(index)}`, encoder.encode(JSON.stringify(payloads[index])));
 } else {
   const kv = new KvEngine({ storage });
   for (let index = 0; index < keys; index++) {
-    const response = await kv.handle({ method: 'POST', path: `data/${keyPath(index)}`, body: { data: payloads[index] } });
+    const response = await kv.handle({
+      method: 'POST',
+      path: `data/${keyPath(index)}`,
+      body: { data: payloads[index] },
+    });
     if (response.status !== 200) throw new Error(`write failed: ${response.status}`);
   }
 }

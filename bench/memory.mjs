@@ -30,7 +30,11 @@ export async function memoryBenchmarks(log, { repeats = 2 } = {}) {
       section: 'memory',
       name: `KV memory per key at ${KEYS.toLocaleString('en-US')} keys (1 version, 100-byte value)`,
       unit: 'B/key',
-      result: { subject: engineTotal, limit: rawTotal, ratio: spread(engine.map((run, index) => run.totalPerKey / raw[index].totalPerKey)) },
+      result: {
+        subject: engineTotal,
+        limit: rawTotal,
+        ratio: spread(engine.map((run, index) => run.totalPerKey / raw[index].totalPerKey)),
+      },
       measuredText: `${bytes(engineTotal.median)}/key (heap ${bytes(heap.median)} + buffers ${bytes(engineTotal.median - heap.median)})`,
       limitText: `${bytes(rawTotal.median)}/key (the 100-byte values put straight into MemoryStorage)`,
       goal: { kind: 'info' },

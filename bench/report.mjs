@@ -62,7 +62,9 @@ export function finish(rows) {
       cells: {
         name: row.name,
         measured: row.measuredText ?? `${number(row.result?.subject.median)} ${row.unit}`,
-        limit: row.limitText ?? (row.result?.limit ? `${number(row.result.limit.median)} ${row.unit} (${row.limitName})` : '—'),
+        limit:
+          row.limitText ??
+          (row.result?.limit ? `${number(row.result.limit.median)} ${row.unit} (${row.limitName})` : '—'),
         ratio: ratioText(row),
         goal: goalText(row.goal),
       },
@@ -72,14 +74,25 @@ export function finish(rows) {
 
 export function printTable(finished, out = console.log) {
   const headers = ['name', 'measured', 'limit', 'ratio (median, min–max)', 'goal', 'result'];
-  const lines = finished.map((row) => [row.cells.name, row.cells.measured, row.cells.limit, row.cells.ratio, row.cells.goal, row.status]);
+  const lines = finished.map((row) => [
+    row.cells.name,
+    row.cells.measured,
+    row.cells.limit,
+    row.cells.ratio,
+    row.cells.goal,
+    row.status,
+  ]);
   const widths = headers.map((header, column) => Math.max(header.length, ...lines.map((line) => line[column].length)));
   const format = (cells) => `| ${cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
   out(format(headers));
   out(`|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`);
   for (const line of lines) out(format(line));
   const missed = finished.filter((row) => row.status === 'MISS');
-  out(missed.length === 0 ? '\nAll goals met.' : `\nMISSED ${missed.length} goal(s): ${missed.map((row) => row.name).join('; ')}`);
+  out(
+    missed.length === 0
+      ? '\nAll goals met.'
+      : `\nMISSED ${missed.length} goal(s): ${missed.map((row) => row.name).join('; ')}`,
+  );
 }
 
 export function machine() {
@@ -96,6 +109,11 @@ export function machine() {
 }
 
 export function writeResults(path, { machine: host, settings, finished, seconds }) {
-  const results = finished.map(({ cells, ...row }) => ({ ...row, goalText: cells.goal, ratioText: cells.ratio, measuredText: cells.measured }));
+  const results = finished.map(({ cells, ...row }) => ({
+    ...row,
+    goalText: cells.goal,
+    ratioText: cells.ratio,
+    measuredText: cells.measured,
+  }));
   writeFileSync(path, `${JSON.stringify({ machine: host, settings, seconds, results }, null, 2)}\n`);
 }

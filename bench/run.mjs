@@ -31,7 +31,10 @@ const args = process.argv.slice(2);
 // Too short for the JIT to settle: checks that every benchmark runs, its figures are not representative.
 const quick = args.includes('--quick');
 if (quick) configure({ rounds: 2, time: 100, warmupTime: 50 });
-const only = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = args
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 const section = args.find((arg) => arg.startsWith('--section='))?.slice('--section='.length);
 
 const log = (message) => console.error(`[bench] ${message}`);
@@ -42,12 +45,16 @@ const log = (message) => console.error(`[bench] ${message}`);
  * Measured: the PKCS#7 rows read 58% after the KV sections in one process and 70% in a process of their own.
  */
 function runSection(name) {
-  const child = fork(fileURLToPath(import.meta.url), [`--section=${name}`, ...(quick ? ['--quick'] : [])], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(import.meta.url), [`--section=${name}`, ...(quick ? ['--quick'] : [])], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   let rows;
   child.once('message', (message) => (rows = message));
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 && rows ? resolve(rows) : reject(new Error(`the ${name} section failed (exit ${code})`))));
+    child.once('exit', (code) =>
+      code === 0 && rows ? resolve(rows) : reject(new Error(`the ${name} section failed (exit ${code})`)),
+    );
   });
 }
 
@@ -60,7 +67,9 @@ if (section) {
   process.exit(0);
 } else {
   const host = machine();
-  log(`${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB, Node ${host.node}; ${settings.rounds} rounds of ${settings.time} ms per task`);
+  log(
+    `${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB, Node ${host.node}; ${settings.rounds} rounds of ${settings.time} ms per task`,
+  );
   const started = performance.now();
   const rows = [];
   for (const name of Object.keys(SECTIONS)) {

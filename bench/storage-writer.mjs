@@ -13,7 +13,8 @@ const data = payload(Number(id));
 // window measures the steady state rather than a cold process.
 await Promise.all(
   Array.from({ length: STREAMS }, async (_, stream) => {
-    for (let index = 0; index < 100; index++) await expectOk(kv.handle({ method: 'POST', path: `data/p${id}/warm${stream}/k${index % 10}`, body: { data } }));
+    for (let index = 0; index < 100; index++)
+      await expectOk(kv.handle({ method: 'POST', path: `data/p${id}/warm${stream}/k${index % 10}`, body: { data } }));
   }),
 );
 process.send?.('ready');

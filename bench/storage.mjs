@@ -17,12 +17,26 @@ import { rawRead, rawStorage } from './kv.mjs';
 const BATCH = 20;
 const task = (name, operation) => ({ name, fn: batched(BATCH, operation), batch: BATCH });
 const goalOf = (value) => (value === undefined ? { kind: 'info' } : { kind: 'ratio-min', value });
-const row = (name, result, goal, limitName) => ({ section: 'storage', name, unit: 'ops/s', result, limitName, goal: goalOf(goal) });
+const row = (name, result, goal, limitName) => ({
+  section: 'storage',
+  name,
+  unit: 'ops/s',
+  result,
+  limitName,
+  goal: goalOf(goal),
+});
 
 /** The throwaway PostgreSQL of the tests (tests/support/postgres.ts), compiled on the fly: one harness for both. */
 async function postgresHarness(directory) {
   const outfile = join(directory, 'postgres-harness.mjs');
-  await build({ entryPoints: [fileURLToPath(new URL('../tests/support/postgres.ts', import.meta.url))], bundle: true, platform: 'node', format: 'esm', outfile, logLevel: 'silent' });
+  await build({
+    entryPoints: [fileURLToPath(new URL('../tests/support/postgres.ts', import.meta.url))],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile,
+    logLevel: 'silent',
+  });
   return import(pathToFileURL(outfile).href);
 }
 
@@ -56,8 +70,18 @@ async function engineVersusRaw(name, storage, raw, goal, log) {
   const copy = await rawStorage(storage, path, raw);
   log(`storage: ${name} read and write against raw adapter calls`);
   return [
-    row(`KV read over ${name} via handle()`, await compare(task('read', kvRead(kv, path)), task('raw read', rawRead(copy))), goal, `raw ${name} 2 gets + JSON decode`),
-    row(`KV write over ${name} via handle()`, await compare(task('write', kvWrite(kv, path)), task('raw write', rawDurableWrite(copy))), goal, `raw ${name} get + 1 commit: new data key, record, old data dropped`),
+    row(
+      `KV read over ${name} via handle()`,
+      await compare(task('read', kvRead(kv, path)), task('raw read', rawRead(copy))),
+      goal,
+      `raw ${name} 2 gets + JSON decode`,
+    ),
+    row(
+      `KV write over ${name} via handle()`,
+      await compare(task('write', kvWrite(kv, path)), task('raw write', rawDurableWrite(copy))),
+      goal,
+      `raw ${name} get + 1 commit: new data key, record, old data dropped`,
+    ),
   ];
 }
 
@@ -77,11 +101,19 @@ function machineCpu() {
  */
 async function processesWriting(url, processes, milliseconds) {
   const script = fileURLToPath(new URL('storage-writer.mjs', import.meta.url));
-  const children = Array.from({ length: processes }, (_, id) => fork(script, [url, 'bench_processes', String(id), String(milliseconds)], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] }));
+  const children = Array.from({ length: processes }, (_, id) =>
+    fork(script, [url, 'bench_processes', String(id), String(milliseconds)], {
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    }),
+  );
   const outputs = children.map((child) => {
     let text = '';
     child.stdout.on('data', (chunk) => (text += chunk));
-    return new Promise((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(text).writes) : reject(new Error(`writer exited ${code}`)))));
+    return new Promise((resolve, reject) =>
+      child.once('exit', (code) =>
+        code === 0 ? resolve(JSON.parse(text).writes) : reject(new Error(`writer exited ${code}`)),
+      ),
+    );
   });
   await Promise.all(children.map((child) => new Promise((resolve) => child.once('message', resolve))));
   const before = machineCpu();
@@ -90,7 +122,10 @@ async function processesWriting(url, processes, milliseconds) {
   for (const child of children) child.send('go');
   const writes = (await Promise.all(outputs)).reduce((sum, count) => sum + count, 0);
   clearTimeout(sampled);
-  const busy = before && after && after.total > before.total ? 1 - (after.idle - before.idle) / (after.total - before.total) : undefined;
+  const busy =
+    before && after && after.total > before.total
+      ? 1 - (after.idle - before.idle) / (after.total - before.total)
+      : undefined;
   return { rate: (writes * 1000) / milliseconds, busy };
 }
 
@@ -111,7 +146,11 @@ async function scaling(url, label, goal, log) {
       section: 'storage',
       name: `KV writes, 4 processes vs 1 over one ${label} (distinct keys)`,
       unit: 'writes/s',
-      result: { subject: spread(four.map((run) => run.rate)), limit: spread(one.map((run) => run.rate)), ratio: spread(ratios) },
+      result: {
+        subject: spread(four.map((run) => run.rate)),
+        limit: spread(one.map((run) => run.rate)),
+        ratio: spread(ratios),
+      },
       limitName: '1 process, same load',
       goal: goalOf(goal),
     },
@@ -137,7 +176,13 @@ export async function storageBenchmarks(log) {
   const stores = [];
   const open = (storage) => (stores.push(storage), storage);
   try {
-    const rows = await engineVersusRaw('SQLite', open(new SqliteStorage({ path: join(directory, 'kv.db') })), open(new SqliteStorage({ path: join(directory, 'raw.db') })), 0.7, log);
+    const rows = await engineVersusRaw(
+      'SQLite',
+      open(new SqliteStorage({ path: join(directory, 'kv.db') })),
+      open(new SqliteStorage({ path: join(directory, 'raw.db') })),
+      0.7,
+      log,
+    );
     const { postgresAvailable, startPostgres } = await postgresHarness(directory);
     if (!postgresAvailable()) return rows;
     // The goals are set on a server that flushes every commit to disk, as a production one does; the same rows on a

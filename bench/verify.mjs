@@ -31,7 +31,10 @@ function pkijsSignedData(der, certificateDer) {
 /** What crypto.verify needs, taken apart once: the DER of the signed attributes (as a SET) and the signature. */
 function signatureParts(der, certificateDer) {
   const [signer] = pkijsSignedData(der, certificateDer).signerInfos;
-  return { signed: Buffer.from(signer.signedAttrs.encodedValue), signature: Buffer.from(signer.signature.valueBlock.valueHexView) };
+  return {
+    signed: Buffer.from(signer.signedAttrs.encodedValue),
+    signature: Buffer.from(signer.signature.valueBlock.valueHexView),
+  };
 }
 
 // What an ec2 login trusts without registered certificates: the built-in pkcs7-type ones.
@@ -59,8 +62,13 @@ export async function ec2Verdict() {
   // The same login with one signature byte changed must be refused by the signature check (403), not by the role.
   const tampered = Buffer.from(body.pkcs7, 'base64');
   tampered[tampered.length - 10] ^= 1;
-  const refused = await auth.handle({ method: 'POST', path: 'login', body: { ...body, pkcs7: tampered.toString('base64') } });
-  if (refused.status !== 403) throw new Error(`a tampered signature was not refused: ${refused.status} ${JSON.stringify(refused.body)}`);
+  const refused = await auth.handle({
+    method: 'POST',
+    path: 'login',
+    body: { ...body, pkcs7: tampered.toString('base64') },
+  });
+  if (refused.status !== 403)
+    throw new Error(`a tampered signature was not refused: ${refused.status} ${JSON.stringify(refused.body)}`);
   await login();
   return login;
 }
@@ -102,7 +110,8 @@ function handWrittenVerdict(rsa2048) {
     const registered = await storage.list('config/certificate/');
     if (registered.length !== 0 || pkcs7 === undefined) throw new Error('unexpected request');
     const document = parseIdentityDocument(verifyPkcs7(pkcs7, PKCS7_TRUSTED).content);
-    if ((await storage.get(`role/${role}`)) !== undefined || document.instanceId === '') throw new Error('unexpected verdict');
+    if ((await storage.get(`role/${role}`)) !== undefined || document.instanceId === '')
+      throw new Error('unexpected verdict');
     return { status: 400, body: { errors: [`entry for role "${role}" not found`] } };
   };
 }
@@ -117,24 +126,45 @@ export async function verifyBenchmarks(log) {
   if (!verify('sha256', signed, publicKey, signature)) throw new Error('bare verify fails');
   if (verifyPkcs7(rsa2048, PKCS7_TRUSTED).signer.name !== 'rsa2048/us-west-2') throw new Error('verifyPkcs7 fails');
   const pkijsVerify = async () => {
-    const result = await pkijsSignedData(der, certificateDer).verify({ signer: 0, checkChain: false, extendedMode: true });
+    const result = await pkijsSignedData(der, certificateDer).verify({
+      signer: 0,
+      checkChain: false,
+      extendedMode: true,
+    });
     if (!result.signatureVerified) throw new Error('pkijs fails');
   };
   await pkijsVerify();
 
   const ours = { name: 'verifyPkcs7', fn: batchedSync(BATCH, () => verifyPkcs7(rsa2048, PKCS7_TRUSTED)), batch: BATCH };
   log('login: rsa2048 PKCS#7 verification against bare crypto.verify');
-  const bare = { name: 'crypto.verify', fn: batchedSync(BATCH, () => verify('sha256', signed, publicKey, signature)), batch: BATCH };
+  const bare = {
+    name: 'crypto.verify',
+    fn: batchedSync(BATCH, () => verify('sha256', signed, publicKey, signature)),
+    batch: BATCH,
+  };
   const againstBare = await compare(ours, bare);
   log('login: rsa2048 PKCS#7 verification against pkijs');
   const againstPkijs = await compare(ours, { name: 'pkijs', fn: batched(1, pkijsVerify), batch: 1 });
   log('login: ec2 login up to its signature verdict through handle() against bare crypto.verify');
   const verdict = await ec2Verdict();
-  const throughHandle = await compare({ name: 'ec2 verdict via handle()', fn: batched(BATCH, verdict), batch: BATCH }, bare);
+  const throughHandle = await compare(
+    { name: 'ec2 verdict via handle()', fn: batched(BATCH, verdict), batch: BATCH },
+    bare,
+  );
   log('login: the ec2 verdict written by hand against bare crypto.verify');
-  const byHand = await compare({ name: 'verdict by hand', fn: batched(BATCH, handWrittenVerdict(rsa2048)), batch: BATCH }, bare);
+  const byHand = await compare(
+    { name: 'verdict by hand', fn: batched(BATCH, handWrittenVerdict(rsa2048)), batch: BATCH },
+    bare,
+  );
   log('login: the floor of the ec2 verdict against bare crypto.verify');
-  const floor = await compare({ name: 'verdict floor', fn: batchedSync(BATCH, verdictFloor(rsa2048, publicKey, signed, signature)), batch: BATCH }, bare);
+  const floor = await compare(
+    {
+      name: 'verdict floor',
+      fn: batchedSync(BATCH, verdictFloor(rsa2048, publicKey, signed, signature)),
+      batch: BATCH,
+    },
+    bare,
+  );
   return [
     {
       section: 'login',

@@ -3,7 +3,15 @@
 // module-level code are reported as surviving although a test would notice them.
 export const GROUPS = {
   acl: {
-    mutate: ['src/acl/acl.ts', 'src/acl/folder-rules.ts', 'src/acl/wildcard-rules.ts', 'src/acl/policy.ts', 'src/acl/policy-json.ts', 'src/acl/hcl.ts', 'src/acl/capability.ts'],
+    mutate: [
+      'src/acl/acl.ts',
+      'src/acl/folder-rules.ts',
+      'src/acl/wildcard-rules.ts',
+      'src/acl/policy.ts',
+      'src/acl/policy-json.ts',
+      'src/acl/hcl.ts',
+      'src/acl/capability.ts',
+    ],
     tests: ['tests/acl/**/*.test.ts'],
   },
   tokens: {
@@ -21,7 +29,12 @@ export const GROUPS = {
     tests: ['tests/server/token*.test.ts'],
   },
   shim: {
-    mutate: ['src/adapters/http/list-method.ts', 'src/adapters/http/request-head.ts', 'src/adapters/http/field-section.ts', 'src/adapters/http/chunked-body.ts'],
+    mutate: [
+      'src/adapters/http/list-method.ts',
+      'src/adapters/http/request-head.ts',
+      'src/adapters/http/field-section.ts',
+      'src/adapters/http/chunked-body.ts',
+    ],
     tests: ['tests/adapters/http/list-method*.test.ts'],
   },
   signature: {

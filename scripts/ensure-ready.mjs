@@ -26,7 +26,9 @@ function installMatchesLock() {
   const wanted = JSON.parse(readFileSync(at('package-lock.json'), 'utf8')).packages;
   const installed = JSON.parse(readFileSync(installedPath, 'utf8')).packages;
   // Optional packages are platform-specific builds: only those for this machine are installed.
-  const missing = Object.entries(wanted).some(([path, entry]) => path !== '' && !entry.optional && !(path in installed));
+  const missing = Object.entries(wanted).some(
+    ([path, entry]) => path !== '' && !entry.optional && !(path in installed),
+  );
   return !missing && Object.entries(installed).every(([path, entry]) => wanted[path]?.version === entry.version);
 }
 

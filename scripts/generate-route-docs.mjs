@@ -10,7 +10,16 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const outfile = join(root, 'node_modules', '.cache', 'strongroom', 'route-docs.mjs');
 
 const entryPoints = [join(root, 'scripts', 'route-docs.ts')];
-buildSync({ entryPoints, outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'error' });
+buildSync({
+  entryPoints,
+  outfile,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  logLevel: 'error',
+});
 
 const { ROUTE_DOCS, renderDoc } = await import(pathToFileURL(outfile).href);
 

@@ -26,7 +26,14 @@ for (const name of names) {
     const count = (status) => mutants.filter((mutant) => mutant.status === status).length;
     const killed = count('Killed') + count('Timeout');
     const missed = count('Survived') + count('NoCoverage');
-    rows.push({ group: name, file, killed, survived: count('Survived'), 'no coverage': count('NoCoverage'), score: `${((100 * killed) / Math.max(1, killed + missed)).toFixed(1)}%` });
+    rows.push({
+      group: name,
+      file,
+      killed,
+      survived: count('Survived'),
+      'no coverage': count('NoCoverage'),
+      score: `${((100 * killed) / Math.max(1, killed + missed)).toFixed(1)}%`,
+    });
   }
 }
 console.log();

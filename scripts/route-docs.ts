@@ -80,7 +80,8 @@ function overviewTable(routes: readonly Route[]): string {
 
 function defaultText(help: Partial<FieldHelp>): string {
   if (!('default' in help)) return '';
-  const value = help.type === 'duration' && typeof help.default === 'number' ? formatDuration(help.default) : help.default;
+  const value =
+    help.type === 'duration' && typeof help.default === 'number' ? formatDuration(help.default) : help.default;
   return `\`${JSON.stringify(value)}\``;
 }
 
@@ -109,13 +110,18 @@ function fieldRows(route: Route): { rows: string[][]; methods: Set<string> } {
   // differ between its methods.
   const names = [...byField.values()].map(({ row }) => row[0]);
   const entries = [...byField.values()].sort((a, b) => names.indexOf(a.row[0]) - names.indexOf(b.row[0]));
-  const rows = entries.map(({ methods: taking, row }) => (methods.size > 1 ? [row[0]!, taking.join(', '), ...row.slice(1)] : row));
+  const rows = entries.map(({ methods: taking, row }) =>
+    methods.size > 1 ? [row[0]!, taking.join(', '), ...row.slice(1)] : row,
+  );
   return { rows, methods };
 }
 
 function fieldsTable(routes: readonly Route[]): string {
   const [first, ...others] = routes.map(fieldRows);
-  const header = first!.methods.size > 1 ? ['Field', 'Methods', 'Type', 'Default', 'Description'] : ['Field', 'Type', 'Default', 'Description'];
+  const header =
+    first!.methods.size > 1
+      ? ['Field', 'Methods', 'Type', 'Default', 'Description']
+      : ['Field', 'Type', 'Default', 'Description'];
   const text = table(header, first!.rows);
   if (others.some((other) => table(header, other.rows) !== text)) {
     throw new Error(`the paths ${routes.map(displayPath).join(', ')} share a table but their fields differ`);
@@ -148,10 +154,13 @@ export function renderDoc(text: string, doc: RouteDoc): string {
     }
     return `<!-- ${kind}:${name}${paths} begin -->\n\n${body}\n\n<!-- ${kind}:${name}${paths} end -->`;
   });
-  if (overviews !== 1) throw new Error(`${doc.file} needs one block <!-- routes:${doc.name} begin --> ... end -->, not ${overviews}`);
+  if (overviews !== 1)
+    throw new Error(`${doc.file} needs one block <!-- routes:${doc.name} begin --> ... end -->, not ${overviews}`);
   for (const [path, route] of byPath) {
     if (!tabled.has(path) && fieldRows(route).rows.length > 0) {
-      throw new Error(`${doc.file} has no table of the fields of ${path}: add <!-- fields:${doc.name} ${path} begin --> and its end where it is described`);
+      throw new Error(
+        `${doc.file} has no table of the fields of ${path}: add <!-- fields:${doc.name} ${path} begin --> and its end where it is described`,
+      );
     }
   }
   return rendered;

@@ -3,7 +3,13 @@
  *
  * @packageDocumentation
  */
-export type { Storage, StorageOperation, ListPageOptions, StorageWatch, StorageWatchHandlers } from './ports/storage.js';
+export type {
+  Storage,
+  StorageOperation,
+  ListPageOptions,
+  StorageWatch,
+  StorageWatchHandlers,
+} from './ports/storage.js';
 export type { Clock } from './ports/clock.js';
 export type { RootKeyProvider } from './ports/root-key.js';
 export type * from './ports/cloud.js';
@@ -19,7 +25,14 @@ export type {
   HttpMethod,
   BulkAuthorizer,
 } from './core/framework/request.js';
-export { isOk, isGrant, errorsOf, type SuccessStatus, type SuccessResponse, type GrantResponse } from './core/framework/results.js';
+export {
+  isOk,
+  isGrant,
+  errorsOf,
+  type SuccessStatus,
+  type SuccessResponse,
+  type GrantResponse,
+} from './core/framework/results.js';
 export {
   StrongroomError,
   InvalidRequest,

@@ -118,7 +118,9 @@ export class Acl {
   authorizer(mount: string): BulkAuthorizer {
     const prefix = mount === '' || mount.endsWith('/') ? mount : `${mount}/`;
     const authorize = (check: CapabilityCheck) =>
-      asksListing(check) ? this.shows(check.capability, prefix + check.path) : this.allows(check.capability, prefix + check.path);
+      asksListing(check)
+        ? this.shows(check.capability, prefix + check.path)
+        : this.allows(check.capability, prefix + check.path);
     authorize.many = (checks: readonly CapabilityCheck[]) => this.verdicts(checks, prefix);
     return authorize;
   }

@@ -4,7 +4,17 @@ import { InvalidRequest } from '../lib/errors.js';
  * The capabilities a policy can grant on a path, with Vault's names (and OpenBao's `scan`, a recursive listing). `deny`
  * overrides every other one. New names go at the end: a mask's bits follow this order.
  */
-export const POLICY_CAPABILITIES = ['deny', 'create', 'read', 'update', 'delete', 'list', 'sudo', 'patch', 'scan'] as const;
+export const POLICY_CAPABILITIES = [
+  'deny',
+  'create',
+  'read',
+  'update',
+  'delete',
+  'list',
+  'sudo',
+  'patch',
+  'scan',
+] as const;
 
 /** One capability a policy rule may name. */
 export type PolicyCapability = (typeof POLICY_CAPABILITIES)[number];
@@ -55,7 +65,16 @@ export function mergeMasks(current: CapabilityMask | undefined, added: Capabilit
 }
 
 // The order in which Vault's capabilities endpoints report them.
-const REPORT_ORDER: readonly RequiredCapability[] = ['sudo', 'read', 'list', 'update', 'delete', 'create', 'patch', 'scan'];
+const REPORT_ORDER: readonly RequiredCapability[] = [
+  'sudo',
+  'read',
+  'list',
+  'update',
+  'delete',
+  'create',
+  'patch',
+  'scan',
+];
 
 /** The granted capabilities in the order Vault reports them, or `['deny']` when none is granted. */
 export function reportCapabilities(granted: (capability: RequiredCapability) => boolean): PolicyCapability[] {

@@ -78,7 +78,13 @@ function tokenize(text: string): Token[] {
       i++;
     } else {
       const word = matchAt(WORD, text, i);
-      if (!word) fail(line, text.startsWith('<<', i) ? 'heredoc strings are not supported' : `unexpected character ${JSON.stringify(char)}`);
+      if (!word)
+        fail(
+          line,
+          text.startsWith('<<', i)
+            ? 'heredoc strings are not supported'
+            : `unexpected character ${JSON.stringify(char)}`,
+        );
       tokens.push({ kind: word[1] === undefined ? 'ident' : 'number', text: word[0], line });
       i += word[0].length;
     }
@@ -106,7 +112,8 @@ class Parser {
     for (;;) {
       const token = this.peek();
       if (closing === 'eof' ? token.kind === 'eof' : this.isPunct(token, closing)) return entries;
-      if (token.kind !== 'ident' && token.kind !== 'string') fail(token.line, `expected a key, found ${describe(token)}`);
+      if (token.kind !== 'ident' && token.kind !== 'string')
+        fail(token.line, `expected a key, found ${describe(token)}`);
       this.position++;
       const labels: string[] = [];
       while (this.peek().kind === 'string') labels.push(this.next().text);
@@ -137,7 +144,8 @@ class Parser {
     while (!this.isPunct(this.peek(), ']')) {
       items.push(this.value(depth + 1));
       if (this.isPunct(this.peek(), ',')) this.position++;
-      else if (!this.isPunct(this.peek(), ']')) fail(this.peek().line, `expected "," or "]", found ${describe(this.peek())}`);
+      else if (!this.isPunct(this.peek(), ']'))
+        fail(this.peek().line, `expected "," or "]", found ${describe(this.peek())}`);
     }
     this.position++;
     return items;

@@ -99,7 +99,8 @@ class Reader {
   }
 
   private fail(message: string): never {
-    const found = this.at < this.text.length ? `${JSON.stringify(this.text[this.at])} at position ${this.at}` : 'end of input';
+    const found =
+      this.at < this.text.length ? `${JSON.stringify(this.text[this.at])} at position ${this.at}` : 'end of input';
     throw new InvalidRequest(`failed to parse policy: invalid JSON: ${message}, found ${found}`);
   }
 }

@@ -47,8 +47,12 @@ function stanzasFromHcl(entries: HclEntry[]): Stanza[] {
       if (typeof entry.value !== 'string') fail(`line ${entry.line}: expected name = "<name>"`);
       continue;
     }
-    if (entry.labels.length !== 1 || !(entry.value instanceof HclObject)) fail(`line ${entry.line}: expected path "<path>" { ... }`);
-    stanzas.push({ path: entry.labels[0]!, settings: entry.value.entries.map((item) => [item.key, item.value] as const) });
+    if (entry.labels.length !== 1 || !(entry.value instanceof HclObject))
+      fail(`line ${entry.line}: expected path "<path>" { ... }`);
+    stanzas.push({
+      path: entry.labels[0]!,
+      settings: entry.value.entries.map((item) => [item.key, item.value] as const),
+    });
   }
   return stanzas;
 }
@@ -118,6 +122,8 @@ export function parsePolicy(text: string): PathRule[] {
   if (typeof text !== 'string') fail('the policy must be a string');
   const trimmed = text.trim();
   // Text that starts with '{' and reads as JSON is always an object.
-  const stanzas = trimmed.startsWith('{') ? stanzasFromJson(readJson(trimmed) as JsonMembers) : stanzasFromHcl(parseHcl(text));
+  const stanzas = trimmed.startsWith('{')
+    ? stanzasFromJson(readJson(trimmed) as JsonMembers)
+    : stanzasFromHcl(parseHcl(text));
   return stanzas.map(ruleOf);
 }

@@ -8,8 +8,10 @@ import { authRoutes } from './paths/index.js';
 import { PeriodicTidy } from './lists/tidy.js';
 
 function checkOptions(options: AuthEngineOptions): void {
-  if (!options || typeof options.storage !== 'object' || options.storage === null) throw new TypeError('AuthEngine needs a storage');
-  if (typeof options.cloud !== 'object' || options.cloud === null) throw new TypeError('AuthEngine needs a cloud provider');
+  if (!options || typeof options.storage !== 'object' || options.storage === null)
+    throw new TypeError('AuthEngine needs a storage');
+  if (typeof options.cloud !== 'object' || options.cloud === null)
+    throw new TypeError('AuthEngine needs a cloud provider');
   const { mountMaxTtl, storagePrefix } = options;
   if (mountMaxTtl !== undefined && !(Number.isSafeInteger(mountMaxTtl) && mountMaxTtl > 0)) {
     throw new TypeError('mountMaxTtl must be a positive whole number of seconds');

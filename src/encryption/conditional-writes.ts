@@ -10,7 +10,15 @@ import type { Storage, StorageOperation } from '../ports/storage.js';
 import type { KeyringStore } from './keyring-store.js';
 import type { OpenedCache } from './opened-cache.js';
 import { checkKey } from './reserved-folder.js';
-import { confirm, MAX_CONFLICTS, remember, sealOwned, sealWith, tooManyWriters, type Written } from './sealed-writes.js';
+import {
+  confirm,
+  MAX_CONFLICTS,
+  remember,
+  sealOwned,
+  sealWith,
+  tooManyWriters,
+  type Written,
+} from './sealed-writes.js';
 
 /** The stored bytes a conditional write is made against (undefined: absent), or false when its condition fails. */
 type Condition = Uint8Array | undefined | false;
@@ -97,7 +105,11 @@ export class ConditionalWrites {
    * Whether `stored` opens to exactly `expected` (undefined: both absent). Answered in place, without a copy or a
    * wait, when the cache holds exactly `stored` under a live term.
    */
-  private holdsPlaintext(key: string, stored: Uint8Array | undefined, expected: Uint8Array | undefined): boolean | Promise<boolean> {
+  private holdsPlaintext(
+    key: string,
+    stored: Uint8Array | undefined,
+    expected: Uint8Array | undefined,
+  ): boolean | Promise<boolean> {
     if (stored === undefined || expected === undefined) return stored === expected;
     const known = this.opened.peek(key, stored);
     if (known && this.keyring.known?.keyOf(known.term)) return sameBytes(known.plaintext, expected);
@@ -116,14 +128,19 @@ export class ConditionalWrites {
       const known = this.opened.holding(key, expected);
       if (known && this.keyring.known?.keyOf(known.term)) return known.sealed;
     }
-    return this.inner.get(key).then(async (stored) => ((await this.holdsPlaintext(key, stored, expected ?? undefined)) ? stored : false));
+    return this.inner
+      .get(key)
+      .then(async (stored) => ((await this.holdsPlaintext(key, stored, expected ?? undefined)) ? stored : false));
   }
 
   /**
    * The exact stored bytes each conditioned operation is to be made against (undefined for an unconditioned one), or
    * undefined when a condition fails; a promise only when some condition needs a read, and then all reads run at once.
    */
-  private conditionsOf(operations: readonly StorageOperation[], guess: boolean): StoredConditions | Promise<StoredConditions> {
+  private conditionsOf(
+    operations: readonly StorageOperation[],
+    guess: boolean,
+  ): StoredConditions | Promise<StoredConditions> {
     const conditions: (Condition | Promise<Condition>)[] = [];
     let reads = false;
     for (const { key, expected } of operations) {

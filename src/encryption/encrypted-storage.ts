@@ -42,14 +42,16 @@ export interface KeyringStatus {
 const KEYRING_KEY = `${RESERVED_FOLDER}keyring`;
 
 const isProvider = (key: unknown): key is RootKeyProvider =>
-  typeof (key as RootKeyProvider | null)?.wrapKey === 'function' && typeof (key as RootKeyProvider).unwrapKey === 'function';
+  typeof (key as RootKeyProvider | null)?.wrapKey === 'function' &&
+  typeof (key as RootKeyProvider).unwrapKey === 'function';
 
 /**
  * The root key provider the options name, refusing at construction what would otherwise fail inside open() with a
  * TypeError that says nothing: no storage, no key, base64 text where bytes belong, a negative cache size.
  */
 function checkedProvider(options: EncryptedStorageOptions): RootKeyProvider {
-  if (typeof options?.storage !== 'object' || options.storage === null) throw new TypeError('EncryptedStorage needs a storage to wrap');
+  if (typeof options?.storage !== 'object' || options.storage === null)
+    throw new TypeError('EncryptedStorage needs a storage to wrap');
   const { key, cacheBytes } = options;
   if (cacheBytes !== undefined && !(typeof cacheBytes === 'number' && cacheBytes >= 0)) {
     throw new TypeError('cacheBytes must be a number of bytes, 0 or more');
@@ -92,16 +94,23 @@ export class EncryptedStorage implements Storage {
     this.opened = new OpenedCache(options.cacheBytes ?? 8 * 1024 * 1024);
     this.keyring = new KeyringStore(this.inner, provider, KEYRING_KEY, () => this.clock.now());
     const inner = this.inner;
-    const conditional = new ConditionalWrites(inner, this.keyring, this.opened, (key, sealed) => this.openValue(key, sealed));
+    const conditional = new ConditionalWrites(inner, this.keyring, this.opened, (key, sealed) =>
+      this.openValue(key, sealed),
+    );
     const members: Partial<Storage> = {};
-    if (inner.compareAndPut) members.compareAndPut = (key, expected, value) => conditional.putIfPlaintext(key, expected, value);
-    if (inner.compareAndDelete) members.compareAndDelete = (key, expected) => conditional.deleteIfPlaintext(key, expected);
+    if (inner.compareAndPut)
+      members.compareAndPut = (key, expected, value) => conditional.putIfPlaintext(key, expected, value);
+    if (inner.compareAndDelete)
+      members.compareAndDelete = (key, expected) => conditional.deleteIfPlaintext(key, expected);
     if (inner.commit) members.commit = (operations) => conditional.commitSealed(operations);
     if (inner.listPage) members.listPage = (prefix, options) => this.visiblePage(prefix, options);
     // Notifications carry key names only, which are not sealed; the keyring's own keys stay hidden as in listings.
     if (inner.watch) {
       members.watch = (prefix, handlers) =>
-        inner.watch!(prefix, { changed: (key) => key.startsWith(RESERVED_FOLDER) || handlers.changed(key), reset: () => handlers.reset() });
+        inner.watch!(prefix, {
+          changed: (key) => key.startsWith(RESERVED_FOLDER) || handlers.changed(key),
+          reset: () => handlers.reset(),
+        });
     }
     Object.assign(this, members);
   }
@@ -128,7 +137,9 @@ export class EncryptedStorage implements Storage {
     }
     const keyring = this.keyring.known;
     // Only a storage that promises fresh arrays answered one of this reader's own, which the plaintext may overwrite.
-    return (keyring && this.openWith(keyring, key, sealed, this.inner.answersCopies === true)) || this.openValue(key, sealed);
+    return (
+      (keyring && this.openWith(keyring, key, sealed, this.inner.answersCopies === true)) || this.openValue(key, sealed)
+    );
   }
 
   /** Seals the value with the active key term and writes it; keys in `.encryption/` are refused. */

@@ -13,7 +13,13 @@ export async function keysAfter(storage: Storage, after: string | undefined, lim
 }
 
 /** A depth-first walk over sorted names visits keys in sorted order, since '/' is part of each compared name. */
-async function walk(storage: Storage, folder: string, after: string | undefined, limit: number, keys: string[]): Promise<void> {
+async function walk(
+  storage: Storage,
+  folder: string,
+  after: string | undefined,
+  limit: number,
+  keys: string[],
+): Promise<void> {
   for (const name of await storage.list(folder)) {
     if (keys.length >= limit) return;
     const path = folder + name;

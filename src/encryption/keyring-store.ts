@@ -59,9 +59,13 @@ export class KeyringStore {
   latest(): Promise<Keyring> {
     const writes = this.writes;
     // Settled in the read's own callback while nothing changed: no further promise to wait for.
-    return this.storage.get(this.recordKey).then((record) =>
-      record && this.loaded && sameBytes(this.loaded.record, record) ? this.loaded.keyring : this.adoptLatest(record, writes),
-    );
+    return this.storage
+      .get(this.recordKey)
+      .then((record) =>
+        record && this.loaded && sameBytes(this.loaded.record, record)
+          ? this.loaded.keyring
+          : this.adoptLatest(record, writes),
+      );
   }
 
   private async adoptLatest(record: Uint8Array | undefined, writes: number): Promise<Keyring> {

@@ -92,7 +92,12 @@ function newTerm(term: number, now: Date): KeyringDocument['terms'][number] {
   return { term, key: randomBytes(ROOT_KEY_LENGTH).toString('base64'), createdAt: now.toISOString() };
 }
 
-export function encodeRecord(wrapped: Uint8Array, keyringKey: KeyObject, recordKey: string, document: KeyringDocument): Uint8Array {
+export function encodeRecord(
+  wrapped: Uint8Array,
+  keyringKey: KeyObject,
+  recordKey: string,
+  document: KeyringDocument,
+): Uint8Array {
   const length = Buffer.alloc(2);
   length.writeUInt16BE(wrapped.length);
   const sealed = seal(keyringKey, KEYRING_TERM, recordKey, Buffer.from(JSON.stringify(document)));
@@ -113,7 +118,9 @@ export function wrappedKeyOf(record: Uint8Array, recordKey: string): Uint8Array 
 export function decodeRecord(record: Uint8Array, keyringKey: KeyObject, recordKey: string): KeyringDocument {
   const sealed = record.subarray(2 + wrappedKeyOf(record, recordKey).length);
   if (termOf(sealed, recordKey) !== KEYRING_TERM) throw corrupt(recordKey, 'is not sealed by a keyring key');
-  const parsed = documentSchema.safeParse(JSON.parse(Buffer.from(open(keyringKey, sealed, recordKey)).toString('utf8')));
+  const parsed = documentSchema.safeParse(
+    JSON.parse(Buffer.from(open(keyringKey, sealed, recordKey)).toString('utf8')),
+  );
   if (!parsed.success || !parsed.data.terms.some((entry) => entry.term === parsed.data.active)) {
     throw corrupt(recordKey, 'has an invalid document');
   }

@@ -30,7 +30,8 @@ export function copyOf(bytes: Uint8Array): Uint8Array {
  * zeroed, and an array that shares its memory with anything else (a Buffer from a pool) is never written.
  */
 export function copyOver(spare: Uint8Array, plaintext: Uint8Array): Uint8Array {
-  if (spare.byteOffset !== 0 || spare.buffer.byteLength !== spare.byteLength || spare.byteLength < plaintext.byteLength) return copyOf(plaintext);
+  if (spare.byteOffset !== 0 || spare.buffer.byteLength !== spare.byteLength || spare.byteLength < plaintext.byteLength)
+    return copyOf(plaintext);
   spare.set(plaintext);
   spare.fill(0, plaintext.byteLength);
   return new Uint8Array(spare.buffer, 0, plaintext.byteLength);

@@ -3,5 +3,6 @@ export const RESERVED_FOLDER = '.encryption/';
 
 /** The engines never use the folder: a key in it is refused before it could overwrite or expose the keyring. */
 export function checkKey(key: string): void {
-  if (key.startsWith(RESERVED_FOLDER)) throw new Error(`the storage key ${JSON.stringify(key)} is reserved for the keyring`);
+  if (key.startsWith(RESERVED_FOLDER))
+    throw new Error(`the storage key ${JSON.stringify(key)} is reserved for the keyring`);
 }

@@ -100,6 +100,11 @@ async function readCursor(target: RewrapTarget): Promise<Cursor | undefined> {
 }
 
 async function writeCursor(target: RewrapTarget, cursor: Cursor): Promise<void> {
-  const sealed = seal(await target.keyring.keyringKey(), KEYRING_TERM, target.cursorKey, Buffer.from(JSON.stringify(cursor)));
+  const sealed = seal(
+    await target.keyring.keyringKey(),
+    KEYRING_TERM,
+    target.cursorKey,
+    Buffer.from(JSON.stringify(cursor)),
+  );
   await target.storage.put(target.cursorKey, sealed);
 }

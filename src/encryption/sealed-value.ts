@@ -48,7 +48,8 @@ const encoder = new TextEncoder();
 function additionalData(version: number, term: number, storageKey: string): Uint8Array {
   const length = storageKey.length;
   // A UTF-16 code unit takes at most 3 bytes of UTF-8.
-  if (HEADER_LENGTH + length * 3 > scratch.length) scratch = new Uint8Array(Math.max(HEADER_LENGTH + length * 3, scratch.length * 2));
+  if (HEADER_LENGTH + length * 3 > scratch.length)
+    scratch = new Uint8Array(Math.max(HEADER_LENGTH + length * 3, scratch.length * 2));
   scratch[0] = version;
   scratch[1] = term >>> 24;
   scratch[2] = (term >>> 16) & 0xff;
@@ -56,7 +57,11 @@ function additionalData(version: number, term: number, storageKey: string): Uint
   scratch[4] = term & 0xff;
   for (let index = 0; index < length; index++) {
     const code = storageKey.charCodeAt(index);
-    if (code >= 0x80) return scratch.subarray(0, HEADER_LENGTH + encoder.encodeInto(storageKey, scratch.subarray(HEADER_LENGTH)).written);
+    if (code >= 0x80)
+      return scratch.subarray(
+        0,
+        HEADER_LENGTH + encoder.encodeInto(storageKey, scratch.subarray(HEADER_LENGTH)).written,
+      );
     scratch[HEADER_LENGTH + index] = code;
   }
   return scratch.subarray(0, HEADER_LENGTH + length);
@@ -79,7 +84,8 @@ export function seal(key: KeyObject, term: number, storageKey: string, plaintext
   cipher.setAAD(additionalData(FORMAT_VERSION, term, storageKey));
   const body = cipher.update(plaintext);
   // GCM is a stream mode: everything comes out of update, final only computes the tag.
-  if (body.length !== plaintext.length || cipher.final().length !== 0) throw new Error('AES-GCM changed the length of a value');
+  if (body.length !== plaintext.length || cipher.final().length !== 0)
+    throw new Error('AES-GCM changed the length of a value');
   out.set(body, HEADER_LENGTH + NONCE_LENGTH);
   out.set(cipher.getAuthTag(), out.length - TAG_LENGTH);
   return out;

@@ -46,15 +46,33 @@ export function remember(opened: OpenedCache, written: Written): void {
  * another term than the active one is sealed again (unless someone replaced it meanwhile). The term each write used
  * is what counts, not whether this process's keyring changed since: another caller may have refreshed it meanwhile.
  */
-export function confirm(inner: Storage, keyring: KeyringStore, opened: OpenedCache, writes: readonly Written[]): Promise<void> | undefined {
+export function confirm(
+  inner: Storage,
+  keyring: KeyringStore,
+  opened: OpenedCache,
+  writes: readonly Written[],
+): Promise<void> | undefined {
   if (!inner.compareAndPut || writes.length === 0) return undefined;
-  return keyring.latest().then((latest) => (writes.some((write) => write.term !== latest.active) ? reseal(inner, opened, latest, writes) : undefined));
+  return keyring
+    .latest()
+    .then((latest) =>
+      writes.some((write) => write.term !== latest.active) ? reseal(inner, opened, latest, writes) : undefined,
+    );
 }
 
-async function reseal(inner: Storage, opened: OpenedCache, keyring: Keyring, writes: readonly Written[]): Promise<void> {
+async function reseal(
+  inner: Storage,
+  opened: OpenedCache,
+  keyring: Keyring,
+  writes: readonly Written[],
+): Promise<void> {
   for (const write of writes) {
     if (write.term === keyring.active) continue;
-    const again = { ...write, term: keyring.active, sealed: seal(keyring.activeKey, keyring.active, write.key, write.plaintext) };
+    const again = {
+      ...write,
+      term: keyring.active,
+      sealed: seal(keyring.activeKey, keyring.active, write.key, write.plaintext),
+    };
     if (await inner.compareAndPut!(write.key, write.sealed, again.sealed)) remember(opened, again);
   }
 }

@@ -64,7 +64,8 @@ export type KvScanOptions = Omit<KvListOptions, 'excludeDeleted'>;
 
 /** Options are the embedding service's configuration: a mistake is refused at once, not found at the first request. */
 export function checkOptions(options: KvEngineOptions): void {
-  if (!options || typeof options.storage !== 'object' || options.storage === null) throw new TypeError('KvEngine needs a storage');
+  if (!options || typeof options.storage !== 'object' || options.storage === null)
+    throw new TypeError('KvEngine needs a storage');
   const { maxValueBytes } = options;
   if (maxValueBytes !== undefined && !(typeof maxValueBytes === 'number' && maxValueBytes > 0)) {
     throw new TypeError('maxValueBytes must be a positive number of bytes');

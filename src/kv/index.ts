@@ -1,6 +1,13 @@
 // Barrel of the KV area: the engine, its options, and the shapes it answers with.
 export { KvEngine } from './kv-engine.js';
-export type { KvEngineOptions, KvWarnings, KvReadOptions, KvPatchOptions, KvListOptions, KvScanOptions } from './engine-options.js';
+export type {
+  KvEngineOptions,
+  KvWarnings,
+  KvReadOptions,
+  KvPatchOptions,
+  KvListOptions,
+  KvScanOptions,
+} from './engine-options.js';
 export type { KvWriteResult } from './operations/data-operations.js';
 export type { KvConfig, KvConfigInput } from './rules/config.js';
 export type { KvMetadataInput, KvMetadataPatchInput } from './rules/metadata.js';

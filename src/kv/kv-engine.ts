@@ -4,7 +4,15 @@ import type { EngineRequest, EngineResponse } from '../core/framework/request.js
 import { JsonStore } from '../core/store/stored-json.js';
 import { systemClock } from '../lib/clocks.js';
 import { runGuarded } from '../lib/guarded-callback.js';
-import { checkOptions, type KvEngineOptions, type KvListOptions, type KvPatchOptions, type KvReadOptions, type KvScanOptions, type KvWarnings } from './engine-options.js';
+import {
+  checkOptions,
+  type KvEngineOptions,
+  type KvListOptions,
+  type KvPatchOptions,
+  type KvReadOptions,
+  type KvScanOptions,
+  type KvWarnings,
+} from './engine-options.js';
 import { configView, configWriteFields, type KvConfig, type KvConfigInput } from './rules/config.js';
 import { ConfigStore } from './store/config-store.js';
 import { now, type KvContext } from './operations/context.js';
@@ -28,7 +36,12 @@ import { KeyStore } from './store/key-store.js';
 import { deleteFolder, transferFields } from './operations/key-moves.js';
 import { OrphanReclaim, type ReclaimOptions, type ReclaimResult } from './operations/orphan-reclaim.js';
 import { listFields } from './operations/listing.js';
-import { metadataPatchFields, metadataWriteFields, type KvMetadataInput, type KvMetadataPatchInput } from './rules/metadata.js';
+import {
+  metadataPatchFields,
+  metadataWriteFields,
+  type KvMetadataInput,
+  type KvMetadataPatchInput,
+} from './rules/metadata.js';
 import { MetadataOperations } from './operations/metadata-operations.js';
 import { kvRoutes } from './paths.js';
 import { StorageLayout } from './documents/storage-layout.js';
@@ -39,7 +52,9 @@ import { parseInput } from '../core/framework/parse-input.js';
 import type { KeyMetadata, SecretSubkeys, SecretVersion, VersionMetadata } from './rules/views.js';
 
 function hiddenVersion(path: string, metadata: VersionMetadata): NotFound {
-  return new NotFound(`version ${metadata.version} of ${JSON.stringify(path)} is ${metadata.destroyed ? 'destroyed' : 'deleted'}`);
+  return new NotFound(
+    `version ${metadata.version} of ${JSON.stringify(path)} is ${metadata.destroyed ? 'destroyed' : 'deleted'}`,
+  );
 }
 
 function present<T>(path: string, read: VersionRead<T>): { value: T; metadata: VersionMetadata } {
@@ -81,7 +96,15 @@ export class KvEngine {
     this.feed = context.feed;
     // The service's hook runs guarded: a throwing onEventError must not become the rejection it reports.
     const reportEventError = (error: unknown) => runGuarded(() => options.onEventError?.(error));
-    this.remote = new RemoteChanges(options.storage, layout, context.keys, context.pages, context.feed, () => now(context), reportEventError);
+    this.remote = new RemoteChanges(
+      options.storage,
+      layout,
+      context.keys,
+      context.pages,
+      context.feed,
+      () => now(context),
+      reportEventError,
+    );
     this.onEventError = options.onEventError;
     this.config = context.config;
     this.keys = context.keys;
@@ -89,7 +112,13 @@ export class KvEngine {
     this.data = new DataOperations(context);
     this.metadata = new MetadataOperations(context);
     this.listing = new FolderListing(context, this.metadata, options.filterListings === true);
-    const routes = kvRoutes({ data: this.data, metadata: this.metadata, config: this.config, keys: context.keys, listing: this.listing });
+    const routes = kvRoutes({
+      data: this.data,
+      metadata: this.metadata,
+      config: this.config,
+      keys: context.keys,
+      listing: this.listing,
+    });
     this.dispatcher = new Dispatcher(routes, { onInternalError: options.onInternalError });
   }
 
@@ -127,7 +156,11 @@ export class KvEngine {
   }
 
   /** NotFound when the key has no current version or it is deleted or destroyed. */
-  async patch(path: string, patch: Record<string, unknown> | JsonPatchOperation[], options: KvPatchOptions = {}): Promise<KvWriteResult> {
+  async patch(
+    path: string,
+    patch: Record<string, unknown> | JsonPatchOperation[],
+    options: KvPatchOptions = {},
+  ): Promise<KvWriteResult> {
     const mediaType = patchMediaType(options.format);
     const fields = parseInput(dataPatchFields, { data: patch, options: { cas: options.cas } });
     const outcome = await this.data.patch(keyPath(path), fields, mediaType);
@@ -153,17 +186,23 @@ export class KvEngine {
 
   /** Soft-deletes the listed versions: their data stays until destroyed or pruned, and `undeleteVersions` restores it. */
   async deleteVersions(path: string, versions: number[]): Promise<KvWarnings> {
-    return { warnings: await this.data.deleteVersions(keyPath(path), parseInput(versionsFields, { versions }).versions) };
+    return {
+      warnings: await this.data.deleteVersions(keyPath(path), parseInput(versionsFields, { versions }).versions),
+    };
   }
 
   /** Restores the listed soft-deleted versions; destroyed ones stay destroyed. */
   async undeleteVersions(path: string, versions: number[]): Promise<KvWarnings> {
-    return { warnings: await this.data.undeleteVersions(keyPath(path), parseInput(versionsFields, { versions }).versions) };
+    return {
+      warnings: await this.data.undeleteVersions(keyPath(path), parseInput(versionsFields, { versions }).versions),
+    };
   }
 
   /** Removes the data of the listed versions for good; their metadata stays, marked destroyed. */
   async destroyVersions(path: string, versions: number[]): Promise<KvWarnings> {
-    return { warnings: await this.data.destroyVersions(keyPath(path), parseInput(versionsFields, { versions }).versions) };
+    return {
+      warnings: await this.data.destroyVersions(keyPath(path), parseInput(versionsFields, { versions }).versions),
+    };
   }
 
   /** The key's settings, custom_metadata and every kept version's summary; NotFound when the key does not exist. */
@@ -227,7 +266,11 @@ export class KvEngine {
 
   /** The direct children of a folder ('' is the root); an empty folder gives []. */
   async list(folder = '', options: KvListOptions = {}): Promise<string[]> {
-    const fields = parseInput(listFields, { after: options.after, limit: options.limit, exclude_deleted: options.excludeDeleted });
+    const fields = parseInput(listFields, {
+      after: options.after,
+      limit: options.limit,
+      exclude_deleted: options.excludeDeleted,
+    });
     return this.listing.names({}, folderPath(folder), fields, false);
   }
 
@@ -239,7 +282,11 @@ export class KvEngine {
 
   /** A page of a folder's names (or with `recursive`, of every key below it) with each key's metadata. */
   async listDetailed(folder = '', options: KvListOptions & { recursive?: boolean } = {}): Promise<DetailedListing> {
-    const fields = parseInput(listFields, { after: options.after, limit: options.limit, exclude_deleted: options.excludeDeleted });
+    const fields = parseInput(listFields, {
+      after: options.after,
+      limit: options.limit,
+      exclude_deleted: options.excludeDeleted,
+    });
     return this.listing.detailed({}, folderPath(folder), fields, options.recursive === true);
   }
 

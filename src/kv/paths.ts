@@ -1,8 +1,23 @@
 import { InvalidRequest } from '../lib/errors.js';
 import type { EngineResponse } from '../core/framework/request.js';
-import { notFound, notFoundEmpty, notFoundWithData, noContent, ok, okOrNoContent, listResponse } from '../core/framework/response.js';
+import {
+  notFound,
+  notFoundEmpty,
+  notFoundWithData,
+  noContent,
+  ok,
+  okOrNoContent,
+  listResponse,
+} from '../core/framework/response.js';
 import { mediaTypeOf } from '../core/framework/router.js';
-import { operation, route, type ExistenceContext, type Operation, type Route, type RouteContext } from '../core/framework/routing-table.js';
+import {
+  operation,
+  route,
+  type ExistenceContext,
+  type Operation,
+  type Route,
+  type RouteContext,
+} from '../core/framework/routing-table.js';
 import { configView, configWriteFields } from './rules/config.js';
 import type { ConfigStore } from './store/config-store.js';
 import {
@@ -39,7 +54,14 @@ const KEY = '(?<path>.*[^/])';
 
 const ROOTS = new Set(['data', 'metadata', 'delete', 'undelete', 'destroy']);
 const ROOT_WARNING = 'Non-listing operations on the root of a K/V v2 mount are not supported.';
-const CLI_VERB: Record<Operation, string> = { read: 'get', write: 'put', patch: 'patch', delete: 'delete', list: 'list', scan: 'scan' };
+const CLI_VERB: Record<Operation, string> = {
+  read: 'get',
+  write: 'put',
+  patch: 'patch',
+  delete: 'delete',
+  list: 'list',
+  scan: 'scan',
+};
 
 /** What Vault answers for paths it has no endpoint for: 404 with a warning, not an error. */
 async function invalidPath({ path, operation: op }: RouteContext<unknown>): Promise<EngineResponse> {
@@ -77,7 +99,9 @@ function patchResponse(outcome: PatchOutcome): EngineResponse {
 /** The route table of one engine, over its operations. */
 export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTargets): Route[] {
   const names = (recursive: boolean) =>
-    operation(listFields, async ({ params, fields, request }) => listResponse(await listing.names(request, keyOf(params), fields, recursive)));
+    operation(listFields, async ({ params, fields, request }) =>
+      listResponse(await listing.names(request, keyOf(params), fields, recursive)),
+    );
   const detailed = (recursive: boolean) =>
     operation(listFields, async ({ params, fields, request }) => {
       const found = await listing.detailed(request, keyOf(params), fields, recursive);
@@ -85,7 +109,11 @@ export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTarge
     });
   // POST/PUT need `create` for a key without metadata and `update` otherwise.
   const exists = ({ params }: ExistenceContext) => keys.exists(keyOf(params));
-  const versionsRoute = (name: string, summary: string, change: (path: string, versions: number[] | undefined) => Promise<string[]>) =>
+  const versionsRoute = (
+    name: string,
+    summary: string,
+    change: (path: string, versions: number[] | undefined) => Promise<string[]>,
+  ) =>
     route({
       pattern: new RegExp(`^${name}/${KEY}$`),
       summary,
@@ -107,20 +135,27 @@ export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTarge
     }),
     route({
       pattern: new RegExp(`^data/${KEY}$`),
-      summary: 'The versions of a key: read one, write a new one, patch the current one, or soft-delete the current one.',
+      summary:
+        'The versions of a key: read one, write a new one, patch the current one, or soft-delete the current one.',
       exists,
       operations: {
-        read: operation(readFields, async ({ params, fields }) => versionResponse(await data.read(keyOf(params), fields.version, (value) => value), 'data')),
+        read: operation(readFields, async ({ params, fields }) =>
+          versionResponse(await data.read(keyOf(params), fields.version, (value) => value), 'data'),
+        ),
         write: operation(dataWriteFields, async ({ params, fields }) => {
           const written = await data.write(keyOf(params), fields);
           return ok(written.metadata, written.warnings);
         }),
         patch: operation(
           dataPatchFields,
-          async ({ params, fields, request }) => patchResponse(await data.patch(keyOf(params), fields, mediaTypeOf(request) ?? MERGE_PATCH)),
+          async ({ params, fields, request }) =>
+            patchResponse(await data.patch(keyOf(params), fields, mediaTypeOf(request) ?? MERGE_PATCH)),
           // JSON Patch's `test` and `remove` answer differently for right and wrong guesses of values and field
           // names: it needs `read` as well. A merge patch reveals nothing, so `patch` alone suffices, as in Vault.
-          { mediaTypes: [MERGE_PATCH, JSON_PATCH], alsoRequires: (request) => (mediaTypeOf(request) === JSON_PATCH ? ['read'] : []) },
+          {
+            mediaTypes: [MERGE_PATCH, JSON_PATCH],
+            alsoRequires: (request) => (mediaTypeOf(request) === JSON_PATCH ? ['read'] : []),
+          },
         ),
         delete: async ({ params }) => okOrNoContent(await data.deleteLatest(keyOf(params))),
       },
@@ -134,7 +169,9 @@ export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTarge
           const found = await metadata.read(keyOf(params));
           return found ? ok(found) : notFound();
         },
-        write: operation(metadataWriteFields, async ({ params, fields }) => okOrNoContent(await metadata.write(keyOf(params), fields))),
+        write: operation(metadataWriteFields, async ({ params, fields }) =>
+          okOrNoContent(await metadata.write(keyOf(params), fields)),
+        ),
         patch: operation(
           metadataPatchFields,
           async ({ params, fields }) => {
@@ -153,7 +190,8 @@ export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTarge
       // A LIST path always ends in '/' (the dispatcher adds it): the folder to list.
       pattern: /^metadata\/(?<path>(?:.*\/)?)$/,
       path: 'metadata/:folder/',
-      summary: 'The keys and sub-folders of a folder (SCAN: every key below it); DELETE with `recursive` removes every key below it.',
+      summary:
+        'The keys and sub-folders of a folder (SCAN: every key below it); DELETE with `recursive` removes every key below it.',
       operations: {
         list: names(false),
         scan: names(true),
@@ -185,10 +223,14 @@ export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTarge
       summary: "A listing of a folder (or, with SCAN, of every key below it) with each key's metadata.",
       operations: { list: detailed(false), scan: detailed(true) },
     }),
-    versionsRoute('delete', 'Soft-deletes versions of a key: their data stays, and undelete brings them back.', (path, versions) =>
-      data.deleteVersions(path, versions),
+    versionsRoute(
+      'delete',
+      'Soft-deletes versions of a key: their data stays, and undelete brings them back.',
+      (path, versions) => data.deleteVersions(path, versions),
     ),
-    versionsRoute('undelete', 'Restores soft-deleted versions of a key.', (path, versions) => data.undeleteVersions(path, versions)),
+    versionsRoute('undelete', 'Restores soft-deleted versions of a key.', (path, versions) =>
+      data.undeleteVersions(path, versions),
+    ),
     versionsRoute('destroy', 'Destroys versions of a key: their data is removed for good.', (path, versions) =>
       data.destroyVersions(path, versions),
     ),
@@ -196,14 +238,23 @@ export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTarge
       pattern: new RegExp(`^subkeys/${KEY}$`),
       summary: "The structure of a version's data: every leaf replaced by `null`.",
       operations: {
-        read: operation(subkeysFields, async ({ params, fields }) => versionResponse(await data.subkeys(keyOf(params), fields.version, fields.depth), 'subkeys')),
+        read: operation(subkeysFields, async ({ params, fields }) =>
+          versionResponse(await data.subkeys(keyOf(params), fields.version, fields.depth), 'subkeys'),
+        ),
       },
     }),
     route({
       pattern: /^.*$/,
       path: '*',
       summary: "Any other path: 404 with Vault's warning pointing to the endpoints above.",
-      operations: { read: invalidPath, list: invalidPath, scan: invalidPath, write: invalidPath, patch: invalidPath, delete: invalidPath },
+      operations: {
+        read: invalidPath,
+        list: invalidPath,
+        scan: invalidPath,
+        write: invalidPath,
+        patch: invalidPath,
+        delete: invalidPath,
+      },
     }),
   ];
 }

@@ -3,7 +3,12 @@ import { InvalidRequest } from './errors.js';
 /** The grammar of IAM principal ARNs, as Vault reads them: shared by the auth method and the AWS adapter. */
 
 export type PrincipalType = 'user' | 'role' | 'instance-profile' | 'assumed-role';
-const PRINCIPAL_TYPES: ReadonlySet<string> = new Set<PrincipalType>(['user', 'role', 'instance-profile', 'assumed-role']);
+const PRINCIPAL_TYPES: ReadonlySet<string> = new Set<PrincipalType>([
+  'user',
+  'role',
+  'instance-profile',
+  'assumed-role',
+]);
 
 export interface PrincipalArn {
   /** aws, aws-cn, aws-us-gov, ... */
@@ -38,7 +43,8 @@ export function parsePrincipalArn(arn: string): PrincipalArn {
   if (!/^\d+$/.test(accountId)) fail(`unrecognized account: ${JSON.stringify(accountId)}`);
 
   const items = resource.split('/');
-  if (items.length < 2) fail(`unrecognized arn: ${JSON.stringify(resource)} contains fewer than 2 slash-separated parts`);
+  if (items.length < 2)
+    fail(`unrecognized arn: ${JSON.stringify(resource)} contains fewer than 2 slash-separated parts`);
   const type = items[0] as string;
   if (!PRINCIPAL_TYPES.has(type)) fail(`unrecognized principal type: ${JSON.stringify(type)}`);
 
@@ -46,7 +52,8 @@ export function parsePrincipalArn(arn: string): PrincipalArn {
   let friendlyName = items[items.length - 1] as string;
   let sessionName = '';
   if (type === 'assumed-role') {
-    if (items.length < 3) fail(`unrecognized arn: ${JSON.stringify(resource)} contains fewer than 3 slash-separated parts`);
+    if (items.length < 3)
+      fail(`unrecognized arn: ${JSON.stringify(resource)} contains fewer than 3 slash-separated parts`);
     path = '';
     friendlyName = items[1] as string;
     sessionName = items[2] as string;

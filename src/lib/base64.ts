@@ -9,15 +9,23 @@ const SYMBOL = 1;
 const PAD = 2;
 const SPACE = 3;
 const ASCII = new Uint8Array(128);
-for (const character of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') ASCII[character.charCodeAt(0)] = SYMBOL;
+for (const character of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/')
+  ASCII[character.charCodeAt(0)] = SYMBOL;
 ASCII[0x3d] = PAD;
 for (const character of ' \t\n\v\f\r') ASCII[character.charCodeAt(0)] = SPACE;
 
 /** The characters beyond ASCII of the regular expression class `\s`. */
 function isUnicodeSpace(code: number): boolean {
   return (
-    code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 ||
-    code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
   );
 }
 

@@ -8,8 +8,8 @@ import { InvalidRequest } from './errors.js';
 const UNIT_NANOS: Record<string, number> = {
   ns: 1,
   us: 1e3,
-  'µs': 1e3,
-  'μs': 1e3,
+  µs: 1e3,
+  μs: 1e3,
   ms: 1e6,
   s: 1e9,
   m: 60e9,
@@ -33,7 +33,9 @@ export function parseDuration(input: string | number, field = 'duration'): numbe
   if (days) return checked(Number(days[1]) * 86_400, input, field);
   if (text === '0' || text === '+0' || text === '-0') return 0;
   if (!GO_DURATION.test(text)) {
-    throw new InvalidRequest(`invalid ${field} ${JSON.stringify(input)}: expected seconds or a duration such as "90s", "1h30m" or "7d"`);
+    throw new InvalidRequest(
+      `invalid ${field} ${JSON.stringify(input)}: expected seconds or a duration such as "90s", "1h30m" or "7d"`,
+    );
   }
   const sign = text.startsWith('-') ? -1 : 1;
   let nanos = 0;

@@ -13,6 +13,7 @@ export function endpointUrl(value: string): URL | undefined {
   } catch {
     return undefined;
   }
-  const plain = url.search === '' && url.hash === '' && url.username === '' && url.password === '' && url.hostname !== '';
+  const plain =
+    url.search === '' && url.hash === '' && url.username === '' && url.password === '' && url.hostname !== '';
   return (url.protocol === 'http:' || url.protocol === 'https:') && plain ? url : undefined;
 }

@@ -15,7 +15,7 @@ export abstract class StrongroomError extends Error {
   static readonly traced: boolean = true;
 
   constructor(message: string, options?: { cause?: unknown }) {
-    const traced = (new.target).traced;
+    const traced = new.target.traced;
     const limit = Error.stackTraceLimit;
     if (!traced) Error.stackTraceLimit = 0;
     super(message, options);

@@ -10,7 +10,8 @@ export function runGuarded(callback: () => unknown, onFailure?: (error: unknown)
   };
   try {
     const outcome = callback();
-    if (typeof (outcome as PromiseLike<unknown> | undefined)?.then === 'function') (outcome as PromiseLike<unknown>).then(undefined, fail);
+    if (typeof (outcome as PromiseLike<unknown> | undefined)?.then === 'function')
+      (outcome as PromiseLike<unknown>).then(undefined, fail);
   } catch (error) {
     fail(error);
   }

@@ -28,7 +28,8 @@ async function tlsFrom(env: NodeJS.ProcessEnv): Promise<ServerOptions['tls']> {
   const certFile = env.STRONGROOM_TLS_CERT_FILE;
   const keyFile = env.STRONGROOM_TLS_KEY_FILE;
   if (!certFile && !keyFile) return undefined;
-  if (!certFile || !keyFile) fail('STRONGROOM_TLS_CERT_FILE and STRONGROOM_TLS_KEY_FILE go together: set both or neither');
+  if (!certFile || !keyFile)
+    fail('STRONGROOM_TLS_CERT_FILE and STRONGROOM_TLS_KEY_FILE go together: set both or neither');
   try {
     return { cert: await readFile(certFile), key: await readFile(keyFile) };
   } catch (error) {
@@ -39,9 +40,12 @@ async function tlsFrom(env: NodeJS.ProcessEnv): Promise<ServerOptions['tls']> {
 async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   const host = env.HOST || '127.0.0.1';
   const port = Number(env.PORT || 8200);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`PORT must be a port number, got ${JSON.stringify(env.PORT)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    fail(`PORT must be a port number, got ${JSON.stringify(env.PORT)}`);
   const tls = await tlsFrom(env);
-  const selected = await selectStorage(env).catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
+  const selected = await selectStorage(env).catch((error: unknown) =>
+    fail(error instanceof Error ? error.message : String(error)),
+  );
   for (const warning of selected.warnings) console.error(`warning: ${warning}`);
   const given = env.STRONGROOM_ROOT_TOKEN || undefined;
   const app = createServer({
@@ -76,7 +80,9 @@ async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   }
   const madeRoot = await app.ready();
   if (!tls && !isLoopback(host)) {
-    console.error(`warning: listening on ${host} without TLS: tokens and secrets cross the network in clear; set STRONGROOM_TLS_CERT_FILE and STRONGROOM_TLS_KEY_FILE`);
+    console.error(
+      `warning: listening on ${host} without TLS: tokens and secrets cross the network in clear; set STRONGROOM_TLS_CERT_FILE and STRONGROOM_TLS_KEY_FILE`,
+    );
   }
   console.error(`strongroom listening on ${url}`);
   console.error(`  storage: ${selected.description}`);
@@ -93,7 +99,8 @@ function misuse(args: string[]): string | undefined {
   const [command, ...rest] = args;
   if (command === undefined) return 'a command is needed';
   if (command !== 'server') return `unknown command ${JSON.stringify(command)}`;
-  if (rest.length > 0) return `unexpected argument ${JSON.stringify(rest[0])}: the server takes its settings from the environment`;
+  if (rest.length > 0)
+    return `unexpected argument ${JSON.stringify(rest[0])}: the server takes its settings from the environment`;
   return undefined;
 }
 

@@ -9,7 +9,10 @@ const KEY_BYTES = 32;
 
 /** The key stored at `key`, made and stored on first use; when processes race, the first one stored wins. */
 export async function serverKey(store: JsonStore, key: string): Promise<Buffer> {
-  const { next } = await store.update<{ key: string }>(key, (current) => current ?? { key: randomBytes(KEY_BYTES).toString('base64') });
+  const { next } = await store.update<{ key: string }>(
+    key,
+    (current) => current ?? { key: randomBytes(KEY_BYTES).toString('base64') },
+  );
   const bytes = Buffer.from(next?.key ?? '', 'base64');
   if (bytes.length !== KEY_BYTES) throw new InternalError(`stored server key ${JSON.stringify(key)} is corrupt`);
   return bytes;

@@ -66,10 +66,18 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
   const budget = new BodyBudget(limits.maxInflightBodyBytes);
   const maxTtl = options.tokenMaxTtl ?? DEFAULT_MAX_TTL_SECONDS;
   const eventLimits = subscriptionLimits(options);
-  const onInternalError = (error: unknown) => log({ time: new Date().toISOString(), level: 'error', msg: 'engine fault', error: describeError(error) });
+  const onInternalError = (error: unknown) =>
+    log({ time: new Date().toISOString(), level: 'error', msg: 'engine fault', error: describeError(error) });
 
   // One storage, a key prefix per mount, as Vault gives each mount its own storage view.
-  const kv = new KvEngine({ storage, storagePrefix: 'secret/', clock, onInternalError, maxValueBytes: maxBodyBytes, ...options.kvOptions });
+  const kv = new KvEngine({
+    storage,
+    storagePrefix: 'secret/',
+    clock,
+    onInternalError,
+    maxValueBytes: maxBodyBytes,
+    ...options.kvOptions,
+  });
   const auth = new AuthMethod({
     storage,
     storagePrefix: 'auth/cloud/',
@@ -82,13 +90,22 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
   });
   const mounts: Mount[] = [
     { prefix: 'secret/', engine: kv, type: 'kv', description: 'key/value secret storage', options: { version: '2' } },
-    { prefix: 'auth/cloud/', engine: auth, type: 'aws', description: 'cloud identity auth method', tokenIssuer: 'cloud' },
+    {
+      prefix: 'auth/cloud/',
+      engine: auth,
+      type: 'aws',
+      description: 'cloud identity auth method',
+      tokenIssuer: 'cloud',
+    },
   ];
   const store = new JsonStore(storage);
   const policies = new PolicyStore(store);
 
   const state = (async () => {
-    const [tokenKey, auditKey] = await Promise.all([serverKey(store, 'sys/keys/token-hash'), serverKey(store, 'sys/keys/audit-hmac')]);
+    const [tokenKey, auditKey] = await Promise.all([
+      serverKey(store, 'sys/keys/token-hash'),
+      serverKey(store, 'sys/keys/audit-hmac'),
+    ]);
     const tokens = new TokenStore(store, clock, tokenKey, {
       defaultTtl: options.tokenTtl ?? maxTtl,
       systemMaxTtl: maxTtl,
@@ -112,7 +129,13 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
         policies,
         clock,
         limits: eventLimits,
-        onSlowSubscriber: (detail) => log({ time: new Date().toISOString(), level: 'warn', msg: 'event subscriber fell behind; stream closed', ...detail }),
+        onSlowSubscriber: (detail) =>
+          log({
+            time: new Date().toISOString(),
+            level: 'warn',
+            msg: 'event subscriber fell behind; stream closed',
+            ...detail,
+          }),
       }),
     ];
     return { tokens, audit, madeRoot, dispatch: createDispatcher({ mounts, routes, tokens, policies, audit, clock }) };
@@ -127,7 +150,11 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     const requestId = randomUUID();
     const started = performance.now();
     let method = req.method;
-    let outcome: { result: { status: number; body?: object }; caller?: { accessor: string } | undefined; error?: unknown };
+    let outcome: {
+      result: { status: number; body?: object };
+      caller?: { accessor: string } | undefined;
+      error?: unknown;
+    };
     try {
       const { dispatch, tokens } = await state;
       // Bytes held for this body count against the budget until the request is answered.

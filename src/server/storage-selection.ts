@@ -24,7 +24,8 @@ export async function selectStorage(env: Record<string, string | undefined>): Pr
   const dataDir = resolve(env.STRONGROOM_DATA_DIR || 'data');
   const url = env.STRONGROOM_STORAGE_URL;
   const warnings: string[] = [];
-  if (url && !/^postgres(ql)?:\/\//.test(url)) throw new Error('STRONGROOM_STORAGE_URL must be a postgres:// or postgresql:// URL');
+  if (url && !/^postgres(ql)?:\/\//.test(url))
+    throw new Error('STRONGROOM_STORAGE_URL must be a postgres:// or postgresql:// URL');
 
   let key: StaticRootKey;
   if (env.STRONGROOM_ROOT_KEY) {
@@ -34,7 +35,10 @@ export async function selectStorage(env: Record<string, string | undefined>): Pr
     const keyFile = join(dataDir, ROOT_KEY_FILE);
     const loaded = await loadOrCreateRootKeyFile(keyFile);
     key = loaded.key;
-    if (loaded.created) warnings.push(`created the root key file ${keyFile}: it sits beside the data it protects; set STRONGROOM_ROOT_KEY to keep it elsewhere`);
+    if (loaded.created)
+      warnings.push(
+        `created the root key file ${keyFile}: it sits beside the data it protects; set STRONGROOM_ROOT_KEY to keep it elsewhere`,
+      );
   }
 
   let inner: SqliteStorage | PostgresStorage;

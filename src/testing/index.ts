@@ -17,12 +17,15 @@ export {
   type FakeKey,
   type KeyOwner,
 } from './fake-aws/state.js';
-export { verifySignature, readScope, type ReceivedRequest, type SignatureScope, type Verdict } from './fake-aws/sigv4.js';
-export { listenLocally, type LocalServer } from './fake-aws/listen.js';
 export {
-  FakeContainerCredentials,
-  type FakeContainerCredentialsOptions,
-} from './fake-aws/container-credentials.js';
+  verifySignature,
+  readScope,
+  type ReceivedRequest,
+  type SignatureScope,
+  type Verdict,
+} from './fake-aws/sigv4.js';
+export { listenLocally, type LocalServer } from './fake-aws/listen.js';
+export { FakeContainerCredentials, type FakeContainerCredentialsOptions } from './fake-aws/container-credentials.js';
 export {
   IdentityDocumentSigner,
   type IdentityDocumentFields,

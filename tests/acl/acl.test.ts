@@ -150,12 +150,19 @@ describe('Acl: priority among matching wildcard rules (the more specific wins)',
   ])('%s loses to %s on %s', (weaker, stronger, path) => {
     const acl = aclOf(`path "${weaker}" { capabilities = ["read"] }\npath "${stronger}" { capabilities = ["update"] }`);
     expect(granted(acl, path)).toEqual(['update']);
-    const reversed = aclOf(`path "${stronger}" { capabilities = ["update"] }`, `path "${weaker}" { capabilities = ["read"] }`);
+    const reversed = aclOf(
+      `path "${stronger}" { capabilities = ["update"] }`,
+      `path "${weaker}" { capabilities = ["read"] }`,
+    );
     expect(granted(reversed, path)).toEqual(['update']);
   });
 
   it('the longest matching prefix glob wins over shorter ones', () => {
-    const acl = aclOf('path "a/*" { capabilities = ["read"] }', 'path "a/b/*" { capabilities = ["update"] }', 'path "a/b/c*" { capabilities = ["delete"] }');
+    const acl = aclOf(
+      'path "a/*" { capabilities = ["read"] }',
+      'path "a/b/*" { capabilities = ["update"] }',
+      'path "a/b/c*" { capabilities = ["delete"] }',
+    );
     expect(granted(acl, 'a/x')).toEqual(['read']);
     expect(granted(acl, 'a/b/x')).toEqual(['update']);
     expect(granted(acl, 'a/b/cde')).toEqual(['delete']);
@@ -177,7 +184,11 @@ describe('Acl: several policies', () => {
   });
 
   it('a deny on a broader glob does not override a more specific grant (Vault semantics)', () => {
-    const acl = aclOf('path "s/*" { capabilities = ["deny"] }', 'path "s/open/*" { capabilities = ["read"] }', 'path "s/key" { capabilities = ["read"] }');
+    const acl = aclOf(
+      'path "s/*" { capabilities = ["deny"] }',
+      'path "s/open/*" { capabilities = ["read"] }',
+      'path "s/key" { capabilities = ["read"] }',
+    );
     expect(acl.allows('read', 's/open/a')).toBe(true);
     expect(acl.allows('read', 's/key')).toBe(true);
     expect(acl.allows('read', 's/other')).toBe(false);
@@ -219,7 +230,9 @@ describe('Acl: root, capabilities() and authorizer()', () => {
   });
 
   it('reports capabilities in Vault order, and deny for nothing or denied', () => {
-    const acl = aclOf('path "dev/*" { capabilities = ["patch", "create", "delete", "update", "list", "read", "sudo"] }\npath "no" { capabilities = ["deny"] }');
+    const acl = aclOf(
+      'path "dev/*" { capabilities = ["patch", "create", "delete", "update", "list", "read", "sudo"] }\npath "no" { capabilities = ["deny"] }',
+    );
     expect(acl.capabilities('dev/x')).toEqual(['sudo', 'read', 'list', 'update', 'delete', 'create', 'patch']);
     expect(acl.capabilities('no')).toEqual(['deny']);
     expect(acl.capabilities('elsewhere')).toEqual(['deny']);
@@ -232,7 +245,9 @@ describe('Acl: root, capabilities() and authorizer()', () => {
   });
 
   it('authorizer() prefixes the mount to the engine-relative path', () => {
-    const acl = aclOf('path "secret/data/app/*" { capabilities = ["read"] }\npath "secret/metadata/app" { capabilities = ["list"] }');
+    const acl = aclOf(
+      'path "secret/data/app/*" { capabilities = ["read"] }\npath "secret/metadata/app" { capabilities = ["list"] }',
+    );
     for (const mount of ['secret/', 'secret']) {
       const authorize = acl.authorizer(mount);
       expect(authorize({ capability: 'read', path: 'data/app/db' })).toBe(true);
@@ -270,7 +285,10 @@ describe('Acl: properties', () => {
   it('an exact deny for a path in any policy denies every capability on it', () => {
     fc.assert(
       fc.property(fc.array(rules, { maxLength: 3 }), requestPath, (policies, path) => {
-        const acl = new Acl([...policies.map((r, i) => ({ name: `p${i}`, rules: r })), { name: 'd', rules: [{ path, capabilities: ['deny'] }] }]);
+        const acl = new Acl([
+          ...policies.map((r, i) => ({ name: `p${i}`, rules: r })),
+          { name: 'd', rules: [{ path, capabilities: ['deny'] }] },
+        ]);
         expect(granted(acl, path)).toEqual([]);
       }),
       { seed: 20_270_027 },
@@ -278,7 +296,9 @@ describe('Acl: properties', () => {
   });
 
   it('with exact rules only, a verdict is the merge of the rules naming that very path', () => {
-    const exactPath = fc.array(fc.constantFrom('a', 'b'), { minLength: 1, maxLength: 3 }).map((segments) => segments.join('/'));
+    const exactPath = fc
+      .array(fc.constantFrom('a', 'b'), { minLength: 1, maxLength: 3 })
+      .map((segments) => segments.join('/'));
     const exactRules = fc.array(fc.record({ path: exactPath, capabilities }), { maxLength: 8 });
     fc.assert(
       fc.property(fc.array(exactRules, { minLength: 1, maxLength: 3 }), exactPath, (policies, path) => {
@@ -286,7 +306,8 @@ describe('Acl: properties', () => {
         const naming = policies.flat().filter((rule) => rule.path === path);
         const denied = naming.some((rule) => rule.capabilities.includes('deny'));
         for (const capability of ALL) {
-          const expected = !denied && naming.some((rule) => (rule.capabilities as readonly string[]).includes(capability));
+          const expected =
+            !denied && naming.some((rule) => (rule.capabilities as readonly string[]).includes(capability));
           expect(acl.allows(capability, path)).toBe(expected);
         }
       }),

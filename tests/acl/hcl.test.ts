@@ -5,13 +5,15 @@ import { InvalidRequest } from '../../src/lib/errors.js';
 
 /** Entries without their line numbers, objects as nested entry lists. */
 function shape(entries: HclEntry[]): unknown {
-  const value = (item: unknown): unknown => (item instanceof HclObject ? shape(item.entries) : Array.isArray(item) ? item.map(value) : item);
+  const value = (item: unknown): unknown =>
+    item instanceof HclObject ? shape(item.entries) : Array.isArray(item) ? item.map(value) : item;
   return entries.map(({ key, labels, value: item }) => [key, labels, value(item)]);
 }
 
 describe('parseHcl', () => {
   it('reads numbers, booleans, words as keys, quoted keys, labels, lists and nested objects', () => {
-    const text = 'n = 12\nf = -1.25\nt = true\nno = false\nkey_1.a-b = "v"\n"quoted key" = 1\nblock "x" "y" { inner = { deep = ["a", 2, [true]] } }';
+    const text =
+      'n = 12\nf = -1.25\nt = true\nno = false\nkey_1.a-b = "v"\n"quoted key" = 1\nblock "x" "y" { inner = { deep = ["a", 2, [true]] } }';
     expect(shape(parseHcl(text))).toEqual([
       ['n', [], 12],
       ['f', [], -1.25],

@@ -72,7 +72,9 @@ describe('LIST of a folder with rules on both of its forms', () => {
 
 describe('LIST and SCAN pick the most specific rule granting what they need', () => {
   it('a deny between two grants: the grant above it wins, the one below it loses', () => {
-    const acl = aclOf('path "a/*" { capabilities = ["list"] }\npath "a/b*" { capabilities = ["deny"] }\npath "a/bc/*" { capabilities = ["list"] }');
+    const acl = aclOf(
+      'path "a/*" { capabilities = ["list"] }\npath "a/b*" { capabilities = ["deny"] }\npath "a/bc/*" { capabilities = ["list"] }',
+    );
     expect(acl.allows('list', 'a/bc/')).toBe(true);
     expect(acl.allows('list', 'a/bd/')).toBe(false);
     expect(acl.allows('list', 'a/c/')).toBe(true);
@@ -90,7 +92,8 @@ describe('LIST and SCAN pick the most specific rule granting what they need', ()
       path "s/team/*" { capabilities = ["list"] }
       path "s/team/hidden/*" { capabilities = ["deny"] }
     `);
-    const verdicts = (path: string) => (['list', 'scan'] as RequiredCapability[]).map((capability) => acl.allows(capability, path));
+    const verdicts = (path: string) =>
+      (['list', 'scan'] as RequiredCapability[]).map((capability) => acl.allows(capability, path));
     expect(verdicts('s/team/')).toEqual([true, true]);
     // Of the globs only the longest matching one is weighed, for "s/team/x" as for "s/team/x/": "s/team/*".
     expect(verdicts('s/team/x/')).toEqual([true, false]);
@@ -168,7 +171,10 @@ describe('Acl.shows: which names a listing shows', () => {
   });
 
   it('the root policy shows every name', () => {
-    const root = new Acl([{ name: 'root', rules: [] }, { name: 'p', rules: parsePolicy('path "a/*" { capabilities = ["deny"] }') }]);
+    const root = new Acl([
+      { name: 'root', rules: [] },
+      { name: 'p', rules: parsePolicy('path "a/*" { capabilities = ["deny"] }') },
+    ]);
     expect(root.shows('list', 'a/b')).toBe(true);
     expect(root.shows('scan', 'a/b/')).toBe(true);
   });
@@ -176,7 +182,10 @@ describe('Acl.shows: which names a listing shows', () => {
   it('only a list or scan check marked exactly `listing: true` is a listing check; any other is judged by allows', () => {
     const authorize = acl.authorizer('secret/');
     // Not denied, and not granted: shown only when asked as a listing's check.
-    for (const check of [{ capability: 'list', path: 'metadata/top' }, { capability: 'scan', path: 'metadata/zeta/' }] as const) {
+    for (const check of [
+      { capability: 'list', path: 'metadata/top' },
+      { capability: 'scan', path: 'metadata/zeta/' },
+    ] as const) {
       expect(authorize({ ...check, listing: true })).toBe(true);
       expect(authorize.many([{ ...check, listing: true }])).toEqual([true]);
       expect(authorize(check)).toBe(false);

@@ -10,8 +10,16 @@ import { Acl, type NamedPolicy, type PathRule } from '../../src/acl/index.js';
 export type ListingCapability = 'list' | 'scan';
 
 /** An Acl over the rules `rewrite` leaves of each policy (`undefined`: the rule is dropped). */
-function rewritten(policies: readonly NamedPolicy[], rewrite: (rule: PathRule, policy: NamedPolicy) => PathRule | undefined): Acl {
-  return new Acl(policies.map((policy) => ({ name: policy.name, rules: policy.rules.flatMap((rule) => rewrite(rule, policy) ?? []) })));
+function rewritten(
+  policies: readonly NamedPolicy[],
+  rewrite: (rule: PathRule, policy: NamedPolicy) => PathRule | undefined,
+): Acl {
+  return new Acl(
+    policies.map((policy) => ({
+      name: policy.name,
+      rules: policy.rules.flatMap((rule) => rewrite(rule, policy) ?? []),
+    })),
+  );
 }
 
 const denies = (rule: PathRule) => rule.capabilities.includes('deny');
@@ -26,14 +34,21 @@ function isExact({ path }: PathRule): boolean {
 /** Whether a rule grants `capability`; a policy that never names scan grants it with list. */
 function grantsListing(rule: PathRule, policy: NamedPolicy, capability: ListingCapability): boolean {
   if (rule.capabilities.includes(capability)) return true;
-  return capability === 'scan' && rule.capabilities.includes('list') && !policy.rules.some((one) => one.capabilities.includes('scan'));
+  return (
+    capability === 'scan' &&
+    rule.capabilities.includes('list') &&
+    !policy.rules.some((one) => one.capabilities.includes('scan'))
+  );
 }
 
-export function listingModel(policies: readonly NamedPolicy[]): (capability: ListingCapability, path: string) => boolean {
+export function listingModel(
+  policies: readonly NamedPolicy[],
+): (capability: ListingCapability, path: string) => boolean {
   const keyDenies = rewritten(policies, asDenyGrant);
   const folders = new Map<ListingCapability, { grants: Acl; denies: Acl }>();
   const foldersFor = (capability: ListingCapability) => {
-    const keep = (rule: PathRule, policy: NamedPolicy) => !isExact(rule) || denies(rule) || grantsListing(rule, policy, capability);
+    const keep = (rule: PathRule, policy: NamedPolicy) =>
+      !isExact(rule) || denies(rule) || grantsListing(rule, policy, capability);
     const made = {
       grants: rewritten(policies, (rule, policy) => (keep(rule, policy) ? rule : undefined)),
       denies: rewritten(policies, (rule, policy) => (keep(rule, policy) ? asDenyGrant(rule) : undefined)),

@@ -187,34 +187,55 @@ export const CAPABILITIES: ReadonlyArray<readonly [string, readonly string[]]> =
 
 /** TestACL_SegmentWildcardPriority: in each policy the update rule is the more specific one on the path. */
 export const SEGMENT_WILDCARD_PRIORITY: ReadonlyArray<readonly [string, string]> = [
-  [`
+  [
+    `
 path "+/*" { capabilities = ["read"] }
 path "*" { capabilities = ["update"] }
-`, 'foo/bar/bar/baz'],
-  [`
+`,
+    'foo/bar/bar/baz',
+  ],
+  [
+    `
 path "+/*" { capabilities = ["read"] }
 path "foo/+/*" { capabilities = ["update"] }
-`, 'foo/bar/bar/baz'],
-  [`
+`,
+    'foo/bar/bar/baz',
+  ],
+  [
+    `
 path "foo/+/+/*" { capabilities = ["read"] }
 path "foo/+/bar/baz" { capabilities = ["update"] }
-`, 'foo/bar/bar/baz'],
-  [`
+`,
+    'foo/bar/bar/baz',
+  ],
+  [
+    `
 path "foo/+/+/baz" { capabilities = ["read"] }
 path "foo/+/bar/baz" { capabilities = ["update"] }
-`, 'foo/bar/bar/baz'],
-  [`
+`,
+    'foo/bar/bar/baz',
+  ],
+  [
+    `
 path "foo/+/(ar/baz" { capabilities = ["read"] }
 path "foo/(ar/+/baz" { capabilities = ["update"] }
-`, 'foo/(ar/(ar/baz'],
-  [`
+`,
+    'foo/(ar/(ar/baz',
+  ],
+  [
+    `
 path "foo/bar/+/baz*" { capabilities = ["read"] }
 path "foo/bar/+/baz" { capabilities = ["update"] }
-`, 'foo/bar/bar/baz'],
-  [`
+`,
+    'foo/bar/bar/baz',
+  ],
+  [
+    `
 path "foo/bar/+/b*" { capabilities = ["read"] }
 path "foo/bar/+/ba*" { capabilities = ["update"] }
-`, 'foo/bar/bar/baz'],
+`,
+    'foo/bar/bar/baz',
+  ],
 ];
 
 export const GRANTING_POLICY = `

@@ -37,7 +37,12 @@ const named = (name: string, text: string): NamedPolicy => ({ name, rules: parse
 /** Each row through `allows` and, so that the bulk path is held to the same oracle, through `allowsMany`. */
 function expectRows(acl: Acl, rows: readonly DecisionRow[]): void {
   for (const [capability, path, allowed, rootPrivs] of rows) {
-    expect([capability, path, acl.allows(capability, path), acl.allows('sudo', path)]).toEqual([capability, path, allowed, rootPrivs]);
+    expect([capability, path, acl.allows(capability, path), acl.allows('sudo', path)]).toEqual([
+      capability,
+      path,
+      allowed,
+      rootPrivs,
+    ]);
   }
   const checks = rows.map(([capability, path]) => ({ capability, path }));
   expect(acl.allowsMany(checks)).toEqual(rows.map(([, , allowed]) => allowed));
@@ -83,7 +88,10 @@ describe('OpenBao TestACL_SegmentWildcardPriority', () => {
 
 describe('OpenBao TestACLGrantingPolicies (allowed column)', () => {
   it.each(GRANTING)('%s %s (with the merged policy: %s) → %s', (path, capability, withMerged, allowed) => {
-    const policies = [named('granting_policy', GRANTING_POLICY), ...(withMerged ? [named('granting_policy_merged', GRANTING_POLICY_MERGED)] : [])];
+    const policies = [
+      named('granting_policy', GRANTING_POLICY),
+      ...(withMerged ? [named('granting_policy_merged', GRANTING_POLICY_MERGED)] : []),
+    ];
     expect(new Acl(policies).allows(capability, path)).toBe(allowed);
   });
 });
@@ -93,7 +101,8 @@ describe('OpenBao TestACL_ListScanWildcardDeny', () => {
   const operations: RequiredCapability[] = ['scan', 'list'];
 
   it.each(LIST_SCAN_DENY)('%s/ → %s, as a LIST and as a SCAN', (path, allowed) => {
-    for (const capability of operations) expect([capability, acl.allows(capability, `${path}/`)]).toEqual([capability, allowed]);
+    for (const capability of operations)
+      expect([capability, acl.allows(capability, `${path}/`)]).toEqual([capability, allowed]);
     expect(acl.capabilities(`${path}/`).includes('list')).toBe(allowed);
   });
 });

@@ -12,7 +12,8 @@ const ALL: RequiredCapability[] = ['create', 'read', 'update', 'patch', 'delete'
 
 /** What JSON.parse makes of a document without repeated keys. */
 function plain(value: JsonValue): unknown {
-  if (value instanceof JsonMembers) return Object.fromEntries(value.members.map(([key, member]) => [key, plain(member)]));
+  if (value instanceof JsonMembers)
+    return Object.fromEntries(value.members.map(([key, member]) => [key, plain(member)]));
   return Array.isArray(value) ? value.map(plain) : value;
 }
 
@@ -20,18 +21,27 @@ function outcome(read: () => unknown): unknown {
   try {
     return { value: read() };
   } catch (error) {
-    return { error: error instanceof InvalidRequest ? 'InvalidRequest' : error instanceof SyntaxError ? 'SyntaxError' : String(error) };
+    return {
+      error:
+        error instanceof InvalidRequest
+          ? 'InvalidRequest'
+          : error instanceof SyntaxError
+            ? 'SyntaxError'
+            : String(error),
+    };
   }
 }
 
 describe('readJson', () => {
   it('keeps every member in order, repeated keys included', () => {
     const document = readJson(' {"a": 1, "b": [true, false, null], "a": {"c": "d"}} ');
-    expect(document).toEqual(new JsonMembers([
-      ['a', 1],
-      ['b', [true, false, null]],
-      ['a', new JsonMembers([['c', 'd']])],
-    ]));
+    expect(document).toEqual(
+      new JsonMembers([
+        ['a', 1],
+        ['b', [true, false, null]],
+        ['a', new JsonMembers([['c', 'd']])],
+      ]),
+    );
   });
 
   it('takes any run of JSON white space between tokens', () => {
@@ -49,8 +59,17 @@ describe('readJson', () => {
   });
 
   it('refuses, with InvalidRequest, exactly what JSON.parse refuses', () => {
-    const damaged = fc.tuple(fc.json(), fc.nat(), fc.nat(3), fc.constantFrom('', '"', '\\', ',', ':', '}', ']', '{', '[', '0', '-', 'e', '\u0001'))
-      .map(([text, at, cut, insert]) => text.slice(0, at % (text.length + 1)) + insert + text.slice((at % (text.length + 1)) + cut));
+    const damaged = fc
+      .tuple(
+        fc.json(),
+        fc.nat(),
+        fc.nat(3),
+        fc.constantFrom('', '"', '\\', ',', ':', '}', ']', '{', '[', '0', '-', 'e', '\u0001'),
+      )
+      .map(
+        ([text, at, cut, insert]) =>
+          text.slice(0, at % (text.length + 1)) + insert + text.slice((at % (text.length + 1)) + cut),
+      );
     fc.assert(
       fc.property(fc.oneof(damaged, fc.string()), (text) => {
         const native = outcome(() => JSON.parse(text));
@@ -101,8 +120,10 @@ describe('parsePolicy: a JSON policy naming a path twice', () => {
   });
 
   it('merges exactly like the HCL policy with the same blocks', () => {
-    const json = '{"path": {"a": {"capabilities": ["read"]}, "a": {"capabilities": ["update"], "capabilities": ["patch"]}}, "path": [{"a": {"policy": "deny"}}]}';
-    const hcl = 'path "a" { capabilities = ["read"] }\npath "a" {\n capabilities = ["update"]\n capabilities = ["patch"] }\npath "a" { policy = "deny" }';
+    const json =
+      '{"path": {"a": {"capabilities": ["read"]}, "a": {"capabilities": ["update"], "capabilities": ["patch"]}}, "path": [{"a": {"policy": "deny"}}]}';
+    const hcl =
+      'path "a" { capabilities = ["read"] }\npath "a" {\n capabilities = ["update"]\n capabilities = ["patch"] }\npath "a" { policy = "deny" }';
     expect(parsePolicy(json)).toEqual(parsePolicy(hcl));
     expect(parsePolicy(json)).toEqual([
       { path: 'a', capabilities: ['read'] },
@@ -112,7 +133,12 @@ describe('parsePolicy: a JSON policy naming a path twice', () => {
   });
 
   it('adds up the grants of the two stanzas', () => {
-    const acl = new Acl([{ name: 'p', rules: parsePolicy('{"path": {"a": {"capabilities": ["read"]}, "a": {"capabilities": ["update"]}}}') }]);
+    const acl = new Acl([
+      {
+        name: 'p',
+        rules: parsePolicy('{"path": {"a": {"capabilities": ["read"]}, "a": {"capabilities": ["update"]}}}'),
+      },
+    ]);
     expect(ALL.filter((capability) => acl.allows(capability, 'a'))).toEqual(['read', 'update']);
   });
 
@@ -121,7 +147,9 @@ describe('parsePolicy: a JSON policy naming a path twice', () => {
     const rule = fc.record({ path, capabilities: fc.subarray(['deny', ...ALL] as const) });
     fc.assert(
       fc.property(fc.array(rule, { maxLength: 6 }), (rules) => {
-        const hcl = rules.map((r) => `path ${JSON.stringify(r.path)} { capabilities = ${JSON.stringify(r.capabilities)} }`).join('\n');
+        const hcl = rules
+          .map((r) => `path ${JSON.stringify(r.path)} { capabilities = ${JSON.stringify(r.capabilities)} }`)
+          .join('\n');
         const json = `{"path": {${rules.map((r) => `${JSON.stringify(r.path)}: {"capabilities": ${JSON.stringify(r.capabilities)}}`).join(', ')}}}`;
         expect(parsePolicy(json)).toEqual(parsePolicy(hcl));
       }),

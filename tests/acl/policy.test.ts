@@ -37,7 +37,10 @@ describe('parsePolicy: JSON form', () => {
     ['{"path": {"a": {"capabilities": "read"}}}', /capabilities must be a list of strings/],
     ['{"path": {"a": {"capabilities": ["reed"]}}}', /invalid capability "reed"/],
     ['{"path": {"a": {"policy": "admin"}}}', /invalid policy "admin"/],
-    ['{"path": {"a": {"capabilities": ["read"], "allowed_parameters": {"x": []}}}}', /allowed_parameters is not supported/],
+    [
+      '{"path": {"a": {"capabilities": ["read"], "allowed_parameters": {"x": []}}}}',
+      /allowed_parameters is not supported/,
+    ],
     ['{"path": {"a": {"capabilities": ["read"], "colour": "red"}}}', /invalid key "colour"/],
     ['{"path": {"a/{{identity.entity.id}}": {"capabilities": ["read"]}}}', /templated policy paths are not supported/],
   ])('refuses %s', (text, message) => {
@@ -69,12 +72,18 @@ describe('parsePolicy: HCL form', () => {
     expect(parsePolicy('path "a" { policy = "read"\n capabilities = ["update", "sudo"] }')).toEqual([
       { path: 'a', capabilities: ['read', 'list', 'update', 'sudo'] },
     ]);
-    expect(parsePolicy('path "a" { policy = "deny"\n capabilities = ["read"] }')).toEqual([{ path: 'a', capabilities: ['deny'] }]);
-    expect(parsePolicy('path "a" { capabilities = ["read", "deny", "read"] }')).toEqual([{ path: 'a', capabilities: ['deny'] }]);
+    expect(parsePolicy('path "a" { policy = "deny"\n capabilities = ["read"] }')).toEqual([
+      { path: 'a', capabilities: ['deny'] },
+    ]);
+    expect(parsePolicy('path "a" { capabilities = ["read", "deny", "read"] }')).toEqual([
+      { path: 'a', capabilities: ['deny'] },
+    ]);
   });
 
   it('decodes escapes in strings', () => {
-    expect(parsePolicy('path "a/\\"q\\"/\\u0062" { capabilities = ["read"] }')).toEqual([{ path: 'a/"q"/b', capabilities: ['read'] }]);
+    expect(parsePolicy('path "a/\\"q\\"/\\u0062" { capabilities = ["read"] }')).toEqual([
+      { path: 'a/"q"/b', capabilities: ['read'] },
+    ]);
   });
 
   it('a stanza with no capabilities grants nothing', () => {
@@ -110,7 +119,31 @@ describe('parsePolicy: HCL form', () => {
   });
 
   it('never fails with anything but InvalidRequest, whatever the input', () => {
-    const hclish = fc.array(fc.constantFrom('path', '"a/*"', '{', '}', '[', ']', '=', ',', 'capabilities', '"read"', '#', '\n', '/*', '*/', '"', '1', 'true', ' '), { maxLength: 30 }).map((parts) => parts.join(' '));
+    const hclish = fc
+      .array(
+        fc.constantFrom(
+          'path',
+          '"a/*"',
+          '{',
+          '}',
+          '[',
+          ']',
+          '=',
+          ',',
+          'capabilities',
+          '"read"',
+          '#',
+          '\n',
+          '/*',
+          '*/',
+          '"',
+          '1',
+          'true',
+          ' ',
+        ),
+        { maxLength: 30 },
+      )
+      .map((parts) => parts.join(' '));
     fc.assert(
       fc.property(fc.oneof(fc.string(), hclish, fc.json()), (text) => {
         try {
@@ -126,10 +159,15 @@ describe('parsePolicy: HCL form', () => {
 
 describe('parsePolicy: both forms agree', () => {
   const path = fc.stringMatching(/^[a-z+][a-z0-9_/.+-]{0,20}\*?$/).filter((p) => !p.includes('+*'));
-  const rule = fc.record({ path, capabilities: fc.subarray(['create', 'read', 'update', 'patch', 'delete', 'list', 'sudo'] as const) });
+  const rule = fc.record({
+    path,
+    capabilities: fc.subarray(['create', 'read', 'update', 'patch', 'delete', 'list', 'sudo'] as const),
+  });
 
   function asHcl(rules: PathRule[]): string {
-    return rules.map((r) => `path ${JSON.stringify(r.path)} {\n  capabilities = ${JSON.stringify(r.capabilities)}\n}`).join('\n');
+    return rules
+      .map((r) => `path ${JSON.stringify(r.path)} {\n  capabilities = ${JSON.stringify(r.capabilities)}\n}`)
+      .join('\n');
   }
 
   function asJson(rules: PathRule[]): string {
@@ -160,7 +198,9 @@ describe('parsePolicy: what a stanza may hold', () => {
     'subscribe_event_types = ["kv*"]',
   ])('refuses %s as not supported', (setting) => {
     const key = setting.slice(0, setting.indexOf(' '));
-    expect(() => parsePolicy(`path "a" {\n capabilities = ["read"]\n ${setting}\n}`)).toThrow(`failed to parse policy: path "a": ${key} is not supported`);
+    expect(() => parsePolicy(`path "a" {\n capabilities = ["read"]\n ${setting}\n}`)).toThrow(
+      `failed to parse policy: path "a": ${key} is not supported`,
+    );
   });
 
   it.each([
@@ -172,11 +212,15 @@ describe('parsePolicy: what a stanza may hold', () => {
   });
 
   it('refuses a policy that is not text', () => {
-    expect(() => parsePolicy(42 as unknown as string)).toThrow(new InvalidRequest('failed to parse policy: the policy must be a string'));
+    expect(() => parsePolicy(42 as unknown as string)).toThrow(
+      new InvalidRequest('failed to parse policy: the policy must be a string'),
+    );
   });
 
   it('reads the JSON form after leading white space', () => {
-    expect(parsePolicy('\n  {"path": {"a": {"capabilities": ["read"]}}}\n')).toEqual([{ path: 'a', capabilities: ['read'] }]);
+    expect(parsePolicy('\n  {"path": {"a": {"capabilities": ["read"]}}}\n')).toEqual([
+      { path: 'a', capabilities: ['read'] },
+    ]);
   });
 });
 

@@ -6,49 +6,150 @@ const ALL: RequiredCapability[] = ['create', 'read', 'update', 'patch', 'delete'
 
 function granted(rules: ReadonlyArray<readonly [string, string]>, path: string): RequiredCapability[] {
   // Every rule in its own policy, in both orders: the verdict must not depend on which policy came first.
-  const policies = rules.map(([rule, capability], i) => ({ name: `p${i}`, rules: parsePolicy(`path "${rule}" { capabilities = ["${capability}"] }`) }));
+  const policies = rules.map(([rule, capability], i) => ({
+    name: `p${i}`,
+    rules: parsePolicy(`path "${rule}" { capabilities = ["${capability}"] }`),
+  }));
   const forward = new Acl(policies);
   const backward = new Acl([...policies].reverse());
   const verdicts = ALL.filter((capability) => forward.allows(capability, path));
   expect(ALL.filter((capability) => backward.allows(capability, path))).toEqual(verdicts);
-  expect(forward.allowsMany(ALL.map((capability) => ({ capability, path })))).toEqual(ALL.map((capability) => verdicts.includes(capability)));
+  expect(forward.allowsMany(ALL.map((capability) => ({ capability, path })))).toEqual(
+    ALL.map((capability) => verdicts.includes(capability)),
+  );
   return verdicts;
 }
 
 describe('ranking ties', () => {
   it.each([
     // Two "+" rules of equal rank (first wildcard, prefix or not, number of "+", length): the path sorting last wins.
-    [[['+/+/y', 'update'], ['+/x/+', 'read']], 'q/x/y', ['read']],
-    [[['+/+/y/*', 'update'], ['+/x/+/*', 'read']], 'q/x/y/z', ['read']],
-    [[['a/+/+/c', 'update'], ['a/+/b/+', 'read']], 'a/z/b/c', ['read']],
+    [
+      [
+        ['+/+/y', 'update'],
+        ['+/x/+', 'read'],
+      ],
+      'q/x/y',
+      ['read'],
+    ],
+    [
+      [
+        ['+/+/y/*', 'update'],
+        ['+/x/+/*', 'read'],
+      ],
+      'q/x/y/z',
+      ['read'],
+    ],
+    [
+      [
+        ['a/+/+/c', 'update'],
+        ['a/+/b/+', 'read'],
+      ],
+      'a/z/b/c',
+      ['read'],
+    ],
     // "*" and "+" at the same position: the segment rule is not a prefix, so it wins...
-    [[['a/*', 'update'], ['a/+', 'read']], 'a/b', ['read']],
+    [
+      [
+        ['a/*', 'update'],
+        ['a/+', 'read'],
+      ],
+      'a/b',
+      ['read'],
+    ],
     // ...but against another prefix rule, fewer "+" wins: "a/*" over "a/+/*".
-    [[['a/+/*', 'update'], ['a/*', 'read']], 'a/b/c', ['read']],
-    [[['a/+/c*', 'update'], ['a/*', 'read']], 'a/b/cd', ['read']],
+    [
+      [
+        ['a/+/*', 'update'],
+        ['a/*', 'read'],
+      ],
+      'a/b/c',
+      ['read'],
+    ],
+    [
+      [
+        ['a/+/c*', 'update'],
+        ['a/*', 'read'],
+      ],
+      'a/b/cd',
+      ['read'],
+    ],
     // A later first wildcard beats everything else: "a/b*" (glob at 3) over "a/+" (at 2).
-    [[['a/+', 'update'], ['a/b*', 'read']], 'a/bc', ['read']],
+    [
+      [
+        ['a/+', 'update'],
+        ['a/b*', 'read'],
+      ],
+      'a/bc',
+      ['read'],
+    ],
     // Fewer "+" wins before length: "a/+/y/z/+" (two) over the longer "a/+/+/+/wwww" (three).
-    [[['a/+/+/+/wwww', 'update'], ['a/+/y/z/+', 'read']], 'a/x/y/z/wwww', ['read']],
+    [
+      [
+        ['a/+/+/+/wwww', 'update'],
+        ['a/+/y/z/+', 'read'],
+      ],
+      'a/x/y/z/wwww',
+      ['read'],
+    ],
     // Length decides before the order of the paths: "a/+/+/d/e/f*" over "a/+/c/+/e*", which sorts after it.
-    [[['a/+/c/+/e*', 'read'], ['a/+/+/d/e/f*', 'update']], 'a/x/c/d/e/f', ['update']],
+    [
+      [
+        ['a/+/c/+/e*', 'read'],
+        ['a/+/+/d/e/f*', 'update'],
+      ],
+      'a/x/c/d/e/f',
+      ['update'],
+    ],
     // Equal first wildcard, both prefixes, both one "+": the longer literal wins.
-    [[['a/+/b*', 'update'], ['a/+/bc*', 'read']], 'a/x/bcd', ['read']],
+    [
+      [
+        ['a/+/b*', 'update'],
+        ['a/+/bc*', 'read'],
+      ],
+      'a/x/bcd',
+      ['read'],
+    ],
     // Equal literal lengths of a prefix glob and a segment rule: the glob's position (its end) comes later.
-    [[['a/+/', 'update'], ['a/bc*', 'read']], 'a/bc/', ['read']],
+    [
+      [
+        ['a/+/', 'update'],
+        ['a/bc*', 'read'],
+      ],
+      'a/bc/',
+      ['read'],
+    ],
   ] as const)('%j on %s → %j', (rules, path, expected) => {
     expect(granted(rules, path)).toEqual(expected);
   });
 
   it('the same path in a prefix glob and an exact rule: the exact rule, whatever the lengths', () => {
-    expect(granted([['a/b*', 'update'], ['a/b', 'read']], 'a/b')).toEqual(['read']);
-    expect(granted([['a/b*', 'update'], ['a/b', 'read']], 'a/bc')).toEqual(['update']);
+    expect(
+      granted(
+        [
+          ['a/b*', 'update'],
+          ['a/b', 'read'],
+        ],
+        'a/b',
+      ),
+    ).toEqual(['read']);
+    expect(
+      granted(
+        [
+          ['a/b*', 'update'],
+          ['a/b', 'read'],
+        ],
+        'a/bc',
+      ),
+    ).toEqual(['update']);
   });
 });
 
 describe('allowsMany', () => {
   const acl = new Acl([
-    { name: 'p', rules: parsePolicy('path "s/*" { capabilities = ["read"] }\npath "s/y" { capabilities = ["read", "update"] }') },
+    {
+      name: 'p',
+      rules: parsePolicy('path "s/*" { capabilities = ["read"] }\npath "s/y" { capabilities = ["read", "update"] }'),
+    },
     { name: 'q', rules: parsePolicy('path "s/x" { capabilities = ["deny"] }') },
   ]);
 
@@ -69,11 +170,21 @@ describe('allowsMany', () => {
 
   it('a single "+" rule decides the names of the root folder', () => {
     const plus = new Acl([{ name: 'p', rules: parsePolicy('path "+" { capabilities = ["read"] }') }]);
-    expect(plus.allowsMany([{ capability: 'read', path: 'a' }, { capability: 'read', path: 'a/b' }])).toEqual([true, false]);
+    expect(
+      plus.allowsMany([
+        { capability: 'read', path: 'a' },
+        { capability: 'read', path: 'a/b' },
+      ]),
+    ).toEqual([true, false]);
   });
 
   it('a prefix glob that extends the folder decides only the names it covers', () => {
-    const glob = new Acl([{ name: 'p', rules: parsePolicy('path "s/*" { capabilities = ["read"] }\npath "s/ab*" { capabilities = ["deny"] }') }]);
+    const glob = new Acl([
+      {
+        name: 'p',
+        rules: parsePolicy('path "s/*" { capabilities = ["read"] }\npath "s/ab*" { capabilities = ["deny"] }'),
+      },
+    ]);
     const paths = ['s/a', 's/ab', 's/abc', 's/b'];
     expect(glob.allowsMany(paths.map((path) => ({ capability: 'read', path })))).toEqual([true, false, false, true]);
   });

@@ -8,7 +8,9 @@ const aclOf = (...texts: string[]) => new Acl(texts.map((text, i) => ({ name: `p
 
 describe('Acl: the scan capability', () => {
   it('a policy that never names scan grants it wherever it grants list', () => {
-    const acl = aclOf('path "secret/metadata/*" { capabilities = ["list"] }\npath "secret/data/*" { capabilities = ["read"] }');
+    const acl = aclOf(
+      'path "secret/metadata/*" { capabilities = ["list"] }\npath "secret/data/*" { capabilities = ["read"] }',
+    );
     expect(acl.allows('scan', 'secret/metadata/team/')).toBe(true);
     expect(acl.allows('scan', 'secret/data/x')).toBe(false);
     // What a policy states is what sys/capabilities reports: the implied scan is not listed.
@@ -16,7 +18,9 @@ describe('Acl: the scan capability', () => {
   });
 
   it('a policy that names scan anywhere grants it only where it says so', () => {
-    const acl = aclOf('path "secret/metadata/*" { capabilities = ["list"] }\npath "secret/metadata/open/*" { capabilities = ["list", "scan"] }');
+    const acl = aclOf(
+      'path "secret/metadata/*" { capabilities = ["list"] }\npath "secret/metadata/open/*" { capabilities = ["list", "scan"] }',
+    );
     expect(acl.allows('scan', 'secret/metadata/team/')).toBe(false);
     expect(acl.allows('scan', 'secret/metadata/open/x/')).toBe(true);
     expect(acl.capabilities('secret/metadata/open/x/')).toEqual(['list', 'scan']);
@@ -45,15 +49,26 @@ describe('Acl.allowsMany: bulk checks give exactly the single verdicts', () => {
     .filter((path) => !path.includes('+*'));
   const capabilities = fc.subarray(['read', 'list', 'update', 'deny', 'scan'] as const, { minLength: 1 });
   const policy = fc.array(fc.record({ path: rulePath, capabilities }), { maxLength: 12 });
-  const requestPath = fc.array(fc.constantFrom('a', 'b', 'ab', 'team', 'x'), { minLength: 1, maxLength: 5 }).map((s) => s.join('/'));
+  const requestPath = fc
+    .array(fc.constantFrom('a', 'b', 'ab', 'team', 'x'), { minLength: 1, maxLength: 5 })
+    .map((s) => s.join('/'));
   const capability = fc.constantFrom<RequiredCapability>('read', 'list', 'update', 'scan');
 
   it('for any policies and any batch of checks', () => {
     fc.assert(
-      fc.property(fc.array(policy, { minLength: 1, maxLength: 3 }), fc.array(fc.record({ capability, path: requestPath }), { maxLength: 30 }), (policies, checks) => {
-        const acl = new Acl(policies.map((rules, i) => ({ name: `p${i}`, rules: rules.map((rule) => ({ path: rule.path, capabilities: [...rule.capabilities] })) })));
-        expect(acl.allowsMany(checks)).toEqual(checks.map((check) => acl.allows(check.capability, check.path)));
-      }),
+      fc.property(
+        fc.array(policy, { minLength: 1, maxLength: 3 }),
+        fc.array(fc.record({ capability, path: requestPath }), { maxLength: 30 }),
+        (policies, checks) => {
+          const acl = new Acl(
+            policies.map((rules, i) => ({
+              name: `p${i}`,
+              rules: rules.map((rule) => ({ path: rule.path, capabilities: [...rule.capabilities] })),
+            })),
+          );
+          expect(acl.allowsMany(checks)).toEqual(checks.map((check) => acl.allows(check.capability, check.path)));
+        },
+      ),
       { seed: 20_270_027, numRuns: 400 },
     );
   });

@@ -5,14 +5,63 @@ import { parsePrincipalArn } from '../../src/lib/arn.js';
 
 describe('principal ARNs', () => {
   it.each([
-    ['arn:aws:iam::123456789012:user/UserPath/MyUserName', 'user', 'UserPath', 'MyUserName', '', 'arn:aws:iam::123456789012:user/MyUserName'],
-    ['arn:aws:sts::123456789012:assumed-role/RoleName/RoleSessionName', 'assumed-role', '', 'RoleName', 'RoleSessionName', 'arn:aws:iam::123456789012:role/RoleName'],
-    ['arn:aws:iam::123456789012:role/path/to/RoleName', 'role', 'path/to', 'RoleName', '', 'arn:aws:iam::123456789012:role/RoleName'],
-    ['arn:aws:iam::123456789012:instance-profile/profilePath/InstanceProfileName', 'instance-profile', 'profilePath', 'InstanceProfileName', '', 'arn:aws:iam::123456789012:instance-profile/InstanceProfileName'],
-    ['arn:aws-us-gov:iam::123456789012:user/plain', 'user', '', 'plain', '', 'arn:aws-us-gov:iam::123456789012:user/plain'],
-    ['arn:aws-cn:sts:cn-north-1:123456789012:assumed-role/R/i-0123/extra', 'assumed-role', '', 'R', 'i-0123', 'arn:aws-cn:iam::123456789012:role/R'],
+    [
+      'arn:aws:iam::123456789012:user/UserPath/MyUserName',
+      'user',
+      'UserPath',
+      'MyUserName',
+      '',
+      'arn:aws:iam::123456789012:user/MyUserName',
+    ],
+    [
+      'arn:aws:sts::123456789012:assumed-role/RoleName/RoleSessionName',
+      'assumed-role',
+      '',
+      'RoleName',
+      'RoleSessionName',
+      'arn:aws:iam::123456789012:role/RoleName',
+    ],
+    [
+      'arn:aws:iam::123456789012:role/path/to/RoleName',
+      'role',
+      'path/to',
+      'RoleName',
+      '',
+      'arn:aws:iam::123456789012:role/RoleName',
+    ],
+    [
+      'arn:aws:iam::123456789012:instance-profile/profilePath/InstanceProfileName',
+      'instance-profile',
+      'profilePath',
+      'InstanceProfileName',
+      '',
+      'arn:aws:iam::123456789012:instance-profile/InstanceProfileName',
+    ],
+    [
+      'arn:aws-us-gov:iam::123456789012:user/plain',
+      'user',
+      '',
+      'plain',
+      '',
+      'arn:aws-us-gov:iam::123456789012:user/plain',
+    ],
+    [
+      'arn:aws-cn:sts:cn-north-1:123456789012:assumed-role/R/i-0123/extra',
+      'assumed-role',
+      '',
+      'R',
+      'i-0123',
+      'arn:aws-cn:iam::123456789012:role/R',
+    ],
   ])('%s', (arn, type, path, friendlyName, sessionName, canonicalArn) => {
-    expect(parsePrincipalArn(arn)).toMatchObject({ type, path, friendlyName, sessionName, canonicalArn, accountId: '123456789012' });
+    expect(parsePrincipalArn(arn)).toMatchObject({
+      type,
+      path,
+      friendlyName,
+      sessionName,
+      canonicalArn,
+      accountId: '123456789012',
+    });
   });
 
   it.each([
@@ -44,7 +93,11 @@ describe('principal ARNs', () => {
 describe('iam entity', () => {
   it('derives an assumed role: unique id before the colon, display name role/session, full ARN kept', () => {
     const arn = 'arn:aws:sts::123456789012:assumed-role/RoleName/i-0123456789abcdef0';
-    const entity = iamEntityFromCallerIdentity({ arn, userId: 'AROADBQP57FF2AEXAMPLE:i-0123456789abcdef0', accountId: '123456789012' });
+    const entity = iamEntityFromCallerIdentity({
+      arn,
+      userId: 'AROADBQP57FF2AEXAMPLE:i-0123456789abcdef0',
+      accountId: '123456789012',
+    });
     expect(entity).toMatchObject({
       arn,
       canonicalArn: 'arn:aws:iam::123456789012:role/RoleName',
@@ -61,11 +114,22 @@ describe('iam entity', () => {
       userId: 'ASOMETHINGSOMETHINGSOMETHING',
       accountId: '123456789012',
     });
-    expect(entity).toMatchObject({ uniqueId: 'ASOMETHINGSOMETHINGSOMETHING', displayName: 'valid-role', path: 'team', canonicalArn: 'arn:aws:iam::123456789012:user/valid-role' });
+    expect(entity).toMatchObject({
+      uniqueId: 'ASOMETHINGSOMETHINGSOMETHING',
+      displayName: 'valid-role',
+      path: 'team',
+      canonicalArn: 'arn:aws:iam::123456789012:user/valid-role',
+    });
   });
 
   it('refuses an identity whose ARN is not a supported principal', () => {
-    expect(() => iamEntityFromCallerIdentity({ arn: 'arn:aws:iam::123456789012:root', userId: '123456789012', accountId: '123456789012' })).toThrow(InvalidRequest);
+    expect(() =>
+      iamEntityFromCallerIdentity({
+        arn: 'arn:aws:iam::123456789012:root',
+        userId: '123456789012',
+        accountId: '123456789012',
+      }),
+    ).toThrow(InvalidRequest);
   });
 });
 

@@ -48,7 +48,8 @@ describe('readTime', () => {
 
   it('accepts the last day of each month and 29 February of a leap year', () => {
     const last = ['0131', '0228', '0331', '0430', '0531', '0630', '0731', '0831', '0930', '1031', '1130', '1231'];
-    for (const monthDay of last) expect(read(utc(`26${monthDay}235959Z`))).toBe(`2026-${monthDay.slice(0, 2)}-${monthDay.slice(2)}T23:59:59.000Z`);
+    for (const monthDay of last)
+      expect(read(utc(`26${monthDay}235959Z`))).toBe(`2026-${monthDay.slice(0, 2)}-${monthDay.slice(2)}T23:59:59.000Z`);
     expect(read(generalized('20240229000000Z'))).toBe('2024-02-29T00:00:00.000Z');
   });
 
@@ -67,7 +68,10 @@ describe('readTime', () => {
     ['UTCTime of the right length without its Z', utc('2601010000001')],
     ['UTCTime with eleven digits and Z', utc('26010100000Z')],
     ['a fraction without Z', generalized('20260101000000.55')],
-    ['a GeneralizedTime under another tag', Buffer.concat([Buffer.from([0x0c, 15]), Buffer.from('20260101000000Z', 'latin1')])],
+    [
+      'a GeneralizedTime under another tag',
+      Buffer.concat([Buffer.from([0x0c, 15]), Buffer.from('20260101000000Z', 'latin1')]),
+    ],
   ])('refuses %s', (_name, encoding) => {
     expect(failure(() => readTime(encoding, 'test time'))).toBeInstanceOf(BerError);
   });

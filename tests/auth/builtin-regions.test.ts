@@ -30,7 +30,9 @@ const PINS: Record<'rsa2048' | 'rsa', Record<(typeof REGIONS)[number], string>> 
 describe('built-in certificates of the newer regions', () => {
   it.each(REGIONS)('%s has its rsa2048 (pkcs7) and RSA (identity) certificates, pinned by public key', (region) => {
     for (const kind of ['rsa2048', 'rsa'] as const) {
-      const entry = BUILTIN_CERTIFICATE_DATA.find((candidate) => candidate.kind === kind && candidate.regions.includes(region));
+      const entry = BUILTIN_CERTIFICATE_DATA.find(
+        (candidate) => candidate.kind === kind && candidate.regions.includes(region),
+      );
       expect(entry?.publicKeySha256, `${kind}/${region}`).toBe(PINS[kind][region]);
       expect(entry?.type).toBe(kind === 'rsa' ? 'identity' : 'pkcs7');
     }
@@ -52,8 +54,15 @@ describe('built-in certificates of the newer regions', () => {
       h.addInstance({ ...SYNTHETIC, region });
       await h.role('web', { auth_type: 'ec2', bound_ami_id: SYNTHETIC.imageId });
       const content = Buffer.from(JSON.stringify({ ...SYNTHETIC, region }));
-      const pkcs7 = buildCms({ content, signer: { ...key, certificate }, signingTime: new Date('2026-01-01T00:00:00Z') });
-      expect(refusalOf(await h.login({ role: 'web', pkcs7 }))).toEqual([403, 'failed to verify the signature: signature mismatch']);
+      const pkcs7 = buildCms({
+        content,
+        signer: { ...key, certificate },
+        signingTime: new Date('2026-01-01T00:00:00Z'),
+      });
+      expect(refusalOf(await h.login({ role: 'web', pkcs7 }))).toEqual([
+        403,
+        'failed to verify the signature: signature mismatch',
+      ]);
       expect(h.cloud.calls).toEqual([]);
     });
   });

@@ -30,7 +30,12 @@ describe('config/certificate refuses what login cannot read, naming it', () => {
   // Valid 2010-01-01 to 2020-01-01 (UTCTime 100101000000Z, 200101000000Z): expired at the harness's clock (2026).
   let signer: TestSigner;
   beforeAll(async () => {
-    signer = await createSigner({ name: 'expired', notBefore: new Date('2010-01-01T00:00:00Z'), notAfter: new Date('2020-01-01T00:00:00Z'), serialNumber: '0badda7e' });
+    signer = await createSigner({
+      name: 'expired',
+      notBefore: new Date('2010-01-01T00:00:00Z'),
+      notAfter: new Date('2020-01-01T00:00:00Z'),
+      serialNumber: '0badda7e',
+    });
   });
 
   it.each([
@@ -76,11 +81,21 @@ describe('config/certificate refuses what login cannot read, naming it', () => {
     const storage = testStorage();
     const h = loginHarness({ storage });
     const pem = edited(signer.trusted.pem, '200101000000Z', '201301000000Z');
-    await new AuthContext({ storage, cloud: new FakeCloud() }).update(certificateDocuments.named('legacy'), () => ({ aws_public_cert: pem, type: 'pkcs7' }));
+    await new AuthContext({ storage, cloud: new FakeCloud() }).update(certificateDocuments.named('legacy'), () => ({
+      aws_public_cert: pem,
+      type: 'pkcs7',
+    }));
     h.addInstance(SYNTHETIC);
     await h.role('web', { auth_type: 'ec2', bound_ami_id: SYNTHETIC.imageId });
-    const pkcs7 = buildCms({ content: Buffer.from(JSON.stringify(SYNTHETIC)), signer, signingTime: new Date('2026-01-01T00:00:00Z') });
-    expect(refusalOf(await h.login({ role: 'web', pkcs7 }))).toEqual([403, 'failed to verify the signature: no trusted certificate matches the signer']);
+    const pkcs7 = buildCms({
+      content: Buffer.from(JSON.stringify(SYNTHETIC)),
+      signer,
+      signingTime: new Date('2026-01-01T00:00:00Z'),
+    });
+    expect(refusalOf(await h.login({ role: 'web', pkcs7 }))).toEqual([
+      403,
+      'failed to verify the signature: no trusted certificate matches the signer',
+    ]);
     expect(h.cloud.calls).toEqual([]);
   });
 });

@@ -71,21 +71,35 @@ describe('config/client', () => {
 
   it('refuses endpoints that are not http(s) URLs and out-of-range retries with 400', async () => {
     const h = adminHarness();
-    for (const body of [{ endpoint: 'ftp://x' }, { iam_endpoint: 'not a url' }, { sts_endpoint: 'file:///etc/passwd' }, { max_retries: -2 }, { max_retries: 'many' }]) {
+    for (const body of [
+      { endpoint: 'ftp://x' },
+      { iam_endpoint: 'not a url' },
+      { sts_endpoint: 'file:///etc/passwd' },
+      { max_retries: -2 },
+      { max_retries: 'many' },
+    ]) {
       const response = await h.write('config/client', body);
       expect(response.status, JSON.stringify(body)).toBe(400);
     }
-    expect(errorOf(await h.write('config/client', { allowed_sts_header_values: 'bad header' }))).toContain('not a valid header name');
+    expect(errorOf(await h.write('config/client', { allowed_sts_header_values: 'bad header' }))).toContain(
+      'not a valid header name',
+    );
     expect((await h.read('config/client')).status).toBe(404);
   });
 
   it('refuses endpoints carrying credentials, a query or a fragment at write, without echoing them', async () => {
     const h = adminHarness();
-    for (const value of ['https://user:hunter2@sts.example.com/', 'https://sts.example.com/?token=hunter2', 'https://sts.example.com/#hunter2']) {
+    for (const value of [
+      'https://user:hunter2@sts.example.com/',
+      'https://sts.example.com/?token=hunter2',
+      'https://sts.example.com/#hunter2',
+    ]) {
       for (const field of ['endpoint', 'iam_endpoint', 'sts_endpoint']) {
         const response = await h.write('config/client', { [field]: value });
         expect(response.status).toBe(400);
-        expect(errorOf(response)).toBe(`invalid value for field "${field}": must be an http:// or https:// URL without credentials, a query or a fragment`);
+        expect(errorOf(response)).toBe(
+          `invalid value for field "${field}": must be an http:// or https:// URL without credentials, a query or a fragment`,
+        );
       }
     }
     expect((await h.read('config/client')).status).toBe(404);
@@ -95,15 +109,36 @@ describe('config/client', () => {
     const storage = testStorage();
     const signer = await IdentityDocumentSigner.create();
     const auth = new AuthMethod({ storage, env: {} });
-    await auth.handle({ method: 'POST', path: 'config/client', body: { access_key: 'AKIAEXAMPLE', secret_key: SECRET } });
-    const stored = JSON.parse(new TextDecoder().decode(await storage.get('auth/config/client'))) as Record<string, unknown>;
-    await storage.put('auth/config/client', new TextEncoder().encode(JSON.stringify({ ...stored, endpoint: 'https://user:hunter2@ec2.example.com/' })));
-    await auth.handle({ method: 'POST', path: 'config/certificate/test', body: { aws_public_cert: signer.certificatePem } });
+    await auth.handle({
+      method: 'POST',
+      path: 'config/client',
+      body: { access_key: 'AKIAEXAMPLE', secret_key: SECRET },
+    });
+    const stored = JSON.parse(new TextDecoder().decode(await storage.get('auth/config/client'))) as Record<
+      string,
+      unknown
+    >;
+    await storage.put(
+      'auth/config/client',
+      new TextEncoder().encode(JSON.stringify({ ...stored, endpoint: 'https://user:hunter2@ec2.example.com/' })),
+    );
+    await auth.handle({
+      method: 'POST',
+      path: 'config/certificate/test',
+      body: { aws_public_cert: signer.certificatePem },
+    });
     await auth.handle({ method: 'POST', path: 'role/web', body: { auth_type: 'ec2', bound_ami_id: 'ami-1' } });
-    const { pkcs7 } = signer.sign({ instanceId: 'i-0123456789abcdef0', accountId: '111122223333', region: 'us-east-1', imageId: 'ami-1' });
+    const { pkcs7 } = signer.sign({
+      instanceId: 'i-0123456789abcdef0',
+      accountId: '111122223333',
+      region: 'us-east-1',
+      imageId: 'ami-1',
+    });
     const login = await auth.handle({ method: 'POST', path: 'login', body: { role: 'web', pkcs7 } });
     expect(login.status).toBe(502);
-    expect(JSON.stringify(login.body)).toContain('endpoint must be an http:// or https:// URL without credentials, a query or a fragment');
+    expect(JSON.stringify(login.body)).toContain(
+      'endpoint must be an http:// or https:// URL without credentials, a query or a fragment',
+    );
     expect(JSON.stringify(login.body)).not.toContain('hunter2');
   });
 
@@ -130,7 +165,11 @@ describe('config/rotate-root', () => {
   async function rotatable() {
     const h = adminHarness({ env: { CLOUD_REGION: 'eu-central-1' } });
     h.cloud.addUserWithKey('ellen', { accessKeyId: 'AKIAOLD', secretAccessKey: SECRET });
-    await h.write('config/client', { access_key: 'AKIAOLD', secret_key: SECRET, iam_endpoint: 'https://iam.example.test' });
+    await h.write('config/client', {
+      access_key: 'AKIAOLD',
+      secret_key: SECRET,
+      iam_endpoint: 'https://iam.example.test',
+    });
     return h;
   }
 
@@ -144,7 +183,10 @@ describe('config/rotate-root', () => {
     expect(dataOf(await h.read('config/client')).access_key).toBe(access_key);
     expect(h.cloud.calls.map((call) => call.method)).toEqual(['getCurrentUser', 'createAccessKey', 'deleteAccessKey']);
     const [first] = h.cloud.calls;
-    expect(first!.scope).toMatchObject({ region: 'eu-central-1', settings: { accessKey: 'AKIAOLD', iamEndpoint: 'https://iam.example.test' } });
+    expect(first!.scope).toMatchObject({
+      region: 'eu-central-1',
+      settings: { accessKey: 'AKIAOLD', iamEndpoint: 'https://iam.example.test' },
+    });
     expect(h.cloud.callsTo('deleteAccessKey')[0]!.args).toEqual(['ellen', 'AKIAOLD']);
     expect(JSON.stringify(response)).not.toMatch(/fake-secret/);
 
@@ -212,7 +254,9 @@ describe('config/client secrets', () => {
     for (const secret_key of [[SECRET], { value: SECRET }, 12345678901234, `${SECRET}${'x'.repeat(2000)}`]) {
       const response = await h.write('config/client', { secret_key });
       expect(response.status).toBe(400);
-      expect(errorOf(response)).toBe('invalid value for field "secret_key": expected a string of at most 1024 characters');
+      expect(errorOf(response)).toBe(
+        'invalid value for field "secret_key": expected a string of at most 1024 characters',
+      );
       expect(JSON.stringify(response)).not.toContain(SECRET);
       expect(JSON.stringify(response)).not.toContain('12345678901234');
     }

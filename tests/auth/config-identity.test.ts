@@ -40,7 +40,10 @@ describe('config/identity', () => {
 
   it('selects metadata: a list of available fields, [] for none, "default" alone for the defaults', async () => {
     const h = adminHarness();
-    await h.write('config/identity', { iam_metadata: ['canonical_arn', 'client_user_id', 'account_id'], ec2_metadata: 'region,ami_id' });
+    await h.write('config/identity', {
+      iam_metadata: ['canonical_arn', 'client_user_id', 'account_id'],
+      ec2_metadata: 'region,ami_id',
+    });
     expect(dataOf(await h.read('config/identity'))).toMatchObject({
       iam_metadata: ['canonical_arn', 'client_user_id', 'account_id'],
       ec2_metadata: ['region', 'ami_id'],

@@ -22,20 +22,27 @@ describe('auth documents of the wrong shape', () => {
     ['null', 'null', 'the document itself'],
     ['[]', '[]', 'the document itself'],
     ['policies that are not a list', null, 'field token.policies'],
-  ])('a role that is %s makes login and read a 500 naming it; DELETE and a new write repair it', async (_name, text, field) => {
-    const { h, role, login } = await sampleEngine();
-    const stored = JSON.parse(new TextDecoder().decode(await h.storage.get('auth/role/web')));
-    stored.token.policies = 'dev';
-    await h.storage.put('auth/role/web', encode(text ?? JSON.stringify(stored)));
-    for (const response of [await login(), await h.read('role/web'), await h.write('role/web', { token_policies: ['x'] })]) {
-      expect(response.status).toBe(500);
-      expect(errorOf(response)).toBe(`stored entry "auth/role/web" is corrupt: ${field} has the wrong shape`);
-    }
-    expect(h.internalErrors.every((error) => error instanceof CorruptDocument)).toBe(true);
-    expect((await h.remove('role/web')).status).toBe(204);
-    await h.role('web', role);
-    expect(grantOf(await login()).policies).toEqual(['dev']);
-  });
+  ])(
+    'a role that is %s makes login and read a 500 naming it; DELETE and a new write repair it',
+    async (_name, text, field) => {
+      const { h, role, login } = await sampleEngine();
+      const stored = JSON.parse(new TextDecoder().decode(await h.storage.get('auth/role/web')));
+      stored.token.policies = 'dev';
+      await h.storage.put('auth/role/web', encode(text ?? JSON.stringify(stored)));
+      for (const response of [
+        await login(),
+        await h.read('role/web'),
+        await h.write('role/web', { token_policies: ['x'] }),
+      ]) {
+        expect(response.status).toBe(500);
+        expect(errorOf(response)).toBe(`stored entry "auth/role/web" is corrupt: ${field} has the wrong shape`);
+      }
+      expect(h.internalErrors.every((error) => error instanceof CorruptDocument)).toBe(true);
+      expect((await h.remove('role/web')).status).toBe(204);
+      await h.role('web', role);
+      expect(grantOf(await login()).policies).toEqual(['dev']);
+    },
+  );
 
   it('an access-list entry stored as null is a 500 naming it until deleted through the API', async () => {
     const { h, login } = await sampleEngine();

@@ -11,7 +11,8 @@ const TAG_ROLE = { auth_type: 'ec2', bound_ami_id: 'ami-1', role_tag: 'VaultRole
 async function tagged(options: Parameters<typeof adminHarness>[0] = {}) {
   const h = adminHarness(options);
   await h.write('role/web', TAG_ROLE);
-  const tag = async (body: Record<string, unknown> = {}) => dataOf(await h.write('role/web/tag', body)).tag_value as string;
+  const tag = async (body: Record<string, unknown> = {}) =>
+    dataOf(await h.write('role/web/tag', body)).tag_value as string;
   return { h, tag };
 }
 
@@ -80,7 +81,9 @@ describe('roletag-denylist', () => {
     const forged = value.replace(':d=false:', ':d=true:');
     expect(errorOf(await h.write(`roletag-denylist/${forged}`))).toBe('role tag signature verification failed');
     expect(errorOf(await h.write('roletag-denylist/not-a-tag'))).toBe('invalid tag');
-    expect(errorOf(await h.write(`roletag-denylist/${value.replace('r=web', 'r=gone')}`))).toBe('entry not found for "gone"');
+    expect(errorOf(await h.write(`roletag-denylist/${value.replace('r=web', 'r=gone')}`))).toBe(
+      'entry not found for "gone"',
+    );
     expect((await h.read('roletag-denylist/not-a-tag')).status).toBe(404);
     expect((await h.remove('roletag-denylist/not-a-tag')).status).toBe(204);
     expect((await h.list('roletag-denylist')).status).toBe(404);

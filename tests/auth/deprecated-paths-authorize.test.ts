@@ -23,7 +23,9 @@ describe('deprecated aliases ask authorize about the path as written and the cur
     const h = adminHarness();
     const asked: CapabilityCheck[] = [];
     const written = method === 'LIST' ? `${path}/` : path;
-    const response = await h.call(method, path, method === 'POST' ? {} : undefined, { authorize: (check) => (asked.push(check), true) });
+    const response = await h.call(method, path, method === 'POST' ? {} : undefined, {
+      authorize: (check) => (asked.push(check), true),
+    });
     expect(response.status).toBeLessThan(500);
     expect(asked.map((check) => check.path)).toEqual([written, current]);
     expect(asked[0]!.capability).toBe(asked[1]!.capability);
@@ -32,7 +34,9 @@ describe('deprecated aliases ask authorize about the path as written and the cur
   it('a refusal of the path as written is final: the current path is not asked', async () => {
     const h = adminHarness();
     const asked: string[] = [];
-    const response = await h.call('DELETE', 'identity-whitelist/i-1', undefined, { authorize: ({ path }) => (asked.push(path), false) });
+    const response = await h.call('DELETE', 'identity-whitelist/i-1', undefined, {
+      authorize: ({ path }) => (asked.push(path), false),
+    });
     expect(response.status).toBe(403);
     expect(asked).toEqual(['identity-whitelist/i-1']);
   });
@@ -40,10 +44,18 @@ describe('deprecated aliases ask authorize about the path as written and the cur
   it('a refusal of the current path is a 403 before the fields are read or anything changes', async () => {
     const h = adminHarness();
     const onlyOldNames = ({ path }: CapabilityCheck) => /whitelist|blacklist/.test(path);
-    const badFields = await h.call('POST', 'config/tidy/identity-whitelist', { safety_buffer: 'not a duration' }, { authorize: onlyOldNames });
+    const badFields = await h.call(
+      'POST',
+      'config/tidy/identity-whitelist',
+      { safety_buffer: 'not a duration' },
+      { authorize: onlyOldNames },
+    );
     expect(badFields.status).toBe(403);
     expect(errorOf(badFields)).toBe('permission denied');
-    expect((await h.call('POST', 'config/tidy/identity-whitelist', { safety_buffer: 60 }, { authorize: onlyOldNames })).status).toBe(403);
+    expect(
+      (await h.call('POST', 'config/tidy/identity-whitelist', { safety_buffer: 60 }, { authorize: onlyOldNames }))
+        .status,
+    ).toBe(403);
     expect((await h.read('config/tidy/identity-accesslist')).status).toBe(404);
   });
 
@@ -81,7 +93,9 @@ describe('deprecated aliases ask authorize about the path as written and the cur
       const h = adminHarness();
       const authorize = authorizer('path "roletag-blacklist/*" { capabilities = ["read"] }');
       expect((await h.call('GET', 'roletag-blacklist/dGFn', undefined, { authorize })).status).toBe(403);
-      const both = authorizer('path "roletag-blacklist/*" { capabilities = ["read"] }\npath "roletag-denylist/*" { capabilities = ["read"] }');
+      const both = authorizer(
+        'path "roletag-blacklist/*" { capabilities = ["read"] }\npath "roletag-denylist/*" { capabilities = ["read"] }',
+      );
       expect((await h.call('GET', 'roletag-blacklist/dGFn', undefined, { authorize: both })).status).toBe(404);
     });
   });

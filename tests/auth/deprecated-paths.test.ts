@@ -17,7 +17,9 @@ describe('deprecated path aliases', () => {
     const current = patterns.filter((pattern) => /accesslist|denylist/.test(pattern));
     const deprecated = patterns.filter((pattern) => /whitelist|blacklist/.test(pattern));
     expect(current).toHaveLength(8);
-    expect(deprecated).toEqual(current.map((pattern) => pattern.replace('accesslist', 'whitelist').replace('denylist', 'blacklist')));
+    expect(deprecated).toEqual(
+      current.map((pattern) => pattern.replace('accesslist', 'whitelist').replace('denylist', 'blacklist')),
+    );
   });
 
   it('identity-whitelist reads, lists and deletes what identity-accesslist holds', async () => {

@@ -11,7 +11,9 @@ const result = (arn: string, userId: string, account = '123456789012') =>
     <UserId>${userId}</UserId>
     <Account>${account}</Account>
   </GetCallerIdentityResult>`;
-const response = (...results: string[]) => `<GetCallerIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
+const response = (
+  ...results: string[]
+) => `<GetCallerIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
   ${results.join('\n')}
   <ResponseMetadata>
     <RequestId>01234567-89ab-cdef-0123-456789abcdef</RequestId>
@@ -19,7 +21,10 @@ const response = (...results: string[]) => `<GetCallerIdentityResponse xmlns="ht
 </GetCallerIdentityResponse>
 `;
 const USER = response(result('arn:aws:iam::123456789012:user/MyUserName', 'ASOMETHINGSOMETHINGSOMETHING'));
-const stsError = (code: string, message = 'The request signature we calculated does not match the signature you provided.') =>
+const stsError = (
+  code: string,
+  message = 'The request signature we calculated does not match the signature you provided.',
+) =>
   `<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
   <Error><Type>Sender</Type><Code>${code}</Code><Message>${message}</Message></Error>
   <RequestId>4b1e0b0c-0000-0000-0000-000000000000</RequestId>
@@ -42,7 +47,10 @@ describe('STS GetCallerIdentity response', () => {
 
   it('reads an assumed role after an XML declaration, and takes the first of several results', async () => {
     const body = `<?xml version="1.0" encoding="UTF-8"?>\n${response(
-      result('arn:aws:sts::123456789012:assumed-role/RoleName/RoleSessionName', 'AROADBQP57FF2AEXAMPLE:RoleSessionName'),
+      result(
+        'arn:aws:sts::123456789012:assumed-role/RoleName/RoleSessionName',
+        'AROADBQP57FF2AEXAMPLE:RoleSessionName',
+      ),
       result('arn:aws:iam::123456789012:user/second', 'AIDASECOND'),
     )}`;
     expect(await parseCallerIdentityResponse(snapshot(body))).toEqual({
@@ -53,19 +61,23 @@ describe('STS GetCallerIdentity response', () => {
   });
 
   it('keeps the account as text (leading zeros are significant)', async () => {
-    expect((await parseCallerIdentityResponse(snapshot(response(result('arn:aws:iam::012345678901:user/u', 'AIDA1', '012345678901'))))).accountId).toBe('012345678901');
+    expect(
+      (
+        await parseCallerIdentityResponse(
+          snapshot(response(result('arn:aws:iam::012345678901:user/u', 'AIDA1', '012345678901'))),
+        )
+      ).accountId,
+    ).toBe('012345678901');
   });
 
-  it.each([
-    ['text/xml; charset=utf-8'],
-    ['application/xml'],
-    ['text/html'],
-    [null],
-  ])('refuses the Content-Type %j with a 502 (exactly text/xml, as Vault)', async (contentType) => {
-    const error = await rejection(parseCallerIdentityResponse(snapshot(USER, 200, contentType)));
-    expect(error).toBeInstanceOf(CloudUnavailable);
-    expect(error.message).toMatch(/^body of GetCallerIdentity is invalid/);
-  });
+  it.each([['text/xml; charset=utf-8'], ['application/xml'], ['text/html'], [null]])(
+    'refuses the Content-Type %j with a 502 (exactly text/xml, as Vault)',
+    async (contentType) => {
+      const error = await rejection(parseCallerIdentityResponse(snapshot(USER, 200, contentType)));
+      expect(error).toBeInstanceOf(CloudUnavailable);
+      expect(error.message).toMatch(/^body of GetCallerIdentity is invalid/);
+    },
+  );
 
   it.each([
     ['gibberish', 'this is not XML at all'],
@@ -73,9 +85,17 @@ describe('STS GetCallerIdentity response', () => {
     ['unclosed XML', '<GetCallerIdentityResponse><GetCallerIdentityResult><Arn>x</Arn>'],
     ['another root after the declaration', '<?xml version="1.0"?><AssumeRoleResponse/>'],
     ['no result', response()],
-    ['a result without Arn', response('<GetCallerIdentityResult><UserId>A</UserId><Account>1</Account></GetCallerIdentityResult>')],
+    [
+      'a result without Arn',
+      response('<GetCallerIdentityResult><UserId>A</UserId><Account>1</Account></GetCallerIdentityResult>'),
+    ],
     ['an empty Arn', response(result('', 'AIDA1'))],
-    ['a repeated Arn', response('<GetCallerIdentityResult><Arn>a</Arn><Arn>b</Arn><UserId>A</UserId><Account>1</Account></GetCallerIdentityResult>')],
+    [
+      'a repeated Arn',
+      response(
+        '<GetCallerIdentityResult><Arn>a</Arn><Arn>b</Arn><UserId>A</UserId><Account>1</Account></GetCallerIdentityResult>',
+      ),
+    ],
     ['nested markup as Arn', response(result('<x>arn</x>', 'AIDA1'))],
     ['a second root element', `${USER}<Other/>`],
     ['a DTD', `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa">]>${USER}`],
@@ -92,7 +112,9 @@ describe('STS GetCallerIdentity response', () => {
   ])('a %i %s from STS is a refused authentication (403)', async (status, code) => {
     const error = await rejection(parseCallerIdentityResponse(snapshot(stsError(code), status)));
     expect(error).toBeInstanceOf(AuthenticationRefused);
-    expect(error.message).toMatch(new RegExp(`^received error code ${status} from STS: ${code}: The request signature`));
+    expect(error.message).toMatch(
+      new RegExp(`^received error code ${status} from STS: ${code}: The request signature`),
+    );
   });
 
   it.each([
@@ -111,13 +133,17 @@ describe('STS GetCallerIdentity response', () => {
 
   it('never throws an untyped error, whatever the body', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 100, max: 599 }), fc.oneof(fc.string(), fc.constantFrom(USER, stsError('X'))), async (status, body) => {
-        try {
-          await parseCallerIdentityResponse(snapshot(body, status));
-        } catch (error) {
-          expect(isStrongroomError(error)).toBe(true);
-        }
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 100, max: 599 }),
+        fc.oneof(fc.string(), fc.constantFrom(USER, stsError('X'))),
+        async (status, body) => {
+          try {
+            await parseCallerIdentityResponse(snapshot(body, status));
+          } catch (error) {
+            expect(isStrongroomError(error)).toBe(true);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -26,14 +26,18 @@ describe('identity + signature', () => {
   });
 
   it('accepts the signature with or without its line breaks', () => {
-    expect(verifyIdentitySignature(identity, signature.replace(/\s/g, ''), [generic]).content.equals(document)).toBe(true);
+    expect(verifyIdentitySignature(identity, signature.replace(/\s/g, ''), [generic]).content.equals(document)).toBe(
+      true,
+    );
   });
 
   it('refuses a document changed in any byte', () => {
     for (let index = 0; index < document.length; index++) {
       const tampered = Buffer.from(document);
       tampered[index] = (tampered[index] as number) ^ 0x20;
-      expect(failure(() => verifyIdentitySignature(tampered.toString('base64'), signature, [generic]))).toBeInstanceOf(AuthenticationRefused);
+      expect(failure(() => verifyIdentitySignature(tampered.toString('base64'), signature, [generic]))).toBeInstanceOf(
+        AuthenticationRefused,
+      );
     }
   });
 
@@ -42,10 +46,16 @@ describe('identity + signature', () => {
     for (const index of [0, 64, bytes.length - 1]) {
       const tampered = Buffer.from(bytes);
       tampered[index] = (tampered[index] as number) ^ 1;
-      expect(failure(() => verifyIdentitySignature(identity, tampered.toString('base64'), [generic]))).toBeInstanceOf(AuthenticationRefused);
+      expect(failure(() => verifyIdentitySignature(identity, tampered.toString('base64'), [generic]))).toBeInstanceOf(
+        AuthenticationRefused,
+      );
     }
-    expect(failure(() => verifyIdentitySignature(identity, bytes.subarray(1).toString('base64'), [generic]))).toBeInstanceOf(AuthenticationRefused);
-    const error = failure(() => verifyIdentitySignature(identity, signature, [...awsCertificates('rsa2048'), ...awsCertificates('dsa')]));
+    expect(
+      failure(() => verifyIdentitySignature(identity, bytes.subarray(1).toString('base64'), [generic])),
+    ).toBeInstanceOf(AuthenticationRefused);
+    const error = failure(() =>
+      verifyIdentitySignature(identity, signature, [...awsCertificates('rsa2048'), ...awsCertificates('dsa')]),
+    );
     expect(error).toBeInstanceOf(AuthenticationRefused);
     expect(error.message).toBe('instance identity verification using SHA256 RSA signature is unsuccessful');
     expect(failure(() => verifyIdentitySignature(identity, signature, []))).toBeInstanceOf(AuthenticationRefused);
@@ -58,10 +68,25 @@ describe('identity + signature', () => {
 
   it.each([
     ['an empty identity', '', signature, 'failed to base64 decode the instance identity document'],
-    ['a non-base64 identity', '{"instanceId":"i-1"}', signature, 'failed to base64 decode the instance identity document'],
+    [
+      'a non-base64 identity',
+      '{"instanceId":"i-1"}',
+      signature,
+      'failed to base64 decode the instance identity document',
+    ],
     ['an oversized identity', 'A'.repeat(20_000), signature, 'failed to base64 decode the instance identity document'],
-    ['an empty signature', identity, '', 'failed to base64 decode the SHA256 RSA signature of the instance identity document'],
-    ['a non-base64 signature', identity, 'sig!', 'failed to base64 decode the SHA256 RSA signature of the instance identity document'],
+    [
+      'an empty signature',
+      identity,
+      '',
+      'failed to base64 decode the SHA256 RSA signature of the instance identity document',
+    ],
+    [
+      'a non-base64 signature',
+      identity,
+      'sig!',
+      'failed to base64 decode the SHA256 RSA signature of the instance identity document',
+    ],
   ])('%s is a 400', (_name, identityField, signatureField, message) => {
     const error = failure(() => verifyIdentitySignature(identityField, signatureField, [generic]));
     expect(error).toBeInstanceOf(InvalidRequest);

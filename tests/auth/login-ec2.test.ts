@@ -40,13 +40,25 @@ describe('ec2 login with genuine AWS documents', () => {
   it('logs in with the rsa2048 PKCS#7 of a real instance and answers the whole grant', async () => {
     const h = loginHarness();
     h.seedSample(TELEPORT_2021);
-    await h.role('web', { auth_type: 'ec2', bound_ami_id: TELEPORT_2021.imageId, token_policies: 'web,db', token_ttl: 600, token_max_ttl: 1200 });
+    await h.role('web', {
+      auth_type: 'ec2',
+      bound_ami_id: TELEPORT_2021.imageId,
+      token_policies: 'web,db',
+      token_ttl: 600,
+      token_max_ttl: 1200,
+    });
     const grant = grantOf(await h.login({ role: 'web', pkcs7: sampleField(TELEPORT_2021, 'rsa2048') }));
     const id = await roleId(h, 'web');
     expect(grant.metadata.nonce).toMatch(UUID);
     expect(grant).toEqual({
       policies: ['web', 'db'],
-      metadata: { account_id: TELEPORT_2021.accountId, auth_type: 'ec2', role_tag_max_ttl: '0s', role: 'web', nonce: grant.metadata.nonce },
+      metadata: {
+        account_id: TELEPORT_2021.accountId,
+        auth_type: 'ec2',
+        role_tag_max_ttl: '0s',
+        role: 'web',
+        nonce: grant.metadata.nonce,
+      },
       alias: { name: id, metadata: { account_id: TELEPORT_2021.accountId, auth_type: 'ec2' } },
       ttl: 600,
       max_ttl: 1200,
@@ -89,7 +101,12 @@ describe('ec2 login with genuine AWS documents', () => {
       signature: sampleField(IID_VERIFY_2018, 'signature'),
       nonce: first.metadata.nonce,
     });
-    expect(grantOf(again).metadata).toEqual({ account_id: IID_VERIFY_2018.accountId, auth_type: 'ec2', role_tag_max_ttl: '0s', role: 'web' });
+    expect(grantOf(again).metadata).toEqual({
+      account_id: IID_VERIFY_2018.accountId,
+      auth_type: 'ec2',
+      role_tag_max_ttl: '0s',
+      role: 'web',
+    });
   });
 
   it('refuses the DSA-SHA1 pkcs7 document by default, naming the rsa2048 document, before looking anything up', async () => {
@@ -108,7 +125,11 @@ describe('ec2 login with genuine AWS documents', () => {
       h.seedSample(sample);
       await h.role('web', { auth_type: 'ec2', bound_ami_id: sample.imageId });
       const grant = grantOf(await h.login({ role: 'web', pkcs7: sampleField(sample, 'pkcs7') }));
-      expect(grant.internal_data).toMatchObject({ instance_id: sample.instanceId, region: sample.region, account_id: sample.accountId });
+      expect(grant.internal_data).toMatchObject({
+        instance_id: sample.instanceId,
+        region: sample.region,
+        account_id: sample.accountId,
+      });
     }
   });
 
@@ -123,11 +144,24 @@ describe('ec2 login with genuine AWS documents', () => {
     expect(refusalOf(await h.login({ role: 'web', pkcs7: forgedDsa }))).toEqual([403, digest]);
 
     const document = sampleField(IID_VERIFY_2018, 'document');
-    const edited = Buffer.from(Buffer.from(document, 'base64').toString().replace(IID_VERIFY_2018.accountId, TELEPORT_2021.accountId));
-    const identity = await h.login({ role: 'web', identity: edited.toString('base64'), signature: sampleField(IID_VERIFY_2018, 'signature') });
-    expect(refusalOf(identity)).toEqual([403, 'instance identity verification using SHA256 RSA signature is unsuccessful']);
+    const edited = Buffer.from(
+      Buffer.from(document, 'base64').toString().replace(IID_VERIFY_2018.accountId, TELEPORT_2021.accountId),
+    );
+    const identity = await h.login({
+      role: 'web',
+      identity: edited.toString('base64'),
+      signature: sampleField(IID_VERIFY_2018, 'signature'),
+    });
+    expect(refusalOf(identity)).toEqual([
+      403,
+      'instance identity verification using SHA256 RSA signature is unsuccessful',
+    ]);
     // A genuine signature of another document.
-    const swapped = await h.login({ role: 'web', identity: sampleField(TELEPORT_2021, 'document'), signature: sampleField(IID_VERIFY_2018, 'signature') });
+    const swapped = await h.login({
+      role: 'web',
+      identity: sampleField(TELEPORT_2021, 'document'),
+      signature: sampleField(IID_VERIFY_2018, 'signature'),
+    });
     expect(refusalOf(swapped)[0]).toBe(403);
 
     expect(refusalOf(await h.login({ role: 'web', pkcs7: 'bm90IGEgcGtjczc=' }))[0]).toBe(400);
@@ -168,8 +202,14 @@ describe('ec2 login dispatch and role resolution', () => {
       [{ pkcs7: 'x', iam_request_url: 'x' }, 'supplied auth values for both ec2 and iam auth types'],
       [{ identity: 'x' }, 'supplied some of the auth values for the ec2 auth type but not all'],
       [{ signature: 'x' }, 'supplied some of the auth values for the ec2 auth type but not all'],
-      [{ iam_http_request_method: 'POST', iam_request_url: 'x' }, 'supplied some of the auth values for the iam auth type but not all'],
-      [{ pkcs7: '' }, 'either pkcs7 or a tuple containing the instance identity document and its SHA256 RSA signature needs to be provided'],
+      [
+        { iam_http_request_method: 'POST', iam_request_url: 'x' },
+        'supplied some of the auth values for the iam auth type but not all',
+      ],
+      [
+        { pkcs7: '' },
+        'either pkcs7 or a tuple containing the instance identity document and its SHA256 RSA signature needs to be provided',
+      ],
       [
         { pkcs7: 'x', identity: 'y', signature: 'z' },
         'both pkcs7 and a tuple containing the instance identity document and its SHA256 RSA signature is supplied; provide only one',
@@ -186,7 +226,10 @@ describe('ec2 login dispatch and role resolution', () => {
     h.seedSample(TELEPORT_2021);
     await h.role('web', { auth_type: 'ec2', bound_ami_id: TELEPORT_2021.imageId });
     const asked: unknown[] = [];
-    const response = await h.login({ role: 'web', pkcs7: sampleField(TELEPORT_2021, 'rsa2048') }, { authorize: (check) => (asked.push(check), false) });
+    const response = await h.login(
+      { role: 'web', pkcs7: sampleField(TELEPORT_2021, 'rsa2048') },
+      { authorize: (check) => (asked.push(check), false) },
+    );
     expect(response.status).toBe(200);
     expect(asked).toEqual([]);
   });
@@ -194,7 +237,11 @@ describe('ec2 login dispatch and role resolution', () => {
   it('defaults the role to the one named after the document AMI, and finds roles in any casing', async () => {
     const h = loginHarness();
     h.seedSample(TELEPORT_2021);
-    await h.role(TELEPORT_2021.imageId, { auth_type: 'ec2', bound_ami_id: TELEPORT_2021.imageId, token_policies: 'by-ami' });
+    await h.role(TELEPORT_2021.imageId, {
+      auth_type: 'ec2',
+      bound_ami_id: TELEPORT_2021.imageId,
+      token_policies: 'by-ami',
+    });
     const grant = grantOf(await h.login({ pkcs7: sampleField(TELEPORT_2021, 'rsa2048') }));
     expect(grant.policies).toEqual(['by-ami']);
     expect(grant.metadata.role).toBe(TELEPORT_2021.imageId);
@@ -212,15 +259,25 @@ describe('ec2 login dispatch and role resolution', () => {
     await h.role('web-iam', { auth_type: 'iam', bound_iam_principal_arn: 'arn:aws:iam::123456789012:role/*' });
     const pkcs7 = sampleField(TELEPORT_2021, 'rsa2048');
     expect(refusalOf(await h.login({ pkcs7 }))).toEqual([400, `entry for role "${TELEPORT_2021.imageId}" not found`]);
-    expect(refusalOf(await h.login({ role: 'web-iam', pkcs7 }))).toEqual([400, 'auth method ec2 not allowed for role web-iam']);
-    expect(refusalOf(await h.login({ role: '../config/client', pkcs7 }))).toEqual([400, 'entry for role "../config/client" not found']);
+    expect(refusalOf(await h.login({ role: 'web-iam', pkcs7 }))).toEqual([
+      400,
+      'auth method ec2 not allowed for role web-iam',
+    ]);
+    expect(refusalOf(await h.login({ role: '../config/client', pkcs7 }))).toEqual([
+      400,
+      'entry for role "../config/client" not found',
+    ]);
     expect(h.cloud.calls).toEqual([]);
   });
 
   it('admits only callers within token_bound_cidrs (403 otherwise) and binds the grant to them', async () => {
     const h = loginHarness();
     h.seedSample(TELEPORT_2021);
-    await h.role('web', { auth_type: 'ec2', bound_ami_id: TELEPORT_2021.imageId, token_bound_cidrs: '10.0.0.0/8,192.168.1.7' });
+    await h.role('web', {
+      auth_type: 'ec2',
+      bound_ami_id: TELEPORT_2021.imageId,
+      token_bound_cidrs: '10.0.0.0/8,192.168.1.7',
+    });
     const pkcs7 = sampleField(TELEPORT_2021, 'rsa2048');
     const denied = "permission denied: the client address is not within the role's token_bound_cidrs";
     expect(refusalOf(await h.login({ role: 'web', pkcs7 }))).toEqual([403, denied]);
@@ -245,7 +302,10 @@ describe('ec2 login: the instance', () => {
   it('refuses an instance that is not running, or not found, with 403 and stores nothing', async () => {
     for (const state of ['stopped', 'pending', 'terminated']) {
       const { h, pkcs7 } = await prepared({ state });
-      expect(refusalOf(await h.login({ role: 'web', pkcs7 }))).toEqual([403, `${prefix}: instance is not in 'running' state`]);
+      expect(refusalOf(await h.login({ role: 'web', pkcs7 }))).toEqual([
+        403,
+        `${prefix}: instance is not in 'running' state`,
+      ]);
       expect(await accessListEntry(h, SYNTHETIC.instanceId)).toBeUndefined();
     }
     const { h } = await prepared();
@@ -259,9 +319,15 @@ describe('ec2 login: the instance', () => {
   it('answers 502 when the provider fails, keeping a typed error class and hiding an untyped error text', async () => {
     const { h, pkcs7 } = await prepared();
     h.cloud.failOn('describeInstance', new Error('socket hang up at 10.1.1.1 with key AKIA...'), 1);
-    expect(refusalOf(await h.login({ role: 'web', pkcs7 }))).toEqual([502, `${prefix}: the cloud provider call failed`]);
+    expect(refusalOf(await h.login({ role: 'web', pkcs7 }))).toEqual([
+      502,
+      `${prefix}: the cloud provider call failed`,
+    ]);
     h.cloud.failOn('describeInstance', new CloudUnavailable('ec2 DescribeInstances: timed out'), 1);
-    expect(refusalOf(await h.login({ role: 'web', pkcs7 }))).toEqual([502, `${prefix}: ec2 DescribeInstances: timed out`]);
+    expect(refusalOf(await h.login({ role: 'web', pkcs7 }))).toEqual([
+      502,
+      `${prefix}: ec2 DescribeInstances: timed out`,
+    ]);
     // The provider faults still reach onInternalError, with their cause, for the service's logs.
     expect(h.internalErrors).toHaveLength(2);
     expect(grantOf(await h.login({ role: 'web', pkcs7 })).policies).toEqual([]);
@@ -307,7 +373,14 @@ describe('ec2 grant: identity configuration and lifetimes', () => {
       name: TELEPORT_2021.instanceId,
       metadata: { ami_id: TELEPORT_2021.imageId, instance_id: TELEPORT_2021.instanceId, region: 'us-west-2' },
     });
-    expect(Object.keys(selected.metadata).sort()).toEqual(['ami_id', 'instance_id', 'nonce', 'region', 'role', 'role_tag_max_ttl']);
+    expect(Object.keys(selected.metadata).sort()).toEqual([
+      'ami_id',
+      'instance_id',
+      'nonce',
+      'region',
+      'role',
+      'role_tag_max_ttl',
+    ]);
 
     await h.write('config/identity', { ec2_alias: 'image_id', ec2_metadata: [] });
     const bare = await fresh();

@@ -17,8 +17,14 @@ async function refusal(body: Record<string, unknown>): Promise<[number, string[]
 
 describe('login fields', () => {
   it('names a field that is not text, as the other routes do', async () => {
-    expect(await refusal({ role: {}, pkcs7: PKCS7 })).toEqual([400, ['invalid value for field "role": expected a string, got {}']]);
-    expect(await refusal({ role: 'web', identity: null, signature: 'x' })).toEqual([400, ['invalid value for field "identity": expected a string, got null']]);
+    expect(await refusal({ role: {}, pkcs7: PKCS7 })).toEqual([
+      400,
+      ['invalid value for field "role": expected a string, got {}'],
+    ]);
+    expect(await refusal({ role: 'web', identity: null, signature: 'x' })).toEqual([
+      400,
+      ['invalid value for field "identity": expected a string, got null'],
+    ]);
   });
 
   it('names every bad field, in the order role, pkcs7, identity, signature, nonce', async () => {
@@ -32,11 +38,18 @@ describe('login fields', () => {
 
   it('takes numbers and booleans in their text form, and ignores unknown fields', async () => {
     // The genuine document verifies, then the role (the number's text) is looked up and is missing.
-    expect(await refusal({ role: 42, pkcs7: PKCS7, colour: { any: 'thing' } })).toEqual([400, ['entry for role "42" not found']]);
+    expect(await refusal({ role: 42, pkcs7: PKCS7, colour: { any: 'thing' } })).toEqual([
+      400,
+      ['entry for role "42" not found'],
+    ]);
   });
 
   it('leaves the iam fields to the iam login, which names what is missing', async () => {
-    const [status, errors] = await refusal({ iam_http_request_method: 'POST', iam_request_url: null, iam_request_headers: 7 });
+    const [status, errors] = await refusal({
+      iam_http_request_method: 'POST',
+      iam_request_url: null,
+      iam_request_headers: 7,
+    });
     expect(status).toBe(400);
     expect(errors).toEqual(['supplied some of the auth values for the iam auth type but not all']);
   });

@@ -97,12 +97,17 @@ export const SYNTHETIC: SyntheticIdentity = {
 /** An rsa2048-style PKCS#7 of a synthetic identity document, signed by the test signer. */
 export async function syntheticPkcs7(identity: Partial<SyntheticIdentity> = {}): Promise<string> {
   const document = { ...SYNTHETIC, ...identity, privateIp: '10.0.0.1', version: '2017-09-30' };
-  return buildCms({ content: Buffer.from(JSON.stringify(document, null, 2)), signer: await testSigner(), algorithmProtection: true });
+  return buildCms({
+    content: Buffer.from(JSON.stringify(document, null, 2)),
+    signer: await testSigner(),
+    algorithmProtection: true,
+  });
 }
 
 export function loginHarness(options: Partial<AuthEngineOptions> & { storage?: Storage } = {}) {
   const h = adminHarness(options);
-  const login = (body: Record<string, unknown>, extra: Partial<EngineRequest> = {}) => h.call('POST', 'login', body, extra);
+  const login = (body: Record<string, unknown>, extra: Partial<EngineRequest> = {}) =>
+    h.call('POST', 'login', body, extra);
   return {
     ...h,
     login,
@@ -113,7 +118,10 @@ export function loginHarness(options: Partial<AuthEngineOptions> & { storage?: S
       if (response.status !== 204) throw new Error(`registering the test signer failed: ${JSON.stringify(response)}`);
     },
     /** A running instance in the fake cloud, with the synthetic identity's (or a sample's) id, account, region and AMI. */
-    addInstance(identity: Pick<SyntheticIdentity, 'instanceId' | 'accountId' | 'region' | 'imageId'>, extra: Partial<InstanceDescription> = {}) {
+    addInstance(
+      identity: Pick<SyntheticIdentity, 'instanceId' | 'accountId' | 'region' | 'imageId'>,
+      extra: Partial<InstanceDescription> = {},
+    ) {
       return h.cloud.addInstance(
         { instanceId: identity.instanceId, accountId: identity.accountId, imageId: identity.imageId, ...extra },
         { region: identity.region },
@@ -143,11 +151,15 @@ export function grantOf(response: EngineResponse): AuthGrant {
 /** A login's failure as [status, message]. */
 export function refusalOf(response: EngineResponse): [number, string] {
   const errors = response.body?.errors;
-  if (response.status < 400 || errors?.length !== 1) throw new Error(`expected one error, got ${JSON.stringify(response)}`);
+  if (response.status < 400 || errors?.length !== 1)
+    throw new Error(`expected one error, got ${JSON.stringify(response)}`);
   return [response.status, errors[0]!];
 }
 
-export async function accessListEntry(h: LoginHarness, instanceId: string): Promise<Record<string, unknown> | undefined> {
+export async function accessListEntry(
+  h: LoginHarness,
+  instanceId: string,
+): Promise<Record<string, unknown> | undefined> {
   const response = await h.read(`identity-accesslist/${instanceId}`);
   return response.status === 404 ? undefined : dataOf(response);
 }

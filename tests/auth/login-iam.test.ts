@@ -20,7 +20,10 @@ const HEADERS: Record<string, string | string[]> = {
 };
 
 /** The iam login fields of a signed GetCallerIdentity (the fake cloud does not check the signature). */
-function iamFields(overrides: Record<string, unknown> = {}, headers: Record<string, string | string[]> = HEADERS): Record<string, unknown> {
+function iamFields(
+  overrides: Record<string, unknown> = {},
+  headers: Record<string, string | string[]> = HEADERS,
+): Record<string, unknown> {
   return {
     iam_http_request_method: 'POST',
     iam_request_url: b64('https://sts.amazonaws.com/'),
@@ -31,14 +34,23 @@ function iamFields(overrides: Record<string, unknown> = {}, headers: Record<stri
 }
 
 /** Makes STS vouch for an IAM user or a session of a role (an instance's, when the session name is its id). */
-function caller(h: LoginHarness, type: 'user' | 'role', name: string, options: { session?: string; path?: string; accountId?: string } = {}) {
+function caller(
+  h: LoginHarness,
+  type: 'user' | 'role',
+  name: string,
+  options: { session?: string; path?: string; accountId?: string } = {},
+) {
   const principal = h.cloud.addPrincipal(type, name, options);
   const accountId = options.accountId ?? FAKE_ACCOUNT;
   const session = options.session ?? 'session-1';
   h.cloud.stsCaller =
     type === 'user'
       ? { arn: principal.arn, userId: principal.uniqueId, accountId }
-      : { arn: `arn:aws:sts::${accountId}:assumed-role/${name}/${session}`, userId: `${principal.uniqueId}:${session}`, accountId };
+      : {
+          arn: `arn:aws:sts::${accountId}:assumed-role/${name}/${session}`,
+          userId: `${principal.uniqueId}:${session}`,
+          accountId,
+        };
   return principal;
 }
 
@@ -49,17 +61,35 @@ describe('iam login: request validation (nothing reaches STS)', () => {
   const mallory = { ...HEADERS, 'X-Amz-Mallory-Header': ['x'] };
   const cases = [
     with400('missing iam_http_request_method', iamFields({ iam_http_request_method: '' })),
-    with400("invalid iam_http_request_method; currently only 'POST' is supported", iamFields({ iam_http_request_method: 'GET' })),
-    with400("invalid iam_http_request_method; currently only 'POST' is supported", iamFields({ iam_http_request_method: 'post' })),
+    with400(
+      "invalid iam_http_request_method; currently only 'POST' is supported",
+      iamFields({ iam_http_request_method: 'GET' }),
+    ),
+    with400(
+      "invalid iam_http_request_method; currently only 'POST' is supported",
+      iamFields({ iam_http_request_method: 'post' }),
+    ),
     with400('missing iam_request_url', iamFields({ iam_request_url: '' })),
     with400('failed to base64 decode iam_request_url', iamFields({ iam_request_url: '%%%' })),
     with400('error parsing iam_request_url', iamFields({ iam_request_url: b64('not a url') })),
-    with400(/^invalid request: iam_request_url must not have a query/, iamFields({ iam_request_url: b64('https://sts.amazonaws.com/?Action=GetSessionToken') })),
-    with400(/^invalid request: iam_request_url must be the root URL/, iamFields({ iam_request_url: b64('https://sts.amazonaws.com/other') })),
+    with400(
+      /^invalid request: iam_request_url must not have a query/,
+      iamFields({ iam_request_url: b64('https://sts.amazonaws.com/?Action=GetSessionToken') }),
+    ),
+    with400(
+      /^invalid request: iam_request_url must be the root URL/,
+      iamFields({ iam_request_url: b64('https://sts.amazonaws.com/other') }),
+    ),
     with400('missing iam_request_body which is required for POST requests', iamFields({ iam_request_body: '' })),
     with400('failed to base64 decode iam_request_body', iamFields({ iam_request_body: 'not base64!' })),
-    with400('iam request body is invalid: unexpected parameter "Foo"', iamFields({ iam_request_body: b64(`${BODY}&Foo=bar`) })),
-    with400('iam request body is invalid: the Action must be GetCallerIdentity', iamFields({ iam_request_body: b64('Action=GetSessionToken&Version=2011-06-15') })),
+    with400(
+      'iam request body is invalid: unexpected parameter "Foo"',
+      iamFields({ iam_request_body: b64(`${BODY}&Foo=bar`) }),
+    ),
+    with400(
+      'iam request body is invalid: the Action must be GetCallerIdentity',
+      iamFields({ iam_request_body: b64('Action=GetSessionToken&Version=2011-06-15') }),
+    ),
     with400('missing iam_request_headers', iamFields({ iam_request_headers: '' })),
     with400(/^failed to parse iam_request_headers: /, iamFields({ iam_request_headers: 'garbage' })),
     with400(/^failed to parse iam_request_headers: /, iamFields({ iam_request_headers: 42 })),
@@ -91,11 +121,15 @@ describe('iam login: request validation (nothing reaches STS)', () => {
     const { Authorization: _auth, ...noAuthorization } = HEADERS;
     const cases: [Record<string, string | string[]>, string][] = [
       [without, `${prefix}: missing header "X-Service-Cloud-IAM-Server-ID"`],
-      [{ ...HEADERS, 'X-Service-Cloud-IAM-Server-ID': ['other.example.com'] }, `${prefix}: the X-Service-Cloud-IAM-Server-ID header "other.example.com" does not carry this server's ID`],
+      [
+        { ...HEADERS, 'X-Service-Cloud-IAM-Server-ID': ['other.example.com'] },
+        `${prefix}: the X-Service-Cloud-IAM-Server-ID header "other.example.com" does not carry this server's ID`,
+      ],
       [unsigned, `${prefix}: the X-Service-Cloud-IAM-Server-ID header wasn't signed`],
       [noAuthorization, `${prefix}: missing Authorization header`],
     ];
-    for (const [headers, message] of cases) expect(refusalOf(await h.login(iamFields({}, headers)))).toEqual([400, message]);
+    for (const [headers, message] of cases)
+      expect(refusalOf(await h.login(iamFields({}, headers)))).toEqual([400, message]);
     expect(forwards(h)).toEqual([]);
 
     await h.role('client', { auth_type: 'iam', bound_iam_principal_arn: `arn:aws:iam::${FAKE_ACCOUNT}:user/*` });
@@ -115,7 +149,10 @@ describe('iam login: request validation (nothing reaches STS)', () => {
     const noScope = { ...HEADERS, Authorization: ['AWS4-HMAC-SHA256 SignedHeaders=host, Signature=00'] };
     expect(refusalOf(await h.login(iamFields({}, noScope)))).toEqual([400, 'region missing from Authorization header']);
     const fake = { ...HEADERS, Authorization: [AUTHORIZATION.replace('eu-west-1', 'fake-region-1')] };
-    expect(refusalOf(await h.login(iamFields({}, fake)))).toEqual([400, 'unable to get regional STS endpoint for region: fake-region-1']);
+    expect(refusalOf(await h.login(iamFields({}, fake)))).toEqual([
+      400,
+      'unable to get regional STS endpoint for region: fake-region-1',
+    ]);
     expect(forwards(h)).toEqual([]);
   });
 });
@@ -131,9 +168,13 @@ describe('iam login: forwarding to STS', () => {
       HEADERS,
       Object.entries(HEADERS).map(([name, values]) => `${name}: ${(values as string[])[0]}`),
     ];
-    for (const encoded of encodings) expect((await h.login(iamFields({ iam_request_headers: encoded }))).status).toBe(200);
+    for (const encoded of encodings)
+      expect((await h.login(iamFields({ iam_request_headers: encoded }))).status).toBe(200);
     const [first] = forwards(h);
-    expect(first?.scope.settings).toMatchObject({ stsEndpoint: 'https://sts.proxy.example.com', stsRegion: 'us-west-2' });
+    expect(first?.scope.settings).toMatchObject({
+      stsEndpoint: 'https://sts.proxy.example.com',
+      stsRegion: 'us-west-2',
+    });
     expect(first?.scope.region).toBeUndefined();
     const request = first?.args[0] as SignedHttpRequest;
     expect(request).toMatchObject({ method: 'POST', url: 'https://sts.amazonaws.com/', body: BODY });
@@ -142,7 +183,11 @@ describe('iam login: forwarding to STS', () => {
 
   it("with use_sts_region_from_client, goes to the client's regional STS, overriding sts_endpoint", async () => {
     const h = loginHarness();
-    await h.write('config/client', { use_sts_region_from_client: true, sts_endpoint: 'https://sts.proxy.example.com', sts_region: 'us-west-2' });
+    await h.write('config/client', {
+      use_sts_region_from_client: true,
+      sts_endpoint: 'https://sts.proxy.example.com',
+      sts_region: 'us-west-2',
+    });
     await h.role('client', { auth_type: 'iam', bound_iam_principal_arn: `arn:aws:iam::${FAKE_ACCOUNT}:user/*` });
     expect((await h.login(iamFields())).status).toBe(200);
     const [forward] = forwards(h);
@@ -155,7 +200,11 @@ describe('iam login: forwarding to STS', () => {
     await h.role('client', { auth_type: 'iam', bound_iam_principal_arn: `arn:aws:iam::${FAKE_ACCOUNT}:user/*` });
     const errorXml = (code: string) =>
       `<ErrorResponse><Error><Type>Sender</Type><Code>${code}</Code><Message>The request signature we calculated does not match</Message></Error></ErrorResponse>`;
-    h.cloud.forwardAnswer = () => ({ status: 403, headers: { 'content-type': 'text/xml' }, body: errorXml('SignatureDoesNotMatch') });
+    h.cloud.forwardAnswer = () => ({
+      status: 403,
+      headers: { 'content-type': 'text/xml' },
+      body: errorXml('SignatureDoesNotMatch'),
+    });
     expect(refusalOf(await h.login(iamFields()))).toEqual([
       403,
       'error making upstream request: received error code 403 from STS: SignatureDoesNotMatch: The request signature we calculated does not match',
@@ -175,7 +224,10 @@ describe('iam login: forwarding to STS', () => {
     h.cloud.forwardAnswer = () => {
       throw new Error('ECONNREFUSED');
     };
-    expect(refusalOf(await h.login(iamFields()))).toEqual([502, 'error making upstream request: the cloud provider call failed']);
+    expect(refusalOf(await h.login(iamFields()))).toEqual([
+      502,
+      'error making upstream request: the cloud provider call failed',
+    ]);
     h.cloud.forwardAnswer = () => {
       throw new CloudUnavailable('sts at https://sts.amazonaws.com: timed out');
     };
@@ -188,14 +240,25 @@ describe('iam login: forwarding to STS', () => {
     const [status, message] = refusalOf(await h.login(iamFields()));
     expect(status).toBe(400);
     expect(message).toMatch(/^error parsing arn "arn:aws:iam::123456789012:root": /);
-    h.cloud.stsCaller = { arn: `arn:aws:iam::${FAKE_ACCOUNT}:user/client`, userId: 'AIDACLIENT', accountId: '210987654321' };
-    expect(refusalOf(await h.login(iamFields()))).toEqual([502, 'error making upstream request: STS answered an Arn and an Account that disagree']);
+    h.cloud.stsCaller = {
+      arn: `arn:aws:iam::${FAKE_ACCOUNT}:user/client`,
+      userId: 'AIDACLIENT',
+      accountId: '210987654321',
+    };
+    expect(refusalOf(await h.login(iamFields()))).toEqual([
+      502,
+      'error making upstream request: STS answered an Arn and an Account that disagree',
+    ]);
   });
 
   it('tells a caller STS refused nothing about which roles exist', async () => {
     const h = loginHarness();
     await h.role('web', { auth_type: 'iam', bound_iam_principal_arn: `arn:aws:iam::${FAKE_ACCOUNT}:user/*` });
-    h.cloud.forwardAnswer = () => ({ status: 403, headers: { 'content-type': 'text/xml' }, body: '<ErrorResponse><Error><Code>InvalidClientTokenId</Code></Error></ErrorResponse>' });
+    h.cloud.forwardAnswer = () => ({
+      status: 403,
+      headers: { 'content-type': 'text/xml' },
+      body: '<ErrorResponse><Error><Code>InvalidClientTokenId</Code></Error></ErrorResponse>',
+    });
     const existing = await h.login(iamFields({ role: 'web' }));
     const missing = await h.login(iamFields({ role: 'nope' }));
     expect(existing.status).toBe(403);
@@ -208,7 +271,13 @@ describe('iam login: role and principal binding', () => {
   it('answers the whole grant, with the role named after the friendly name by default', async () => {
     const h = loginHarness();
     const user = caller(h, 'user', 'client');
-    await h.role('client', { auth_type: 'iam', bound_iam_principal_arn: user.arn, token_policies: 'reader', token_ttl: '1h', period: 0 });
+    await h.role('client', {
+      auth_type: 'iam',
+      bound_iam_principal_arn: user.arn,
+      token_policies: 'reader',
+      token_ttl: '1h',
+      period: 0,
+    });
     const role = dataOf(await h.read('role/client'));
     expect(role.bound_iam_principal_id).toEqual([user.uniqueId]);
     const grant = grantOf(await h.login(iamFields()));
@@ -240,8 +309,15 @@ describe('iam login: role and principal binding', () => {
     caller(h, 'user', 'client');
     expect(refusalOf(await h.login(iamFields()))).toEqual([400, 'entry for role client not found']);
     await h.role('web-ec2', { auth_type: 'ec2', bound_ami_id: 'ami-1' });
-    expect(refusalOf(await h.login(iamFields({ role: 'web-ec2' })))).toEqual([400, 'auth method iam not allowed for role web-ec2']);
-    await h.role('fenced', { auth_type: 'iam', bound_iam_principal_arn: `arn:aws:iam::${FAKE_ACCOUNT}:user/*`, token_bound_cidrs: '10.0.0.0/8' });
+    expect(refusalOf(await h.login(iamFields({ role: 'web-ec2' })))).toEqual([
+      400,
+      'auth method iam not allowed for role web-ec2',
+    ]);
+    await h.role('fenced', {
+      auth_type: 'iam',
+      bound_iam_principal_arn: `arn:aws:iam::${FAKE_ACCOUNT}:user/*`,
+      token_bound_cidrs: '10.0.0.0/8',
+    });
     expect(refusalOf(await h.login(iamFields({ role: 'fenced' }), { remoteAddress: '192.0.2.1' }))[0]).toBe(403);
     expect((await h.login(iamFields({ role: 'FENCED' }), { remoteAddress: '10.0.0.1' })).status).toBe(200);
   });
@@ -262,11 +338,19 @@ describe('iam login: role and principal binding', () => {
   it('without unique-id resolution, binds the canonical ARN exactly (path dropped, assumed role as role)', async () => {
     const h = loginHarness();
     caller(h, 'role', 'app', { path: 'team' });
-    await h.role('web', { auth_type: 'iam', bound_iam_principal_arn: `arn:aws:iam::${FAKE_ACCOUNT}:role/app`, resolve_aws_unique_ids: false });
+    await h.role('web', {
+      auth_type: 'iam',
+      bound_iam_principal_arn: `arn:aws:iam::${FAKE_ACCOUNT}:role/app`,
+      resolve_aws_unique_ids: false,
+    });
     const grant = grantOf(await h.login(iamFields({ role: 'web' })));
     expect(grant.display_name).toBe('app/session-1');
     expect(grant.internal_data.canonical_arn).toBe(`arn:aws:iam::${FAKE_ACCOUNT}:role/app`);
-    await h.role('other', { auth_type: 'iam', bound_iam_principal_arn: `arn:aws:iam::${FAKE_ACCOUNT}:role/App`, resolve_aws_unique_ids: false });
+    await h.role('other', {
+      auth_type: 'iam',
+      bound_iam_principal_arn: `arn:aws:iam::${FAKE_ACCOUNT}:role/App`,
+      resolve_aws_unique_ids: false,
+    });
     expect(refusalOf(await h.login(iamFields({ role: 'other' })))[0]).toBe(403);
     expect(h.cloud.callsTo('getPrincipal')).toEqual([]);
   });
@@ -328,13 +412,29 @@ describe('iam login: alias and metadata', () => {
     const sts = h.cloud.stsCaller;
     const login = async () => grantOf(await h.login(iamFields({ role: 'web' })));
 
-    await h.write('config/identity', { iam_alias: 'unique_id', iam_metadata: 'canonical_arn,client_arn,client_user_id,account_id,auth_type' });
+    await h.write('config/identity', {
+      iam_alias: 'unique_id',
+      iam_metadata: 'canonical_arn,client_arn,client_user_id,account_id,auth_type',
+    });
     const selected = await login();
     expect(selected.alias).toEqual({
       name: role.uniqueId,
-      metadata: { canonical_arn: role.arn, client_arn: sts.arn, client_user_id: role.uniqueId, account_id: FAKE_ACCOUNT, auth_type: 'iam' },
+      metadata: {
+        canonical_arn: role.arn,
+        client_arn: sts.arn,
+        client_user_id: role.uniqueId,
+        account_id: FAKE_ACCOUNT,
+        auth_type: 'iam',
+      },
     });
-    expect(Object.keys(selected.metadata).sort()).toEqual(['account_id', 'auth_type', 'canonical_arn', 'client_arn', 'client_user_id', 'role_id']);
+    expect(Object.keys(selected.metadata).sort()).toEqual([
+      'account_id',
+      'auth_type',
+      'canonical_arn',
+      'client_arn',
+      'client_user_id',
+      'role_id',
+    ]);
 
     await h.write('config/identity', { iam_alias: 'full_arn', iam_metadata: [] });
     const bare = await login();
@@ -365,8 +465,16 @@ describe('iam login: inferring an ec2 instance', () => {
     const h = await inferring();
     await h.write('config/identity', { iam_metadata: 'inferred_entity_type,inferred_entity_id,inferred_aws_region' });
     const grant = grantOf(await h.login(iamFields({ role: 'web' })));
-    expect(grant.alias.metadata).toEqual({ inferred_entity_type: 'ec2_instance', inferred_entity_id: INSTANCE_ID, inferred_aws_region: 'eu-west-1' });
-    expect(grant.internal_data).toMatchObject({ inferred_entity_type: 'ec2_instance', inferred_entity_id: INSTANCE_ID, inferred_aws_region: 'eu-west-1' });
+    expect(grant.alias.metadata).toEqual({
+      inferred_entity_type: 'ec2_instance',
+      inferred_entity_id: INSTANCE_ID,
+      inferred_aws_region: 'eu-west-1',
+    });
+    expect(grant.internal_data).toMatchObject({
+      inferred_entity_type: 'ec2_instance',
+      inferred_entity_id: INSTANCE_ID,
+      inferred_aws_region: 'eu-west-1',
+    });
     const [describe] = h.cloud.callsTo('describeInstance');
     expect(describe?.args).toEqual([INSTANCE_ID]);
     expect(describe?.scope).toMatchObject({ region: 'eu-west-1', accountId: FAKE_ACCOUNT });
@@ -375,8 +483,14 @@ describe('iam login: inferring an ec2 instance', () => {
   it('refuses a stopped instance, unmet constraints, and a caller that is no instance', async () => {
     const what = `failed to verify ${INSTANCE_ID} as a valid EC2 instance in region eu-west-1`;
     const stopped = await inferring();
-    stopped.cloud.addInstance({ instanceId: INSTANCE_ID, imageId: 'ami-12345678', state: 'stopped' }, { region: 'eu-west-1' });
-    expect(refusalOf(await stopped.login(iamFields({ role: 'web' })))).toEqual([403, `${what}: instance is not in 'running' state`]);
+    stopped.cloud.addInstance(
+      { instanceId: INSTANCE_ID, imageId: 'ami-12345678', state: 'stopped' },
+      { region: 'eu-west-1' },
+    );
+    expect(refusalOf(await stopped.login(iamFields({ role: 'web' })))).toEqual([
+      403,
+      `${what}: instance is not in 'running' state`,
+    ]);
 
     const wrongAmi = await inferring({ bound_ami_id: 'ami-87654321', bound_vpc_id: 'vpc-1' });
     expect(refusalOf(await wrongAmi.login(iamFields({ role: 'web' })))).toEqual([
@@ -394,7 +508,10 @@ describe('iam login: inferring an ec2 instance', () => {
   });
 
   it("never describes another account's instance for a caller from a foreign account", async () => {
-    const foreign = { bound_iam_principal_arn: 'arn:aws:iam::210987654321:role/instance-role', resolve_aws_unique_ids: false };
+    const foreign = {
+      bound_iam_principal_arn: 'arn:aws:iam::210987654321:role/instance-role',
+      resolve_aws_unique_ids: false,
+    };
     const h = await inferring(foreign, { accountId: '210987654321' });
     const [status, message] = refusalOf(await h.login(iamFields({ role: 'web' })));
     expect(status).toBe(403);
@@ -411,7 +528,12 @@ describe('iam login: inferring an ec2 instance', () => {
     expect(h.cloud.callsTo('getPrincipal')).toHaveLength(1);
     expect(h.cloud.callsTo('describeInstance')).toHaveLength(1);
     const count = (key: string) => reads.filter((read) => read === key).length;
-    for (const key of ['auth/config/client', `auth/config/sts/${FAKE_ACCOUNT}`, 'auth/config/identity', 'auth/role/web']) {
+    for (const key of [
+      'auth/config/client',
+      `auth/config/sts/${FAKE_ACCOUNT}`,
+      'auth/config/identity',
+      'auth/role/web',
+    ]) {
       expect(count(key), key).toBe(1);
     }
   });

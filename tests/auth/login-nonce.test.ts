@@ -90,7 +90,10 @@ describe('nonce and replay protection', () => {
 
   it('refuses a nonce over 128 characters unless reauthentication is disabled anyway', async () => {
     const { login } = await sampleEngine();
-    expect(refusalOf(await login({ nonce: 'n'.repeat(129) }))).toEqual([400, 'client nonce exceeding the limit of 128 characters']);
+    expect(refusalOf(await login({ nonce: 'n'.repeat(129) }))).toEqual([
+      400,
+      'client nonce exceeding the limit of 128 characters',
+    ]);
     expect((await login({ nonce: 'n'.repeat(128) })).status).toBe(200);
     const disallowed = await sampleEngine({ disallow_reauthentication: true });
     expect((await disallowed.login({ nonce: 'n'.repeat(129) })).status).toBe(200);
@@ -132,8 +135,14 @@ describe('instance migration', () => {
     expect(await entry()).toMatchObject({ client_nonce: migrated, pending_time: T2, creation_time: created });
 
     expect((await at(T2, { nonce: migrated })).status).toBe(200);
-    expect(refusalOf(await at(T2, { nonce: old }))).toEqual([403, 'client nonce mismatch and instance meta-data incorrect']);
-    expect(refusalOf(await at(T1, { nonce: migrated }))).toEqual([403, 'instance meta-data is older than the one used for previous login']);
+    expect(refusalOf(await at(T2, { nonce: old }))).toEqual([
+      403,
+      'client nonce mismatch and instance meta-data incorrect',
+    ]);
+    expect(refusalOf(await at(T1, { nonce: migrated }))).toEqual([
+      403,
+      'instance meta-data is older than the one used for previous login',
+    ]);
   });
 
   it('stores a nonce the migrating client chose, without echoing it', async () => {
@@ -148,13 +157,19 @@ describe('instance migration', () => {
     const nonce = grantOf(await at(T1)).metadata.nonce;
     expect(refusalOf(await at(T2))).toEqual([403, 'client nonce mismatch']);
     expect((await at(T2, { nonce })).status).toBe(200);
-    expect(refusalOf(await at(T1, { nonce }))).toEqual([403, 'instance meta-data is older than the one used for previous login']);
+    expect(refusalOf(await at(T1, { nonce }))).toEqual([
+      403,
+      'instance meta-data is older than the one used for previous login',
+    ]);
   });
 });
 
 describe('concurrent logins of one instance', () => {
   /** Both logins of a pair either fail or exactly one gets a nonce, which is then the stored one. */
-  async function expectOneWinner(responses: EngineResponse[], stored: Record<string, unknown> | undefined): Promise<void> {
+  async function expectOneWinner(
+    responses: EngineResponse[],
+    stored: Record<string, unknown> | undefined,
+  ): Promise<void> {
     const won = responses.filter((response) => response.status === 200);
     expect(won).toHaveLength(1);
     expect(grantOf(won[0]!).metadata.nonce).toBe(stored?.client_nonce);
@@ -166,7 +181,10 @@ describe('concurrent logins of one instance', () => {
     const h = loginHarness();
     h.seedSample(TELEPORT_2021);
     await h.role('web', { auth_type: 'ec2', bound_ami_id: TELEPORT_2021.imageId });
-    const responses = await Promise.all([h.login({ role: 'web', pkcs7: PKCS7 }), h.login({ role: 'web', pkcs7: PKCS7 })]);
+    const responses = await Promise.all([
+      h.login({ role: 'web', pkcs7: PKCS7 }),
+      h.login({ role: 'web', pkcs7: PKCS7 }),
+    ]);
     await expectOneWinner(responses, await accessListEntry(h, TELEPORT_2021.instanceId));
   });
 
@@ -188,13 +206,23 @@ describe('concurrent logins of one instance', () => {
     const cloud = new FakeCloud();
     const engines = [0, 1].map(() => new AuthEngine({ storage, clock, cloud, env: {} }));
     const { trusted } = await testSigner();
-    await engines[0]!.handle({ method: 'POST', path: 'config/certificate/test-ca', body: { aws_public_cert: trusted.pem } });
-    await engines[0]!.handle({ method: 'POST', path: 'role/web', body: { auth_type: 'ec2', bound_account_id: SYNTHETIC.accountId } });
+    await engines[0]!.handle({
+      method: 'POST',
+      path: 'config/certificate/test-ca',
+      body: { aws_public_cert: trusted.pem },
+    });
+    await engines[0]!.handle({
+      method: 'POST',
+      path: 'role/web',
+      body: { auth_type: 'ec2', bound_account_id: SYNTHETIC.accountId },
+    });
     for (let n = 0; n < 8; n++) {
       const instanceId = `i-00000000000000${String(n).padStart(3, '0')}`;
       cloud.addInstance({ instanceId, imageId: SYNTHETIC.imageId });
       const pkcs7 = await syntheticPkcs7({ instanceId });
-      const responses = await Promise.all(engines.map((engine) => engine.handle({ method: 'POST', path: 'login', body: { role: 'web', pkcs7 } })));
+      const responses = await Promise.all(
+        engines.map((engine) => engine.handle({ method: 'POST', path: 'login', body: { role: 'web', pkcs7 } })),
+      );
       const stored = await engines[1]!.handle({ method: 'GET', path: `identity-accesslist/${instanceId}` });
       await expectOneWinner(responses, (stored.body as { data: Record<string, unknown> }).data);
     }

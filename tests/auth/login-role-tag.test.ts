@@ -1,7 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatTimestamp } from '../../src/lib/time.js';
 import { dataOf } from './admin-harness.js';
-import { accessListEntry, grantOf, loginHarness, refusalOf, SYNTHETIC, syntheticPkcs7, type LoginHarness } from './login-harness.js';
+import {
+  accessListEntry,
+  grantOf,
+  loginHarness,
+  refusalOf,
+  SYNTHETIC,
+  syntheticPkcs7,
+  type LoginHarness,
+} from './login-harness.js';
 
 const TAG_KEY = 'VaultRole';
 let pkcs7: string;
@@ -19,7 +27,13 @@ interface Setup {
 async function tagged(setup: Setup = {}): Promise<{ h: LoginHarness; value: string }> {
   const h = loginHarness(setup.options);
   await h.trustTestSigner();
-  await h.role('web', { auth_type: 'ec2', bound_ami_id: SYNTHETIC.imageId, role_tag: TAG_KEY, token_policies: 'p,q,r,s', ...setup.role });
+  await h.role('web', {
+    auth_type: 'ec2',
+    bound_ami_id: SYNTHETIC.imageId,
+    role_tag: TAG_KEY,
+    token_policies: 'p,q,r,s',
+    ...setup.role,
+  });
   const value = dataOf(await h.write('role/web/tag', setup.tag ?? {})).tag_value as string;
   h.addInstance(SYNTHETIC, { tags: { Name: 'web-1', [TAG_KEY]: value } });
   return { h, value };
@@ -57,7 +71,11 @@ describe('role tags at ec2 login', () => {
   });
 
   it('uses the longest max TTL for the access list and the shortest for the grant', async () => {
-    const { h } = await tagged({ options: { mountMaxTtl: 3600 }, role: { token_max_ttl: '2h' }, tag: { max_ttl: '3h' } });
+    const { h } = await tagged({
+      options: { mountMaxTtl: 3600 },
+      role: { token_max_ttl: '2h' },
+      tag: { max_ttl: '3h' },
+    });
     const grant = grantOf(await login(h));
     expect(grant.max_ttl).toBe(3600);
     expect(grant.metadata.role_tag_max_ttl).toBe('3h0m0s');
@@ -68,7 +86,10 @@ describe('role tags at ec2 login', () => {
   it('a tag disallowing reauthentication makes the login the only one', async () => {
     const { h } = await tagged({ tag: { disallow_reauthentication: true } });
     expect(grantOf(await login(h)).metadata.nonce).toBeUndefined();
-    expect(await accessListEntry(h, SYNTHETIC.instanceId)).toMatchObject({ client_nonce: '', disallow_reauthentication: true });
+    expect(await accessListEntry(h, SYNTHETIC.instanceId)).toMatchObject({
+      client_nonce: '',
+      disallow_reauthentication: true,
+    });
     expect(refusalOf(await login(h))).toEqual([403, 'reauthentication is disabled']);
   });
 

@@ -15,13 +15,17 @@ describe('max TTL arithmetic', () => {
     expect(maxTtlBounds(100, 50, 0)).toEqual({ shortest: 50, longest: 100 });
     expect(maxTtlBounds(100, 500, 20)).toEqual({ shortest: 20, longest: 500 });
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1e9 }), fc.array(fc.integer({ min: 0, max: 1e9 }), { maxLength: 3 }), (mount, limits) => {
-        const { shortest, longest } = maxTtlBounds(mount, ...limits);
-        const set = [mount, ...limits.filter((limit) => limit > 0)];
-        expect(set).toContain(shortest);
-        expect(set).toContain(longest);
-        expect(set.every((limit) => shortest <= limit && limit <= longest)).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 1e9 }),
+        fc.array(fc.integer({ min: 0, max: 1e9 }), { maxLength: 3 }),
+        (mount, limits) => {
+          const { shortest, longest } = maxTtlBounds(mount, ...limits);
+          const set = [mount, ...limits.filter((limit) => limit > 0)];
+          expect(set).toContain(shortest);
+          expect(set).toContain(longest);
+          expect(set.every((limit) => shortest <= limit && limit <= longest)).toBe(true);
+        },
+      ),
     );
   });
 });
@@ -88,23 +92,32 @@ describe('access list rules (admitLogin)', () => {
 });
 
 describe('built-in certificates', () => {
-  it('find every region\'s rsa2048 and DSA signer by issuer and serial, with its own key, after deduplication', () => {
-    const builtins = BUILTIN_CERTIFICATES.filter((certificate) => certificate.type === 'pkcs7').map((certificate) => parseTrustedCertificate(certificate)!);
+  it("find every region's rsa2048 and DSA signer by issuer and serial, with its own key, after deduplication", () => {
+    const builtins = BUILTIN_CERTIFICATES.filter((certificate) => certificate.type === 'pkcs7').map((certificate) =>
+      parseTrustedCertificate(certificate)!,
+    );
     const fixtures = [...awsCertificates('rsa2048'), ...awsCertificates('dsa')];
     expect(fixtures.length).toBeGreaterThanOrEqual(70);
     for (const fixture of fixtures) {
       const wanted = parseTrustedCertificate(fixture)!;
-      const found = builtins.find((candidate) => candidate.serialNumber.equals(wanted.serialNumber) && candidate.issuer.equals(wanted.issuer));
+      const found = builtins.find(
+        (candidate) => candidate.serialNumber.equals(wanted.serialNumber) && candidate.issuer.equals(wanted.issuer),
+      );
       expect(found, fixture.name).toBeDefined();
       expect(found!.publicKey.equals(wanted.publicKey), fixture.name).toBe(true);
     }
   });
 
   it("hold every region's RSA-1024 identity key", () => {
-    const builtins = BUILTIN_CERTIFICATES.filter((certificate) => certificate.type === 'identity').map((certificate) => parseTrustedCertificate(certificate)!);
+    const builtins = BUILTIN_CERTIFICATES.filter((certificate) => certificate.type === 'identity').map((certificate) =>
+      parseTrustedCertificate(certificate)!,
+    );
     for (const fixture of awsCertificates('rsa')) {
       const wanted = parseTrustedCertificate(fixture)!;
-      expect(builtins.some((candidate) => candidate.publicKey.equals(wanted.publicKey)), fixture.name).toBe(true);
+      expect(
+        builtins.some((candidate) => candidate.publicKey.equals(wanted.publicKey)),
+        fixture.name,
+      ).toBe(true);
     }
   });
 });

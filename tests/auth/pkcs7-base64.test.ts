@@ -12,7 +12,24 @@ function reference(text: string, ignoreWhitespace: boolean): Buffer | undefined 
   return STRICT.test(body) ? Buffer.from(body, 'base64') : undefined;
 }
 
-const TRICKY = ['=', '\n', '\r', ' ', '\t', '-', '_', '!', '.', '\u00e9', '\u00ff', '\u0142', '\u0141', '\u2028', '\u00a0', '\ud83d'];
+const TRICKY = [
+  '=',
+  '\n',
+  '\r',
+  ' ',
+  '\t',
+  '-',
+  '_',
+  '!',
+  '.',
+  '\u00e9',
+  '\u00ff',
+  '\u0142',
+  '\u0141',
+  '\u2028',
+  '\u00a0',
+  '\ud83d',
+];
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 /** Valid base64 of random bytes, wrapped at random columns, then changed at a few places by tricky characters. */
@@ -21,7 +38,9 @@ const nearlyValid = fc
     bytes: fc.uint8Array({ maxLength: 200 }),
     width: fc.integer({ min: 1, max: 80 }),
     trailingLineFeed: fc.boolean(),
-    edits: fc.array(fc.tuple(fc.nat(), fc.constantFrom(...TRICKY, ...ALPHABET), fc.constantFrom('insert', 'replace')), { maxLength: 3 }),
+    edits: fc.array(fc.tuple(fc.nat(), fc.constantFrom(...TRICKY, ...ALPHABET), fc.constantFrom('insert', 'replace')), {
+      maxLength: 3,
+    }),
   })
   .map(({ bytes, width, trailingLineFeed, edits }) => {
     const encoded = Buffer.from(bytes).toString('base64');
@@ -33,17 +52,22 @@ const nearlyValid = fc
     return text;
   });
 
-const anyText = fc.array(fc.constantFrom(...TRICKY, ...ALPHABET.slice(0, 8)), { maxLength: 24 }).map((characters) => characters.join(''));
+const anyText = fc
+  .array(fc.constantFrom(...TRICKY, ...ALPHABET.slice(0, 8)), { maxLength: 24 })
+  .map((characters) => characters.join(''));
 
 describe('decodeBase64 (strict)', () => {
-  it.each([true, false])('agrees with the strict reference on nearly valid text (ignoreWhitespace %s)', (ignoreWhitespace) => {
-    fc.assert(
-      fc.property(fc.oneof(nearlyValid, anyText), (text) => {
-        expect(decodeBase64(text, { ignoreWhitespace })).toEqual(reference(text, ignoreWhitespace));
-      }),
-      { numRuns: 3000 },
-    );
-  });
+  it.each([true, false])(
+    'agrees with the strict reference on nearly valid text (ignoreWhitespace %s)',
+    (ignoreWhitespace) => {
+      fc.assert(
+        fc.property(fc.oneof(nearlyValid, anyText), (text) => {
+          expect(decodeBase64(text, { ignoreWhitespace })).toEqual(reference(text, ignoreWhitespace));
+        }),
+        { numRuns: 3000 },
+      );
+    },
+  );
 
   it.each([
     ['a character beyond Latin-1 whose low byte is a base64 letter', 'QUF\u0142'],

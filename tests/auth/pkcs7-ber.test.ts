@@ -14,7 +14,7 @@ type Framing = 'indefinite' | 'long';
 /** The DER elements re-framed as BER: every constructed one with an indefinite length, or every length in long form. */
 function reframe(der: Uint8Array, framing: Framing): Buffer {
   const elements: Buffer[] = [];
-  for (let position = 0; position < der.length; ) {
+  for (let position = 0; position < der.length;) {
     const tag = der[position] as number;
     let at = position + 1;
     let length = der[at++] as number;
@@ -27,7 +27,11 @@ function reframe(der: Uint8Array, framing: Framing): Buffer {
     const inner = tag & 0x20 ? reframe(content, framing) : content;
     if (framing === 'indefinite' && tag & 0x20) elements.push(Buffer.from([tag, 0x80]), inner, Buffer.from([0, 0]));
     else if (framing === 'indefinite') elements.push(Buffer.from(der.subarray(position, at + length)));
-    else elements.push(Buffer.from([tag, 0x83, inner.length >> 16, (inner.length >> 8) & 0xff, inner.length & 0xff]), inner);
+    else
+      elements.push(
+        Buffer.from([tag, 0x83, inner.length >> 16, (inner.length >> 8) & 0xff, inner.length & 0xff]),
+        inner,
+      );
     position = at + length;
   }
   return Buffer.concat(elements);
@@ -52,30 +56,41 @@ describe('signed attributes not framed as DER', () => {
   let genuine: Buffer;
 
   beforeAll(async () => {
-    signer = await createSigner({ name: 'synthetic', notBefore: new Date('2020-01-01T00:00:00Z'), notAfter: new Date('2030-01-01T00:00:00Z'), serialNumber: '0a1b2c3d' });
+    signer = await createSigner({
+      name: 'synthetic',
+      notBefore: new Date('2020-01-01T00:00:00Z'),
+      notAfter: new Date('2030-01-01T00:00:00Z'),
+      serialNumber: '0a1b2c3d',
+    });
     genuine = Buffer.from(buildCms({ content, signer, signingTime, algorithmProtection: true }), 'base64');
   });
 
-  it.each<Framing>(['indefinite', 'long'])('verify with %s lengths throughout, signed attributes and issuer included', (framing) => {
-    const document = reframe(genuine, framing);
-    expect(document.equals(genuine)).toBe(false);
-    const result = verifyPkcs7(document.toString('base64'), [signer.trusted]);
-    expect(result.content.equals(content)).toBe(true);
-    expect(result.signer.name).toBe('synthetic');
-    expect(result.signingTime).toEqual(signingTime);
-  });
+  it.each<Framing>(['indefinite', 'long'])(
+    'verify with %s lengths throughout, signed attributes and issuer included',
+    (framing) => {
+      const document = reframe(genuine, framing);
+      expect(document.equals(genuine)).toBe(false);
+      const result = verifyPkcs7(document.toString('base64'), [signer.trusted]);
+      expect(result.content.equals(content)).toBe(true);
+      expect(result.signer.name).toBe('synthetic');
+      expect(result.signingTime).toEqual(signingTime);
+    },
+  );
 
-  it.each<Framing>(['indefinite', 'long'])('fail with %s lengths when any byte of the signed attributes changes', (framing) => {
-    const document = reframe(genuine, framing);
-    const [start, end] = signedAttributesRegion(document);
-    expect(end - start).toBeGreaterThan(100);
-    for (let index = start; index < end; index++) {
-      const tampered = Buffer.from(document);
-      tampered[index] = (tampered[index] as number) ^ 0x01;
-      const error = failure(() => verifyPkcs7(tampered.toString('base64'), [signer.trusted]));
-      expect(isStrongroomError(error), `byte ${index - start} of the signed attributes`).toBe(true);
-    }
-  });
+  it.each<Framing>(['indefinite', 'long'])(
+    'fail with %s lengths when any byte of the signed attributes changes',
+    (framing) => {
+      const document = reframe(genuine, framing);
+      const [start, end] = signedAttributesRegion(document);
+      expect(end - start).toBeGreaterThan(100);
+      for (let index = start; index < end; index++) {
+        const tampered = Buffer.from(document);
+        tampered[index] = (tampered[index] as number) ^ 0x01;
+        const error = failure(() => verifyPkcs7(tampered.toString('base64'), [signer.trusted]));
+        expect(isStrongroomError(error), `byte ${index - start} of the signed attributes`).toBe(true);
+      }
+    },
+  );
 
   it('fail when the signing time or the content changes', () => {
     const document = reframe(genuine, 'indefinite');
@@ -84,7 +99,9 @@ describe('signed attributes not framed as DER', () => {
     for (const index of [time + 3, inContent]) {
       const tampered = Buffer.from(document);
       tampered[index] = (tampered[index] as number) ^ 0x01;
-      expect(failure(() => verifyPkcs7(tampered.toString('base64'), [signer.trusted]))).toBeInstanceOf(AuthenticationRefused);
+      expect(failure(() => verifyPkcs7(tampered.toString('base64'), [signer.trusted]))).toBeInstanceOf(
+        AuthenticationRefused,
+      );
     }
   });
 });

@@ -42,7 +42,10 @@ function judge(candidate: Buffer, genuine: (typeof GENUINE)[number], tally: Tall
   const hex = candidate.toString('hex');
   expect(content.equals(genuine.content), `accepted other content from ${genuine.name}: ${hex}`).toBe(true);
   const verdict = oracleVerify(candidate, TRUSTED);
-  expect(verdict.valid ? 'valid' : verdict.reason, `accepted what the oracle refuses, from ${genuine.name}: ${hex}`).toBe('valid');
+  expect(
+    verdict.valid ? 'valid' : verdict.reason,
+    `accepted what the oracle refuses, from ${genuine.name}: ${hex}`,
+  ).toBe('valid');
   if (verdict.valid) expect(verdict.content.equals(content)).toBe(true);
 }
 
@@ -56,10 +59,23 @@ type Edit =
 // Positions near the start (where the structure's headers are) are drawn as often as any others.
 const position = fc.oneof(fc.nat(160), fc.nat());
 const edit: fc.Arbitrary<Edit> = fc.oneof(
-  fc.record({ kind: fc.constant('set' as const), at: position, value: fc.oneof(fc.constantFrom(0x00, 0x01, 0x04, 0x24, 0x30, 0x31, 0x80, 0x81, 0x82, 0xa0, 0xff), fc.nat(255)) }),
-  fc.record({ kind: fc.constant('insert' as const), at: position, bytes: fc.uint8Array({ minLength: 1, maxLength: 4 }) }),
+  fc.record({
+    kind: fc.constant('set' as const),
+    at: position,
+    value: fc.oneof(fc.constantFrom(0x00, 0x01, 0x04, 0x24, 0x30, 0x31, 0x80, 0x81, 0x82, 0xa0, 0xff), fc.nat(255)),
+  }),
+  fc.record({
+    kind: fc.constant('insert' as const),
+    at: position,
+    bytes: fc.uint8Array({ minLength: 1, maxLength: 4 }),
+  }),
   fc.record({ kind: fc.constant('delete' as const), at: position, count: fc.integer({ min: 1, max: 4 }) }),
-  fc.record({ kind: fc.constant('copy' as const), from: position, length: fc.integer({ min: 1, max: 80 }), to: position }),
+  fc.record({
+    kind: fc.constant('copy' as const),
+    from: position,
+    length: fc.integer({ min: 1, max: 80 }),
+    to: position,
+  }),
   fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
 );
 
@@ -95,7 +111,7 @@ describe('verifyPkcs7 against an independent CMS verifier', () => {
     for (const genuine of GENUINE) {
       for (let index = 0; index < genuine.der.length; index++) {
         const candidate = Buffer.from(genuine.der);
-        candidate[index] = (candidate[index] as number) ^ (1 << index % 8);
+        candidate[index] = (candidate[index] as number) ^ (1 << (index % 8));
         judge(candidate, genuine, tally);
       }
     }
@@ -109,10 +125,17 @@ describe('verifyPkcs7 against an independent CMS verifier', () => {
     const tally = { accepted: 0, refused: 0 };
     for (const genuine of GENUINE) {
       for (let index = 0; index <= genuine.der.length; index++) {
-        judge(Buffer.concat([genuine.der.subarray(0, index), Buffer.from([0x05, 0x00]), genuine.der.subarray(index)]), genuine, tally);
+        judge(
+          Buffer.concat([genuine.der.subarray(0, index), Buffer.from([0x05, 0x00]), genuine.der.subarray(index)]),
+          genuine,
+          tally,
+        );
       }
     }
-    expect(tally).toEqual({ accepted: 0, refused: GENUINE.reduce((count, genuine) => count + genuine.der.length + 1, 0) });
+    expect(tally).toEqual({
+      accepted: 0,
+      refused: GENUINE.reduce((count, genuine) => count + genuine.der.length + 1, 0),
+    });
   });
 
   it('seeded random edits (set, insert, delete, copy, truncate): refused, or accepted with the same content, as the oracle accepts it', () => {

@@ -36,16 +36,44 @@ describe('the PKCS#7 reader refuses, as malformed (400)', () => {
   // digestAlgorithms, which the signature does not cover: SET { SEQUENCE { sha256, NULL } }, definite lengths.
   const digestAlgorithms = GENUINE.indexOf(Buffer.from('310f300d06096086480165030402010500', 'hex'));
   const withDigestAlgorithms = (hex: string) =>
-    Buffer.concat([GENUINE.subarray(0, digestAlgorithms), Buffer.from(hex, 'hex'), GENUINE.subarray(digestAlgorithms + 17)]);
+    Buffer.concat([
+      GENUINE.subarray(0, digestAlgorithms),
+      Buffer.from(hex, 'hex'),
+      GENUINE.subarray(digestAlgorithms + 17),
+    ]);
   it.each([
-    ['a second content after the signed one', inserted(AFTER_DOCUMENT + 4, Buffer.from('a080040541414141410000', 'hex')), 'unexpected element in EncapsulatedContentInfo'],
+    [
+      'a second content after the signed one',
+      inserted(AFTER_DOCUMENT + 4, Buffer.from('a080040541414141410000', 'hex')),
+      'unexpected element in EncapsulatedContentInfo',
+    ],
     ['an element after the content in its [0]', inserted(AFTER_DOCUMENT + 2, NULL), 'unexpected element in eContent'],
-    ['an element after the content type and content', inserted(AFTER_DOCUMENT + 4, NULL), 'unexpected element in EncapsulatedContentInfo'],
-    ['an element after the SignedData in its [0]', inserted(END - 4, NULL), 'unexpected element in ContentInfo content'],
+    [
+      'an element after the content type and content',
+      inserted(AFTER_DOCUMENT + 4, NULL),
+      'unexpected element in EncapsulatedContentInfo',
+    ],
+    [
+      'an element after the SignedData in its [0]',
+      inserted(END - 4, NULL),
+      'unexpected element in ContentInfo content',
+    ],
     ['an element after the content of the ContentInfo', inserted(END - 2, NULL), 'unexpected element in ContentInfo'],
-    ['algorithm parameters other than NULL', withDigestAlgorithms('310f300d06096086480165030402011800'), 'digestAlgorithms parameters: unexpected tag 0x18'],
-    ['algorithm parameters that are a NULL with content', withDigestAlgorithms('3110300e0609608648016503040201050100'), 'digestAlgorithms parameters: NULL with content'],
-    ['an element after the algorithm parameters', withDigestAlgorithms('3111300f060960864801650304020105000500'), 'unexpected element in digestAlgorithms'],
+    [
+      'algorithm parameters other than NULL',
+      withDigestAlgorithms('310f300d06096086480165030402011800'),
+      'digestAlgorithms parameters: unexpected tag 0x18',
+    ],
+    [
+      'algorithm parameters that are a NULL with content',
+      withDigestAlgorithms('3110300e0609608648016503040201050100'),
+      'digestAlgorithms parameters: NULL with content',
+    ],
+    [
+      'an element after the algorithm parameters',
+      withDigestAlgorithms('3111300f060960864801650304020105000500'),
+      'unexpected element in digestAlgorithms',
+    ],
   ])('%s', (_name, der, detail) => {
     const error = failure(() => verify(der));
     expect(error).toBeInstanceOf(InvalidRequest);

@@ -9,7 +9,13 @@ import { SHA1_DISABLED_MESSAGE, verifyPkcs7, type VerifiedContent } from '../../
 import { parseTrustedCertificate } from '../../src/auth/pkcs7/parsed-certificate.js';
 import { BerCursor, BerError } from '../../src/auth/pkcs7/ber.js';
 import type { TrustedCertificate } from '../../src/auth/pkcs7/trusted-certificate.js';
-import { allAwsCertificates, awsCertificates, sampleCertificate, sampleFile, type SampleName } from '../support/aws-fixtures.js';
+import {
+  allAwsCertificates,
+  awsCertificates,
+  sampleCertificate,
+  sampleFile,
+  type SampleName,
+} from '../support/aws-fixtures.js';
 import { buildCms, createSigner, OID, type TestSigner } from '../support/synthetic-cms.js';
 import { failure } from '../support/failure.js';
 
@@ -26,10 +32,38 @@ interface Sample {
 }
 
 const SAMPLES: Sample[] = [
-  { sample: 'iid-verify-us-west-2-2018', file: 'rsa2048', certificate: 'cert-rsa2048-us-west-2.pem', algorithm: 'RSA-SHA256', signer: 'rsa2048/us-west-2', signingTime: '2018-05-09T12:31:03.000Z' },
-  { sample: 'teleport-us-west-2-2021', file: 'rsa2048', certificate: 'cert-rsa2048-us-west-2.pem', algorithm: 'RSA-SHA256', signer: 'rsa2048/us-west-2', signingTime: '2021-09-03T21:25:47.000Z' },
-  { sample: 'iid-verify-us-west-2-2018', file: 'pkcs7', certificate: 'cert-dsa-generic.pem', algorithm: 'DSA-SHA1', signer: 'dsa/', signingTime: '2018-05-09T12:31:03.000Z' },
-  { sample: 'pkcs7-go-us-east-1-2016', file: 'pkcs7', certificate: 'cert-dsa-generic.pem', algorithm: 'DSA-SHA1', signer: 'dsa/', signingTime: '2016-04-08T03:01:44.000Z' },
+  {
+    sample: 'iid-verify-us-west-2-2018',
+    file: 'rsa2048',
+    certificate: 'cert-rsa2048-us-west-2.pem',
+    algorithm: 'RSA-SHA256',
+    signer: 'rsa2048/us-west-2',
+    signingTime: '2018-05-09T12:31:03.000Z',
+  },
+  {
+    sample: 'teleport-us-west-2-2021',
+    file: 'rsa2048',
+    certificate: 'cert-rsa2048-us-west-2.pem',
+    algorithm: 'RSA-SHA256',
+    signer: 'rsa2048/us-west-2',
+    signingTime: '2021-09-03T21:25:47.000Z',
+  },
+  {
+    sample: 'iid-verify-us-west-2-2018',
+    file: 'pkcs7',
+    certificate: 'cert-dsa-generic.pem',
+    algorithm: 'DSA-SHA1',
+    signer: 'dsa/',
+    signingTime: '2018-05-09T12:31:03.000Z',
+  },
+  {
+    sample: 'pkcs7-go-us-east-1-2016',
+    file: 'pkcs7',
+    certificate: 'cert-dsa-generic.pem',
+    algorithm: 'DSA-SHA1',
+    signer: 'dsa/',
+    signingTime: '2016-04-08T03:01:44.000Z',
+  },
 ];
 
 const blob = (s: Sample) => sampleFile(s.sample, s.file);
@@ -49,12 +83,22 @@ function expectTyped(run: () => unknown): void {
 function altered(pem: string, change: (tbs: TBSCertificate) => void): TrustedCertificate {
   const certificate = AsnParser.parse(new X509Certificate(pem).raw, Certificate);
   change(certificate.tbsCertificate);
-  const body = Buffer.from(AsnConvert.serialize(certificate)).toString('base64').replace(/(.{64})/g, '$1\n');
-  return { name: 'altered', type: 'pkcs7', pem: `-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----\n`, builtin: false };
+  const body = Buffer.from(AsnConvert.serialize(certificate))
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n');
+  return {
+    name: 'altered',
+    type: 'pkcs7',
+    pem: `-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----\n`,
+    builtin: false,
+  };
 }
 
 /** Offsets of the content, the signature and the signed attributes inside a sample's DER. */
-function regions(bytes: Buffer, document: Buffer): Record<'content' | 'signature' | 'signedAttributes', [number, number]> {
+function regions(
+  bytes: Buffer,
+  document: Buffer,
+): Record<'content' | 'signature' | 'signedAttributes', [number, number]> {
   const signedData = AsnParser.parse(AsnParser.parse(bytes, ContentInfo).content, SignedData);
   const signer = signedData.signerInfos[0]!;
   const signature = Buffer.from(signer.signature.buffer);
@@ -76,11 +120,16 @@ describe('genuine AWS documents', () => {
     expect(result.signingTime?.toISOString()).toBe(s.signingTime);
   });
 
-  it.each(SAMPLES)("$sample $file verifies against its own certificate, in every text form", (s) => {
+  it.each(SAMPLES)('$sample $file verifies against its own certificate, in every text form', (s) => {
     const trusted = [sampleCertificate(s.sample, s.certificate)];
     const text = blob(s);
     const compact = text.replace(/\s/g, '');
-    for (const form of [text, compact, `-----BEGIN PKCS7-----\n${text}\n-----END PKCS7-----\n`, `-----BEGIN CMS-----${compact}-----END CMS-----`]) {
+    for (const form of [
+      text,
+      compact,
+      `-----BEGIN PKCS7-----\n${text}\n-----END PKCS7-----\n`,
+      `-----BEGIN CMS-----${compact}-----END CMS-----`,
+    ]) {
       expect(verifyPkcs7(form, trusted, options(s)).content.toString('utf8')).toBe(sampleFile(s.sample, 'document'));
     }
   });
@@ -98,7 +147,8 @@ describe('genuine AWS documents', () => {
   });
 
   it.each(SAMPLES)('$sample $file fails against the wrong certificates', (s) => {
-    const others = s.algorithm === 'DSA-SHA1' ? [...awsCertificates('rsa2048'), ...awsCertificates('rsa')] : awsCertificates('dsa');
+    const others =
+      s.algorithm === 'DSA-SHA1' ? [...awsCertificates('rsa2048'), ...awsCertificates('rsa')] : awsCertificates('dsa');
     const error = failure(() => verifyPkcs7(blob(s), others, options(s)));
     expect(error).toBeInstanceOf(AuthenticationRefused);
     expect(error.message).toMatch(/no trusted certificate matches the signer/);
@@ -113,26 +163,38 @@ describe('genuine AWS documents', () => {
     expect(error).toBeInstanceOf(AuthenticationRefused);
   });
 
-  it.each(SAMPLES)('$sample $file: a signingTime outside the certificate validity is refused, expiry alone is not', (s) => {
-    const pem = sampleFile(s.sample, s.certificate);
-    const signingTime = new Date(s.signingTime).getTime();
-    const expiredBefore = altered(pem, (tbs) => {
-      tbs.validity = new Validity({ notBefore: new Date(signingTime - 86_400_000), notAfter: new Date(signingTime - 1000) });
-    });
-    const notYetValid = altered(pem, (tbs) => {
-      tbs.validity = new Validity({ notBefore: new Date(signingTime + 1000), notAfter: new Date(signingTime + 86_400_000) });
-    });
-    for (const certificate of [expiredBefore, notYetValid]) {
-      const error = failure(() => verifyPkcs7(blob(s), [certificate], options(s)));
-      expect(error).toBeInstanceOf(AuthenticationRefused);
-      expect(error.message).toMatch(/signing time .* is outside the validity/);
-    }
-    // Valid when signed, long expired now: still accepted.
-    const expiredSince = altered(pem, (tbs) => {
-      tbs.validity = new Validity({ notBefore: new Date(signingTime - 1000), notAfter: new Date(signingTime + 1000) });
-    });
-    expect(verifyPkcs7(blob(s), [expiredSince], options(s)).signer.name).toBe('altered');
-  });
+  it.each(SAMPLES)(
+    '$sample $file: a signingTime outside the certificate validity is refused, expiry alone is not',
+    (s) => {
+      const pem = sampleFile(s.sample, s.certificate);
+      const signingTime = new Date(s.signingTime).getTime();
+      const expiredBefore = altered(pem, (tbs) => {
+        tbs.validity = new Validity({
+          notBefore: new Date(signingTime - 86_400_000),
+          notAfter: new Date(signingTime - 1000),
+        });
+      });
+      const notYetValid = altered(pem, (tbs) => {
+        tbs.validity = new Validity({
+          notBefore: new Date(signingTime + 1000),
+          notAfter: new Date(signingTime + 86_400_000),
+        });
+      });
+      for (const certificate of [expiredBefore, notYetValid]) {
+        const error = failure(() => verifyPkcs7(blob(s), [certificate], options(s)));
+        expect(error).toBeInstanceOf(AuthenticationRefused);
+        expect(error.message).toMatch(/signing time .* is outside the validity/);
+      }
+      // Valid when signed, long expired now: still accepted.
+      const expiredSince = altered(pem, (tbs) => {
+        tbs.validity = new Validity({
+          notBefore: new Date(signingTime - 1000),
+          notAfter: new Date(signingTime + 1000),
+        });
+      });
+      expect(verifyPkcs7(blob(s), [expiredSince], options(s)).signer.name).toBe('altered');
+    },
+  );
 
   it.each(SAMPLES)('$sample $file: changing any byte of the content, signature or signed attributes fails', (s) => {
     const bytes = der(s);
@@ -144,14 +206,20 @@ describe('genuine AWS documents', () => {
         tampered[index] = (tampered[index] as number) ^ 0x01;
         const error = failure(() => verifyPkcs7(tampered.toString('base64'), trusted, options(s)));
         expect(isStrongroomError(error), `${region} byte ${index}`).toBe(true);
-        if (region !== 'signedAttributes') expect(error, `${region} byte ${index}`).toBeInstanceOf(AuthenticationRefused);
+        if (region !== 'signedAttributes')
+          expect(error, `${region} byte ${index}`).toBeInstanceOf(AuthenticationRefused);
       }
     }
   });
 
   it('skips a trusted certificate that does not decode', () => {
     const s = SAMPLES[0]!;
-    const broken: TrustedCertificate = { name: 'broken', type: 'pkcs7', pem: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n', builtin: false };
+    const broken: TrustedCertificate = {
+      name: 'broken',
+      type: 'pkcs7',
+      pem: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n',
+      builtin: false,
+    };
     expect(verifyPkcs7(blob(s), [broken, ...ALL]).signer.name).toBe('rsa2048/us-west-2');
   });
 
@@ -190,7 +258,9 @@ describe('genuine AWS documents', () => {
     const s = SAMPLES[1]!;
     const trusted = awsCertificates('rsa2048');
     const signer = trusted.find((certificate) => certificate.name === s.signer)!;
-    expect(verifyPkcs7(blob(s), [{ ...signer, name: 'first' }, ...trusted, { ...signer, name: 'last' }]).signer.name).toBe('first');
+    expect(
+      verifyPkcs7(blob(s), [{ ...signer, name: 'first' }, ...trusted, { ...signer, name: 'last' }]).signer.name,
+    ).toBe('first');
   });
 });
 
@@ -213,7 +283,14 @@ describe('synthetic documents', () => {
     for (const algorithmProtection of [false, true]) {
       for (const digestNullParameters of [false, true]) {
         for (const signatureOid of [OID.sha256WithRsa, OID.rsaEncryption]) {
-          const cms = buildCms({ content, signer, algorithmProtection, digestNullParameters, signatureOid, signingTime: inside });
+          const cms = buildCms({
+            content,
+            signer,
+            algorithmProtection,
+            digestNullParameters,
+            signatureOid,
+            signingTime: inside,
+          });
           const result = verify(cms);
           expect(result.content.equals(content)).toBe(true);
           expect(result.algorithm).toBe('RSA-SHA256');
@@ -270,7 +347,9 @@ describe('synthetic documents', () => {
     const error = failure(() => verify(buildCms({ content, signer, messageDigest: Buffer.alloc(32, 7) })));
     expect(error).toBeInstanceOf(AuthenticationRefused);
     expect(error.message).toMatch(/message digest does not match/);
-    expect(failure(() => verify(buildCms({ content, signer, messageDigest: Buffer.alloc(20, 7) })))).toBeInstanceOf(AuthenticationRefused);
+    expect(failure(() => verify(buildCms({ content, signer, messageDigest: Buffer.alloc(20, 7) })))).toBeInstanceOf(
+      AuthenticationRefused,
+    );
   });
 
   it('refuses an algorithm protection attribute that names other algorithms', () => {
@@ -280,7 +359,9 @@ describe('synthetic documents', () => {
   });
 
   it('refuses a signer with the same issuer and serial but another key, and an unknown serial', () => {
-    expect(failure(() => verifyPkcs7(buildCms({ content, signer: other }), [signer.trusted]))).toBeInstanceOf(AuthenticationRefused);
+    expect(failure(() => verifyPkcs7(buildCms({ content, signer: other }), [signer.trusted]))).toBeInstanceOf(
+      AuthenticationRefused,
+    );
     const serialNumber = new Uint8Array([0x0a, 0x1b, 0x2c, 0x3e]).buffer;
     const error = failure(() => verify(buildCms({ content, signer, serialNumber })));
     expect(error).toBeInstanceOf(AuthenticationRefused);
@@ -306,7 +387,10 @@ describe('malformed input', () => {
     ['URL-safe base64', genuine.toString('base64url')],
     ['unpadded base64', genuine.toString('base64').replace(/=+$/, '') + 'A'],
     ['broken armour', `-----BEGIN PKCS7-----\n${genuine.toString('base64')}\n-----END CMS-----`],
-    ['armour with headers', `-----BEGIN PKCS7-----\nProc-Type: 4,ENCRYPTED\n${genuine.toString('base64')}\n-----END PKCS7-----`],
+    [
+      'armour with headers',
+      `-----BEGIN PKCS7-----\nProc-Type: 4,ENCRYPTED\n${genuine.toString('base64')}\n-----END PKCS7-----`,
+    ],
     ['too long', 'A'.repeat(70_000)],
   ])('%s is a 400 that names the problem', (_name, text) => {
     const error = failure(() => verifyPkcs7(text, ALL));
@@ -318,7 +402,10 @@ describe('malformed input', () => {
     ['random bytes', Buffer.from('0123456789abcdef0123456789')],
     ['truncated', genuine.subarray(0, genuine.length - 40)],
     ['trailing bytes', Buffer.concat([genuine, Buffer.from([0, 1, 2])])],
-    ['deep nesting', Buffer.concat([Buffer.alloc(200, 0x30).map((_, i) => (i % 2 ? 0x80 : 0x30)), Buffer.alloc(200, 0)])],
+    [
+      'deep nesting',
+      Buffer.concat([Buffer.alloc(200, 0x30).map((_, i) => (i % 2 ? 0x80 : 0x30)), Buffer.alloc(200, 0)]),
+    ],
     ['a length beyond the data', Buffer.from([0x30, 0x84, 0x7f, 0xff, 0xff, 0xff, 0x00])],
     ['indefinite primitive', Buffer.from([0x04, 0x80, 0x00, 0x00])],
     ['not signed data', Buffer.from('301006092a864886f70d010703a003020100', 'hex')],
@@ -392,7 +479,9 @@ describe('BER reader', () => {
   });
 
   it('refuses a constructed OCTET STRING with other elements inside, and children that do not fill their parent', () => {
-    expect(() => new BerCursor(Buffer.from('2403020101', 'hex')).octetString('value')).toThrow(/value: unexpected tag 0x2/);
+    expect(() => new BerCursor(Buffer.from('2403020101', 'hex')).octetString('value')).toThrow(
+      /value: unexpected tag 0x2/,
+    );
     const cursor = new BerCursor(Buffer.from('300302020101', 'hex'));
     const end = cursor.enter(0x30, 'outer');
     cursor.primitive(0x02, 'integer');

@@ -3,17 +3,30 @@ import fc from 'fast-check';
 import { XMLValidator } from 'fast-xml-parser';
 import { readPlainXml, type PlainElement } from '../../src/auth/login/iam/plain-xml.js';
 
-const names = fc.constantFrom('GetCallerIdentityResponse', 'GetCallerIdentityResult', 'Arn', 'UserId', 'Account', 'ResponseMetadata', 'RequestId');
+const names = fc.constantFrom(
+  'GetCallerIdentityResponse',
+  'GetCallerIdentityResult',
+  'Arn',
+  'UserId',
+  'Account',
+  'ResponseMetadata',
+  'RequestId',
+);
 const texts = fc.stringMatching(/^[A-Za-z0-9:/_.=,@+-]{0,30}$/);
 const spaces = fc.constantFrom('', ' ', '\n  ', '\t', '\r\n');
 
 /** A tree and one of its spellings: any whitespace between markup, attributes, prefixes, self-closing empty elements. */
-const documents: fc.Arbitrary<{ tree: PlainElement; xml: string }> = fc.letrec<{ node: { tree: PlainElement; xml: string } }>((tie) => ({
+const documents: fc.Arbitrary<{ tree: PlainElement; xml: string }> = fc.letrec<{
+  node: { tree: PlainElement; xml: string };
+}>((tie) => ({
   node: fc
     .record({
       name: names,
       prefix: fc.constantFrom('', 'sts:'),
-      attributes: fc.array(fc.tuple(fc.constantFrom('xmlns', 'xmlns:sts', 'id', 'x'), fc.stringMatching(/^[a-z0-9:/.-]{0,20}$/)), { maxLength: 2 }),
+      attributes: fc.array(
+        fc.tuple(fc.constantFrom('xmlns', 'xmlns:sts', 'id', 'x'), fc.stringMatching(/^[a-z0-9:/.-]{0,20}$/)),
+        { maxLength: 2 },
+      ),
       quote: fc.constantFrom('"', "'"),
       before: spaces,
       after: spaces,
@@ -23,11 +36,15 @@ const documents: fc.Arbitrary<{ tree: PlainElement; xml: string }> = fc.letrec<{
       const unique = attributes.filter(([key], index) => attributes.findIndex(([other]) => other === key) === index);
       const open = `${prefix}${name}${unique.map(([key, value]) => ` ${key}=${quote}${value}${quote}`).join('')}${after}`;
       if (typeof content === 'string') {
-        const xml = content === '' && before === '' ? `<${open}/>` : `<${open}>${before}${content}${before}</${prefix}${name}>`;
+        const xml =
+          content === '' && before === '' ? `<${open}/>` : `<${open}>${before}${content}${before}</${prefix}${name}>`;
         return { tree: { name, text: content, children: [] }, xml };
       }
       const inner = content.map((child) => `${before}${child.xml}`).join('') + before;
-      return { tree: { name, text: '', children: content.map((child) => child.tree) }, xml: `<${open}>${inner}</${prefix}${name}>` };
+      return {
+        tree: { name, text: '', children: content.map((child) => child.tree) },
+        xml: `<${open}>${inner}</${prefix}${name}>`,
+      };
     }),
 })).node;
 
@@ -43,11 +60,35 @@ describe('readPlainXml', () => {
   });
 
   it('accepts nothing that is not well-formed XML', () => {
-    const markup = fc.constantFrom('<a>', '</a>', '<b x="1">', '</b>', '<a/>', 'text', ' ', '&amp;', '<!-- c -->', '<![CDATA[x]]>', '<?pi?>', '"', "'", '=', '<', '>', '/');
+    const markup = fc.constantFrom(
+      '<a>',
+      '</a>',
+      '<b x="1">',
+      '</b>',
+      '<a/>',
+      'text',
+      ' ',
+      '&amp;',
+      '<!-- c -->',
+      '<![CDATA[x]]>',
+      '<?pi?>',
+      '"',
+      "'",
+      '=',
+      '<',
+      '>',
+      '/',
+    );
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.array(markup, { maxLength: 12 }).map((parts) => parts.join(''))), (text) => {
-        if (readPlainXml(text) !== undefined) expect(XMLValidator.validate(text)).toBe(true);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.array(markup, { maxLength: 12 }).map((parts) => parts.join('')),
+        ),
+        (text) => {
+          if (readPlainXml(text) !== undefined) expect(XMLValidator.validate(text)).toBe(true);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -14,7 +14,10 @@ function iamFields(overrides: Record<string, unknown> = {}): Record<string, unkn
     iam_http_request_method: 'POST',
     iam_request_url: b64('https://sts.amazonaws.com/'),
     iam_request_body: b64('Action=GetCallerIdentity&Version=2011-06-15'),
-    iam_request_headers: { Authorization: 'AWS4-HMAC-SHA256 Credential=AKIA/20260101/us-east-1/sts/aws4_request, SignedHeaders=host, Signature=00' },
+    iam_request_headers: {
+      Authorization:
+        'AWS4-HMAC-SHA256 Credential=AKIA/20260101/us-east-1/sts/aws4_request, SignedHeaders=host, Signature=00',
+    },
     ...overrides,
   };
 }
@@ -22,7 +25,11 @@ function iamFields(overrides: Record<string, unknown> = {}): Record<string, unkn
 /** Makes STS vouch for a session of the role `name`. */
 function caller(h: LoginHarness, name: string, path: string) {
   const principal = h.cloud.addPrincipal('role', name, { path });
-  h.cloud.stsCaller = { arn: `arn:aws:sts::${FAKE_ACCOUNT}:assumed-role/${name}/session-1`, userId: `${principal.uniqueId}:session-1`, accountId: FAKE_ACCOUNT };
+  h.cloud.stsCaller = {
+    arn: `arn:aws:sts::${FAKE_ACCOUNT}:assumed-role/${name}/session-1`,
+    userId: `${principal.uniqueId}:session-1`,
+    accountId: FAKE_ACCOUNT,
+  };
   return principal;
 }
 
@@ -54,7 +61,9 @@ describe('iam login: the full-ARN cache of wildcard bindings', () => {
     expect((await loginAs({ sts_role: `arn:aws:iam::${FAKE_ACCOUNT}:role/vault-b` })).status).toBe(200);
     expect((await loginAs({ ...first, external_id: 'other' })).status).toBe(200);
     expect((await loginAs(first)).status).toBe(200);
-    const roles = h.cloud.callsTo('getPrincipal').map((call) => [call.scope.stsRole?.roleArn, call.scope.stsRole?.externalId]);
+    const roles = h.cloud
+      .callsTo('getPrincipal')
+      .map((call) => [call.scope.stsRole?.roleArn, call.scope.stsRole?.externalId]);
     expect(roles).toEqual([
       [first.sts_role, undefined],
       [`arn:aws:iam::${FAKE_ACCOUNT}:role/vault-b`, undefined],

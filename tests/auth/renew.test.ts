@@ -6,7 +6,15 @@ import { formatTimestamp } from '../../src/lib/time.js';
 import { FAKE_ACCOUNT } from '../support/fake-cloud.js';
 import { FaultyStorage } from '../support/faulty-storage.js';
 import { dataOf } from './admin-harness.js';
-import { accessListEntry, grantOf, loginHarness, refusalOf, SYNTHETIC, syntheticPkcs7, type LoginHarness } from './login-harness.js';
+import {
+  accessListEntry,
+  grantOf,
+  loginHarness,
+  refusalOf,
+  SYNTHETIC,
+  syntheticPkcs7,
+  type LoginHarness,
+} from './login-harness.js';
 
 const HOUR = 3600;
 
@@ -19,7 +27,14 @@ describe('renew() of ec2 grants', () => {
     const h = loginHarness(options);
     await h.trustTestSigner();
     h.addInstance(SYNTHETIC, { vpcId: 'vpc-1' });
-    await h.role('web', { auth_type: 'ec2', bound_ami_id: SYNTHETIC.imageId, token_policies: 'web', token_ttl: '1h', token_max_ttl: '4h', ...role });
+    await h.role('web', {
+      auth_type: 'ec2',
+      bound_ami_id: SYNTHETIC.imageId,
+      token_policies: 'web',
+      token_ttl: '1h',
+      token_max_ttl: '4h',
+      ...role,
+    });
     const pkcs7 = await syntheticPkcs7();
     const grant = grantOf(await h.login({ role: 'web', pkcs7 }));
     return { h, grant, pkcs7 };
@@ -73,18 +88,28 @@ describe('renew() of ec2 grants', () => {
     await h.remove('role/web');
     expect(refusalOf(await h.engine.renew(grant))).toEqual([403, 'role entry not found']);
     await h.role('web', { auth_type: 'ec2', bound_ami_id: SYNTHETIC.imageId });
-    expect(refusalOf(await h.engine.renew(grant))).toEqual([403, 'role "web" is not the role the grant was issued for']);
+    expect(refusalOf(await h.engine.renew(grant))).toEqual([
+      403,
+      'role "web" is not the role the grant was issued for',
+    ]);
   });
 
   it("keeps the role tag's max TTL and outlives a deny-listing of the tag", async () => {
     const h = loginHarness();
     await h.trustTestSigner();
-    await h.role('web', { auth_type: 'ec2', bound_ami_id: SYNTHETIC.imageId, role_tag: 'VaultRole', token_max_ttl: '4h' });
+    await h.role('web', {
+      auth_type: 'ec2',
+      bound_ami_id: SYNTHETIC.imageId,
+      role_tag: 'VaultRole',
+      token_max_ttl: '4h',
+    });
     const tag = dataOf(await h.write('role/web/tag', { max_ttl: '1h' })).tag_value as string;
     h.addInstance(SYNTHETIC, { tags: { VaultRole: tag } });
     const grant = grantOf(await h.login({ role: 'web', pkcs7: await syntheticPkcs7() }));
     await h.write(`roletag-denylist/${tag}`);
-    expect(refusalOf(await h.login({ role: 'web', pkcs7: await syntheticPkcs7(), nonce: grant.metadata.nonce }))[1]).toBe('role tag is deny listed');
+    expect(
+      refusalOf(await h.login({ role: 'web', pkcs7: await syntheticPkcs7(), nonce: grant.metadata.nonce }))[1],
+    ).toBe('role tag is deny listed');
     expect((await renewed(h, grant)).max_ttl).toBe(HOUR);
   });
 
@@ -116,9 +141,19 @@ describe('renew() of iam grants', () => {
   async function iamGrant(role: Record<string, unknown> = {}) {
     const h = loginHarness();
     const principal = h.cloud.addPrincipal('role', 'app');
-    h.cloud.stsCaller = { arn: `arn:aws:sts::${FAKE_ACCOUNT}:assumed-role/app/${SYNTHETIC.instanceId}`, userId: `${principal.uniqueId}:x`, accountId: FAKE_ACCOUNT };
+    h.cloud.stsCaller = {
+      arn: `arn:aws:sts::${FAKE_ACCOUNT}:assumed-role/app/${SYNTHETIC.instanceId}`,
+      userId: `${principal.uniqueId}:x`,
+      accountId: FAKE_ACCOUNT,
+    };
     h.cloud.addInstance({ instanceId: SYNTHETIC.instanceId, imageId: SYNTHETIC.imageId }, { region: 'eu-west-1' });
-    await h.role('web', { auth_type: 'iam', bound_iam_principal_arn: principal.arn, token_ttl: '1h', token_max_ttl: '2h', ...role });
+    await h.role('web', {
+      auth_type: 'iam',
+      bound_iam_principal_arn: principal.arn,
+      token_ttl: '1h',
+      token_max_ttl: '2h',
+      ...role,
+    });
     const b64 = (text: string) => Buffer.from(text).toString('base64');
     const grant = grantOf(
       await h.login({
@@ -126,7 +161,10 @@ describe('renew() of iam grants', () => {
         iam_http_request_method: 'POST',
         iam_request_url: b64('https://sts.amazonaws.com/'),
         iam_request_body: b64('Action=GetCallerIdentity&Version=2011-06-15'),
-        iam_request_headers: { Authorization: 'AWS4-HMAC-SHA256 Credential=AKIA/20260101/us-east-1/sts/aws4_request, SignedHeaders=host, Signature=00' },
+        iam_request_headers: {
+          Authorization:
+            'AWS4-HMAC-SHA256 Credential=AKIA/20260101/us-east-1/sts/aws4_request, SignedHeaders=host, Signature=00',
+        },
       }),
     );
     return { h, grant, principal };
@@ -148,7 +186,11 @@ describe('renew() of iam grants', () => {
     await h.role('web', { bound_iam_principal_arn: again.arn });
     expect(refusalOf(await h.engine.renew(grant))).toEqual([403, unbound]);
 
-    const forged = { ...grant, metadata: { ...grant.metadata, canonical_arn: again.arn }, internal_data: { ...grant.internal_data } };
+    const forged = {
+      ...grant,
+      metadata: { ...grant.metadata, canonical_arn: again.arn },
+      internal_data: { ...grant.internal_data },
+    };
     expect(refusalOf(await h.engine.renew(forged))).toEqual([403, unbound]);
 
     await h.remove('role/web');
@@ -176,16 +218,26 @@ describe('renew() of iam grants', () => {
       iam_http_request_method: 'POST',
       iam_request_url: Buffer.from('https://sts.amazonaws.com/').toString('base64'),
       iam_request_body: Buffer.from('Action=GetCallerIdentity&Version=2011-06-15').toString('base64'),
-      iam_request_headers: { Authorization: 'AWS4-HMAC-SHA256 Credential=AKIA/20260101/us-east-1/sts/aws4_request, SignedHeaders=host, Signature=00' },
+      iam_request_headers: {
+        Authorization:
+          'AWS4-HMAC-SHA256 Credential=AKIA/20260101/us-east-1/sts/aws4_request, SignedHeaders=host, Signature=00',
+      },
     };
     expect(refusalOf(await h.login(body))[0]).toBe(403);
   });
 
   it('re-checks the inferred instance; a grant from before the role inferred instances ends', async () => {
-    const inferring = { inferred_entity_type: 'ec2_instance', inferred_aws_region: 'eu-west-1', bound_ami_id: SYNTHETIC.imageId };
+    const inferring = {
+      inferred_entity_type: 'ec2_instance',
+      inferred_aws_region: 'eu-west-1',
+      bound_ami_id: SYNTHETIC.imageId,
+    };
     const { h, grant } = await iamGrant(inferring);
     expect((await h.engine.renew(grant)).status).toBe(200);
-    h.cloud.addInstance({ instanceId: SYNTHETIC.instanceId, imageId: SYNTHETIC.imageId, state: 'stopping' }, { region: 'eu-west-1' });
+    h.cloud.addInstance(
+      { instanceId: SYNTHETIC.instanceId, imageId: SYNTHETIC.imageId, state: 'stopping' },
+      { region: 'eu-west-1' },
+    );
     expect(refusalOf(await h.engine.renew(grant))).toEqual([
       403,
       `failed to verify ${SYNTHETIC.instanceId} as a valid EC2 instance in region eu-west-1: instance is not in 'running' state`,

@@ -21,9 +21,11 @@ describe('which constraints a role may configure', () => {
       expect((await h.write('role/ec2', { auth_type: 'ec2', [field]: value })).status).toBe(204);
       expect(dataOf(await h.read('role/ec2'))[field]).toEqual([value]);
       expect((await h.write('role/inferring', { ...INFERRING, [field]: value })).status).toBe(204);
-      expect(errorOf(await h.write('role/iam', { auth_type: 'iam', bound_iam_principal_arn: WILDCARD_PRINCIPAL, [field]: value }))).toBe(
-        `specified ${field} but not specifying ec2 auth_type or inferring ec2_instance`,
-      );
+      expect(
+        errorOf(
+          await h.write('role/iam', { auth_type: 'iam', bound_iam_principal_arn: WILDCARD_PRINCIPAL, [field]: value }),
+        ),
+      ).toBe(`specified ${field} but not specifying ec2 auth_type or inferring ec2_instance`);
       expect((await h.read('role/iam')).status).toBe(404);
     });
   }
@@ -31,9 +33,9 @@ describe('which constraints a role may configure', () => {
   it('bound_region: ec2 roles only, inferencing is not enough', async () => {
     const h = adminHarness();
     expect((await h.write('role/ec2', { auth_type: 'ec2', bound_region: 'us-east-1' })).status).toBe(204);
-    expect(errorOf(await h.write('role/inferring', { ...INFERRING, bound_ami_id: 'ami-1', bound_region: 'us-east-1' }))).toBe(
-      'specified bound_region but not specifying ec2 auth_type',
-    );
+    expect(
+      errorOf(await h.write('role/inferring', { ...INFERRING, bound_ami_id: 'ami-1', bound_region: 'us-east-1' })),
+    ).toBe('specified bound_region but not specifying ec2 auth_type');
   });
 
   it('bound_iam_principal_arn: iam roles only; an empty list is no constraint', async () => {
@@ -77,14 +79,32 @@ describe('auth_type and inferencing', () => {
     expect(errorOf(await h.write('role/a', { ...INFERRING, inferred_aws_region: '', bound_ami_id: 'x' }))).toBe(
       'specified inferred_entity_type but not inferred_aws_region',
     );
-    expect(errorOf(await h.write('role/a', { auth_type: 'iam', inferred_aws_region: 'us-east-1', bound_iam_principal_arn: WILDCARD_PRINCIPAL }))).toBe(
-      'specified inferred_aws_region but not inferred_entity_type',
-    );
-    expect(errorOf(await h.write('role/a', { ...EC2_ROLE, inferred_entity_type: 'ec2_instance', inferred_aws_region: 'us-east-1' }))).toBe(
-      "specified inferred_entity_type but didn't allow iam auth_type",
-    );
-    expect((await h.write('role/a', { ...INFERRING, bound_ami_id: 'ami-1', bound_iam_principal_arn: WILDCARD_PRINCIPAL })).status).toBe(204);
-    expect(dataOf(await h.read('role/a'))).toMatchObject({ inferred_entity_type: 'ec2_instance', inferred_aws_region: 'us-east-1' });
+    expect(
+      errorOf(
+        await h.write('role/a', {
+          auth_type: 'iam',
+          inferred_aws_region: 'us-east-1',
+          bound_iam_principal_arn: WILDCARD_PRINCIPAL,
+        }),
+      ),
+    ).toBe('specified inferred_aws_region but not inferred_entity_type');
+    expect(
+      errorOf(
+        await h.write('role/a', {
+          ...EC2_ROLE,
+          inferred_entity_type: 'ec2_instance',
+          inferred_aws_region: 'us-east-1',
+        }),
+      ),
+    ).toBe("specified inferred_entity_type but didn't allow iam auth_type");
+    expect(
+      (await h.write('role/a', { ...INFERRING, bound_ami_id: 'ami-1', bound_iam_principal_arn: WILDCARD_PRINCIPAL }))
+        .status,
+    ).toBe(204);
+    expect(dataOf(await h.read('role/a'))).toMatchObject({
+      inferred_entity_type: 'ec2_instance',
+      inferred_aws_region: 'us-east-1',
+    });
     // Turning inferencing off again strands the instance constraints.
     expect(errorOf(await h.write('role/a', { inferred_entity_type: '', inferred_aws_region: '' }))).toBe(
       'specified bound_ami_id but not specifying ec2 auth_type or inferring ec2_instance',
@@ -96,11 +116,20 @@ describe('ec2-only switches', () => {
   it('refuses allow_instance_migration together with disallow_reauthentication', async () => {
     const h = adminHarness();
     const message = 'cannot specify both disallow_reauthentication=true and allow_instance_migration=true';
-    expect(errorOf(await h.write('role/a', { ...EC2_ROLE, allow_instance_migration: true, disallow_reauthentication: true }))).toBe(message);
+    expect(
+      errorOf(
+        await h.write('role/a', { ...EC2_ROLE, allow_instance_migration: true, disallow_reauthentication: true }),
+      ),
+    ).toBe(message);
     expect((await h.write('role/a', { ...EC2_ROLE, allow_instance_migration: true })).status).toBe(204);
     expect(errorOf(await h.write('role/a', { disallow_reauthentication: true }))).toBe(message);
-    expect((await h.write('role/a', { disallow_reauthentication: true, allow_instance_migration: false })).status).toBe(204);
-    expect(dataOf(await h.read('role/a'))).toMatchObject({ disallow_reauthentication: true, allow_instance_migration: false });
+    expect((await h.write('role/a', { disallow_reauthentication: true, allow_instance_migration: false })).status).toBe(
+      204,
+    );
+    expect(dataOf(await h.read('role/a'))).toMatchObject({
+      disallow_reauthentication: true,
+      allow_instance_migration: false,
+    });
   });
 
   it('refuses turning them or role_tag on for iam roles (their default false or "" is harmless)', async () => {
@@ -112,8 +141,19 @@ describe('ec2-only switches', () => {
     expect(errorOf(await h.write('role/a', { ...iam, disallow_reauthentication: true }))).toBe(
       'specified disallow_reauthentication when not using ec2 auth type',
     );
-    expect(errorOf(await h.write('role/a', { ...iam, role_tag: 'VaultRole' }))).toBe('tried to enable role_tag when not using ec2 auth method');
-    expect((await h.write('role/a', { ...iam, allow_instance_migration: false, disallow_reauthentication: false, role_tag: '' })).status).toBe(204);
+    expect(errorOf(await h.write('role/a', { ...iam, role_tag: 'VaultRole' }))).toBe(
+      'tried to enable role_tag when not using ec2 auth method',
+    );
+    expect(
+      (
+        await h.write('role/a', {
+          ...iam,
+          allow_instance_migration: false,
+          disallow_reauthentication: false,
+          role_tag: '',
+        })
+      ).status,
+    ).toBe(204);
   });
 
   it('limits the role_tag key to 127 characters', async () => {
@@ -130,7 +170,11 @@ describe('resolve_aws_unique_ids', () => {
     const h = adminHarness();
     const user = h.cloud.addPrincipal('user', 'alice', { path: 'team' });
     const role = h.cloud.addPrincipal('role', 'builder');
-    const arns = ['arn:aws:iam::123456789012:user/team/alice', 'arn:aws:iam::123456789012:role/ops/*', 'arn:aws:iam::123456789012:role/builder'];
+    const arns = [
+      'arn:aws:iam::123456789012:user/team/alice',
+      'arn:aws:iam::123456789012:role/ops/*',
+      'arn:aws:iam::123456789012:role/builder',
+    ];
     expect((await h.write('role/a', { bound_iam_principal_arn: arns })).status).toBe(204);
     expect(dataOf(await h.read('role/a'))).toMatchObject({
       bound_iam_principal_arn: arns,
@@ -149,10 +193,18 @@ describe('resolve_aws_unique_ids', () => {
   it('fails the write, storing nothing, when a principal cannot be resolved', async () => {
     const h = adminHarness();
     const response = await h.write('role/a', { bound_iam_principal_arn: 'arn:aws:iam::123456789012:user/ghost' });
-    expect(errorOf(response)).toBe('unable to resolve ARN "arn:aws:iam::123456789012:user/ghost" to internal ID: no such user');
+    expect(errorOf(response)).toBe(
+      'unable to resolve ARN "arn:aws:iam::123456789012:user/ghost" to internal ID: no such user',
+    );
     expect((await h.read('role/a')).status).toBe(404);
-    for (const arn of ['not-an-arn', 'arn:aws:iam::123456789012:instance-profile/p', 'arn:aws:iam::123456789012:root']) {
-      expect(errorOf(await h.write('role/a', { bound_iam_principal_arn: arn }))).toMatch(/^unable to resolve ARN .* to internal ID: /);
+    for (const arn of [
+      'not-an-arn',
+      'arn:aws:iam::123456789012:instance-profile/p',
+      'arn:aws:iam::123456789012:root',
+    ]) {
+      expect(errorOf(await h.write('role/a', { bound_iam_principal_arn: arn }))).toMatch(
+        /^unable to resolve ARN .* to internal ID: /,
+      );
     }
   });
 
@@ -161,18 +213,24 @@ describe('resolve_aws_unique_ids', () => {
     h.cloud.failOn('getPrincipal', new CloudUnavailable('ServiceUnavailable'));
     const response = await h.write('role/a', { bound_iam_principal_arn: 'arn:aws:iam::123456789012:user/alice' });
     expect(response.status).toBe(502);
-    expect(errorOf(response)).toBe('unable to resolve ARN "arn:aws:iam::123456789012:user/alice" to internal ID: ServiceUnavailable');
+    expect(errorOf(response)).toBe(
+      'unable to resolve ARN "arn:aws:iam::123456789012:user/alice" to internal ID: ServiceUnavailable',
+    );
   });
 
   it('uses the account STS role for principals of other accounts, and refuses an account it cannot act for', async () => {
     const h = adminHarness();
     const arn = 'arn:aws:iam::222222222222:role/deployer';
     h.cloud.addPrincipal('role', 'deployer', { accountId: '222222222222' });
-    expect(errorOf(await h.write('role/a', { bound_iam_principal_arn: arn }))).toContain('no STS role is configured for account "222222222222"');
+    expect(errorOf(await h.write('role/a', { bound_iam_principal_arn: arn }))).toContain(
+      'no STS role is configured for account "222222222222"',
+    );
     h.cloud.allowStsRole('arn:aws:iam::222222222222:role/vault');
     await h.write('config/sts/222222222222', { sts_role: 'arn:aws:iam::222222222222:role/vault' });
     expect((await h.write('role/a', { bound_iam_principal_arn: arn })).status).toBe(204);
-    expect(h.cloud.callsTo('getPrincipal').at(-1)!.scope.stsRole).toEqual({ roleArn: 'arn:aws:iam::222222222222:role/vault' });
+    expect(h.cloud.callsTo('getPrincipal').at(-1)!.scope.stsRole).toEqual({
+      roleArn: 'arn:aws:iam::222222222222:role/vault',
+    });
   });
 
   it('switching it on later resolves the ARNs; switching it off is refused', async () => {

@@ -28,7 +28,12 @@ describe('role/:role/tag', () => {
   it('answers the tag key and a tag value that parses back to what was asked', async () => {
     const h = adminHarness();
     await h.write('role/ABCD-123', TAG_ROLE);
-    const { response, value } = await createTag(h, { policies: 'R, q,p', max_ttl: '200s', instance_id: 'I-ABC', disallow_reauthentication: true });
+    const { response, value } = await createTag(h, {
+      policies: 'R, q,p',
+      max_ttl: '200s',
+      instance_id: 'I-ABC',
+      disallow_reauthentication: true,
+    });
     expect(dataOf(response).tag_key).toBe('VaultRole');
     expect(value).toMatch(/^v1:[A-Za-z0-9_-]{11}:r=abcd-123:d=true:m=false:p=p,q,r:i=i-abc:t=200:[A-Za-z0-9_-]{43}$/);
     const tag = parseRoleTag(value);
@@ -60,12 +65,16 @@ describe('role/:role/tag', () => {
   it('refuses policies outside the role, both flags, a negative max_ttl and roles without role_tag', async () => {
     const h = adminHarness();
     await h.write('role/abcd-123', TAG_ROLE);
-    expect(errorOf(await h.write('role/abcd-123/tag', { policies: 'p,admin' }))).toBe('policies on the role tag must be subset of policies on the role');
-    expect(errorOf(await h.write('role/abcd-123/tag', { allow_instance_migration: true, disallow_reauthentication: true }))).toBe(
-      'cannot set both disallow_reauthentication and allow_instance_migration',
+    expect(errorOf(await h.write('role/abcd-123/tag', { policies: 'p,admin' }))).toBe(
+      'policies on the role tag must be subset of policies on the role',
     );
+    expect(
+      errorOf(await h.write('role/abcd-123/tag', { allow_instance_migration: true, disallow_reauthentication: true })),
+    ).toBe('cannot set both disallow_reauthentication and allow_instance_migration');
     expect(errorOf(await h.write('role/abcd-123/tag', { max_ttl: -1 }))).toBe('max_ttl cannot be negative');
-    expect(errorOf(await h.write('role/abcd-123/tag', { instance_id: 'i:1' }))).toBe("instance_id of a role tag cannot contain ':'");
+    expect(errorOf(await h.write('role/abcd-123/tag', { instance_id: 'i:1' }))).toBe(
+      "instance_id of a role tag cannot contain ':'",
+    );
     expect(errorOf(await h.write('role/missing/tag', {}))).toBe('entry not found for role missing');
     await h.write('role/notags', { auth_type: 'ec2', bound_ami_id: 'ami-1' });
     expect(errorOf(await h.write('role/notags/tag', {}))).toBe('tag creation is not enabled for this role');
@@ -87,7 +96,9 @@ describe('role/:role/tag', () => {
     const h = adminHarness();
     const policies = Array.from({ length: 30 }, (_, i) => `policy-number-${i}`);
     await h.write('role/abcd-123', { ...TAG_ROLE, token_policies: policies });
-    expect(errorOf(await h.write('role/abcd-123/tag', { policies }))).toBe("role tag 'value' exceeding the limit of 255 characters");
+    expect(errorOf(await h.write('role/abcd-123/tag', { policies }))).toBe(
+      "role tag 'value' exceeding the limit of 255 characters",
+    );
     expect((await h.write('role/abcd-123/tag', { policies: policies.slice(0, 5) })).status).toBe(200);
   });
 
@@ -129,7 +140,9 @@ describe('role tag parsing and verification', () => {
       value.replace(':r=web:', ':r=admin:'),
       value.replace(':AAAAAAAAAAA:', ':AAAAAAAAAAB:'),
       value.slice(0, -1),
-      `${value.slice(0, value.lastIndexOf(':'))}:${signRoleTag({ ...base, role: 'other' }, key).split(':').at(-1)}`,
+      `${value.slice(0, value.lastIndexOf(':'))}:${signRoleTag({ ...base, role: 'other' }, key)
+        .split(':')
+        .at(-1)}`,
     ];
     for (const forgery of forgeries) expect(verifyRoleTag(parseRoleTag(forgery), key), forgery).toBe(false);
     expect(() => parseRoleTag(value.replace(/^v1:/, 'v2:'))).toThrow('invalid role tag version');

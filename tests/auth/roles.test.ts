@@ -31,7 +31,10 @@ describe('role CRUD', () => {
       hmac_key: 'testhmackey',
     });
     // hmac_key is no field of the role: ignored, with Vault's warning (which Vault itself drops from a 204).
-    expect(response).toEqual({ status: 200, body: { data: null, warnings: ['Endpoint ignored these unrecognized parameters: [hmac_key]'] } });
+    expect(response).toEqual({
+      status: 200,
+      body: { data: null, warnings: ['Endpoint ignored these unrecognized parameters: [hmac_key]'] },
+    });
     const data = dataOf(await h.read('role/testrole'));
     expect(data.role_id).toMatch(UUID);
     expect(data).toEqual({
@@ -111,7 +114,9 @@ describe('role CRUD', () => {
     expect(dataOf(await h.read('role/myRole'))).toMatchObject({ role_id: id, bound_vpc_id: ['vpc-1'] });
     expect(dataOf(await h.list('role/'))).toEqual({ keys: ['myrole', 'other'] });
     expect(dataOf(await h.list('roles'))).toEqual({ keys: ['myrole', 'other'] });
-    expect(dataOf(await h.call('GET', 'roles/', undefined, { query: { list: 'true' } }))).toEqual({ keys: ['myrole', 'other'] });
+    expect(dataOf(await h.call('GET', 'roles/', undefined, { query: { list: 'true' } }))).toEqual({
+      keys: ['myrole', 'other'],
+    });
     await h.remove('role/MyRole');
     await h.remove('role/other');
     expect((await h.list('roles')).status).toBe(404);
@@ -120,7 +125,10 @@ describe('role CRUD', () => {
   it('asks for create on a new role and update on an existing one', async () => {
     const h = adminHarness();
     const seen: string[] = [];
-    const authorize = ({ capability, path }: { capability: string; path: string }) => (seen.push(`${capability} ${path}`), true);
+    const authorize = ({ capability, path }: { capability: string; path: string }) => (
+      seen.push(`${capability} ${path}`),
+      true
+    );
     await h.call('POST', 'role/Web', EC2_ROLE, { authorize });
     await h.call('POST', 'role/web', EC2_ROLE, { authorize });
     await h.call('LIST', 'roles', undefined, { authorize });
@@ -147,7 +155,12 @@ describe('role CRUD', () => {
     const raw2 = JSON.parse(new TextDecoder().decode(await h.storage.get('auth/role/web')));
     expect(raw2.hmac_key).toBe(raw.hmac_key);
     expect(dataOf(await h.read('role/web')).role_id).toBe(dataOf(first).role_id);
-    for (const response of [first, await h.read('role/web'), await h.list('roles'), await h.write('role/web', { auth_type: 'iam' })]) {
+    for (const response of [
+      first,
+      await h.read('role/web'),
+      await h.list('roles'),
+      await h.write('role/web', { auth_type: 'iam' }),
+    ]) {
       expect(JSON.stringify(response)).not.toContain(raw.hmac_key);
       expect(JSON.stringify(response)).not.toContain('hmac_key');
     }
@@ -192,7 +205,10 @@ describe('role writes over shared storage', () => {
   it('without compareAndPut, writers in one engine still serialise', async () => {
     const h = adminHarness({ storage: withoutCompareAndPut(testStorage()) });
     await h.write('role/web', EC2_ROLE);
-    await Promise.all([h.write('role/web', { bound_vpc_id: 'vpc-1' }), h.write('role/web', { bound_subnet_id: 'subnet-1' })]);
+    await Promise.all([
+      h.write('role/web', { bound_vpc_id: 'vpc-1' }),
+      h.write('role/web', { bound_subnet_id: 'subnet-1' }),
+    ]);
     expect(dataOf(await h.read('role/web'))).toMatchObject({ bound_vpc_id: ['vpc-1'], bound_subnet_id: ['subnet-1'] });
   });
 
@@ -245,7 +261,9 @@ describe('token fields', () => {
 
   it('checks the rules that tie token fields together', async () => {
     const h = adminHarness();
-    expect(errorOf(await h.write('role/web', { ...EC2_ROLE, token_type: 'bogus' }))).toBe(`invalid 'token_type' value "bogus"`);
+    expect(errorOf(await h.write('role/web', { ...EC2_ROLE, token_type: 'bogus' }))).toBe(
+      `invalid 'token_type' value "bogus"`,
+    );
     expect(errorOf(await h.write('role/web', { ...EC2_ROLE, token_type: 'batch', token_period: 60 }))).toBe(
       "'token_type' cannot be 'batch' when set to generate periodic tokens",
     );
@@ -256,7 +274,9 @@ describe('token fields', () => {
       "'token_ttl' cannot be greater than 'token_max_ttl'",
     );
     await h.write('role/web', { ...EC2_ROLE, token_max_ttl: 50 });
-    expect(errorOf(await h.write('role/web', { token_ttl: 100 }))).toBe("'token_ttl' cannot be greater than 'token_max_ttl'");
+    expect(errorOf(await h.write('role/web', { token_ttl: 100 }))).toBe(
+      "'token_ttl' cannot be greater than 'token_max_ttl'",
+    );
     expect((await h.write('role/web', { token_type: '' })).status).toBe(204);
     expect(dataOf(await h.read('role/web')).token_type).toBe('default');
   });

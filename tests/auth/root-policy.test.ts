@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { Storage } from '../../src/index.js';
 import { testStorage } from '../support/test-storage.js';
 import { errorOf } from './admin-harness.js';
-import { accessListEntry, grantOf, loginHarness, refusalOf, sampleField, TELEPORT_2021, UUID } from './login-harness.js';
+import {
+  accessListEntry,
+  grantOf,
+  loginHarness,
+  refusalOf,
+  sampleField,
+  TELEPORT_2021,
+  UUID,
+} from './login-harness.js';
 
 /** No login can yield a grant the service must refuse after committing the instance's nonce (issue 18.7). */
 
@@ -34,7 +42,9 @@ describe('the root policy in roles and role tags', () => {
     const response = await h.write('role/web', fields);
     expect(response.status).toBe(400);
     expect(errorOf(response)).toContain('cannot include the "root" policy');
-    expect(((await h.read('role/web')).body as { data: { token_policies: string[] } }).data.token_policies).toEqual(['dev']);
+    expect(((await h.read('role/web')).body as { data: { token_policies: string[] } }).data.token_policies).toEqual([
+      'dev',
+    ]);
   });
 
   it('refuses a role tag that would pass on root from a role stored before the rule', async () => {

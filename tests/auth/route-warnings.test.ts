@@ -30,7 +30,9 @@ describe("the auth method's warning for unknown fields", () => {
   it('warns on reads about unknown query parameters, and on role tags, and not on refusals', async () => {
     const h = adminHarness();
     await h.write('role/web', { ...EC2_ROLE, role_tag: 'VaultRole' });
-    expect(warningsOf(await h.call('GET', 'role/web', undefined, { query: { verbose: 'true' } }))).toEqual([warning('verbose')]);
+    expect(warningsOf(await h.call('GET', 'role/web', undefined, { query: { verbose: 'true' } }))).toEqual([
+      warning('verbose'),
+    ]);
     const tag = await h.write('role/web/tag', { policies: [], max_ttls: '1h' });
     expect(tag.status).toBe(200);
     expect(warningsOf(tag)).toEqual([warning('max_ttls')]);

@@ -41,7 +41,7 @@ describe.each(FILES)('Wycheproof %s', (file) => {
     expect(groups.reduce((count, group) => count + group.tests.length, 0)).toBe(vectors.numberOfTests);
   });
 
-  it('every verdict is Wycheproof\'s (acceptable: refused), and crypto.verify agrees', () => {
+  it("every verdict is Wycheproof's (acceptable: refused), and crypto.verify agrees", () => {
     const verdicts = { valid: 0, invalid: 0, acceptable: 0 };
     for (const group of vectors.testGroups) {
       const publicKey = createPublicKey({ key: Buffer.from(group.publicKeyDer, 'hex'), format: 'der', type: 'spki' });
@@ -69,10 +69,14 @@ describe.each(FILES)('Wycheproof %s', (file) => {
   });
 
   it('the acceptable vector is the DigestInfo without NULL parameters, and it is refused', () => {
-    const acceptable = vectors.testGroups.flatMap((group) => group.tests.map((vector) => ({ group, vector }))).filter(({ vector }) => vector.result === 'acceptable');
+    const acceptable = vectors.testGroups
+      .flatMap((group) => group.tests.map((vector) => ({ group, vector })))
+      .filter(({ vector }) => vector.result === 'acceptable');
     expect(acceptable.map(({ vector }) => vector.flags)).toEqual([['MissingNull']]);
     const [{ group, vector }] = acceptable as [(typeof acceptable)[number]];
-    const key = new RsaPublicKey(createPublicKey({ key: Buffer.from(group.publicKeyDer, 'hex'), format: 'der', type: 'spki' }));
+    const key = new RsaPublicKey(
+      createPublicKey({ key: Buffer.from(group.publicKeyDer, 'hex'), format: 'der', type: 'spki' }),
+    );
     expect(key.verifies('sha256', Buffer.from(vector.msg, 'hex'), Buffer.from(vector.sig, 'hex'))).toBe(false);
   });
 });

@@ -1,7 +1,16 @@
 // RsaPublicKey checks PKCS#1 v1.5 signatures by comparing the whole recovered block with the one valid encoding. These
 // tests hold it to crypto.verify's verdicts: on genuine signatures, on tampered ones, and on blocks crafted with the
 // private key to be almost right (each the shape of a known forgery or padding mistake).
-import { constants, createHash, createPublicKey, generateKeyPairSync, privateEncrypt, sign, verify, type KeyObject } from 'node:crypto';
+import {
+  constants,
+  createHash,
+  createPublicKey,
+  generateKeyPairSync,
+  privateEncrypt,
+  sign,
+  verify,
+  type KeyObject,
+} from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { RsaPublicKey, type RsaHash } from '../../src/auth/pkcs7/rsa-signature.js';
@@ -11,7 +20,10 @@ const DIGEST_INFO: Record<RsaHash, string> = {
   sha256: '3031300d060960864801650304020105000420',
 };
 // The same DigestInfo with the NULL parameters left out: OpenSSL's verify refuses it too.
-const WITHOUT_NULL: Record<RsaHash, string> = { sha1: '301f300706052b0e03021a0414', sha256: '302f300b0609608648016503040201' + '0420' };
+const WITHOUT_NULL: Record<RsaHash, string> = {
+  sha1: '301f300706052b0e03021a0414',
+  sha256: '302f300b0609608648016503040201' + '0420',
+};
 
 const keys = [1024, 2048, 3072].map((modulusLength) => generateKeyPairSync('rsa', { modulusLength }));
 
@@ -23,7 +35,12 @@ function signatureOf(privateKey: KeyObject, block: Buffer): Buffer {
 /** 0x00 0x01 PS 0x00 T, where T is the hex DigestInfo prefix then the digest, the block `length` octets long. */
 function block(length: number, info: string, digest: Buffer, padding = 0xff): Buffer {
   const tail = Buffer.concat([Buffer.from(info, 'hex'), digest]);
-  return Buffer.concat([Buffer.from([0x00, 0x01]), Buffer.alloc(length - tail.length - 3, padding), Buffer.from([0x00]), tail]);
+  return Buffer.concat([
+    Buffer.from([0x00, 0x01]),
+    Buffer.alloc(length - tail.length - 3, padding),
+    Buffer.from([0x00]),
+    tail,
+  ]);
 }
 
 function agree(publicKey: KeyObject, hash: RsaHash, data: Buffer, signature: Buffer): boolean {
@@ -41,27 +58,37 @@ function agree(publicKey: KeyObject, hash: RsaHash, data: Buffer, signature: Buf
 describe('RsaPublicKey', () => {
   it('accepts every genuine signature crypto.verify accepts, for each key size and hash', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...keys), fc.constantFrom<RsaHash>('sha1', 'sha256'), fc.uint8Array({ maxLength: 600 }), ({ publicKey, privateKey }, hash, bytes) => {
-        const data = Buffer.from(bytes);
-        expect(agree(publicKey, hash, data, sign(hash, data, privateKey))).toBe(true);
-      }),
+      fc.property(
+        fc.constantFrom(...keys),
+        fc.constantFrom<RsaHash>('sha1', 'sha256'),
+        fc.uint8Array({ maxLength: 600 }),
+        ({ publicKey, privateKey }, hash, bytes) => {
+          const data = Buffer.from(bytes);
+          expect(agree(publicKey, hash, data, sign(hash, data, privateKey))).toBe(true);
+        },
+      ),
       { numRuns: 60 },
     );
   });
 
   it('refuses a signature with any one bit flipped, or checked against other data or the other hash', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...keys), fc.uint8Array({ minLength: 1, maxLength: 300 }), fc.nat(), ({ publicKey, privateKey }, bytes, bit) => {
-        const data = Buffer.from(bytes);
-        const signature = sign('sha256', data, privateKey);
-        const flipped = Buffer.from(signature);
-        flipped[(bit >>> 3) % flipped.length]! ^= 1 << (bit & 7);
-        expect(agree(publicKey, 'sha256', data, flipped)).toBe(false);
-        const other = Buffer.from(data);
-        other[0]! ^= 1;
-        expect(agree(publicKey, 'sha256', other, signature)).toBe(false);
-        expect(agree(publicKey, 'sha1', data, signature)).toBe(false);
-      }),
+      fc.property(
+        fc.constantFrom(...keys),
+        fc.uint8Array({ minLength: 1, maxLength: 300 }),
+        fc.nat(),
+        ({ publicKey, privateKey }, bytes, bit) => {
+          const data = Buffer.from(bytes);
+          const signature = sign('sha256', data, privateKey);
+          const flipped = Buffer.from(signature);
+          flipped[(bit >>> 3) % flipped.length]! ^= 1 << (bit & 7);
+          expect(agree(publicKey, 'sha256', data, flipped)).toBe(false);
+          const other = Buffer.from(data);
+          other[0]! ^= 1;
+          expect(agree(publicKey, 'sha256', other, signature)).toBe(false);
+          expect(agree(publicKey, 'sha1', data, signature)).toBe(false);
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -118,9 +145,13 @@ describe('RsaPublicKey', () => {
 
   it('refuses every signature for a hash whose encoding does not fit the key, as crypto.verify does', () => {
     // A 480-bit modulus (60 octets): a SHA-256 encoding needs 62 (its DigestInfo, the digest and 11 octets of framing).
-    const tiny = createPublicKey({ key: { kty: 'RSA', n: Buffer.alloc(60, 0xc5).toString('base64url'), e: 'AQAB' }, format: 'jwk' });
+    const tiny = createPublicKey({
+      key: { kty: 'RSA', n: Buffer.alloc(60, 0xc5).toString('base64url'), e: 'AQAB' },
+      format: 'jwk',
+    });
     const data = Buffer.from('x');
-    for (const signature of [Buffer.alloc(60, 1), Buffer.alloc(60, 0x42)]) expect(agree(tiny, 'sha256', data, signature)).toBe(false);
+    for (const signature of [Buffer.alloc(60, 1), Buffer.alloc(60, 0x42)])
+      expect(agree(tiny, 'sha256', data, signature)).toBe(false);
   });
 
   it('takes only RSA keys', () => {

@@ -7,7 +7,12 @@ describe('spec Errors table (administration)', () => {
     const h = adminHarness();
     const refused = [
       { auth_type: 'iam', bound_iam_principal_arn: 'arn:aws:iam::123456789012:role/*', bound_vpc_id: 'vpc-1' },
-      { auth_type: 'iam', inferred_entity_type: 'ec2_instance', inferred_aws_region: 'us-east-1', bound_region: 'us-east-1' },
+      {
+        auth_type: 'iam',
+        inferred_entity_type: 'ec2_instance',
+        inferred_aws_region: 'us-east-1',
+        bound_region: 'us-east-1',
+      },
       { auth_type: 'ec2', bound_iam_principal_arn: 'arn:aws:iam::123456789012:role/*' },
     ];
     for (const body of refused) expect((await h.write('role/r', body)).status, JSON.stringify(body)).toBe(400);
@@ -16,15 +21,23 @@ describe('spec Errors table (administration)', () => {
 
   it('role_tag on an iam role: refused', async () => {
     const h = adminHarness();
-    const response = await h.write('role/r', { bound_iam_principal_arn: 'arn:aws:iam::123456789012:role/*', role_tag: 'VaultRole' });
+    const response = await h.write('role/r', {
+      bound_iam_principal_arn: 'arn:aws:iam::123456789012:role/*',
+      role_tag: 'VaultRole',
+    });
     expect(response.status).toBe(400);
   });
 
   it('allow_instance_migration and disallow_reauthentication both set: refused, on roles and on role tags', async () => {
     const h = adminHarness();
-    expect((await h.write('role/r', { ...EC2_ROLE, allow_instance_migration: true, disallow_reauthentication: true })).status).toBe(400);
+    expect(
+      (await h.write('role/r', { ...EC2_ROLE, allow_instance_migration: true, disallow_reauthentication: true }))
+        .status,
+    ).toBe(400);
     await h.write('role/r', { ...EC2_ROLE, role_tag: 'VaultRole' });
-    expect((await h.write('role/r/tag', { allow_instance_migration: true, disallow_reauthentication: true })).status).toBe(400);
+    expect(
+      (await h.write('role/r/tag', { allow_instance_migration: true, disallow_reauthentication: true })).status,
+    ).toBe(400);
   });
 
   it('rotating root credentials when the access key is not the only key: new key generation fails', async () => {
@@ -39,7 +52,10 @@ describe('spec Errors table (administration)', () => {
 
   it('enabling resolve_aws_unique_ids when the principal cannot be resolved: enabling fails', async () => {
     const h = adminHarness();
-    await h.write('role/r', { bound_iam_principal_arn: 'arn:aws:iam::123456789012:user/ghost', resolve_aws_unique_ids: false });
+    await h.write('role/r', {
+      bound_iam_principal_arn: 'arn:aws:iam::123456789012:user/ghost',
+      resolve_aws_unique_ids: false,
+    });
     expect((await h.write('role/r', { resolve_aws_unique_ids: true })).status).toBe(400);
     expect(dataOf(await h.read('role/r')).resolve_aws_unique_ids).toBe(false);
   });

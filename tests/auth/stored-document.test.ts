@@ -15,10 +15,7 @@ import { adminHarness } from './admin-harness.js';
 const pets = documentFolder({
   folder: 'pet/',
   shape: z.object({ title: z.string(), tags: z.array(z.string()) }),
-  upgrades: [
-    ({ name, ...rest }) => ({ ...rest, title: name }),
-    (older) => ({ ...older, tags: [] }),
-  ],
+  upgrades: [({ name, ...rest }) => ({ ...rest, title: name }), (older) => ({ ...older, tags: [] })],
 });
 
 const settings = storedDocument({
@@ -30,8 +27,10 @@ const settings = storedDocument({
 function setup() {
   const storage = testStorage();
   const context = new AuthContext({ storage, cloud: new FakeCloud() });
-  const put = (key: string, value: unknown) => storage.put(`auth/${key}`, new TextEncoder().encode(JSON.stringify(value)));
-  const stored = async (key: string) => JSON.parse(new TextDecoder().decode(await storage.get(`auth/${key}`))) as unknown;
+  const put = (key: string, value: unknown) =>
+    storage.put(`auth/${key}`, new TextEncoder().encode(JSON.stringify(value)));
+  const stored = async (key: string) =>
+    JSON.parse(new TextDecoder().decode(await storage.get(`auth/${key}`))) as unknown;
   return { context, put, stored };
 }
 
@@ -121,8 +120,16 @@ describe('stored documents', () => {
     await h.write('config/sts/111111111111', { sts_role: 'arn:aws:iam::111111111111:role/r' });
     await h.write('config/tidy/identity-accesslist', { safety_buffer: '1h' });
     await h.write('config/identity', { iam_alias: 'full_arn' });
-    for (const key of ['role/web', 'config/client', 'config/sts/111111111111', 'config/tidy/identity-accesslist', 'config/identity']) {
-      const document = JSON.parse(new TextDecoder().decode(await h.storage.get(`auth/${key}`))) as { version?: unknown };
+    for (const key of [
+      'role/web',
+      'config/client',
+      'config/sts/111111111111',
+      'config/tidy/identity-accesslist',
+      'config/identity',
+    ]) {
+      const document = JSON.parse(new TextDecoder().decode(await h.storage.get(`auth/${key}`))) as {
+        version?: unknown;
+      };
       expect(document.version, key).toBe(1);
     }
   });

@@ -41,7 +41,9 @@ function staged(): { h: LoginHarness; alice: string } {
 
 function iamLogin(role: string): EngineRequest {
   const headers = {
-    Authorization: [`AWS4-HMAC-SHA256 Credential=AKIAEXAMPLE/20180509/us-east-1/sts/aws4_request, SignedHeaders=content-type;host;x-amz-date;x-service-cloud-iam-server-id, Signature=0123abcd`],
+    Authorization: [
+      `AWS4-HMAC-SHA256 Credential=AKIAEXAMPLE/20180509/us-east-1/sts/aws4_request, SignedHeaders=content-type;host;x-amz-date;x-service-cloud-iam-server-id, Signature=0123abcd`,
+    ],
     'Content-Type': ['application/x-www-form-urlencoded; charset=utf-8'],
     'X-Amz-Date': ['20180509T124000Z'],
     'X-Service-Cloud-IAM-Server-ID': [SERVER_ID],
@@ -72,26 +74,84 @@ async function writeEveryDocument(h: LoginHarness, alice: string): Promise<Step[
         instance_cache_seconds: 30,
       },
     ],
-    ['config/identity', { iam_alias: 'full_arn', iam_metadata: 'canonical_arn,client_arn', ec2_alias: 'image_id', ec2_metadata: 'ami_id,instance_id,region' }],
+    [
+      'config/identity',
+      {
+        iam_alias: 'full_arn',
+        iam_metadata: 'canonical_arn,client_arn',
+        ec2_alias: 'image_id',
+        ec2_metadata: 'ami_id,instance_id,region',
+      },
+    ],
     ['config/certificate/extra', { aws_public_cert: CERTIFICATE, type: 'identity' }],
     ['config/sts/111111111111', { sts_role: 'arn:aws:iam::111111111111:role/reader', external_id: 'ext-1' }],
     ['config/sts/222222222222', { sts_role: 'arn:aws:iam::222222222222:role/reader' }],
     ['config/tidy/identity-accesslist', { safety_buffer: '48h' }],
     ['config/tidy/roletag-denylist', { disable_periodic_tidy: true }],
-    ['role/app', { auth_type: 'ec2', bound_ami_id: SAMPLE.imageId, bound_account_id: account, bound_region: SAMPLE.region, policies: 'Reader,admin', ttl: '1h', token_max_ttl: '4h', allow_instance_migration: true }],
-    ['role/Web', { auth_type: 'ec2', bound_ami_id: 'ami-1', role_tag: 'VaultRole', token_policies: 'p,q', token_type: 'service', token_num_uses: 3, token_period: '30m', token_explicit_max_ttl: '2h', token_no_default_policy: true, token_bound_cidrs: '10.0.0.0/8' }],
-    ['role/dev', { auth_type: 'iam', bound_iam_principal_arn: [alice, `arn:aws:iam::${account}:role/ops-*`], token_policies: 'dev', token_ttl: '15m' }],
-    ['role/infer', { auth_type: 'iam', inferred_entity_type: 'ec2_instance', inferred_aws_region: SAMPLE.region, bound_ami_id: SAMPLE.imageId, resolve_aws_unique_ids: false, bound_iam_principal_arn: `arn:aws:iam::${account}:role/ops` }],
+    [
+      'role/app',
+      {
+        auth_type: 'ec2',
+        bound_ami_id: SAMPLE.imageId,
+        bound_account_id: account,
+        bound_region: SAMPLE.region,
+        policies: 'Reader,admin',
+        ttl: '1h',
+        token_max_ttl: '4h',
+        allow_instance_migration: true,
+      },
+    ],
+    [
+      'role/Web',
+      {
+        auth_type: 'ec2',
+        bound_ami_id: 'ami-1',
+        role_tag: 'VaultRole',
+        token_policies: 'p,q',
+        token_type: 'service',
+        token_num_uses: 3,
+        token_period: '30m',
+        token_explicit_max_ttl: '2h',
+        token_no_default_policy: true,
+        token_bound_cidrs: '10.0.0.0/8',
+      },
+    ],
+    [
+      'role/dev',
+      {
+        auth_type: 'iam',
+        bound_iam_principal_arn: [alice, `arn:aws:iam::${account}:role/ops-*`],
+        token_policies: 'dev',
+        token_ttl: '15m',
+      },
+    ],
+    [
+      'role/infer',
+      {
+        auth_type: 'iam',
+        inferred_entity_type: 'ec2_instance',
+        inferred_aws_region: SAMPLE.region,
+        bound_ami_id: SAMPLE.imageId,
+        resolve_aws_unique_ids: false,
+        bound_iam_principal_arn: `arn:aws:iam::${account}:role/ops`,
+      },
+    ],
   ];
   for (const [path, body] of writes) expectWritten(await h.write(path, body));
-  const tag = dataOf(await h.write('role/web/tag', { policies: 'p', max_ttl: '1h', instance_id: 'i-0abc' })).tag_value as string;
+  const tag = dataOf(await h.write('role/web/tag', { policies: 'p', max_ttl: '1h', instance_id: 'i-0abc' }))
+    .tag_value as string;
   expectWritten(await h.write(`roletag-denylist/${tag}`));
   const first = grantOf(await h.login({ role: 'app', pkcs7: sampleField(SAMPLE, 'rsa2048') }));
 
   const read = (path: string): Step => ({ request: { method: 'GET', path } });
   const list = (path: string): Step => ({ request: { method: 'LIST', path } });
   const write = (path: string, body: Record<string, unknown>): Step => ({ request: { method: 'POST', path, body } });
-  const relogin = { role: 'app', identity: sampleField(SAMPLE, 'document'), signature: sampleField(SAMPLE, 'signature'), nonce: first.metadata.nonce };
+  const relogin = {
+    role: 'app',
+    identity: sampleField(SAMPLE, 'document'),
+    signature: sampleField(SAMPLE, 'signature'),
+    nonce: first.metadata.nonce,
+  };
   return [
     ...writes.map(([path]) => read(path)),
     list('config/certificates/'),
@@ -143,7 +203,9 @@ function filesBelow(folder: string): string[] {
 
 async function keysBelow(h: LoginHarness, folder: string): Promise<string[]> {
   const names = await h.storage.list(folder);
-  const nested = await Promise.all(names.map((name) => (name.endsWith('/') ? keysBelow(h, folder + name) : [folder + name])));
+  const nested = await Promise.all(
+    names.map((name) => (name.endsWith('/') ? keysBelow(h, folder + name) : [folder + name])),
+  );
   return nested.flat();
 }
 
@@ -173,6 +235,11 @@ describe.each(RELEASES)('documents as %s stored them', (release) => {
       await h.storage.put(PREFIX + relative(folder, file).slice(0, -'.json'.length), readFileSync(file));
     }
     const recorded = JSON.parse(readFileSync(join(FIXTURES, release, 'answers.json'), 'utf8')) as Answer[];
-    expect(await answer(h, recorded.map(({ step }) => step))).toEqual(recorded);
+    expect(
+      await answer(
+        h,
+        recorded.map(({ step }) => step),
+      ),
+    ).toEqual(recorded);
   });
 });

@@ -8,11 +8,20 @@ import { adminHarness, dataOf, errorOf } from './admin-harness.js';
 describe('config/sts', () => {
   it('creates, reads, updates, lists and deletes per-account roles', async () => {
     const h = adminHarness();
-    expect((await h.write('config/sts/111111111111', { sts_role: 'arn:aws:iam::111111111111:role/vault' })).status).toBe(204);
     expect(
-      (await h.write('config/sts/222222222222', { sts_role: 'arn:aws:iam::222222222222:role/vault', external_id: 'fake_id' })).status,
+      (await h.write('config/sts/111111111111', { sts_role: 'arn:aws:iam::111111111111:role/vault' })).status,
     ).toBe(204);
-    expect(dataOf(await h.read('config/sts/111111111111'))).toEqual({ sts_role: 'arn:aws:iam::111111111111:role/vault' });
+    expect(
+      (
+        await h.write('config/sts/222222222222', {
+          sts_role: 'arn:aws:iam::222222222222:role/vault',
+          external_id: 'fake_id',
+        })
+      ).status,
+    ).toBe(204);
+    expect(dataOf(await h.read('config/sts/111111111111'))).toEqual({
+      sts_role: 'arn:aws:iam::111111111111:role/vault',
+    });
     expect(dataOf(await h.read('config/sts/222222222222'))).toEqual({
       sts_role: 'arn:aws:iam::222222222222:role/vault',
       external_id: 'fake_id',
@@ -25,7 +34,9 @@ describe('config/sts', () => {
       external_id: 'fake_id',
     });
     await h.write('config/sts/222222222222', { external_id: '' });
-    expect(dataOf(await h.read('config/sts/222222222222'))).toEqual({ sts_role: 'arn:aws:iam::222222222222:role/other' });
+    expect(dataOf(await h.read('config/sts/222222222222'))).toEqual({
+      sts_role: 'arn:aws:iam::222222222222:role/other',
+    });
 
     expect((await h.remove('config/sts/111111111111')).status).toBe(204);
     expect((await h.remove('config/sts/222222222222')).status).toBe(204);
@@ -49,7 +60,12 @@ describe('config/sts', () => {
   it('builds the cloud scope login uses: client settings, region, account and its STS role', async () => {
     const storage = testStorage();
     const h = adminHarness({ storage });
-    await h.write('config/client', { access_key: 'AKIA1', secret_key: 's', sts_endpoint: 'https://sts.example.test', max_retries: 2 });
+    await h.write('config/client', {
+      access_key: 'AKIA1',
+      secret_key: 's',
+      sts_endpoint: 'https://sts.example.test',
+      max_retries: 2,
+    });
     await h.write('config/sts/111111111111', { sts_role: 'arn:aws:iam::111111111111:role/vault', external_id: 'x1' });
     const context = new AuthContext({ storage, cloud: new FakeCloud() });
     expect(await resolveCloudScope(context, { region: 'eu-west-1', accountId: '111111111111' })).toEqual({

@@ -16,7 +16,10 @@ async function seeded(options: { storage?: Storage; mountMaxTtl?: number } = {})
   const h = adminHarness({ storage, mountMaxTtl: options.mountMaxTtl ?? HOUR });
   const context = new AuthContext({ storage, clock: h.clock, cloud: new FakeCloud() });
   const start = h.clock.now().getTime();
-  for (const [id, offset] of [['i-early', HOUR], ['i-late', 10 * HOUR]] as const) {
+  for (const [id, offset] of [
+    ['i-early', HOUR],
+    ['i-late', 10 * HOUR],
+  ] as const) {
     await updateAccessListEntry(context, id, () => ({
       role: 'web',
       client_nonce: 'n',

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { AuthenticationRefused, AuthMethod, InvalidRequest, isGrant, isOk, errorsOf, type AuthGrant, type LoginBody } from '../../src/index.js';
+import {
+  AuthenticationRefused,
+  AuthMethod,
+  InvalidRequest,
+  isGrant,
+  isOk,
+  errorsOf,
+  type AuthGrant,
+  type LoginBody,
+} from '../../src/index.js';
 import { FAKE_ACCOUNT, FakeCloud } from '../support/fake-cloud.js';
 import { testStorage } from '../support/test-storage.js';
 
@@ -19,7 +28,11 @@ async function authWithRole(): Promise<AuthMethod> {
   const principal = cloud.addPrincipal('user', 'client');
   cloud.stsCaller = { arn: principal.arn, userId: principal.uniqueId, accountId: FAKE_ACCOUNT };
   const auth = new AuthMethod({ storage: testStorage(), cloud, env: {} });
-  const role = await auth.handle({ method: 'POST', path: 'role/client', body: { auth_type: 'iam', bound_iam_principal_arn: principal.arn, token_policies: ['app'] } });
+  const role = await auth.handle({
+    method: 'POST',
+    path: 'role/client',
+    body: { auth_type: 'iam', bound_iam_principal_arn: principal.arn, token_policies: ['app'] },
+  });
   expect(role.status).toBe(204);
   return auth;
 }
@@ -43,7 +56,11 @@ describe('auth.login, the typed login', () => {
     const answered = await auth.handle({ method: 'POST', path: 'login', body: { role: 'client' } });
     expect(answered.status).toBe(400);
 
-    const other = await auth.handle({ method: 'POST', path: 'role/other', body: { auth_type: 'iam', bound_iam_principal_arn: `arn:aws:iam::${FAKE_ACCOUNT}:role/other-*` } });
+    const other = await auth.handle({
+      method: 'POST',
+      path: 'role/other',
+      body: { auth_type: 'iam', bound_iam_principal_arn: `arn:aws:iam::${FAKE_ACCOUNT}:role/other-*` },
+    });
     expect(other.status).toBe(204);
     await expect(auth.login({ ...iamBody, role: 'other' })).rejects.toThrow(AuthenticationRefused);
     const refused = await auth.handle({ method: 'POST', path: 'login', body: { ...iamBody, role: 'other' } });
@@ -61,7 +78,11 @@ describe('auth.login, the typed login', () => {
 describe('narrowing handle() results', () => {
   it('isOk narrows to a success body, errorsOf reads the messages of a failure', async () => {
     const auth = new AuthMethod({ storage: testStorage(), cloud: new FakeCloud(), env: {} });
-    const written = await auth.handle({ method: 'POST', path: 'role/web', body: { auth_type: 'iam', bound_iam_principal_arn: 'arn:aws:iam::123456789012:role/*' } });
+    const written = await auth.handle({
+      method: 'POST',
+      path: 'role/web',
+      body: { auth_type: 'iam', bound_iam_principal_arn: 'arn:aws:iam::123456789012:role/*' },
+    });
     expect(isOk(written)).toBe(true);
     expect(errorsOf(written)).toEqual([]);
 

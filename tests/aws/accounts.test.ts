@@ -14,7 +14,12 @@ describe('AwsCloudProvider STS roles and the account check (decision 15)', () =>
     clock = new ManualClock(new Date());
     world = await startWorld({ clock });
     world.aws.addInstance({ accountId: ownAccount, region: 'us-east-1', instanceId: ownInstance, imageId: 'ami-own' });
-    world.aws.addInstance({ accountId: otherAccount, region: 'us-east-1', instanceId: otherInstance, imageId: 'ami-other' });
+    world.aws.addInstance({
+      accountId: otherAccount,
+      region: 'us-east-1',
+      instanceId: otherInstance,
+      imageId: 'ami-other',
+    });
     roleArn = world.aws.createRole({ accountId: otherAccount, roleName: 'strongroom-reader', externalId: 'ext-1' }).arn;
   });
   afterEach(() => world.aws.stop());
@@ -23,9 +28,13 @@ describe('AwsCloudProvider STS roles and the account check (decision 15)', () =>
     world.scope({ region, accountId: otherAccount, stsRole: { roleArn, externalId } });
 
   it('reports its own identity with GetCallerIdentity, signed for sts_region when set', async () => {
-    const identity = await newProvider({ clock }).getCallerIdentity({ settings: { ...world.settings, stsRegion: 'eu-central-1' } });
+    const identity = await newProvider({ clock }).getCallerIdentity({
+      settings: { ...world.settings, stsRegion: 'eu-central-1' },
+    });
     expect(identity).toEqual({ arn: world.user.arn, userId: world.user.userId, accountId: ownAccount });
-    expect(world.aws.calls('GetCallerIdentity').map((entry) => [entry.service, entry.region])).toEqual([['sts', 'eu-central-1']]);
+    expect(world.aws.calls('GetCallerIdentity').map((entry) => [entry.service, entry.region])).toEqual([
+      ['sts', 'eu-central-1'],
+    ]);
   });
 
   it('assumes the account role (with its external id) and acts with the temporary credentials', async () => {
@@ -74,9 +83,9 @@ describe('AwsCloudProvider STS roles and the account check (decision 15)', () =>
     await expect(refused).rejects.toThrow(AuthenticationRefused);
     await expect(refused).rejects.toThrow(`account "${otherAccount}"`);
     await expect(refused).rejects.toThrow(`account "${ownAccount}"`);
-    await expect(provider.getPrincipal(world.scope(), `arn:aws:iam::${otherAccount}:role/strongroom-reader`)).rejects.toThrow(
-      AuthenticationRefused,
-    );
+    await expect(
+      provider.getPrincipal(world.scope(), `arn:aws:iam::${otherAccount}:role/strongroom-reader`),
+    ).rejects.toThrow(AuthenticationRefused);
 
     expect(world.aws.calls('GetCallerIdentity')).toHaveLength(1);
     expect(world.aws.calls('DescribeInstances')).toHaveLength(2);
@@ -106,7 +115,10 @@ describe('AwsCloudProvider STS roles and the account check (decision 15)', () =>
       world.key.accessKeyId,
       second.accessKeyId,
     ]);
-    expect(world.aws.calls('AssumeRole').map((entry) => entry.accessKeyId)).toEqual([world.key.accessKeyId, second.accessKeyId]);
+    expect(world.aws.calls('AssumeRole').map((entry) => entry.accessKeyId)).toEqual([
+      world.key.accessKeyId,
+      second.accessKeyId,
+    ]);
   });
 
   it('shares one AssumeRole among concurrent calls', async () => {

@@ -48,6 +48,8 @@ export function decodeIamLogin(body: {
     method: body.iam_http_request_method,
     url: fromBase64(body.iam_request_url),
     body: fromBase64(body.iam_request_body),
-    headers: Object.fromEntries(Object.entries(parsed).map(([name, value]) => [name, Array.isArray(value) ? value : [value]])),
+    headers: Object.fromEntries(
+      Object.entries(parsed).map(([name, value]) => [name, Array.isArray(value) ? value : [value]]),
+    ),
   };
 }

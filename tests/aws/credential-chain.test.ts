@@ -38,8 +38,16 @@ const file = (name: string, text: string) => {
   return path;
 };
 const provider = (env: Record<string, string | undefined>, extra: Parameters<typeof newProvider>[0] = {}) =>
-  newProvider({ env, clock, imdsTimeoutMs: 10_000, timeoutMs: 10_000, onCredentials: (event) => events.push(event), ...extra });
-const callerArn = async (chosen: ReturnType<typeof newProvider>) => (await chosen.getCallerIdentity({ settings: keyless })).arn;
+  newProvider({
+    env,
+    clock,
+    imdsTimeoutMs: 10_000,
+    timeoutMs: 10_000,
+    onCredentials: (event) => events.push(event),
+    ...extra,
+  });
+const callerArn = async (chosen: ReturnType<typeof newProvider>) =>
+  (await chosen.getCallerIdentity({ settings: keyless })).arn;
 const session = (sessionName: string, durationSeconds = 3600) =>
   world.aws.issueSessionCredentials({ accountId: otherAccount, roleName: 'service', sessionName, durationSeconds });
 const assumedArn = (sessionName: string) => `arn:aws:sts::${otherAccount}:assumed-role/service/${sessionName}`;
@@ -47,29 +55,46 @@ const assumedArn = (sessionName: string) => `arn:aws:sts::${otherAccount}:assume
 describe('credential sources', () => {
   it('AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN, with AWS_REGION as the default region', async () => {
     const issued = session('env');
-    const env = { AWS_ACCESS_KEY_ID: issued.accessKeyId, AWS_SECRET_ACCESS_KEY: issued.secretAccessKey, AWS_SESSION_TOKEN: issued.sessionToken, AWS_REGION: 'eu-central-1' };
+    const env = {
+      AWS_ACCESS_KEY_ID: issued.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: issued.secretAccessKey,
+      AWS_SESSION_TOKEN: issued.sessionToken,
+      AWS_REGION: 'eu-central-1',
+    };
     expect(await callerArn(provider(env))).toBe(assumedArn('env'));
     expect(world.aws.requests[0]?.region).toBe('eu-central-1');
     expect(events).toEqual([{ source: 'env:AWS', fetched: false }]);
   });
 
   it('AWS_DEFAULT_REGION when AWS_REGION is unset', async () => {
-    const env = { AWS_ACCESS_KEY_ID: world.key.accessKeyId, AWS_SECRET_ACCESS_KEY: world.key.secretAccessKey, AWS_DEFAULT_REGION: 'ap-south-1' };
+    const env = {
+      AWS_ACCESS_KEY_ID: world.key.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: world.key.secretAccessKey,
+      AWS_DEFAULT_REGION: 'ap-south-1',
+    };
     await callerArn(provider(env));
     expect(world.aws.requests[0]?.region).toBe('ap-south-1');
   });
 
   it('shared credentials file: the default profile, or AWS_PROFILE', async () => {
-    const credentials = file('credentials', `[default]\naws_access_key_id = ${world.key.accessKeyId}\naws_secret_access_key = ${world.key.secretAccessKey}\n\n[other]\naws_access_key_id = AKIAUNKNOWN\naws_secret_access_key = x\n`);
+    const credentials = file(
+      'credentials',
+      `[default]\naws_access_key_id = ${world.key.accessKeyId}\naws_secret_access_key = ${world.key.secretAccessKey}\n\n[other]\naws_access_key_id = AKIAUNKNOWN\naws_secret_access_key = x\n`,
+    );
     const env = { AWS_SHARED_CREDENTIALS_FILE: credentials, AWS_CONFIG_FILE: join(directory, 'absent') };
     expect(await callerArn(provider(env))).toBe(world.user.arn);
     await expect(callerArn(provider({ ...env, AWS_PROFILE: 'other' }))).rejects.toThrow(/InvalidClientTokenId/);
-    await expect(callerArn(provider({ ...env, AWS_PROFILE: 'missing' }))).rejects.toThrow(/profile "missing" is not in/);
+    await expect(callerArn(provider({ ...env, AWS_PROFILE: 'missing' }))).rejects.toThrow(
+      /profile "missing" is not in/,
+    );
   });
 
   it('HOME/.aws/credentials when no file variable is set', async () => {
     mkdirSync(join(directory, '.aws'));
-    writeFileSync(join(directory, '.aws', 'credentials'), `[default]\naws_access_key_id=${world.key.accessKeyId}\naws_secret_access_key=${world.key.secretAccessKey}\n`);
+    writeFileSync(
+      join(directory, '.aws', 'credentials'),
+      `[default]\naws_access_key_id=${world.key.accessKeyId}\naws_secret_access_key=${world.key.secretAccessKey}\n`,
+    );
     expect(await callerArn(provider({ HOME: directory }))).toBe(world.user.arn);
   });
 
@@ -90,24 +115,39 @@ describe('credential sources', () => {
         'role_session_name = top-session',
       ].join('\n'),
     );
-    const credentials = file('credentials', `[base]\naws_access_key_id = ${world.key.accessKeyId}\naws_secret_access_key = ${world.key.secretAccessKey}\n`);
+    const credentials = file(
+      'credentials',
+      `[base]\naws_access_key_id = ${world.key.accessKeyId}\naws_secret_access_key = ${world.key.secretAccessKey}\n`,
+    );
     const env = { AWS_CONFIG_FILE: config, AWS_SHARED_CREDENTIALS_FILE: credentials, AWS_PROFILE: 'top' };
     expect(await callerArn(provider(env))).toBe(`arn:aws:sts::${otherAccount}:assumed-role/final/top-session`);
     expect(world.aws.calls('AssumeRole').map((entry) => entry.accessKeyId?.slice(0, 4))).toEqual(['AKIA', 'ASIA']);
     expect(events[0]).toMatchObject({ source: 'shared-config', detail: 'profile top', fetched: true });
     expect(JSON.stringify(events)).not.toContain(world.key.secretAccessKey);
-    const loop = file('loop', '[profile a]\nrole_arn = arn:aws:iam::1:role/x\nsource_profile = b\n[profile b]\nrole_arn = arn:aws:iam::1:role/y\nsource_profile = a\n');
+    const loop = file(
+      'loop',
+      '[profile a]\nrole_arn = arn:aws:iam::1:role/x\nsource_profile = b\n[profile b]\nrole_arn = arn:aws:iam::1:role/y\nsource_profile = a\n',
+    );
     await expect(callerArn(provider({ AWS_CONFIG_FILE: loop, AWS_PROFILE: 'a' }))).rejects.toThrow(/loops/);
   });
 
   it('credential_process: runs the command, reads its Version 1 JSON, never echoes its output in errors', async () => {
     const issued = session('process');
-    const output = JSON.stringify({ Version: 1, AccessKeyId: issued.accessKeyId, SecretAccessKey: issued.secretAccessKey, SessionToken: issued.sessionToken, Expiration: issued.expiration.toISOString() });
+    const output = JSON.stringify({
+      Version: 1,
+      AccessKeyId: issued.accessKeyId,
+      SecretAccessKey: issued.secretAccessKey,
+      SessionToken: issued.sessionToken,
+      Expiration: issued.expiration.toISOString(),
+    });
     const script = file('creds.cjs', `process.stdout.write(${JSON.stringify(output)})`);
     const config = file('config', `[default]\ncredential_process = "${process.execPath}" "${script}"\n`);
     expect(await callerArn(provider({ AWS_CONFIG_FILE: config }))).toBe(assumedArn('process'));
 
-    const leaky = file('leaky.cjs', `process.stdout.write('{"Version":1,"AccessKeyId":"AKIA","SecretAccessKey":"hunter2-secret"'); process.exit(3)`);
+    const leaky = file(
+      'leaky.cjs',
+      `process.stdout.write('{"Version":1,"AccessKeyId":"AKIA","SecretAccessKey":"hunter2-secret"'); process.exit(3)`,
+    );
     const failing = file('failing', `[default]\ncredential_process = "${process.execPath}" "${leaky}"\n`);
     const failure = callerArn(provider({ AWS_CONFIG_FILE: failing }));
     await expect(failure).rejects.toThrow(/profile "default": exited with code 3/);
@@ -128,14 +168,26 @@ describe('credential sources', () => {
   });
 
   it('container credentials: FULL_URI with the token file (EKS Pod Identity), RELATIVE_URI (ECS)', async () => {
-    const container = await FakeContainerCredentials.start({ authorizationToken: 'pod-identity-token', credentials: () => session('container') });
+    const container = await FakeContainerCredentials.start({
+      authorizationToken: 'pod-identity-token',
+      credentials: () => session('container'),
+    });
     try {
       const tokenFile = file('pod-token', 'pod-identity-token\n');
-      const full = { AWS_CONTAINER_CREDENTIALS_FULL_URI: `${container.url}/v1/credentials`, AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE: tokenFile };
+      const full = {
+        AWS_CONTAINER_CREDENTIALS_FULL_URI: `${container.url}/v1/credentials`,
+        AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE: tokenFile,
+      };
       expect(await callerArn(provider(full))).toBe(assumedArn('container'));
-      const wrong = { AWS_CONTAINER_CREDENTIALS_FULL_URI: `${container.url}/v1/credentials`, AWS_CONTAINER_AUTHORIZATION_TOKEN: 'wrong' };
+      const wrong = {
+        AWS_CONTAINER_CREDENTIALS_FULL_URI: `${container.url}/v1/credentials`,
+        AWS_CONTAINER_AUTHORIZATION_TOKEN: 'wrong',
+      };
       await expect(callerArn(provider(wrong))).rejects.toThrow(/container credentials: .* answered HTTP 403/);
-      const relative = { AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: '/v2/credentials/abc', AWS_CONTAINER_AUTHORIZATION_TOKEN: 'pod-identity-token' };
+      const relative = {
+        AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: '/v2/credentials/abc',
+        AWS_CONTAINER_AUTHORIZATION_TOKEN: 'pod-identity-token',
+      };
       expect(await callerArn(provider(relative, { containerEndpoint: container.url }))).toBe(assumedArn('container'));
       expect(container.requests.map((entry) => [entry.path, entry.status])).toEqual([
         ['/v1/credentials', 200],
@@ -158,13 +210,19 @@ describe('credential sources', () => {
       await imds.stop();
     }
     const auth = new AuthMethod({ storage: testStorage(), cloud: provider({}, { imdsEndpoint: noImds }), clock });
-    await auth.handle({ method: 'POST', path: 'config/client', body: { sts_endpoint: world.aws.url, iam_endpoint: world.aws.url } });
+    await auth.handle({
+      method: 'POST',
+      path: 'config/client',
+      body: { sts_endpoint: world.aws.url, iam_endpoint: world.aws.url },
+    });
     // Writing a role bound to an IAM principal looks the principal up, with the provider's credentials.
     const body = { auth_type: 'iam', bound_iam_principal_arn: [`arn:aws:iam::${ownAccount}:role/app`] };
     const answer = await auth.handle({ method: 'POST', path: 'role/app', body });
     expect(answer.status).toBe(502);
     const [message] = (answer.body as { errors: string[] }).errors;
-    expect(message).toMatch(/no cloud credentials: config\/client .*CLOUD_ACCESS_KEY.*AWS_ACCESS_KEY_ID.*shared files.*web identity.*container.*instance metadata failed/);
+    expect(message).toMatch(
+      /no cloud credentials: config\/client .*CLOUD_ACCESS_KEY.*AWS_ACCESS_KEY_ID.*shared files.*web identity.*container.*instance metadata failed/,
+    );
   });
 });
 
@@ -183,7 +241,10 @@ describe('order and refresh', () => {
         AWS_ACCESS_KEY_ID: awsKey.accessKeyId,
         AWS_SECRET_ACCESS_KEY: awsKey.secretAccessKey,
         AWS_SESSION_TOKEN: awsKey.sessionToken,
-        AWS_CONFIG_FILE: file('config', `[default]\naws_access_key_id=${profileKey.accessKeyId}\naws_secret_access_key=${profileKey.secretAccessKey}\naws_session_token=${profileKey.sessionToken}\n`),
+        AWS_CONFIG_FILE: file(
+          'config',
+          `[default]\naws_access_key_id=${profileKey.accessKeyId}\naws_secret_access_key=${profileKey.secretAccessKey}\naws_session_token=${profileKey.sessionToken}\n`,
+        ),
         AWS_WEB_IDENTITY_TOKEN_FILE: file('token', world.aws.issueWebIdentityToken(role.arn)),
         AWS_ROLE_ARN: role.arn,
         AWS_ROLE_SESSION_NAME: 'web',
@@ -205,7 +266,13 @@ describe('order and refresh', () => {
         expect(await arnWith()).toBe(assumedArn(expected));
       }
       expect(events.map((event) => event.source)).toEqual([
-        'config/client', 'env:CLOUD', 'env:AWS', 'shared-config', 'web-identity', 'container', 'instance-metadata',
+        'config/client',
+        'env:CLOUD',
+        'env:AWS',
+        'shared-config',
+        'web-identity',
+        'container',
+        'instance-metadata',
       ]);
     } finally {
       await container.stop();
@@ -223,7 +290,12 @@ describe('order and refresh', () => {
       expect(new Set(arns)).toEqual(new Set([assumedArn('container')]));
       expect(container.requests).toHaveLength(2);
       expect(events.filter((event) => event.fetched)).toHaveLength(2);
-      const keys = new Set(world.aws.calls('GetCallerIdentity').slice(1).map((entry) => entry.accessKeyId));
+      const keys = new Set(
+        world.aws
+          .calls('GetCallerIdentity')
+          .slice(1)
+          .map((entry) => entry.accessKeyId),
+      );
       expect(keys.size).toBe(1);
       expect(keys.has(world.aws.calls('GetCallerIdentity')[0]?.accessKeyId)).toBe(false);
     } finally {

@@ -17,7 +17,12 @@ describe('AwsCloudProvider credential chain', () => {
     imds = await FakeImds.start({
       roleName: 'instance-role',
       credentials: () =>
-        world.aws.issueSessionCredentials({ accountId: ownAccount, roleName: 'instance-role', sessionName: 'i-0123456789abcdef0', durationSeconds: 3600 }),
+        world.aws.issueSessionCredentials({
+          accountId: ownAccount,
+          roleName: 'instance-role',
+          sessionName: 'i-0123456789abcdef0',
+          durationSeconds: 3600,
+        }),
     });
     keyless = settings({ endpoint: world.aws.url, iamEndpoint: world.aws.url, stsEndpoint: world.aws.url });
   });
@@ -37,7 +42,11 @@ describe('AwsCloudProvider credential chain', () => {
   });
 
   it('falls back to CLOUD_ACCESS_KEY / CLOUD_SECRET_KEY / CLOUD_SESSION_TOKEN from env', async () => {
-    const session = world.aws.issueSessionCredentials({ accountId: ownAccount, roleName: 'instance-role', sessionName: 'ci' });
+    const session = world.aws.issueSessionCredentials({
+      accountId: ownAccount,
+      roleName: 'instance-role',
+      sessionName: 'ci',
+    });
     const env = {
       CLOUD_ACCESS_KEY: session.accessKeyId,
       CLOUD_SECRET_KEY: session.secretAccessKey,
@@ -50,7 +59,10 @@ describe('AwsCloudProvider credential chain', () => {
   });
 
   it('reads env at call time, so a changed variable takes effect', async () => {
-    const env: Record<string, string | undefined> = { CLOUD_ACCESS_KEY: world.key.accessKeyId, CLOUD_SECRET_KEY: world.key.secretAccessKey };
+    const env: Record<string, string | undefined> = {
+      CLOUD_ACCESS_KEY: world.key.accessKeyId,
+      CLOUD_SECRET_KEY: world.key.secretAccessKey,
+    };
     const provider = newProvider({ env, clock, imdsEndpoint: imds.url });
     expect(await callerArn(provider)).toBe(world.user.arn);
     env.CLOUD_ACCESS_KEY = undefined;
@@ -101,7 +113,9 @@ describe('AwsCloudProvider credential chain', () => {
 
     const roleless = await FakeImds.start({});
     try {
-      await expect(callerArn(newProvider({ clock, imdsEndpoint: roleless.url }))).rejects.toThrow(/the instance has no IAM role/);
+      await expect(callerArn(newProvider({ clock, imdsEndpoint: roleless.url }))).rejects.toThrow(
+        /the instance has no IAM role/,
+      );
     } finally {
       await roleless.stop();
     }

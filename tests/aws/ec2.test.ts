@@ -27,7 +27,10 @@ describe('AwsCloudProvider.describeInstance', () => {
   afterEach(() => world.aws.stop());
 
   it('describes an instance with state, owner, image, network, profile and tags', async () => {
-    const description = await newProvider().describeInstance(world.scope({ region: 'us-east-1', accountId: ownAccount }), 'i-0123456789abcdef0');
+    const description = await newProvider().describeInstance(
+      world.scope({ region: 'us-east-1', accountId: ownAccount }),
+      'i-0123456789abcdef0',
+    );
     expect(description).toEqual({
       instanceId: 'i-0123456789abcdef0',
       state: 'running',
@@ -41,7 +44,10 @@ describe('AwsCloudProvider.describeInstance', () => {
   });
 
   it('leaves absent attributes out and keeps the leading zero of the owner account', async () => {
-    const description = await newProvider().describeInstance(world.scope({ region: 'eu-west-1' }), 'i-00000000000000e01');
+    const description = await newProvider().describeInstance(
+      world.scope({ region: 'eu-west-1' }),
+      'i-00000000000000e01',
+    );
     expect(description).toEqual({
       instanceId: 'i-00000000000000e01',
       state: 'stopped',
@@ -53,7 +59,9 @@ describe('AwsCloudProvider.describeInstance', () => {
 
   it('signs for the region of the call, also when the endpoint override serves every region', async () => {
     const provider = newProvider();
-    expect(await provider.describeInstance(world.scope({ region: 'us-east-1' }), 'i-00000000000000e01')).toBeUndefined();
+    expect(
+      await provider.describeInstance(world.scope({ region: 'us-east-1' }), 'i-00000000000000e01'),
+    ).toBeUndefined();
     expect(await provider.describeInstance(world.scope({ region: 'eu-west-1' }), 'i-00000000000000e01')).toBeDefined();
     const regions = world.aws.calls('DescribeInstances').map((entry) => [entry.region, entry.status]);
     expect(regions).toEqual([
@@ -80,7 +88,12 @@ describe('AwsCloudProvider.describeInstance', () => {
   });
 
   it('maps other AWS errors to CloudUnavailable naming the code and message', async () => {
-    world.aws.failNext({ kind: 'error', status: 403, code: 'UnauthorizedOperation', message: 'You are not authorized' });
+    world.aws.failNext({
+      kind: 'error',
+      status: 403,
+      code: 'UnauthorizedOperation',
+      message: 'You are not authorized',
+    });
     const failure = newProvider().describeInstance(world.scope(), 'i-0123456789abcdef0');
     await expect(failure).rejects.toThrow(CloudUnavailable);
     await expect(failure).rejects.toThrow(

@@ -16,9 +16,18 @@ const href = (endpoint: { url: URL; region: string }) => [endpoint.url.href, end
 describe('default endpoints', () => {
   it('derives regional EC2 and STS hosts in every partition', () => {
     expect(href(ec2Endpoint(none, 'eu-west-1'))).toEqual(['https://ec2.eu-west-1.amazonaws.com/', 'eu-west-1']);
-    expect(href(ec2Endpoint(none, 'cn-northwest-1'))).toEqual(['https://ec2.cn-northwest-1.amazonaws.com.cn/', 'cn-northwest-1']);
-    expect(href(ec2Endpoint(none, 'us-gov-east-1'))).toEqual(['https://ec2.us-gov-east-1.amazonaws.com/', 'us-gov-east-1']);
-    expect(href(stsEndpoint(none, 'ap-southeast-2'))).toEqual(['https://sts.ap-southeast-2.amazonaws.com/', 'ap-southeast-2']);
+    expect(href(ec2Endpoint(none, 'cn-northwest-1'))).toEqual([
+      'https://ec2.cn-northwest-1.amazonaws.com.cn/',
+      'cn-northwest-1',
+    ]);
+    expect(href(ec2Endpoint(none, 'us-gov-east-1'))).toEqual([
+      'https://ec2.us-gov-east-1.amazonaws.com/',
+      'us-gov-east-1',
+    ]);
+    expect(href(stsEndpoint(none, 'ap-southeast-2'))).toEqual([
+      'https://sts.ap-southeast-2.amazonaws.com/',
+      'ap-southeast-2',
+    ]);
     expect(href(stsEndpoint(none, 'cn-north-1'))).toEqual(['https://sts.cn-north-1.amazonaws.com.cn/', 'cn-north-1']);
   });
 
@@ -26,11 +35,11 @@ describe('default endpoints', () => {
     expect(href(iamEndpoint(none, 'aws'))).toEqual(['https://iam.amazonaws.com/', 'us-east-1']);
     expect(href(iamEndpoint(none, 'aws-us-gov'))).toEqual(['https://iam.us-gov.amazonaws.com/', 'us-gov-west-1']);
     expect(href(iamEndpoint(none, 'aws-cn'))).toEqual(['https://iam.cn-north-1.amazonaws.com.cn/', 'cn-north-1']);
-    expect([partitionOfRegion('us-east-1'), partitionOfRegion('cn-north-1'), partitionOfRegion('us-gov-west-1')]).toEqual([
-      'aws',
-      'aws-cn',
-      'aws-us-gov',
-    ]);
+    expect([
+      partitionOfRegion('us-east-1'),
+      partitionOfRegion('cn-north-1'),
+      partitionOfRegion('us-gov-west-1'),
+    ]).toEqual(['aws', 'aws-cn', 'aws-us-gov']);
   });
 
   it('refuses region names that are not region names, including ones that would steer the host', () => {
@@ -68,13 +77,18 @@ describe('endpoint overrides', () => {
     expect(href(ec2Endpoint(overridden, 'cn-north-1'))).toEqual(['http://127.0.0.1:4566/', 'cn-north-1']);
     expect(href(iamEndpoint(overridden, 'aws-cn'))).toEqual(['https://iam.proxy.internal/base', 'cn-north-1']);
     expect(href(stsEndpoint(overridden, 'us-west-2'))).toEqual(['http://sts.proxy.internal:8080/', 'eu-central-1']);
-    expect(href(stsEndpoint(settings({ stsEndpoint: 'http://sts.local' }), 'us-west-2'))).toEqual(['http://sts.local/', 'us-west-2']);
+    expect(href(stsEndpoint(settings({ stsEndpoint: 'http://sts.local' }), 'us-west-2'))).toEqual([
+      'http://sts.local/',
+      'us-west-2',
+    ]);
   });
 
   it('chooses the forwarding target from sts_endpoint, else the region, else sts_region, else the global endpoint', () => {
     expect(forwardingEndpoint(overridden, 'us-west-2').href).toBe('http://sts.proxy.internal:8080/');
     expect(forwardingEndpoint(none, 'us-west-2').href).toBe('https://sts.us-west-2.amazonaws.com/');
-    expect(forwardingEndpoint(settings({ stsRegion: 'eu-west-3' }), undefined).href).toBe('https://sts.eu-west-3.amazonaws.com/');
+    expect(forwardingEndpoint(settings({ stsRegion: 'eu-west-3' }), undefined).href).toBe(
+      'https://sts.eu-west-3.amazonaws.com/',
+    );
     expect(forwardingEndpoint(none, undefined).href).toBe('https://sts.amazonaws.com/');
   });
 
@@ -94,7 +108,9 @@ describe('AwsCloudProvider default endpoint use', () => {
       calls.push(`${action} ${String(input)}`);
       if (action === 'GetCallerIdentity') {
         const result = `<Arn>arn:aws:iam::${account}:user/u</Arn><UserId>AIDA1</UserId><Account>${account}</Account>`;
-        return new Response(`<GetCallerIdentityResponse><GetCallerIdentityResult>${result}</GetCallerIdentityResult></GetCallerIdentityResponse>`);
+        return new Response(
+          `<GetCallerIdentityResponse><GetCallerIdentityResult>${result}</GetCallerIdentityResult></GetCallerIdentityResponse>`,
+        );
       }
       const code = action === 'DescribeInstances' ? 'InvalidInstanceID.NotFound' : 'NoSuchEntity';
       return new Response(`<ErrorResponse><Error><Code>${code}</Code></Error></ErrorResponse>`, { status: 404 });
@@ -106,7 +122,10 @@ describe('AwsCloudProvider default endpoint use', () => {
     const recorder = recordingFetch('000000000001');
     const provider = newProvider({ fetch: recorder.fetch });
     const scope = { settings: settings({ accessKey: 'AKIAEXAMPLE', secretKey: 'secret' }) };
-    await provider.describeInstance({ ...scope, region: 'cn-north-1', accountId: '000000000001' }, 'i-0123456789abcdef0');
+    await provider.describeInstance(
+      { ...scope, region: 'cn-north-1', accountId: '000000000001' },
+      'i-0123456789abcdef0',
+    );
     await provider.getPrincipal(scope, 'arn:aws-us-gov:iam::000000000001:role/web');
     await provider.describeInstance({ ...scope, region: 'eu-west-1' }, 'i-0123456789abcdef0');
     expect(recorder.calls).toEqual([

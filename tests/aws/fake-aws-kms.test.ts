@@ -13,7 +13,13 @@ it('wraps and unwraps through the mounted KMS with a key the fake issued; a wron
   aws.createUser({ accountId: '111122223333', userName: 'vault' });
   const key = aws.createAccessKey('111122223333', 'vault');
   const keyId = aws.kms.createKey('root');
-  const root = new KmsRootKey({ keyId, region: 'us-east-1', endpoint: aws.url, maxRetries: 0, credentials: async () => key });
+  const root = new KmsRootKey({
+    keyId,
+    region: 'us-east-1',
+    endpoint: aws.url,
+    maxRetries: 0,
+    credentials: async () => key,
+  });
   const secret = new Uint8Array(32).fill(7);
   const wrapped = await root.wrapKey(secret);
   expect(Buffer.from(wrapped).equals(Buffer.from(secret))).toBe(false);
@@ -22,7 +28,13 @@ it('wraps and unwraps through the mounted KMS with a key the fake issued; a wron
     ['Encrypt', key.accessKeyId],
     ['Decrypt', key.accessKeyId],
   ]);
-  const forged = new KmsRootKey({ keyId, region: 'us-east-1', endpoint: aws.url, maxRetries: 0, credentials: async () => ({ ...key, secretAccessKey: 'wrong' }) });
+  const forged = new KmsRootKey({
+    keyId,
+    region: 'us-east-1',
+    endpoint: aws.url,
+    maxRetries: 0,
+    credentials: async () => ({ ...key, secretAccessKey: 'wrong' }),
+  });
   await expect(forged.wrapKey(secret)).rejects.toThrow();
   expect(aws.kms.calls).toHaveLength(2);
 });

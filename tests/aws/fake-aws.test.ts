@@ -21,14 +21,24 @@ describe('FakeAws signature and credential checks', () => {
   /** A hand-signed Query API call, for requests the provider would never make. */
   async function signedCall(service: string, region: string, action: string) {
     const url = new URL(world.aws.url);
-    const body = encodeForm([['Action', action], ['Version', '2010-05-08']]);
+    const body = encodeForm([
+      ['Action', action],
+      ['Version', '2010-05-08'],
+    ]);
     const headers = signRequest({ url, method: 'POST', service, region, body, now: clock.now() }, world.key);
-    const response = await fetch(url, { method: 'POST', body, headers: Object.entries(headers).filter(([name]) => name !== 'Host') });
+    const response = await fetch(url, {
+      method: 'POST',
+      body,
+      headers: Object.entries(headers).filter(([name]) => name !== 'Host'),
+    });
     return { status: response.status, body: await response.text() };
   }
 
   it('refuses unsigned requests, and unknown or inherited action names', async () => {
-    const unsigned = await fetch(world.aws.url, { method: 'POST', body: encodeForm([['Action', 'GetCallerIdentity']]) });
+    const unsigned = await fetch(world.aws.url, {
+      method: 'POST',
+      body: encodeForm([['Action', 'GetCallerIdentity']]),
+    });
     expect(unsigned.status).toBe(403);
     expect(await unsigned.text()).toContain('<Code>MissingAuthenticationToken</Code>');
     for (const action of ['Bogus', 'constructor', '__proto__']) {
@@ -39,7 +49,12 @@ describe('FakeAws signature and credential checks', () => {
   });
 
   it('refuses a session key without its token, or after it expired', async () => {
-    const session = world.aws.issueSessionCredentials({ accountId: ownAccount, roleName: 'app', sessionName: 's', durationSeconds: 900 });
+    const session = world.aws.issueSessionCredentials({
+      accountId: ownAccount,
+      roleName: 'app',
+      sessionName: 's',
+      durationSeconds: 900,
+    });
     const keys = { CLOUD_ACCESS_KEY: session.accessKeyId, CLOUD_SECRET_KEY: session.secretAccessKey };
     await expect(identityWith(keys)).rejects.toThrow(/InvalidClientTokenId/);
     const withToken = { ...keys, CLOUD_SESSION_TOKEN: session.sessionToken };

@@ -14,7 +14,13 @@ describe('shared lookups and the instance cache', () => {
   beforeEach(async () => {
     world = await startWorld();
     world.aws.addInstance({ accountId: ownAccount, region: 'us-east-1', instanceId: instanceId(1), imageId: 'ami-1' });
-    world.aws.addInstance({ accountId: ownAccount, region: 'us-east-1', instanceId: instanceId(2), imageId: 'ami-1', state: 'stopped' });
+    world.aws.addInstance({
+      accountId: ownAccount,
+      region: 'us-east-1',
+      instanceId: instanceId(2),
+      imageId: 'ami-1',
+      state: 'stopped',
+    });
   });
   afterEach(() => world.aws.stop());
   const provider = () => new AwsCloudProvider({ env: {}, imdsEndpoint: noImds, retryBaseDelayMs: 1 });
@@ -35,8 +41,12 @@ describe('shared lookups and the instance cache', () => {
     const role = world.aws.createRole({ accountId: ownAccount, roleName: 'web' });
     const other = world.aws.createRole({ accountId: ownAccount, roleName: 'batch' });
     const profile = world.aws.addInstanceProfile({ accountId: ownAccount, name: 'web-profile', roleNames: ['web'] });
-    const roles = await Promise.all(Array.from({ length: 20 }, (_, n) => cloud.getPrincipal(scope, n % 2 ? role.arn : other.arn)));
-    expect(roles.map((answer) => answer?.uniqueId)).toEqual(Array.from({ length: 20 }, (_, n) => (n % 2 ? role.roleId : other.roleId)));
+    const roles = await Promise.all(
+      Array.from({ length: 20 }, (_, n) => cloud.getPrincipal(scope, n % 2 ? role.arn : other.arn)),
+    );
+    expect(roles.map((answer) => answer?.uniqueId)).toEqual(
+      Array.from({ length: 20 }, (_, n) => (n % 2 ? role.roleId : other.roleId)),
+    );
     expect(world.aws.calls('GetRole')).toHaveLength(2);
     const users = await Promise.all(Array.from({ length: 10 }, () => cloud.getPrincipal(scope, world.user.arn)));
     expect(new Set(users.map((answer) => answer?.uniqueId))).toEqual(new Set([world.user.userId]));
@@ -49,16 +59,25 @@ describe('shared lookups and the instance cache', () => {
     expect(world.aws.calls('GetRole')).toHaveLength(3);
   });
 
-  it('IAM lookups wait their turn in the account\'s bucket and answer 502 when the wait would be too long', async () => {
-    const cloud = new AwsCloudProvider({ env: {}, imdsEndpoint: noImds, retryBaseDelayMs: 1, rateLimit: { perSecond: 1, burst: 2, maxWaitMs: 100 } });
+  it("IAM lookups wait their turn in the account's bucket and answer 502 when the wait would be too long", async () => {
+    const cloud = new AwsCloudProvider({
+      env: {},
+      imdsEndpoint: noImds,
+      retryBaseDelayMs: 1,
+      rateLimit: { perSecond: 1, burst: 2, maxWaitMs: 100 },
+    });
     const scope = world.scope();
-    const roles = Array.from({ length: 4 }, (_, n) => world.aws.createRole({ accountId: ownAccount, roleName: `r${n}` }));
+    const roles = Array.from({ length: 4 }, (_, n) =>
+      world.aws.createRole({ accountId: ownAccount, roleName: `r${n}` }),
+    );
     const outcomes = await Promise.allSettled(roles.map((role) => cloud.getPrincipal(scope, role.arn)));
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(2);
     for (const outcome of outcomes.filter((each) => each.status === 'rejected')) {
       const error = outcome.reason as Error & { status: number };
       expect(error.status).toBe(502);
-      expect(error.message).toMatch(/iam GetRole: AWS request rate for account 012345678901 in IAM of aws is at its limit/);
+      expect(error.message).toMatch(
+        /iam GetRole: AWS request rate for account 012345678901 in IAM of aws is at its limit/,
+      );
     }
     expect(world.aws.calls('GetRole')).toHaveLength(2);
   });
@@ -92,20 +111,41 @@ describe('login storm', () => {
     const key = aws.createAccessKey(ownAccount, 'strongroom');
     const signer = await IdentityDocumentSigner.create();
     const instances = Array.from({ length: 1000 }, (_, n) =>
-      aws.addInstance({ accountId: ownAccount, region: 'eu-west-1', instanceId: instanceId(n + 16), imageId: 'ami-0abc1234', state: n % 10 === 3 ? 'stopped' : 'running' }),
+      aws.addInstance({
+        accountId: ownAccount,
+        region: 'eu-west-1',
+        instanceId: instanceId(n + 16),
+        imageId: 'ami-0abc1234',
+        state: n % 10 === 3 ? 'stopped' : 'running',
+      }),
     );
     const auth = new AuthMethod({
       storage: testStorage(),
       // Under the fake's limit, as the default (10/s, burst 50) is under AWS's own (20/s, burst 100). The provider's
       // clock starts at its first call and the fake's at the first arrival: on a loaded machine the first burst
       // arrives late and the calls scheduled behind it arrive with it, so the margin must cover that compression.
-      cloud: new AwsCloudProvider({ env: {}, imdsEndpoint: noImds, retryBaseDelayMs: 50, rateLimit: { perSecond: 8, burst: 38, maxWaitMs: 2_000 } }),
+      cloud: new AwsCloudProvider({
+        env: {},
+        imdsEndpoint: noImds,
+        retryBaseDelayMs: 50,
+        rateLimit: { perSecond: 8, burst: 38, maxWaitMs: 2_000 },
+      }),
     });
     const post = (path: string, body: object) => auth.handle({ method: 'POST', path, body });
-    await post('config/client', { access_key: key.accessKeyId, secret_key: key.secretAccessKey, endpoint: aws.url, iam_endpoint: aws.url, sts_endpoint: aws.url });
+    await post('config/client', {
+      access_key: key.accessKeyId,
+      secret_key: key.secretAccessKey,
+      endpoint: aws.url,
+      iam_endpoint: aws.url,
+      sts_endpoint: aws.url,
+    });
     await post('config/certificate/test-ca', { aws_public_cert: signer.certificatePem, type: 'pkcs7' });
     await post('role/web', { auth_type: 'ec2', bound_ami_id: ['ami-0abc1234'] });
-    const bodies = instances.map((instance) => ({ role: 'web', pkcs7: signer.sign(instance).pkcs7, nonce: `nonce-${instance.instanceId}` }));
+    const bodies = instances.map((instance) => ({
+      role: 'web',
+      pkcs7: signer.sign(instance).pkcs7,
+      nonce: `nonce-${instance.instanceId}`,
+    }));
 
     const answers = await Promise.all(bodies.map((body) => post('login', body)));
     const statuses = answers.map((answer) => answer.status);
@@ -114,12 +154,15 @@ describe('login storm', () => {
     for (const [n, answer] of answers.entries()) {
       const stopped = instances[n]?.state === 'stopped';
       if (answer.status === 200) expect(stopped).toBe(false);
-      else if (answer.status === 502) expect((answer.body as { errors: string[] }).errors[0]).toMatch(/rate .* at its limit|RequestLimitExceeded/);
+      else if (answer.status === 502)
+        expect((answer.body as { errors: string[] }).errors[0]).toMatch(/rate .* at its limit|RequestLimitExceeded/);
       else expect([stopped, answer.status]).toEqual([true, 403]);
     }
     expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(40);
     expect(statuses.filter((status) => status === 502).length).toBeGreaterThan(0);
     // The provider's own limit kept it inside AWS's: hardly any call was refused by the fake.
-    expect(aws.calls('DescribeInstances').filter((entry) => entry.errorCode === 'RequestLimitExceeded').length).toBeLessThanOrEqual(5);
+    expect(
+      aws.calls('DescribeInstances').filter((entry) => entry.errorCode === 'RequestLimitExceeded').length,
+    ).toBeLessThanOrEqual(5);
   }, 120_000);
 });

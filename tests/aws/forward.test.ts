@@ -19,7 +19,9 @@ describe('AwsCloudProvider.forwardCallerIdentity', () => {
 
   const signed = (options: Partial<Parameters<typeof buildIamLoginBody>[0]> = {}): SignedHttpRequest =>
     decodeIamLogin(buildIamLoginBody({ credentials: world.key, serverId: 'vault.example.com', ...options }));
-  const stsAt = (url: string, extra: Partial<ReturnType<typeof settings>> = {}) => ({ settings: settings({ stsEndpoint: url, ...extra }) });
+  const stsAt = (url: string, extra: Partial<ReturnType<typeof settings>> = {}) => ({
+    settings: settings({ stsEndpoint: url, ...extra }),
+  });
 
   it('sends the client request unchanged to the configured STS, which verifies it and answers text/xml', async () => {
     const request = signed();
@@ -47,13 +49,27 @@ describe('AwsCloudProvider.forwardCallerIdentity', () => {
       method: 'POST',
       url: 'https://sts.amazonaws.com/?',
       body: 'Action=GetCallerIdentity&Version=2011-06-15',
-      headers: { 'X-Amz-Date': ['20260101T000000Z'], 'x-custom': ['a', 'b'], host: ['evil.example'], Connection: ['close'] },
+      headers: {
+        'X-Amz-Date': ['20260101T000000Z'],
+        'x-custom': ['a', 'b'],
+        host: ['evil.example'],
+        Connection: ['close'],
+      },
     };
     await newProvider().forwardCallerIdentity(stsAt(`${bystander.url}/proxy/`), request);
     const [seen] = bystander.received;
     expect(seen?.path).toBe('/proxy/');
     expect(seen?.rawHeaders.slice(0, 10)).toEqual([
-      'Host', 'sts.amazonaws.com', 'X-Amz-Date', '20260101T000000Z', 'x-custom', 'a', 'x-custom', 'b', 'Content-Length', '43',
+      'Host',
+      'sts.amazonaws.com',
+      'X-Amz-Date',
+      '20260101T000000Z',
+      'x-custom',
+      'a',
+      'x-custom',
+      'b',
+      'Content-Length',
+      '43',
     ]);
     expect(seen?.rawHeaders.map((name) => name.toLowerCase())).not.toContain('evil.example');
     expect(seen?.body).toBe(request.body);
@@ -65,7 +81,9 @@ describe('AwsCloudProvider.forwardCallerIdentity', () => {
     expect(refusal.status).toBe(403);
     expect(refusal.body).toContain('<Code>SignatureDoesNotMatch</Code>');
 
-    const redirecting = await startCapture((_request, response) => response.writeHead(302, { Location: `${bystander.url}/` }).end());
+    const redirecting = await startCapture((_request, response) =>
+      response.writeHead(302, { Location: `${bystander.url}/` }).end(),
+    );
     try {
       const answer = await newProvider().forwardCallerIdentity(stsAt(redirecting.url), signed());
       expect(answer.status).toBe(302);
@@ -91,7 +109,10 @@ describe('AwsCloudProvider.forwardCallerIdentity', () => {
     await expect(closed).rejects.toThrow(CloudUnavailable);
     await expect(closed).rejects.toThrow(/STS endpoint http:\/\/127\.0\.0\.1:9 unreachable: .*ECONNREFUSED/);
     world.aws.failNext({ kind: 'hang' });
-    const hanging = newProvider({ timeoutMs: 150 }).forwardCallerIdentity(stsAt(world.aws.url, { maxRetries: 0 }), signed());
+    const hanging = newProvider({ timeoutMs: 150 }).forwardCallerIdentity(
+      stsAt(world.aws.url, { maxRetries: 0 }),
+      signed(),
+    );
     await expect(hanging).rejects.toThrow(/unreachable: timed out/);
   });
 

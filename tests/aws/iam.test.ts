@@ -21,23 +21,41 @@ describe('AwsCloudProvider IAM lookups', () => {
       name: 'web-profile',
       roleArns: [web.arn],
     });
-    expect(world.aws.calls('GetInstanceProfile').map((entry) => [entry.service, entry.region])).toEqual([['iam', 'us-east-1']]);
+    expect(world.aws.calls('GetInstanceProfile').map((entry) => [entry.service, entry.region])).toEqual([
+      ['iam', 'us-east-1'],
+    ]);
   });
 
   it('answers undefined for a missing instance profile and refuses an ARN of another kind', async () => {
     const provider = newProvider();
-    expect(await provider.getInstanceProfile(world.scope(), `arn:aws:iam::${ownAccount}:instance-profile/none`)).toBeUndefined();
-    await expect(provider.getInstanceProfile(world.scope(), `arn:aws:iam::${ownAccount}:role/web`)).rejects.toThrow(InvalidRequest);
+    expect(
+      await provider.getInstanceProfile(world.scope(), `arn:aws:iam::${ownAccount}:instance-profile/none`),
+    ).toBeUndefined();
+    await expect(provider.getInstanceProfile(world.scope(), `arn:aws:iam::${ownAccount}:role/web`)).rejects.toThrow(
+      InvalidRequest,
+    );
   });
 
   it('resolves users, roles and assumed roles to their unique ids', async () => {
     const alice = world.aws.createUser({ accountId: ownAccount, userName: 'alice', path: '/staff/' });
     const web = world.aws.createRole({ accountId: ownAccount, roleName: 'web' });
     const provider = newProvider();
-    expect(await provider.getPrincipal(world.scope(), alice.arn)).toEqual({ arn: alice.arn, uniqueId: alice.userId, type: 'user' });
-    expect(await provider.getPrincipal(world.scope(), web.arn)).toEqual({ arn: web.arn, uniqueId: web.roleId, type: 'role' });
+    expect(await provider.getPrincipal(world.scope(), alice.arn)).toEqual({
+      arn: alice.arn,
+      uniqueId: alice.userId,
+      type: 'user',
+    });
+    expect(await provider.getPrincipal(world.scope(), web.arn)).toEqual({
+      arn: web.arn,
+      uniqueId: web.roleId,
+      type: 'role',
+    });
     const assumed = `arn:aws:sts::${ownAccount}:assumed-role/web/i-0123456789abcdef0`;
-    expect(await provider.getPrincipal(world.scope(), assumed)).toEqual({ arn: web.arn, uniqueId: web.roleId, type: 'role' });
+    expect(await provider.getPrincipal(world.scope(), assumed)).toEqual({
+      arn: web.arn,
+      uniqueId: web.roleId,
+      type: 'role',
+    });
     expect(world.aws.requests.filter((entry) => entry.service === 'iam').map((entry) => entry.action)).toEqual([
       'GetUser',
       'GetRole',
@@ -53,7 +71,12 @@ describe('AwsCloudProvider IAM lookups', () => {
 
   it('refuses ARNs that name no user or role, or disagree with the scope account', async () => {
     const provider = newProvider();
-    for (const arn of ['arn:aws:iam::012345678901:group/ops', 'arn:aws:iam::012345678901:root', 'not-an-arn', 'arn:aws:s3:::bucket/x']) {
+    for (const arn of [
+      'arn:aws:iam::012345678901:group/ops',
+      'arn:aws:iam::012345678901:root',
+      'not-an-arn',
+      'arn:aws:s3:::bucket/x',
+    ]) {
       await expect(provider.getPrincipal(world.scope(), arn)).rejects.toThrow(InvalidRequest);
     }
     await expect(
@@ -96,9 +119,13 @@ describe('AwsCloudProvider root rotation calls', () => {
     expect(created.userName).toBe('strongroom');
     expect(created.accessKeyId).toMatch(/^AKIA/);
     expect(created.secretAccessKey.length).toBeGreaterThan(20);
-    expect((await provider.listAccessKeys(scope, me.userName)).sort()).toEqual([world.key.accessKeyId, created.accessKeyId].sort());
+    expect((await provider.listAccessKeys(scope, me.userName)).sort()).toEqual(
+      [world.key.accessKeyId, created.accessKeyId].sort(),
+    );
 
-    const rotated = { settings: { ...world.settings, accessKey: created.accessKeyId, secretKey: created.secretAccessKey } };
+    const rotated = {
+      settings: { ...world.settings, accessKey: created.accessKeyId, secretKey: created.secretAccessKey },
+    };
     await provider.deleteAccessKey(rotated, me.userName, world.key.accessKeyId);
     expect(await provider.listAccessKeys(rotated, me.userName)).toEqual([created.accessKeyId]);
     await expect(provider.getCurrentUser(scope)).rejects.toThrow(/InvalidClientTokenId/);
@@ -114,7 +141,9 @@ describe('AwsCloudProvider root rotation calls', () => {
     const paged: typeof fetch = async (_input, init) => {
       bodies.push(String(init?.body));
       const result = pages[bodies.length - 1] ?? '';
-      return new Response(`<ListAccessKeysResponse><ListAccessKeysResult>${result}</ListAccessKeysResult></ListAccessKeysResponse>`);
+      return new Response(
+        `<ListAccessKeysResponse><ListAccessKeysResult>${result}</ListAccessKeysResult></ListAccessKeysResponse>`,
+      );
     };
     expect(await newProvider({ fetch: paged }).listAccessKeys(world.scope(), 'strongroom')).toEqual(['AKIA1', 'AKIA2']);
     expect(bodies[1]).toContain('Marker=m1');

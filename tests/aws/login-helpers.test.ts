@@ -10,17 +10,31 @@ import { newProvider, noImds, ownAccount, settings, startWorld, type World } fro
 const fromBase64 = (value: string) => Buffer.from(value, 'base64').toString('utf8');
 
 describe('buildIamLoginBody', () => {
-  const credentials = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' };
+  const credentials = {
+    accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+    secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  };
   const clock = new ManualClock('2026-03-04T05:06:07Z');
 
   it('encodes a signed POST GetCallerIdentity for the regional STS host as Vault clients do', () => {
-    const body = buildIamLoginBody({ credentials, region: 'eu-west-1', serverId: 'vault.example.com', role: 'web', clock });
+    const body = buildIamLoginBody({
+      credentials,
+      region: 'eu-west-1',
+      serverId: 'vault.example.com',
+      role: 'web',
+      clock,
+    });
     expect(body.iam_http_request_method).toBe('POST');
     expect(body.role).toBe('web');
     expect(fromBase64(body.iam_request_url)).toBe('https://sts.eu-west-1.amazonaws.com/');
     expect(fromBase64(body.iam_request_body)).toBe('Action=GetCallerIdentity&Version=2011-06-15');
     const headers = JSON.parse(fromBase64(body.iam_request_headers)) as Record<string, string[]>;
-    expect(Object.keys(headers).sort()).toEqual(['Authorization', 'Content-Type', 'X-Amz-Date', 'X-Service-Cloud-IAM-Server-ID']);
+    expect(Object.keys(headers).sort()).toEqual([
+      'Authorization',
+      'Content-Type',
+      'X-Amz-Date',
+      'X-Service-Cloud-IAM-Server-ID',
+    ]);
     expect(headers['X-Amz-Date']).toEqual(['20260304T050607Z']);
     expect(headers['X-Service-Cloud-IAM-Server-ID']).toEqual(['vault.example.com']);
     expect(headers.Authorization?.[0]).toMatch(
@@ -56,11 +70,18 @@ describe('login helpers against the fake STS and IMDS', () => {
     expect(longTerm.body).toContain(`<Arn>${world.user.arn}</Arn>`);
 
     world.aws.createRole({ accountId: ownAccount, roleName: 'app' });
-    const session = world.aws.issueSessionCredentials({ accountId: ownAccount, roleName: 'app', sessionName: 'i-0123456789abcdef0' });
+    const session = world.aws.issueSessionCredentials({
+      accountId: ownAccount,
+      roleName: 'app',
+      sessionName: 'i-0123456789abcdef0',
+    });
     const temporary = await viaFakeSts(buildIamLoginBody({ credentials: session, region: 'ap-southeast-2' }));
     expect(temporary.status).toBe(200);
     expect(temporary.body).toContain(`assumed-role/app/i-0123456789abcdef0</Arn>`);
-    expect(world.aws.requests.at(-1)).toMatchObject({ host: 'sts.ap-southeast-2.amazonaws.com', region: 'ap-southeast-2' });
+    expect(world.aws.requests.at(-1)).toMatchObject({
+      host: 'sts.ap-southeast-2.amazonaws.com',
+      region: 'ap-southeast-2',
+    });
     expect(world.aws.requests.at(-1)?.headers['x-amz-security-token']).toBe(session.sessionToken);
   });
 
@@ -68,7 +89,10 @@ describe('login helpers against the fake STS and IMDS', () => {
     const body = buildIamLoginBody({ credentials: world.key, serverId: 'vault.example.com' });
     const headers = JSON.parse(fromBase64(body.iam_request_headers)) as Record<string, string[]>;
     const forged = { ...headers, 'X-Service-Cloud-IAM-Server-ID': ['other.example.com'] };
-    const answer = await viaFakeSts({ ...body, iam_request_headers: Buffer.from(JSON.stringify(forged)).toString('base64') });
+    const answer = await viaFakeSts({
+      ...body,
+      iam_request_headers: Buffer.from(JSON.stringify(forged)).toString('base64'),
+    });
     expect(answer.status).toBe(403);
     expect(answer.body).toContain('SignatureDoesNotMatch');
   });
@@ -81,7 +105,10 @@ describe('login helpers against the fake STS and IMDS', () => {
 });
 
 describe('fetchEc2Pkcs7 / buildEc2LoginBody', () => {
-  const served = readFileSync(new URL('../../fixtures/aws-iid-samples/teleport-us-west-2-2021/rsa2048', import.meta.url), 'utf8');
+  const served = readFileSync(
+    new URL('../../fixtures/aws-iid-samples/teleport-us-west-2-2021/rsa2048', import.meta.url),
+    'utf8',
+  );
   let imds: FakeImds;
   beforeEach(async () => {
     imds = await FakeImds.start({ rsa2048: served });

@@ -63,7 +63,12 @@ afterAll(() => aws?.stop());
 describe('iam login through the AWS provider and the fake STS', () => {
   it('logs in with a signed request carrying the server-ID header, and renews', async () => {
     await write('config/client', { iam_server_id_header_value: SERVER_ID });
-    await write('role/web', { auth_type: 'iam', bound_iam_principal_arn: webUser.arn, token_policies: 'web-reader', token_ttl: 600 });
+    await write('role/web', {
+      auth_type: 'iam',
+      bound_iam_principal_arn: webUser.arn,
+      token_policies: 'web-reader',
+      token_ttl: 600,
+    });
     const grant = grantOf(await login(buildIamLoginBody({ credentials: webKey, serverId: SERVER_ID, role: 'web' })));
     expect(grant).toMatchObject({
       policies: ['web-reader'],
@@ -73,7 +78,11 @@ describe('iam login through the AWS provider and the fake STS', () => {
       internal_data: { client_arn: webUser.arn, client_user_id: webUser.userId },
     });
     const forwarded = aws.calls('GetCallerIdentity').at(-1);
-    expect(forwarded).toMatchObject({ host: 'sts.us-east-1.amazonaws.com', accessKeyId: webKey.accessKeyId, status: 200 });
+    expect(forwarded).toMatchObject({
+      host: 'sts.us-east-1.amazonaws.com',
+      accessKeyId: webKey.accessKeyId,
+      status: 200,
+    });
 
     expect(grantOf(await auth.renew(grant)).ttl).toBe(600);
     await write('role/web', { token_ttl: 900 });
@@ -88,7 +97,11 @@ describe('iam login through the AWS provider and the fake STS', () => {
     ]);
     expect(aws.calls('GetCallerIdentity')).toHaveLength(before);
 
-    const forged = buildIamLoginBody({ credentials: { ...webKey, secretAccessKey: 'wrong' }, serverId: SERVER_ID, role: 'web' });
+    const forged = buildIamLoginBody({
+      credentials: { ...webKey, secretAccessKey: 'wrong' },
+      serverId: SERVER_ID,
+      role: 'web',
+    });
     const [status, message] = errorOf(await login(forged));
     expect(status).toBe(403);
     expect(message).toContain('SignatureDoesNotMatch');
@@ -144,13 +157,26 @@ describe('ec2 login through the AWS provider and the fake EC2 and IAM', () => {
 
     expect((await auth.renew(grant)).status).toBe(200);
     aws.instances.get(INSTANCE_ID)!.state = 'stopped';
-    expect(errorOf(await auth.renew(grant))).toEqual([403, `failed to verify instance ID "${INSTANCE_ID}": instance is not in 'running' state`]);
+    expect(errorOf(await auth.renew(grant))).toEqual([
+      403,
+      `failed to verify instance ID "${INSTANCE_ID}": instance is not in 'running' state`,
+    ]);
   });
 
   it("describes a foreign account's instance only through that account's config/sts role", async () => {
-    aws.addInstance({ accountId: otherAccount, region: 'eu-west-1', instanceId: FOREIGN_INSTANCE_ID, imageId: 'ami-0123abcd' });
+    aws.addInstance({
+      accountId: otherAccount,
+      region: 'eu-west-1',
+      instanceId: FOREIGN_INSTANCE_ID,
+      imageId: 'ami-0123abcd',
+    });
     await write('role/foreign', { auth_type: 'ec2', bound_account_id: otherAccount });
-    const pkcs7 = await syntheticPkcs7({ instanceId: FOREIGN_INSTANCE_ID, accountId: otherAccount, region: 'eu-west-1', imageId: 'ami-0123abcd' });
+    const pkcs7 = await syntheticPkcs7({
+      instanceId: FOREIGN_INSTANCE_ID,
+      accountId: otherAccount,
+      region: 'eu-west-1',
+      imageId: 'ami-0123abcd',
+    });
     const [status, message] = errorOf(await login({ role: 'foreign', pkcs7 }));
     expect(status).toBe(403);
     expect(message).toContain(`no STS role is configured for account "${otherAccount}"`);

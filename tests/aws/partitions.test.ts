@@ -10,14 +10,70 @@ import { testStorage } from '../support/test-storage.js';
 import { noImds, settings } from './world.js';
 
 const table: Array<[region: string, partition: string, ec2: string, sts: string, iam: string, iamRegion: string]> = [
-  ['eu-west-1', 'aws', 'https://ec2.eu-west-1.amazonaws.com/', 'https://sts.eu-west-1.amazonaws.com/', 'https://iam.amazonaws.com/', 'us-east-1'],
-  ['cn-northwest-1', 'aws-cn', 'https://ec2.cn-northwest-1.amazonaws.com.cn/', 'https://sts.cn-northwest-1.amazonaws.com.cn/', 'https://iam.cn-north-1.amazonaws.com.cn/', 'cn-north-1'],
-  ['us-gov-east-1', 'aws-us-gov', 'https://ec2.us-gov-east-1.amazonaws.com/', 'https://sts.us-gov-east-1.amazonaws.com/', 'https://iam.us-gov.amazonaws.com/', 'us-gov-west-1'],
-  ['us-iso-west-1', 'aws-iso', 'https://ec2.us-iso-west-1.c2s.ic.gov/', 'https://sts.us-iso-west-1.c2s.ic.gov/', 'https://iam.us-iso-east-1.c2s.ic.gov/', 'us-iso-east-1'],
-  ['us-isob-east-1', 'aws-iso-b', 'https://ec2.us-isob-east-1.sc2s.sgov.gov/', 'https://sts.us-isob-east-1.sc2s.sgov.gov/', 'https://iam.us-isob-east-1.sc2s.sgov.gov/', 'us-isob-east-1'],
-  ['eu-isoe-west-1', 'aws-iso-e', 'https://ec2.eu-isoe-west-1.cloud.adc-e.uk/', 'https://sts.eu-isoe-west-1.cloud.adc-e.uk/', 'https://iam.eu-isoe-west-1.cloud.adc-e.uk/', 'eu-isoe-west-1'],
-  ['us-isof-south-1', 'aws-iso-f', 'https://ec2.us-isof-south-1.csp.hci.ic.gov/', 'https://sts.us-isof-south-1.csp.hci.ic.gov/', 'https://iam.us-isof-south-1.csp.hci.ic.gov/', 'us-isof-south-1'],
-  ['eusc-de-east-1', 'aws-eusc', 'https://ec2.eusc-de-east-1.amazonaws.eu/', 'https://sts.eusc-de-east-1.amazonaws.eu/', 'https://iam.eusc-de-east-1.amazonaws.eu/', 'eusc-de-east-1'],
+  [
+    'eu-west-1',
+    'aws',
+    'https://ec2.eu-west-1.amazonaws.com/',
+    'https://sts.eu-west-1.amazonaws.com/',
+    'https://iam.amazonaws.com/',
+    'us-east-1',
+  ],
+  [
+    'cn-northwest-1',
+    'aws-cn',
+    'https://ec2.cn-northwest-1.amazonaws.com.cn/',
+    'https://sts.cn-northwest-1.amazonaws.com.cn/',
+    'https://iam.cn-north-1.amazonaws.com.cn/',
+    'cn-north-1',
+  ],
+  [
+    'us-gov-east-1',
+    'aws-us-gov',
+    'https://ec2.us-gov-east-1.amazonaws.com/',
+    'https://sts.us-gov-east-1.amazonaws.com/',
+    'https://iam.us-gov.amazonaws.com/',
+    'us-gov-west-1',
+  ],
+  [
+    'us-iso-west-1',
+    'aws-iso',
+    'https://ec2.us-iso-west-1.c2s.ic.gov/',
+    'https://sts.us-iso-west-1.c2s.ic.gov/',
+    'https://iam.us-iso-east-1.c2s.ic.gov/',
+    'us-iso-east-1',
+  ],
+  [
+    'us-isob-east-1',
+    'aws-iso-b',
+    'https://ec2.us-isob-east-1.sc2s.sgov.gov/',
+    'https://sts.us-isob-east-1.sc2s.sgov.gov/',
+    'https://iam.us-isob-east-1.sc2s.sgov.gov/',
+    'us-isob-east-1',
+  ],
+  [
+    'eu-isoe-west-1',
+    'aws-iso-e',
+    'https://ec2.eu-isoe-west-1.cloud.adc-e.uk/',
+    'https://sts.eu-isoe-west-1.cloud.adc-e.uk/',
+    'https://iam.eu-isoe-west-1.cloud.adc-e.uk/',
+    'eu-isoe-west-1',
+  ],
+  [
+    'us-isof-south-1',
+    'aws-iso-f',
+    'https://ec2.us-isof-south-1.csp.hci.ic.gov/',
+    'https://sts.us-isof-south-1.csp.hci.ic.gov/',
+    'https://iam.us-isof-south-1.csp.hci.ic.gov/',
+    'us-isof-south-1',
+  ],
+  [
+    'eusc-de-east-1',
+    'aws-eusc',
+    'https://ec2.eusc-de-east-1.amazonaws.eu/',
+    'https://sts.eusc-de-east-1.amazonaws.eu/',
+    'https://iam.eusc-de-east-1.amazonaws.eu/',
+    'eusc-de-east-1',
+  ],
 ];
 
 describe('partition table', () => {
@@ -75,7 +131,9 @@ describe('iam login in other partitions', () => {
     const { post, app, appKey } = await authFor(partition, region);
     const answer = await post('login', buildIamLoginBody({ credentials: appKey, region, role: 'app' }));
     expect(answer.status).toBe(200);
-    expect((answer.body as { auth: { internal_data: Record<string, string> } }).auth.internal_data).toMatchObject({ client_arn: app.arn });
+    expect((answer.body as { auth: { internal_data: Record<string, string> } }).auth.internal_data).toMatchObject({
+      client_arn: app.arn,
+    });
     const forwarded = aws.calls('GetCallerIdentity').at(-1);
     expect(forwarded).toMatchObject({ region, host: new URL(regionalStsUrl(region)).host, status: 200 });
     expect(aws.calls('GetUser').at(-1)?.region).toBe(partition === 'aws-cn' ? 'cn-north-1' : 'us-gov-west-1');
@@ -84,11 +142,27 @@ describe('iam login in other partitions', () => {
   it('use_sts_region_from_client: a region of another partition is refused before anything is sent, unless allowed', async () => {
     const { post, appKey } = await authFor('aws-us-gov', 'us-gov-west-1', { use_sts_region_from_client: true });
     const before = aws.requests.length;
-    const commercial = await post('login', buildIamLoginBody({ credentials: appKey, region: 'us-east-1', role: 'app' }));
-    expect(commercial).toEqual({ status: 400, body: { errors: [expect.stringMatching(/STS region "us-east-1" .* outside partition "aws-us-gov".*allowed_sts_regions/)] } });
+    const commercial = await post(
+      'login',
+      buildIamLoginBody({ credentials: appKey, region: 'us-east-1', role: 'app' }),
+    );
+    expect(commercial).toEqual({
+      status: 400,
+      body: {
+        errors: [
+          expect.stringMatching(/STS region "us-east-1" .* outside partition "aws-us-gov".*allowed_sts_regions/),
+        ],
+      },
+    });
     expect((await post('config/client', { allowed_sts_regions: ['us-gov-east-1'] })).status).toBe(204);
-    const unlisted = await post('login', buildIamLoginBody({ credentials: appKey, region: 'us-gov-west-1', role: 'app' }));
-    expect(unlisted).toEqual({ status: 400, body: { errors: [expect.stringMatching(/"us-gov-west-1" .* not in allowed_sts_regions/)] } });
+    const unlisted = await post(
+      'login',
+      buildIamLoginBody({ credentials: appKey, region: 'us-gov-west-1', role: 'app' }),
+    );
+    expect(unlisted).toEqual({
+      status: 400,
+      body: { errors: [expect.stringMatching(/"us-gov-west-1" .* not in allowed_sts_regions/)] },
+    });
     expect(aws.requests.length).toBe(before);
     expect((await post('config/client', { allowed_sts_regions: ['not a region'] })).status).toBe(400);
   });

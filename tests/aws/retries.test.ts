@@ -52,7 +52,11 @@ describe('AwsCloudProvider retries and error mapping', () => {
   it('turns unparsable answers and redirects into CloudUnavailable without retrying', async () => {
     world.aws.failNext({ kind: 'raw', status: 200, body: '<html>captive portal</html>', contentType: 'text/html' });
     await expect(identity(3)).rejects.toThrow('sts GetCallerIdentity: unparsable answer (HTTP 200)');
-    world.aws.failNext({ kind: 'raw', status: 200, body: '<GetCallerIdentityResponse><GetCallerIdentityResult/></GetCallerIdentityResponse>' });
+    world.aws.failNext({
+      kind: 'raw',
+      status: 200,
+      body: '<GetCallerIdentityResponse><GetCallerIdentityResult/></GetCallerIdentityResponse>',
+    });
     await expect(identity(3)).rejects.toThrow('sts GetCallerIdentity: answer lacks Arn');
     world.aws.failNext({ kind: 'raw', status: 302, body: '' });
     await expect(identity(3)).rejects.toThrow('sts GetCallerIdentity failed with HTTP 302');
@@ -62,7 +66,9 @@ describe('AwsCloudProvider retries and error mapping', () => {
   it('times out a hanging endpoint and retries within max_retries', async () => {
     const provider = newProvider({ timeoutMs: 150 });
     world.aws.failNext({ kind: 'hang' }, { kind: 'hang' });
-    await expect(identity(1, provider)).rejects.toThrow(/sts GetCallerIdentity at http:\/\/127\.0\.0\.1:\d+: timed out/);
+    await expect(identity(1, provider)).rejects.toThrow(
+      /sts GetCallerIdentity at http:\/\/127\.0\.0\.1:\d+: timed out/,
+    );
     world.aws.failNext({ kind: 'hang' });
     expect((await identity(1, provider)).arn).toBe(world.user.arn);
   });

@@ -11,7 +11,16 @@ export const otherAccount = '210987654321';
 export const noImds = 'http://127.0.0.1:9';
 
 export function settings(overrides: Partial<CloudClientSettings> = {}): CloudClientSettings {
-  return { accessKey: '', secretKey: '', endpoint: '', iamEndpoint: '', stsEndpoint: '', stsRegion: '', maxRetries: -1, ...overrides };
+  return {
+    accessKey: '',
+    secretKey: '',
+    endpoint: '',
+    iamEndpoint: '',
+    stsEndpoint: '',
+    stsRegion: '',
+    maxRetries: -1,
+    ...overrides,
+  };
 }
 
 export interface World {

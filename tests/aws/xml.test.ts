@@ -30,9 +30,12 @@ describe('AWS XML reading', () => {
   });
 
   it('encodes form bodies the way SigV4 canonicalises them', () => {
-    expect(encodeForm([['Action', 'AssumeRole'], ['RoleSessionName', "a b*c!'()~"]])).toBe(
-      'Action=AssumeRole&RoleSessionName=a%20b%2Ac%21%27%28%29~',
-    );
+    expect(
+      encodeForm([
+        ['Action', 'AssumeRole'],
+        ['RoleSessionName', "a b*c!'()~"],
+      ]),
+    ).toBe('Action=AssumeRole&RoleSessionName=a%20b%2Ac%21%27%28%29~');
   });
 });
 
@@ -44,11 +47,21 @@ describe('parseArn', () => {
       type: 'user',
       name: 'alice',
     });
-    expect(parseArn('arn:aws-cn:sts::012345678901:assumed-role/web/i-1')).toMatchObject({ type: 'assumed-role', name: 'web' });
+    expect(parseArn('arn:aws-cn:sts::012345678901:assumed-role/web/i-1')).toMatchObject({
+      type: 'assumed-role',
+      name: 'web',
+    });
   });
 
   it('refuses malformed ARNs', () => {
-    for (const arn of ['', 'arn:aws:iam', 'arn:aws:iam::012345678901:role', 'arn:aws:ec2::012345678901:role/x', 'arn:aws:iam::12:role/x', 'arn:aws-mars:iam::012345678901:role/x']) {
+    for (const arn of [
+      '',
+      'arn:aws:iam',
+      'arn:aws:iam::012345678901:role',
+      'arn:aws:ec2::012345678901:role/x',
+      'arn:aws:iam::12:role/x',
+      'arn:aws-mars:iam::012345678901:role/x',
+    ]) {
       expect(() => parseArn(arn)).toThrow(InvalidRequest);
     }
   });

@@ -45,7 +45,14 @@ function cloudWorld(): FakeCloud {
 }
 
 function engineOver(storage: Storage, cloud: FakeCloud, faults: unknown[] = []): AuthEngine {
-  return new AuthEngine({ storage, cloud, env: {}, clock: new ManualClock(START), mountMaxTtl: 3600, onInternalError: (error) => faults.push(error) });
+  return new AuthEngine({
+    storage,
+    cloud,
+    env: {},
+    clock: new ManualClock(START),
+    mountMaxTtl: 3600,
+    onInternalError: (error) => faults.push(error),
+  });
 }
 
 const accepted = (response: EngineResponse) => expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
@@ -60,18 +67,33 @@ async function preparedState(): Promise<{ entries: [string, Uint8Array][]; fresh
     { method: 'POST', path: 'config/certificate/cert1', body: { aws_public_cert: DSA_PEM } },
     { method: 'POST', path: 'config/sts/210987654321', body: { sts_role: 'arn:aws:iam::210987654321:role/reader' } },
     { method: 'POST', path: 'config/tidy/identity-accesslist', body: { safety_buffer: '1h' } },
-    { method: 'POST', path: 'role/web', body: { auth_type: 'ec2', bound_ami_id: 'ami-1', role_tag: 'VaultRole', token_policies: 'a,b' } },
+    {
+      method: 'POST',
+      path: 'role/web',
+      body: { auth_type: 'ec2', bound_ami_id: 'ami-1', role_tag: 'VaultRole', token_policies: 'a,b' },
+    },
   ];
   for (const request of setup) accepted(await auth.handle(request));
-  const tag = async () => ((await auth.handle({ method: 'POST', path: 'role/web/tag', body: { policies: 'a' } })).body as { data: { tag_value: string } }).data.tag_value;
+  const tag = async () =>
+    (
+      (await auth.handle({ method: 'POST', path: 'role/web/tag', body: { policies: 'a' } })).body as {
+        data: { tag_value: string };
+      }
+    ).data.tag_value;
   const [freshTag, deniedTag, expiredTag] = [await tag(), await tag(), await tag()];
   accepted(await auth.handle({ method: 'POST', path: `roletag-denylist/${deniedTag}` }));
   accepted(await auth.handle({ method: 'POST', path: `roletag-denylist/${expiredTag}` }));
   // Expire one deny-list entry and one access-list entry well past any safety buffer; keep the others live, and
   // dated so that denying the tag again visibly refreshes its entry.
   const denied = await allKeys(storage, 'auth/roletag-denylist/');
-  const entryOf = (tag: string) => denied.find((key) => Buffer.from(key.split('/').pop() as string, 'base64url').toString().startsWith(tag.slice(0, 14)));
-  const dated = (created: string, expires: string) => new TextEncoder().encode(JSON.stringify({ creation_time: created, expiration_time: expires }));
+  const entryOf = (tag: string) =>
+    denied.find((key) =>
+      Buffer.from(key.split('/').pop() as string, 'base64url')
+        .toString()
+        .startsWith(tag.slice(0, 14)),
+    );
+  const dated = (created: string, expires: string) =>
+    new TextEncoder().encode(JSON.stringify({ creation_time: created, expiration_time: expires }));
   await storage.put(entryOf(expiredTag) as string, dated('2024-01-01T00:00:00Z', '2024-02-01T00:00:00Z'));
   await storage.put(entryOf(deniedTag) as string, dated('2026-02-01T00:00:00Z', '2026-04-01T00:00:00Z'));
   await storage.put('auth/identity-accesslist/i-old', accessListEntry('2024-01-01T00:00:00Z'));
@@ -105,27 +127,67 @@ function operations(tags: { freshTag: string; deniedTag: string }): Operation[] 
     },
   });
   return [
-    request('config/client update', { method: 'POST', path: 'config/client', body: { sts_region: 'eu-west-1', allowed_sts_header_values: 'x-foo' } }),
+    request('config/client update', {
+      method: 'POST',
+      path: 'config/client',
+      body: { sts_region: 'eu-west-1', allowed_sts_header_values: 'x-foo' },
+    }),
     request('config/client delete', { method: 'DELETE', path: 'config/client' }),
-    request('config/identity', { method: 'POST', path: 'config/identity', body: { iam_alias: 'full_arn', ec2_metadata: ['instance_id'] } }),
-    request('certificate create', { method: 'POST', path: 'config/certificate/cert2', body: { aws_public_cert: RSA_PEM, type: 'identity' } }),
-    request('certificate update', { method: 'POST', path: 'config/certificate/cert1', body: { aws_public_cert: RSA_PEM, type: 'identity' } }),
+    request('config/identity', {
+      method: 'POST',
+      path: 'config/identity',
+      body: { iam_alias: 'full_arn', ec2_metadata: ['instance_id'] },
+    }),
+    request('certificate create', {
+      method: 'POST',
+      path: 'config/certificate/cert2',
+      body: { aws_public_cert: RSA_PEM, type: 'identity' },
+    }),
+    request('certificate update', {
+      method: 'POST',
+      path: 'config/certificate/cert1',
+      body: { aws_public_cert: RSA_PEM, type: 'identity' },
+    }),
     request('certificate delete', { method: 'DELETE', path: 'config/certificate/cert1' }),
-    request('sts create', { method: 'POST', path: 'config/sts/123456789012', body: { sts_role: 'arn:aws:iam::123456789012:role/r', external_id: 'x' } }),
+    request('sts create', {
+      method: 'POST',
+      path: 'config/sts/123456789012',
+      body: { sts_role: 'arn:aws:iam::123456789012:role/r', external_id: 'x' },
+    }),
     request('sts delete', { method: 'DELETE', path: 'config/sts/210987654321' }),
-    request('tidy config write', { method: 'POST', path: 'config/tidy/roletag-denylist', body: { safety_buffer: '2h', disable_periodic_tidy: true } }),
+    request('tidy config write', {
+      method: 'POST',
+      path: 'config/tidy/roletag-denylist',
+      body: { safety_buffer: '2h', disable_periodic_tidy: true },
+    }),
     request('tidy config delete', { method: 'DELETE', path: 'config/tidy/identity-accesslist' }),
-    request('role create', { method: 'POST', path: 'role/new', body: { auth_type: 'ec2', bound_ami_id: 'ami-2', token_ttl: '1h' } }),
-    request('role create with resolved principal', { method: 'POST', path: 'role/iam', body: { bound_iam_principal_arn: 'arn:aws:iam::123456789012:role/web' } }),
+    request('role create', {
+      method: 'POST',
+      path: 'role/new',
+      body: { auth_type: 'ec2', bound_ami_id: 'ami-2', token_ttl: '1h' },
+    }),
+    request('role create with resolved principal', {
+      method: 'POST',
+      path: 'role/iam',
+      body: { bound_iam_principal_arn: 'arn:aws:iam::123456789012:role/web' },
+    }),
     request('role update', { method: 'POST', path: 'role/WEB', body: { bound_ami_id: 'ami-3', token_max_ttl: '2h' } }),
     request('role delete', { method: 'DELETE', path: 'role/web' }),
     request('deny-list add', { method: 'POST', path: `roletag-denylist/${tags.freshTag}` }),
-    request('deny-list refresh', { method: 'POST', path: `roletag-denylist/${Buffer.from(tags.deniedTag).toString('base64')}` }),
+    request('deny-list refresh', {
+      method: 'POST',
+      path: `roletag-denylist/${Buffer.from(tags.deniedTag).toString('base64')}`,
+    }),
     request('deny-list remove', { method: 'DELETE', path: `roletag-denylist/${tags.deniedTag}` }),
     request('access-list remove', { method: 'DELETE', path: 'identity-accesslist/i-live' }),
     tidy('identity-accesslist'),
     tidy('roletag-denylist'),
-    { name: 'periodic tidy', removesSeveral: true, repeatable: true, run: (auth) => auth.periodic().catch(() => undefined) },
+    {
+      name: 'periodic tidy',
+      removesSeveral: true,
+      repeatable: true,
+      run: (auth) => auth.periodic().catch(() => undefined),
+    },
     { ...request('rotate-root', { method: 'POST', path: 'config/rotate-root' }), repeatable: true },
   ];
 }
@@ -134,14 +196,21 @@ function operations(tags: { freshTag: string; deniedTag: string }): Operation[] 
 function comparable(state: Record<string, string>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(state).map(([key, text]) =>
-      key.startsWith('auth/role/') ? [key, JSON.stringify({ ...JSON.parse(text), role_id: 'any', hmac_key: 'any' })] : [key, text],
+      key.startsWith('auth/role/')
+        ? [key, JSON.stringify({ ...JSON.parse(text), role_id: 'any', hmac_key: 'any' })]
+        : [key, text],
     ),
   );
 }
 
-function isPartialRemoval(state: Record<string, string>, before: Record<string, string>, after: Record<string, string>): boolean {
+function isPartialRemoval(
+  state: Record<string, string>,
+  before: Record<string, string>,
+  after: Record<string, string>,
+): boolean {
   return (
-    Object.entries(state).every(([key, text]) => before[key] === text) && Object.keys(after).every((key) => state[key] === after[key])
+    Object.entries(state).every(([key, text]) => before[key] === text) &&
+    Object.keys(after).every((key) => state[key] === after[key])
   );
 }
 

@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import type { EngineRequest } from '../../src/core/framework/request.js';
 import { AUTH_FIELDS, hostileRequest, KV_FIELDS, mutatedRequest } from './support/hostile.js';
 import { CAMPAIGN_TIMEOUT, propertyRuns } from './support/scale.js';
-import { authTarget, CLIENT_STATUSES, expectWellFormed, kvTarget, prototypeState, type Target } from './support/targets.js';
+import {
+  authTarget,
+  CLIENT_STATUSES,
+  expectWellFormed,
+  kvTarget,
+  prototypeState,
+  type Target,
+} from './support/targets.js';
 
 /**
  * Hostile input through handle(), for every path and method of both engines: whatever arrives, the answer is a 2xx or
@@ -45,7 +52,12 @@ const KV_TEMPLATES: EngineRequest[] = [
   { method: 'POST', path: 'data/web', body: { data: { a: 1 }, options: { cas: 1 } } },
   { method: 'PUT', path: 'data/new', body: { data: { a: 1 } } },
   { method: 'PATCH', path: 'data/web', headers: MERGE, body: { data: { b: 2 } } },
-  { method: 'PATCH', path: 'data/web', headers: { 'Content-Type': 'application/json-patch+json' }, body: { data: [{ op: 'add', path: '/c', value: 3 }] } },
+  {
+    method: 'PATCH',
+    path: 'data/web',
+    headers: { 'Content-Type': 'application/json-patch+json' },
+    body: { data: [{ op: 'add', path: '/c', value: 3 }] },
+  },
   { method: 'GET', path: 'data/web', query: { version: '1' } },
   { method: 'GET', path: 'subkeys/a.b/c', query: { depth: '1' } },
   { method: 'DELETE', path: 'data/web' },
@@ -60,20 +72,58 @@ const KV_TEMPLATES: EngineRequest[] = [
 
 const AUTH = {
   roots: AUTH_ROOTS,
-  names: ['web', 'tagged', 'WEB', '123456789012', 'i-0123456789abcdef0', 'tag', 'identity-accesslist', 'roletag-denylist', 'cert1'],
+  names: [
+    'web',
+    'tagged',
+    'WEB',
+    '123456789012',
+    'i-0123456789abcdef0',
+    'tag',
+    'identity-accesslist',
+    'roletag-denylist',
+    'cert1',
+  ],
   fields: AUTH_FIELDS,
 };
 
 const AUTH_TEMPLATES: EngineRequest[] = [
-  { method: 'POST', path: 'config/client', body: { sts_region: 'us-east-1', allowed_sts_header_values: 'X-Foo', max_retries: 2 } },
-  { method: 'POST', path: 'config/identity', body: { iam_alias: 'role_id', iam_metadata: ['client_arn'], ec2_metadata: 'default' } },
+  {
+    method: 'POST',
+    path: 'config/client',
+    body: { sts_region: 'us-east-1', allowed_sts_header_values: 'X-Foo', max_retries: 2 },
+  },
+  {
+    method: 'POST',
+    path: 'config/identity',
+    body: { iam_alias: 'role_id', iam_metadata: ['client_arn'], ec2_metadata: 'default' },
+  },
   { method: 'POST', path: 'config/certificate/cert1', body: { aws_public_cert: 'AAAA', type: 'pkcs7' } },
-  { method: 'POST', path: 'config/sts/210987654321', body: { sts_role: 'arn:aws:iam::210987654321:role/x', external_id: 'e' } },
+  {
+    method: 'POST',
+    path: 'config/sts/210987654321',
+    body: { sts_role: 'arn:aws:iam::210987654321:role/x', external_id: 'e' },
+  },
   { method: 'POST', path: 'config/tidy/roletag-denylist', body: { safety_buffer: '1h', disable_periodic_tidy: true } },
   { method: 'POST', path: 'tidy/identity-accesslist', body: { safety_buffer: '1h' } },
-  { method: 'POST', path: 'role/ec2', body: { auth_type: 'ec2', bound_ami_id: 'ami-1', role_tag: 'T', token_policies: 'a', token_ttl: '1h' } },
-  { method: 'POST', path: 'role/iam', body: { auth_type: 'iam', bound_iam_principal_arn: 'arn:aws:iam::123456789012:role/*', resolve_aws_unique_ids: false } },
-  { method: 'POST', path: 'role/web', body: { token_bound_cidrs: '10.0.0.0/8', token_num_uses: 3, token_type: 'service' } },
+  {
+    method: 'POST',
+    path: 'role/ec2',
+    body: { auth_type: 'ec2', bound_ami_id: 'ami-1', role_tag: 'T', token_policies: 'a', token_ttl: '1h' },
+  },
+  {
+    method: 'POST',
+    path: 'role/iam',
+    body: {
+      auth_type: 'iam',
+      bound_iam_principal_arn: 'arn:aws:iam::123456789012:role/*',
+      resolve_aws_unique_ids: false,
+    },
+  },
+  {
+    method: 'POST',
+    path: 'role/web',
+    body: { token_bound_cidrs: '10.0.0.0/8', token_num_uses: 3, token_type: 'service' },
+  },
   { method: 'POST', path: 'role/tagged/tag', body: { policies: 'a', max_ttl: '1h', instance_id: 'i-1' } },
   { method: 'POST', path: 'roletag-denylist/v1:abc:r=tagged:d=false:m=false:xyz' },
   { method: 'DELETE', path: 'identity-accesslist/i-0123456789abcdef0' },
@@ -83,7 +133,12 @@ const AUTH_TEMPLATES: EngineRequest[] = [
 const engines: [string, () => Promise<Target>, fc.Arbitrary<EngineRequest>, Set<number>][] = [
   ['KvEngine', kvTarget, fc.oneof(hostileRequest(KV), mutatedRequest(KV_TEMPLATES, KV_FIELDS)), CLIENT_STATUSES],
   // The fake cloud refuses rotate-root's calls for the example key with a typed error: 502 is its honest answer.
-  ['AuthEngine administration', authTarget, fc.oneof(hostileRequest(AUTH), mutatedRequest(AUTH_TEMPLATES, AUTH_FIELDS)), new Set([...CLIENT_STATUSES, 502])],
+  [
+    'AuthEngine administration',
+    authTarget,
+    fc.oneof(hostileRequest(AUTH), mutatedRequest(AUTH_TEMPLATES, AUTH_FIELDS)),
+    new Set([...CLIENT_STATUSES, 502]),
+  ],
 ];
 
 describe('hostile requests through handle()', () => {

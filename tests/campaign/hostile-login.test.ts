@@ -18,7 +18,8 @@ const IAM_FIELDS = {
   iam_request_url: b64('https://sts.amazonaws.com/'),
   iam_request_body: b64('Action=GetCallerIdentity&Version=2011-06-15'),
   iam_request_headers: {
-    Authorization: 'AWS4-HMAC-SHA256 Credential=AKIAX/20260301/us-east-1/sts/aws4_request, SignedHeaders=host;x-amz-date;x-service-cloud-iam-server-id, Signature=00',
+    Authorization:
+      'AWS4-HMAC-SHA256 Credential=AKIAX/20260301/us-east-1/sts/aws4_request, SignedHeaders=host;x-amz-date;x-service-cloud-iam-server-id, Signature=00',
     'X-Amz-Date': '20260301T000000Z',
     'X-Service-Cloud-IAM-Server-ID': 'vault.example.com',
   },
@@ -29,24 +30,52 @@ async function loginTarget() {
   const target = await authTarget();
   const { trusted } = await testSigner();
   await target.handle({ method: 'POST', path: 'config/certificate/test-ca', body: { aws_public_cert: trusted.pem } });
-  await target.handle({ method: 'POST', path: 'role/ec2', body: { auth_type: 'ec2', bound_account_id: SYNTHETIC.accountId, role_tag: 'T' } });
-  await target.handle({ method: 'POST', path: 'role/client', body: { auth_type: 'iam', bound_iam_principal_arn: 'arn:aws:iam::123456789012:user/*' } });
-  await target.handle({ method: 'POST', path: 'config/client', body: { iam_server_id_header_value: 'vault.example.com', access_key: '', secret_key: '' } });
+  await target.handle({
+    method: 'POST',
+    path: 'role/ec2',
+    body: { auth_type: 'ec2', bound_account_id: SYNTHETIC.accountId, role_tag: 'T' },
+  });
+  await target.handle({
+    method: 'POST',
+    path: 'role/client',
+    body: { auth_type: 'iam', bound_iam_principal_arn: 'arn:aws:iam::123456789012:user/*' },
+  });
+  await target.handle({
+    method: 'POST',
+    path: 'config/client',
+    body: { iam_server_id_header_value: 'vault.example.com', access_key: '', secret_key: '' },
+  });
   const pkcs7 = await syntheticPkcs7();
   const templates: EngineRequest[] = [
     { method: 'POST', path: 'login', body: { role: 'ec2', pkcs7 } },
     { method: 'POST', path: 'login', body: { role: 'ec2', pkcs7, nonce: 'n' } },
     { method: 'POST', path: 'login', body: { role: 'ec2', identity: b64('{}'), signature: b64('x') } },
     { method: 'POST', path: 'login', body: { role: 'client', ...IAM_FIELDS } },
-    { method: 'POST', path: 'login', body: { ...IAM_FIELDS, iam_request_headers: b64(JSON.stringify(IAM_FIELDS.iam_request_headers)) } },
+    {
+      method: 'POST',
+      path: 'login',
+      body: { ...IAM_FIELDS, iam_request_headers: b64(JSON.stringify(IAM_FIELDS.iam_request_headers)) },
+    },
   ];
-  const grant = (await target.handle(templates[3] as EngineRequest)).body as unknown as { auth: Record<string, unknown> };
+  const grant = (await target.handle(templates[3] as EngineRequest)).body as unknown as {
+    auth: Record<string, unknown>;
+  };
   return { target, templates, grant: grant.auth };
 }
 
 describe('hostile logins and renewals', async () => {
   const { target, templates, grant } = await loginTarget();
-  const login = ['role', 'pkcs7', 'identity', 'signature', 'nonce', 'iam_http_request_method', 'iam_request_url', 'iam_request_body', 'iam_request_headers'];
+  const login = [
+    'role',
+    'pkcs7',
+    'identity',
+    'signature',
+    'nonce',
+    'iam_http_request_method',
+    'iam_request_url',
+    'iam_request_body',
+    'iam_request_headers',
+  ];
 
   it(
     'POST login: always a 2xx or a 4xx with a message (502 only from the fake cloud), no pollution, no unsafe key',
@@ -79,12 +108,18 @@ describe('hostile logins and renewals', async () => {
           return copy;
         }),
         fc.nat(der.length - 1).map((end) => der.subarray(0, end)),
-        fc.tuple(fc.nat(der.length), fc.uint8Array({ minLength: 1, maxLength: 8 })).map(([at, bytes]) => Buffer.concat([der.subarray(0, at), bytes, der.subarray(at)])),
+        fc
+          .tuple(fc.nat(der.length), fc.uint8Array({ minLength: 1, maxLength: 8 }))
+          .map(([at, bytes]) => Buffer.concat([der.subarray(0, at), bytes, der.subarray(at)])),
       );
       await fc.assert(
         fc.asyncProperty(mutation, async (bytes) => {
           const faults = target.faults.length;
-          const response = await target.handle({ method: 'POST', path: 'login', body: { role: 'ec2', pkcs7: bytes.toString('base64') } });
+          const response = await target.handle({
+            method: 'POST',
+            path: 'login',
+            body: { role: 'ec2', pkcs7: bytes.toString('base64') },
+          });
           // Past authentication, the login goes on to the cloud (502 here: the fake refuses the account's STS role).
           expectWellFormed(response, new Set([400, 403, 502]));
           if (response.status === 502) expect(bytes.includes(content)).toBe(true);
@@ -135,11 +170,23 @@ describe('hostile logins and renewals', async () => {
     async () => {
       expect(grant).toBeDefined();
       const renew = target.renew as (grant: unknown) => Promise<EngineResponse>;
-      const fields = ['policies', 'metadata', 'internal_data', 'internal_data.role_name', 'internal_data.role_id', 'internal_data.auth_type', 'internal_data.client_arn', 'internal_data.account_id'];
+      const fields = [
+        'policies',
+        'metadata',
+        'internal_data',
+        'internal_data.role_name',
+        'internal_data.role_id',
+        'internal_data.auth_type',
+        'internal_data.client_arn',
+        'internal_data.account_id',
+      ];
       await fc.assert(
         fc.asyncProperty(fc.constantFrom(...fields), oddValue, async (field, value) => {
           const [outer, inner] = field.split('.') as [string, string | undefined];
-          const changed = inner === undefined ? { ...grant, [outer]: value } : { ...grant, [outer]: { ...(grant[outer] as object), [inner]: value } };
+          const changed =
+            inner === undefined
+              ? { ...grant, [outer]: value }
+              : { ...grant, [outer]: { ...(grant[outer] as object), [inner]: value } };
           const faults = target.faults.length;
           expectWellFormed(await renew(changed), new Set([...CLIENT_STATUSES, 502]));
           expect(target.faults.slice(faults)).toEqual([]);

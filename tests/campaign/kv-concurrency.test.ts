@@ -6,7 +6,14 @@ import { withoutCompareAndPut } from '../support/faulty-storage.js';
 import { testStorage } from '../support/test-storage.js';
 import { kvProblems } from './support/invariants.js';
 import { KvLedger } from './support/kv-ledger.js';
-import { acceptable, KV_OPERATIONS, MERGE, runKvStep, type KvOperationName, type KvStep } from './support/kv-operations.js';
+import {
+  acceptable,
+  KV_OPERATIONS,
+  MERGE,
+  runKvStep,
+  type KvOperationName,
+  type KvStep,
+} from './support/kv-operations.js';
 import { CAMPAIGN_TIMEOUT, propertyRuns, scaled } from './support/scale.js';
 import { InterleavingStorage } from './support/storages.js';
 
@@ -19,7 +26,12 @@ import { InterleavingStorage } from './support/storages.js';
 
 const READ_PATHS = (key: string) => [`data/${key}`, `subkeys/${key}`, `metadata/${key}`];
 
-async function race(options: { engines: KvEngine[]; steps: KvStep[]; ledger: KvLedger; lanes: number }): Promise<number[]> {
+async function race(options: {
+  engines: KvEngine[];
+  steps: KvStep[];
+  ledger: KvLedger;
+  lanes: number;
+}): Promise<number[]> {
   const statuses: number[] = [];
   const { engines, steps, ledger, lanes } = options;
   await Promise.all(
@@ -31,7 +43,8 @@ async function race(options: { engines: KvEngine[]; steps: KvStep[]; ledger: KvL
         statuses.push(response.status);
         expect(acceptable(response, false), `${step.operation} ${step.key}: ${JSON.stringify(response)}`).toBe(true);
         // A reader racing the changes never sees a 500 (a blob pruned under it is read again).
-        for (const path of READ_PATHS(step.key)) expect((await engine.handle({ method: 'GET', path })).status).not.toBe(500);
+        for (const path of READ_PATHS(step.key))
+          expect((await engine.handle({ method: 'GET', path })).status).not.toBe(500);
       }
     }),
   );
@@ -39,23 +52,33 @@ async function race(options: { engines: KvEngine[]; steps: KvStep[]; ledger: KvL
 }
 
 const stepArbitrary = (keys: string[]) =>
-  fc.record({ operation: fc.constantFrom<KvOperationName>(...KV_OPERATIONS), key: fc.constantFrom(...keys), pick: fc.nat(20) });
+  fc.record({
+    operation: fc.constantFrom<KvOperationName>(...KV_OPERATIONS),
+    key: fc.constantFrom(...keys),
+    pick: fc.nat(20),
+  });
 
 describe('racing operations on the same keys', () => {
   /** Random steps, raced in lanes over the engines `engines` builds on one storage; then the checks. */
   const raceProperty = (engines: (storage: Storage, seed: number) => KvEngine[]) =>
-    fc.asyncProperty(fc.array(stepArbitrary(['hot', 'hot', 'warm']), { minLength: 10, maxLength: 60 }), fc.integer({ min: 2, max: 8 }), fc.nat(), async (steps, lanes, seed) => {
-      const storage = testStorage();
-      const ledger = new KvLedger();
-      await race({ engines: engines(storage, seed), steps, ledger, lanes });
-      expect(await kvProblems(storage, { explained: (data) => ledger.racedMetadataDelete(data) })).toEqual([]);
-      expect(await ledger.problems(storage)).toEqual([]);
-    });
+    fc.asyncProperty(
+      fc.array(stepArbitrary(['hot', 'hot', 'warm']), { minLength: 10, maxLength: 60 }),
+      fc.integer({ min: 2, max: 8 }),
+      fc.nat(),
+      async (steps, lanes, seed) => {
+        const storage = testStorage();
+        const ledger = new KvLedger();
+        await race({ engines: engines(storage, seed), steps, ledger, lanes });
+        expect(await kvProblems(storage, { explained: (data) => ledger.racedMetadataDelete(data) })).toEqual([]);
+        expect(await ledger.problems(storage)).toEqual([]);
+      },
+    );
 
   it(
     'several engines over one storage with compareAndPut',
     async () => {
-      const engines = (storage: Storage, seed: number) => [0, 1, 2].map((index) => new KvEngine({ storage: new InterleavingStorage(storage, seed + index) }));
+      const engines = (storage: Storage, seed: number) =>
+        [0, 1, 2].map((index) => new KvEngine({ storage: new InterleavingStorage(storage, seed + index) }));
       await fc.assert(raceProperty(engines), propertyRuns(25, 2000));
     },
     CAMPAIGN_TIMEOUT,
@@ -64,7 +87,9 @@ describe('racing operations on the same keys', () => {
   it(
     'one engine without compareAndPut (its per-key lock serialises)',
     async () => {
-      const engines = (storage: Storage, seed: number) => [new KvEngine({ storage: new InterleavingStorage(withoutCompareAndPut(storage), seed) })];
+      const engines = (storage: Storage, seed: number) => [
+        new KvEngine({ storage: new InterleavingStorage(withoutCompareAndPut(storage), seed) }),
+      ];
       await fc.assert(raceProperty(engines), propertyRuns(25, 2000));
     },
     CAMPAIGN_TIMEOUT,
@@ -74,23 +99,41 @@ describe('racing operations on the same keys', () => {
     'cas writers racing patchers and deleters: each cas success is its own version, none is lost',
     async () => {
       const storage = testStorage();
-      const engines = [0, 1, 2, 3].map((index) => new KvEngine({ storage: new InterleavingStorage(storage, 97 + index) }));
+      const engines = [0, 1, 2, 3].map(
+        (index) => new KvEngine({ storage: new InterleavingStorage(storage, 97 + index) }),
+      );
       await engines[0]?.handle({ method: 'POST', path: 'metadata/k', body: { max_versions: 1000 } });
       const ledger = new KvLedger();
       const rounds = scaled(12, 300);
       const casWins: number[] = [];
-      const others: KvOperationName[] = ['mergePatch', 'jsonPatch', 'deleteLatest', 'undelete', 'destroy', 'write', 'metadataPatch'];
+      const others: KvOperationName[] = [
+        'mergePatch',
+        'jsonPatch',
+        'deleteLatest',
+        'undelete',
+        'destroy',
+        'write',
+        'metadataPatch',
+      ];
       await Promise.all([
         ...Array.from({ length: 6 }, async (_, writer) => {
           for (let round = 0; round < rounds; round++) {
-            const response = await runKvStep(engines[writer % 4] as KvEngine, { operation: 'casWrite', key: 'k', pick: round }, ledger);
+            const response = await runKvStep(
+              engines[writer % 4] as KvEngine,
+              { operation: 'casWrite', key: 'k', pick: round },
+              ledger,
+            );
             expect([200, 400]).toContain(response.status);
             if (response.status === 200) casWins.push((response.body as { data: { version: number } }).data.version);
           }
         }),
         ...others.map(async (operation, index) => {
           for (let round = 0; round < rounds; round++) {
-            const response = await runKvStep(engines[index % 4] as KvEngine, { operation, key: 'k', pick: round + index }, ledger);
+            const response = await runKvStep(
+              engines[index % 4] as KvEngine,
+              { operation, key: 'k', pick: round + index },
+              ledger,
+            );
             expect(acceptable(response, false)).toBe(true);
           }
         }),
@@ -107,14 +150,18 @@ describe('racing operations on the same keys', () => {
     CAMPAIGN_TIMEOUT,
   );
 
-  it('with atomic commits, a metadata delete racing writers on another engine leaves no write\'s data behind', async () => {
+  it("with atomic commits, a metadata delete racing writers on another engine leaves no write's data behind", async () => {
     const storage = testStorage();
     const engines = [0, 1].map((index) => new KvEngine({ storage: new InterleavingStorage(storage, 5 + index, true) }));
     const ledger = new KvLedger();
     for (let round = 0; round < scaled(10, 300); round++) {
       await Promise.all([
-        ...Array.from({ length: 4 }, (_, i) => runKvStep(engines[1] as KvEngine, { operation: i % 2 ? 'write' : 'mergePatch', key: 'k', pick: i }, ledger)),
-        runKvStep(engines[0] as KvEngine, { operation: 'metadataDelete', key: 'k', pick: 0 }, ledger).then((response) => expect(response.status).toBe(204)),
+        ...Array.from({ length: 4 }, (_, i) =>
+          runKvStep(engines[1] as KvEngine, { operation: i % 2 ? 'write' : 'mergePatch', key: 'k', pick: i }, ledger),
+        ),
+        runKvStep(engines[0] as KvEngine, { operation: 'metadataDelete', key: 'k', pick: 0 }, ledger).then((response) =>
+          expect(response.status).toBe(204),
+        ),
       ]);
       expect(await kvProblems(storage, { tidy: true })).toEqual([]);
       expect(await ledger.problems(storage)).toEqual([]);
@@ -128,8 +175,12 @@ describe('racing operations on the same keys', () => {
     const explained = (data: unknown) => ledger.racedMetadataDelete(data);
     for (let round = 0; round < scaled(10, 300); round++) {
       await Promise.all([
-        ...Array.from({ length: 4 }, (_, i) => runKvStep(engines[1] as KvEngine, { operation: i % 2 ? 'write' : 'mergePatch', key: 'k', pick: i }, ledger)),
-        runKvStep(engines[0] as KvEngine, { operation: 'metadataDelete', key: 'k', pick: 0 }, ledger).then((response) => expect(response.status).toBe(204)),
+        ...Array.from({ length: 4 }, (_, i) =>
+          runKvStep(engines[1] as KvEngine, { operation: i % 2 ? 'write' : 'mergePatch', key: 'k', pick: i }, ledger),
+        ),
+        runKvStep(engines[0] as KvEngine, { operation: 'metadataDelete', key: 'k', pick: 0 }, ledger).then((response) =>
+          expect(response.status).toBe(204),
+        ),
       ]);
       expect(await kvProblems(storage, { explained })).toEqual([]);
     }

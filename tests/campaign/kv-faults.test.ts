@@ -8,7 +8,14 @@ import type { Storage } from '../../src/ports/storage.js';
 import { withoutCompareAndPut } from '../support/faulty-storage.js';
 import { kvProblems } from './support/invariants.js';
 import { KvLedger } from './support/kv-ledger.js';
-import { acceptable, KV_OPERATIONS, MERGE, runKvStep, type KvOperationName, type KvStep } from './support/kv-operations.js';
+import {
+  acceptable,
+  KV_OPERATIONS,
+  MERGE,
+  runKvStep,
+  type KvOperationName,
+  type KvStep,
+} from './support/kv-operations.js';
 import { CAMPAIGN_TIMEOUT, propertyRuns } from './support/scale.js';
 import { FAULT_KINDS, faultyStorage, InterleavingStorage, type FaultKind } from './support/storages.js';
 
@@ -27,8 +34,11 @@ async function visibleState(storage: Storage): Promise<unknown> {
   const keys = await Promise.all(
     KEYS.map(async (key) => {
       const metadata = await kv.handle({ method: 'GET', path: `metadata/${key}` });
-      const listed = metadata.status === 200 ? Object.keys((metadata.body as { data: { versions: object } }).data.versions) : [];
-      const reads = await Promise.all(listed.map((version) => kv.handle({ method: 'GET', path: `data/${key}`, query: { version } })));
+      const listed =
+        metadata.status === 200 ? Object.keys((metadata.body as { data: { versions: object } }).data.versions) : [];
+      const reads = await Promise.all(
+        listed.map((version) => kv.handle({ method: 'GET', path: `data/${key}`, query: { version } })),
+      );
       return [key, { metadata, reads }] as const;
     }),
   );
@@ -78,7 +88,12 @@ describe('a lost acknowledgement at any call of any operation', () => {
       for (let n = 1; ; n++) {
         const { inner, faulty, ledger, kv } = await world(variant, 'late');
         faulty.arm(n);
-        const response = await runKvStep(kv, step, ledger, new KvEngine({ storage: inner, clock: new ManualClock(START) }));
+        const response = await runKvStep(
+          kv,
+          step,
+          ledger,
+          new KvEngine({ storage: inner, clock: new ManualClock(START) }),
+        );
         expect(acceptable(response, faulty.failed)).toBe(true);
         expect(await kvProblems(inner)).toEqual([]);
         expect(await ledger.problems(inner)).toEqual([]);
@@ -99,7 +114,9 @@ describe('a call that hangs while another engine writes the same key, then throw
       faulty.arm(n);
       const [response, rival] = await Promise.all([
         runKvStep(kv, { operation, key: 'foo', pick: 2 }, ledger, competitor),
-        new Promise((resolve) => setTimeout(resolve, 1)).then(() => runKvStep(competitor, { operation: 'write', key: 'foo', pick: 3 }, ledger)),
+        new Promise((resolve) => setTimeout(resolve, 1)).then(() =>
+          runKvStep(competitor, { operation: 'write', key: 'foo', pick: 3 }, ledger),
+        ),
       ]);
       expect(acceptable(response, faulty.failed)).toBe(true);
       expect(rival.status).toBe(200);
@@ -117,9 +134,24 @@ const patch: EngineRequest = { method: 'PATCH', path: 'data/k', headers: MERGE, 
 
 describe('the blobs of attempts that lost a race', () => {
   it.each([
-    { name: 'one lost race, its removal failing', ours: write({ mine: true }), rivals: [write({ rival: 1 })], failingDeletes: 1 },
-    { name: 'two lost races, every removal failing twice', ours: write({ mine: true }), rivals: [write({ rival: 1 }), write({ rival: 2 })], failingDeletes: 3 },
-    { name: 'a patch that finds the head deleted after its lost race', ours: patch, rivals: [{ method: 'DELETE', path: 'data/k' }], failingDeletes: 1 },
+    {
+      name: 'one lost race, its removal failing',
+      ours: write({ mine: true }),
+      rivals: [write({ rival: 1 })],
+      failingDeletes: 1,
+    },
+    {
+      name: 'two lost races, every removal failing twice',
+      ours: write({ mine: true }),
+      rivals: [write({ rival: 1 }), write({ rival: 2 })],
+      failingDeletes: 3,
+    },
+    {
+      name: 'a patch that finds the head deleted after its lost race',
+      ours: patch,
+      rivals: [{ method: 'DELETE', path: 'data/k' }],
+      failingDeletes: 1,
+    },
   ] satisfies { name: string; ours: EngineRequest; rivals: EngineRequest[]; failingDeletes: number }[])(
     'are never left behind when their removal fails: $name',
     async ({ ours, rivals, failingDeletes }) => {
@@ -173,7 +205,10 @@ describe('random mixed sequences over two engines, with one fault of any kind at
           async (steps, kind, n, lanes, seed) => {
             const inner = new MemoryStorage();
             const faulty = faultyStorage(new InterleavingStorage(inner, seed), kind);
-            const engines = [new KvEngine({ storage: faulty }), new KvEngine({ storage: new InterleavingStorage(inner, seed + 1) })];
+            const engines = [
+              new KvEngine({ storage: faulty }),
+              new KvEngine({ storage: new InterleavingStorage(inner, seed + 1) }),
+            ];
             const ledger = new KvLedger();
             faulty.arm(n);
             const responses: { request: KvStep; status: number }[] = [];
@@ -187,12 +222,15 @@ describe('random mixed sequences over two engines, with one fault of any kind at
                 }
               }),
             );
-            expect(responses.filter((response) => response.status === 500).length).toBeLessThanOrEqual(faulty.failed ? 1 : 0);
+            expect(responses.filter((response) => response.status === 500).length).toBeLessThanOrEqual(
+              faulty.failed ? 1 : 0,
+            );
             const explained = (data: unknown) => ledger.racedMetadataDelete(data);
             expect(await kvProblems(inner, { explained })).toEqual([]);
             expect(await ledger.problems(inner)).toEqual([]);
             const clean = new KvEngine({ storage: inner });
-            for (const key of ['a', 'b', 'a/c']) await clean.handle({ method: 'PATCH', path: `metadata/${key}`, headers: MERGE, body: {} });
+            for (const key of ['a', 'b', 'a/c'])
+              await clean.handle({ method: 'PATCH', path: `metadata/${key}`, headers: MERGE, body: {} });
             expect(await kvProblems(inner, { tidy: true, explained })).toEqual([]);
           },
         ),

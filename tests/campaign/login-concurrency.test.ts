@@ -29,18 +29,35 @@ interface Cluster {
 }
 
 /** Engines (processes) over one storage, all trusting the test signer, with role `web` for the synthetic instance. */
-async function cluster(options: { engines?: number; role?: Record<string, unknown>; storage?: (inner: Storage, index: number) => Storage } = {}): Promise<Cluster> {
+async function cluster(
+  options: {
+    engines?: number;
+    role?: Record<string, unknown>;
+    storage?: (inner: Storage, index: number) => Storage;
+  } = {},
+): Promise<Cluster> {
   const storage = testStorage();
   const cloud = new FakeCloud();
   const clock = new ManualClock(START);
   const faults: unknown[] = [];
   const wrap = options.storage ?? ((inner, index) => new InterleavingStorage(inner, 31 + index));
-  const engines = Array.from({ length: options.engines ?? 3 }, (_, index) =>
-    new AuthEngine({ storage: wrap(storage, index), cloud, clock, env: {}, onInternalError: (error) => faults.push(error) }),
+  const engines = Array.from(
+    { length: options.engines ?? 3 },
+    (_, index) =>
+      new AuthEngine({
+        storage: wrap(storage, index),
+        cloud,
+        clock,
+        env: {},
+        onInternalError: (error) => faults.push(error),
+      }),
   );
   const admin = new AuthEngine({ storage, cloud, clock, env: {} });
   const { trusted } = await testSigner();
-  expect((await admin.handle({ method: 'POST', path: 'config/certificate/test-ca', body: { aws_public_cert: trusted.pem } })).status).toBe(204);
+  expect(
+    (await admin.handle({ method: 'POST', path: 'config/certificate/test-ca', body: { aws_public_cert: trusted.pem } }))
+      .status,
+  ).toBe(204);
   const role = { auth_type: 'ec2', bound_account_id: SYNTHETIC.accountId, ...options.role };
   expect((await admin.handle({ method: 'POST', path: 'role/web', body: role })).status).toBe(204);
   cloud.addInstance({ instanceId: INSTANCE, imageId: SYNTHETIC.imageId });
@@ -50,7 +67,12 @@ async function cluster(options: { engines?: number; role?: Record<string, unknow
     cloud,
     clock,
     faults,
-    login: (engine, body) => (engines[engine % engines.length] as AuthEngine).handle({ method: 'POST', path: 'login', body: { role: 'web', ...body } }),
+    login: (engine, body) =>
+      (engines[engine % engines.length] as AuthEngine).handle({
+        method: 'POST',
+        path: 'login',
+        body: { role: 'web', ...body },
+      }),
     entry: async (instanceId = INSTANCE) => {
       const response = await admin.handle({ method: 'GET', path: `identity-accesslist/${instanceId}` });
       return response.status === 200 ? (response.body as { data: Record<string, unknown> }).data : undefined;
@@ -72,7 +94,8 @@ describe('concurrent logins of one instance', () => {
         const won = responses.filter((response) => response.status === 200);
         expect(won).toHaveLength(1);
         expect(grantOf(won[0] as EngineResponse).metadata.nonce).toBe((await c.entry())?.client_nonce);
-        for (const lost of responses.filter((response) => response.status !== 200)) expect(refusal(lost)).toEqual([403, 'client nonce mismatch']);
+        for (const lost of responses.filter((response) => response.status !== 200))
+          expect(refusal(lost)).toEqual([403, 'client nonce mismatch']);
         expect(c.faults).toEqual([]);
       }
     },
@@ -86,10 +109,14 @@ describe('concurrent logins of one instance', () => {
       const pkcs7 = await syntheticPkcs7();
       const nonce = grantOf(await c.login(0, { pkcs7 })).metadata.nonce as string;
       type Attempt = { body: Record<string, unknown>; expected: [number, string | undefined] };
-      const times = (count: number, attempt: (i: number) => Attempt) => Array.from({ length: count }, (_, i) => attempt(i));
+      const times = (count: number, attempt: (i: number) => Attempt) =>
+        Array.from({ length: count }, (_, i) => attempt(i));
       const attempts: Attempt[] = [
         ...times(5, () => ({ body: { pkcs7, nonce }, expected: [200, undefined] })),
-        ...times(3, (i) => ({ body: { pkcs7, nonce: `${nonce.slice(0, -2)}x${i}` }, expected: [403, 'client nonce mismatch'] })),
+        ...times(3, (i) => ({
+          body: { pkcs7, nonce: `${nonce.slice(0, -2)}x${i}` },
+          expected: [403, 'client nonce mismatch'],
+        })),
         ...times(3, () => ({ body: { pkcs7 }, expected: [403, 'client nonce mismatch'] })),
         ...times(2, () => ({ body: { pkcs7, nonce: '' }, expected: [403, 'reauthentication is disabled'] })),
       ];
@@ -97,7 +124,8 @@ describe('concurrent logins of one instance', () => {
         const responses = await Promise.all(attempts.map(({ body }, i) => c.login(i, body)));
         expect(responses.map(refusal)).toEqual(attempts.map(({ expected }) => expected));
         // A successful re-login never hands out a nonce: the client chose it.
-        for (const response of responses.filter((r) => r.status === 200)) expect(grantOf(response).metadata.nonce).toBeUndefined();
+        for (const response of responses.filter((r) => r.status === 200))
+          expect(grantOf(response).metadata.nonce).toBeUndefined();
         expect(await c.entry()).toMatchObject({ client_nonce: nonce, disallow_reauthentication: false });
       }
       expect(await authProblems(c.storage)).toEqual([]);
@@ -113,10 +141,14 @@ describe('concurrent logins of one instance', () => {
       const nonce = grantOf(await c.login(0, { pkcs7: await syntheticPkcs7() })).metadata.nonce as string;
       for (let round = 1; round <= scaled(3, 60); round++) {
         // The instance moved to a new host: its document has a newer pendingTime, and the clients lost the nonce.
-        const documentTime = new Date(Date.parse('2026-01-01T00:00:00Z') + round * 60_000).toISOString().replace('.000', '');
+        const documentTime = new Date(Date.parse('2026-01-01T00:00:00Z') + round * 60_000)
+          .toISOString()
+          .replace('.000', '');
         const pkcs7 = await syntheticPkcs7({ pendingTime: documentTime });
         const chosen = Array.from({ length: 4 }, (_, i) => `round-${round}-migration-${i}`);
-        const responses = await Promise.all(chosen.map((migrationNonce, i) => c.login(i, { pkcs7, nonce: migrationNonce })));
+        const responses = await Promise.all(
+          chosen.map((migrationNonce, i) => c.login(i, { pkcs7, nonce: migrationNonce })),
+        );
         const won = responses.flatMap((response, i) => (response.status === 200 ? [chosen[i]] : []));
         expect(won).toHaveLength(1);
         for (const lost of responses.filter((response) => response.status !== 200)) {
@@ -125,7 +157,9 @@ describe('concurrent logins of one instance', () => {
         expect(await c.entry()).toMatchObject({ client_nonce: won[0], pending_time: documentTime });
       }
       // The nonce of before the migrations opens nothing any more.
-      expect(refusal(await c.login(0, { pkcs7: await syntheticPkcs7({ pendingTime: '2026-01-01T00:00:00Z' }), nonce }))[0]).toBe(403);
+      expect(
+        refusal(await c.login(0, { pkcs7: await syntheticPkcs7({ pendingTime: '2026-01-01T00:00:00Z' }), nonce }))[0],
+      ).toBe(403);
       expect(c.faults).toEqual([]);
     },
     CAMPAIGN_TIMEOUT,
@@ -157,7 +191,9 @@ describe('tidy during logins', () => {
     const documents = await Promise.all(instances.map((instanceId) => syntheticPkcs7({ instanceId })));
     const logins = instances.map((_, i) => c.login(i, { pkcs7: documents[i], nonce: `nonce-${i}` }));
     const tidies = c.engines.flatMap((engine) => [
-      engine.handle({ method: 'POST', path: 'tidy/identity-accesslist', body: { safety_buffer: '1s' } }).then(() => engine.idle()),
+      engine
+        .handle({ method: 'POST', path: 'tidy/identity-accesslist', body: { safety_buffer: '1s' } })
+        .then(() => engine.idle()),
       engine.periodic(),
     ]);
     const [responses] = await Promise.all([Promise.all(logins), Promise.all(tidies)]);
@@ -172,7 +208,10 @@ describe('tidy during logins', () => {
    */
   async function expectTidyRaces(engines: number): Promise<void> {
     for (let round = 0; round < scaled(3, 60); round++) {
-      const c = await cluster({ engines, storage: (inner, index) => new InterleavingStorage(inner, 100 * round + index) });
+      const c = await cluster({
+        engines,
+        storage: (inner, index) => new InterleavingStorage(inner, 100 * round + index),
+      });
       const responses = await raceTidy(c);
       for (const response of responses) expect(response.status, JSON.stringify(response.body)).toBe(200);
       for (const [i, instanceId] of instances.entries()) {
@@ -185,9 +224,17 @@ describe('tidy during logins', () => {
     }
   }
 
-  it('in one engine: every login gets in, whether tidy removed its expired entry first or not, and its entry stays', () => expectTidyRaces(1), CAMPAIGN_TIMEOUT);
+  it(
+    'in one engine: every login gets in, whether tidy removed its expired entry first or not, and its entry stays',
+    () => expectTidyRaces(1),
+    CAMPAIGN_TIMEOUT,
+  );
 
-  it('across engines: no fault, every entry whole, and every entry left holds the nonce its login stored', () => expectTidyRaces(3), CAMPAIGN_TIMEOUT);
+  it(
+    'across engines: no fault, every entry whole, and every entry left holds the nonce its login stored',
+    () => expectTidyRaces(3),
+    CAMPAIGN_TIMEOUT,
+  );
 });
 
 describe('a storage fault at any step of an ec2 login', () => {

@@ -60,7 +60,12 @@ beforeAll(async () => {
   server.on('connection', () => hits.push('connection'));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-  canary = { url: `http://${host}`, host, hits, close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) };
+  canary = {
+    url: `http://${host}`,
+    host,
+    hits,
+    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
 });
 
 afterAll(async () => {
@@ -95,7 +100,10 @@ async function world(options: { serverId?: string; clientConfig?: Record<string,
 }
 
 /** Rewrites the header map of a login body. */
-function withHeaders(body: { iam_request_headers: string }, change: (headers: Record<string, string[]>) => Record<string, unknown>) {
+function withHeaders(
+  body: { iam_request_headers: string },
+  change: (headers: Record<string, string[]>) => Record<string, unknown>,
+) {
   return { ...body, iam_request_headers: b64(JSON.stringify(change(JSON.parse(unb64(body.iam_request_headers))))) };
 }
 
@@ -116,8 +124,14 @@ describe('a genuine signed request', () => {
     const { signed, login, alice } = await world();
     const response = await login(signed());
     expect(response.status, JSON.stringify(response.body)).toBe(200);
-    expect((response.body as unknown as { auth: { internal_data: { client_arn: string } } }).auth.internal_data.client_arn).toBe(alice.arn);
-    expect(aws.requests.at(-1)).toMatchObject({ host: 'sts.us-east-1.amazonaws.com', action: 'GetCallerIdentity', status: 200 });
+    expect(
+      (response.body as unknown as { auth: { internal_data: { client_arn: string } } }).auth.internal_data.client_arn,
+    ).toBe(alice.arn);
+    expect(aws.requests.at(-1)).toMatchObject({
+      host: 'sts.us-east-1.amazonaws.com',
+      action: 'GetCallerIdentity',
+      status: 200,
+    });
   });
 });
 
@@ -141,15 +155,28 @@ describe('SSRF through the request URL (the connection goes only where the opera
     ['a space', 'https://sts.amazonaws.com /', 'error parsing iam_request_url'],
   ])('a URL with %s is refused before anything is sent', async (_, url, fragment) => {
     const { signed, login } = await world();
-    const sent = await requestsDuring(async () => expect400(await login({ ...signed(), iam_request_url: b64(url) }), fragment));
+    const sent = await requestsDuring(async () =>
+      expect400(await login({ ...signed(), iam_request_url: b64(url) }), fragment),
+    );
     expect(sent).toBe(0);
     expect(canary.hits).toEqual([]);
   });
 
   it('with use_sts_region_from_client, a region that is not a region name never becomes a host name', async () => {
     const { login, aliceKey } = await world({ clientConfig: { use_sts_region_from_client: true } });
-    for (const region of [`127.0.0.1:${canary.host.split(':')[1]}`, 'us-east-1.evil.example', 'us-east-1/..', '169.254.169.254']) {
-      const body = buildIamLoginBody({ credentials: aliceKey, serverId: SERVER_ID, clock, region, stsUrl: 'https://sts.amazonaws.com/' });
+    for (const region of [
+      `127.0.0.1:${canary.host.split(':')[1]}`,
+      'us-east-1.evil.example',
+      'us-east-1/..',
+      '169.254.169.254',
+    ]) {
+      const body = buildIamLoginBody({
+        credentials: aliceKey,
+        serverId: SERVER_ID,
+        clock,
+        region,
+        stsUrl: 'https://sts.amazonaws.com/',
+      });
       // A region with a '/' breaks the credential scope apart: then no region is found at all.
       const sent = await requestsDuring(async () => expect400(await login(body), 'region'));
       expect(sent).toBe(0);
@@ -170,24 +197,58 @@ describe('smuggling through the body or the headers (refused before anything rea
   const BODY = 'Action=GetCallerIdentity&Version=2011-06-15';
   it.each([
     ['a second Action', `${BODY}&Action=AssumeRole`, 'parameter Action is repeated'],
-    ['an encoded second Action', 'Action=GetCallerIdentity%26Action%3DAssumeRole&Version=2011-06-15', 'the Action must be GetCallerIdentity'],
-    ['a semicolon separator', 'Action=GetCallerIdentity;Action=AssumeRole&Version=2011-06-15', 'not a form-encoded parameter list'],
+    [
+      'an encoded second Action',
+      'Action=GetCallerIdentity%26Action%3DAssumeRole&Version=2011-06-15',
+      'the Action must be GetCallerIdentity',
+    ],
+    [
+      'a semicolon separator',
+      'Action=GetCallerIdentity;Action=AssumeRole&Version=2011-06-15',
+      'not a form-encoded parameter list',
+    ],
     ['an extra parameter', `${BODY}&RoleArn=arn:aws:iam::1:role/x`, 'not a form-encoded parameter list'],
     ['a second request', `${BODY}\r\n\r\nPOST / HTTP/1.1`, 'not a form-encoded parameter list'],
     ['look-alike letters', 'Ａction=GetCallerIdentity&Version=2011-06-15', 'not a form-encoded parameter list'],
   ])('a body with %s', async (_, body, fragment) => {
     const { signed, login } = await world();
-    expect(await requestsDuring(async () => expect400(await login({ ...signed(), iam_request_body: b64(body) }), fragment))).toBe(0);
+    expect(
+      await requestsDuring(async () => expect400(await login({ ...signed(), iam_request_body: b64(body) }), fragment)),
+    ).toBe(0);
   });
 
   it.each([
-    ['Transfer-Encoding', (h: Record<string, unknown>) => ({ ...h, 'Transfer-Encoding': ['chunked'] }), 'invalid request header: Transfer-Encoding'],
-    ['two Content-Lengths', (h: Record<string, unknown>) => ({ ...h, 'Content-Length': ['43', '10'] }), 'Content-Length does not match'],
-    ['a wrong Content-Length', (h: Record<string, unknown>) => ({ ...h, 'Content-Length': ['0'] }), 'Content-Length does not match'],
-    ['a line break in a value', (h: Record<string, unknown>) => ({ ...h, 'X-Note': ['a\r\nX-Amz-Target: AssumeRole'] }), 'line break or NUL'],
+    [
+      'Transfer-Encoding',
+      (h: Record<string, unknown>) => ({ ...h, 'Transfer-Encoding': ['chunked'] }),
+      'invalid request header: Transfer-Encoding',
+    ],
+    [
+      'two Content-Lengths',
+      (h: Record<string, unknown>) => ({ ...h, 'Content-Length': ['43', '10'] }),
+      'Content-Length does not match',
+    ],
+    [
+      'a wrong Content-Length',
+      (h: Record<string, unknown>) => ({ ...h, 'Content-Length': ['0'] }),
+      'Content-Length does not match',
+    ],
+    [
+      'a line break in a value',
+      (h: Record<string, unknown>) => ({ ...h, 'X-Note': ['a\r\nX-Amz-Target: AssumeRole'] }),
+      'line break or NUL',
+    ],
     ['a space in a name', (h: Record<string, unknown>) => ({ ...h, 'X Amz Target': ['x'] }), 'invalid header name'],
-    ['an X-Amz header off the list', (h: Record<string, unknown>) => ({ ...h, 'X-Amz-Target': ['AWSSecurityTokenServiceV20110615.AssumeRole'] }), 'invalid request header: X-Amz-Target'],
-    ['a Connection header', (h: Record<string, unknown>) => ({ ...h, Connection: ['keep-alive, Transfer-Encoding'] }), 'invalid request header: Connection'],
+    [
+      'an X-Amz header off the list',
+      (h: Record<string, unknown>) => ({ ...h, 'X-Amz-Target': ['AWSSecurityTokenServiceV20110615.AssumeRole'] }),
+      'invalid request header: X-Amz-Target',
+    ],
+    [
+      'a Connection header',
+      (h: Record<string, unknown>) => ({ ...h, Connection: ['keep-alive, Transfer-Encoding'] }),
+      'invalid request header: Connection',
+    ],
   ])('headers with %s', async (_, change, fragment) => {
     const { signed, login } = await world();
     expect(await requestsDuring(async () => expect400(await login(withHeaders(signed(), change)), fragment))).toBe(0);
@@ -210,21 +271,46 @@ describe('the server-ID header', () => {
     expect400(await login(signed({ serverId: undefined })), 'missing header "X-Service-Cloud-IAM-Server-ID"');
     // A request signed for another server cannot be replayed against this one.
     expect400(await login(signed({ serverId: 'other.example.com' })), "does not carry this server's ID");
-    const unsigned = withHeaders(signed({ serverId: undefined }), (headers) => ({ ...headers, 'X-Service-Cloud-IAM-Server-ID': [SERVER_ID] }));
+    const unsigned = withHeaders(signed({ serverId: undefined }), (headers) => ({
+      ...headers,
+      'X-Service-Cloud-IAM-Server-ID': [SERVER_ID],
+    }));
     expect400(await login(unsigned), "wasn't signed");
   });
 
   it('cannot be declared signed by a second SignedHeaders list that STS may not read', async () => {
     const { signed, login } = await world();
-    const base = withHeaders(signed({ serverId: undefined }), (headers) => ({ ...headers, 'X-Service-Cloud-IAM-Server-ID': [SERVER_ID] }));
+    const base = withHeaders(signed({ serverId: undefined }), (headers) => ({
+      ...headers,
+      'X-Service-Cloud-IAM-Server-ID': [SERVER_ID],
+    }));
     const decoys = [
-      (headers: Record<string, string[]>) => ({ ...headers, Authorization: [`${authorizationOf(headers)}, SignedHeaders=host;x-amz-date;x-service-cloud-iam-server-id`] }),
-      (headers: Record<string, string[]>) => ({ ...headers, Authorization: [authorizationOf(headers), 'SignedHeaders=x-service-cloud-iam-server-id'] }),
-      (headers: Record<string, string[]>) => ({ ...headers, authorization: ['SignedHeaders=x-service-cloud-iam-server-id'] }),
-      (headers: Record<string, string[]>) => ({ ...headers, Authorization: [authorizationOf(headers).replace('SignedHeaders=', 'signedheaders=x-service-cloud-iam-server-id, SignedHeaders=')] }),
+      (headers: Record<string, string[]>) => ({
+        ...headers,
+        Authorization: [`${authorizationOf(headers)}, SignedHeaders=host;x-amz-date;x-service-cloud-iam-server-id`],
+      }),
+      (headers: Record<string, string[]>) => ({
+        ...headers,
+        Authorization: [authorizationOf(headers), 'SignedHeaders=x-service-cloud-iam-server-id'],
+      }),
+      (headers: Record<string, string[]>) => ({
+        ...headers,
+        authorization: ['SignedHeaders=x-service-cloud-iam-server-id'],
+      }),
+      (headers: Record<string, string[]>) => ({
+        ...headers,
+        Authorization: [
+          authorizationOf(headers).replace(
+            'SignedHeaders=',
+            'signedheaders=x-service-cloud-iam-server-id, SignedHeaders=',
+          ),
+        ],
+      }),
     ];
     for (const decoy of decoys) {
-      expect(await requestsDuring(async () => expect400(await login(withHeaders(base, decoy)), 'SignedHeaders'))).toBe(0);
+      expect(await requestsDuring(async () => expect400(await login(withHeaders(base, decoy)), 'SignedHeaders'))).toBe(
+        0,
+      );
     }
   });
 
@@ -251,7 +337,12 @@ describe('replay of a signed request', () => {
 describe('client caches keyed without the account', () => {
   it('a caller from a foreign account cannot have its inferred instance looked up in the server account', async () => {
     const { auth } = await world();
-    aws.addInstance({ instanceId: 'i-0feedfacefeedface', accountId: ownAccount, region: 'us-east-1', imageId: 'ami-victim' });
+    aws.addInstance({
+      instanceId: 'i-0feedfacefeedface',
+      accountId: ownAccount,
+      region: 'us-east-1',
+      imageId: 'ami-victim',
+    });
     const role = {
       auth_type: 'iam',
       bound_iam_principal_arn: `arn:aws:iam::${otherAccount}:role/*`,
@@ -263,15 +354,33 @@ describe('client caches keyed without the account', () => {
     expect((await auth.handle({ method: 'POST', path: 'role/inferring', body: role })).status).toBe(204);
     // Warm every cache with the server's own account first.
     aws.createRole({ accountId: ownAccount, roleName: 'own' });
-    const own = aws.issueSessionCredentials({ accountId: ownAccount, roleName: 'own', sessionName: 'i-0feedfacefeedface' });
-    await auth.handle({ method: 'POST', path: 'login', body: buildIamLoginBody({ credentials: own, serverId: SERVER_ID, clock, role: 'inferring' }) });
+    const own = aws.issueSessionCredentials({
+      accountId: ownAccount,
+      roleName: 'own',
+      sessionName: 'i-0feedfacefeedface',
+    });
+    await auth.handle({
+      method: 'POST',
+      path: 'login',
+      body: buildIamLoginBody({ credentials: own, serverId: SERVER_ID, clock, role: 'inferring' }),
+    });
     // The attacker names its session after the victim's instance.
     aws.createRole({ accountId: otherAccount, roleName: 'attacker' });
-    const attacker = aws.issueSessionCredentials({ accountId: otherAccount, roleName: 'attacker', sessionName: 'i-0feedfacefeedface' });
+    const attacker = aws.issueSessionCredentials({
+      accountId: otherAccount,
+      roleName: 'attacker',
+      sessionName: 'i-0feedfacefeedface',
+    });
     const before = aws.calls('DescribeInstances').length;
-    const response = await auth.handle({ method: 'POST', path: 'login', body: buildIamLoginBody({ credentials: attacker, serverId: SERVER_ID, clock, role: 'inferring' }) });
+    const response = await auth.handle({
+      method: 'POST',
+      path: 'login',
+      body: buildIamLoginBody({ credentials: attacker, serverId: SERVER_ID, clock, role: 'inferring' }),
+    });
     expect(response.status).toBe(403);
-    expect((response.body as { errors: string[] }).errors[0]).toContain(`no STS role is configured for account "${otherAccount}"`);
+    expect((response.body as { errors: string[] }).errors[0]).toContain(
+      `no STS role is configured for account "${otherAccount}"`,
+    );
     expect(aws.calls('DescribeInstances').length).toBe(before);
   });
 });
@@ -289,7 +398,10 @@ describe('what an unauthenticated caller can learn (decision 26)', () => {
     forged.writeUInt8((forged.at(-10) as number) ^ 1, forged.length - 10);
     storage.reads.length = 0;
     const answers = [];
-    for (const role of ['web', 'no-such-role']) answers.push(await auth.handle({ method: 'POST', path: 'login', body: { role, pkcs7: forged.toString('base64') } }));
+    for (const role of ['web', 'no-such-role'])
+      answers.push(
+        await auth.handle({ method: 'POST', path: 'login', body: { role, pkcs7: forged.toString('base64') } }),
+      );
     expect(answers[0]?.status).toBe(403);
     expect(answers[1]).toEqual(answers[0]);
     expect(storage.reads.filter((key) => key.includes('/role/'))).toEqual([]);

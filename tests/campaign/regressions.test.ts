@@ -33,11 +33,31 @@ describe('requests of the wrong shape are a 400, not a TypeError answered 500', 
   it.each([
     { name: 'no request at all', request: undefined, message: 'the request must be an object' },
     { name: 'null', request: null, message: 'the request must be an object' },
-    { name: 'a header value that is a number', request: { method: 'PATCH', path: 'data/k', headers: { 'content-type': 5 }, body: {} }, message: 'header "content-type" must be a string or a list of strings' },
-    { name: 'a header value that is an object', request: { method: 'GET', path: 'data/k', headers: { accept: {} } }, message: 'header "accept" must be a string' },
-    { name: 'headers that are a string', request: { method: 'GET', path: 'data/k', headers: 'content-type: x' }, message: 'the request headers must be an object' },
-    { name: 'a query that is a string', request: { method: 'GET', path: 'data/k', query: 'list=true' }, message: 'the request query must be an object' },
-    { name: 'a remoteAddress that is a number', request: { method: 'GET', path: 'data/k', remoteAddress: 167772161 }, message: 'the request remoteAddress must be a string' },
+    {
+      name: 'a header value that is a number',
+      request: { method: 'PATCH', path: 'data/k', headers: { 'content-type': 5 }, body: {} },
+      message: 'header "content-type" must be a string or a list of strings',
+    },
+    {
+      name: 'a header value that is an object',
+      request: { method: 'GET', path: 'data/k', headers: { accept: {} } },
+      message: 'header "accept" must be a string',
+    },
+    {
+      name: 'headers that are a string',
+      request: { method: 'GET', path: 'data/k', headers: 'content-type: x' },
+      message: 'the request headers must be an object',
+    },
+    {
+      name: 'a query that is a string',
+      request: { method: 'GET', path: 'data/k', query: 'list=true' },
+      message: 'the request query must be an object',
+    },
+    {
+      name: 'a remoteAddress that is a number',
+      request: { method: 'GET', path: 'data/k', remoteAddress: 167772161 },
+      message: 'the request remoteAddress must be a string',
+    },
   ])('$name', async ({ request, message }) => {
     const { kv, auth, faults } = engines();
     for (const engine of [kv, auth]) {
@@ -50,7 +70,11 @@ describe('requests of the wrong shape are a 400, not a TypeError answered 500', 
 
   it('a list flag that is not text is no LIST, and no crash', async () => {
     const { kv, faults } = engines();
-    const response = await kv.handle({ method: 'GET', path: 'metadata/', query: { list: 5 } } as unknown as EngineRequest);
+    const response = await kv.handle({
+      method: 'GET',
+      path: 'metadata/',
+      query: { list: 5 },
+    } as unknown as EngineRequest);
     expect(response.status).toBe(400);
     expect(faults).toEqual([]);
   });
@@ -61,24 +85,51 @@ describe('deeply nested JSON is refused before any engine walks or stores it', (
 
   it.each([
     { name: 'KV write', request: (data: unknown) => ({ method: 'POST', path: 'data/k', body: { data: { x: data } } }) },
-    { name: 'KV merge patch', request: (data: unknown) => ({ method: 'PATCH', path: 'data/k', headers: MERGE, body: { data: { x: data } } }) },
-    { name: 'KV JSON patch', request: (data: unknown) => ({ method: 'PATCH', path: 'data/k', headers: { 'Content-Type': 'application/json-patch+json' }, body: { data: [{ op: 'add', path: '/x', value: data }] } }) },
-    { name: 'auth role write', request: (data: unknown) => ({ method: 'POST', path: 'role/r', body: { auth_type: 'ec2', bound_ami_id: data } }) },
-    { name: 'auth login', request: (data: unknown) => ({ method: 'POST', path: 'login', body: { iam_request_headers: data } }) },
-  ] satisfies { name: string; request: (data: unknown) => EngineRequest }[])('$name: 400 at 100000 levels, where it used to overflow the stack (500)', async ({ request }) => {
-    const { kv, auth, faults } = engines();
-    await kv.handle({ method: 'POST', path: 'data/k', body: { data: { v: 1 } } });
-    const engine = request(1).path.startsWith('data/') ? kv : auth;
-    const response = await engine.handle(request(nested(100_000)));
-    expect(response).toEqual({ status: 400, body: { errors: [`the request body is nested more than ${MAX_JSON_DEPTH} levels deep`] } });
-    expect(faults).toEqual([]);
-  });
+    {
+      name: 'KV merge patch',
+      request: (data: unknown) => ({ method: 'PATCH', path: 'data/k', headers: MERGE, body: { data: { x: data } } }),
+    },
+    {
+      name: 'KV JSON patch',
+      request: (data: unknown) => ({
+        method: 'PATCH',
+        path: 'data/k',
+        headers: { 'Content-Type': 'application/json-patch+json' },
+        body: { data: [{ op: 'add', path: '/x', value: data }] },
+      }),
+    },
+    {
+      name: 'auth role write',
+      request: (data: unknown) => ({ method: 'POST', path: 'role/r', body: { auth_type: 'ec2', bound_ami_id: data } }),
+    },
+    {
+      name: 'auth login',
+      request: (data: unknown) => ({ method: 'POST', path: 'login', body: { iam_request_headers: data } }),
+    },
+  ] satisfies { name: string; request: (data: unknown) => EngineRequest }[])(
+    '$name: 400 at 100000 levels, where it used to overflow the stack (500)',
+    async ({ request }) => {
+      const { kv, auth, faults } = engines();
+      await kv.handle({ method: 'POST', path: 'data/k', body: { data: { v: 1 } } });
+      const engine = request(1).path.startsWith('data/') ? kv : auth;
+      const response = await engine.handle(request(nested(100_000)));
+      expect(response).toEqual({
+        status: 400,
+        body: { errors: [`the request body is nested more than ${MAX_JSON_DEPTH} levels deep`] },
+      });
+      expect(faults).toEqual([]);
+    },
+  );
 
   it('accepts documents up to the limit, and the typed API applies the same limit', async () => {
     const { kv } = engines();
     // The body object is the first level of nesting, `data` and what it holds the others.
-    expect((await kv.handle({ method: 'POST', path: 'data/k', body: { data: nested(MAX_JSON_DEPTH - 1) } })).status).toBe(200);
-    expect((await kv.handle({ method: 'POST', path: 'data/k', body: { data: nested(MAX_JSON_DEPTH) } })).status).toBe(400);
+    expect(
+      (await kv.handle({ method: 'POST', path: 'data/k', body: { data: nested(MAX_JSON_DEPTH - 1) } })).status,
+    ).toBe(200);
+    expect((await kv.handle({ method: 'POST', path: 'data/k', body: { data: nested(MAX_JSON_DEPTH) } })).status).toBe(
+      400,
+    );
     await expect(kv.write('k', nested(100_000) as Record<string, unknown>)).rejects.toThrow(InvalidRequest);
   });
 
@@ -91,7 +142,9 @@ describe('deeply nested JSON is refused before any engine walks or stores it', (
     await expect(kv.write('k', { n: 10n })).rejects.toThrow(InvalidRequest);
     // Shared (not cyclic) references are ordinary JSON for a JavaScript caller.
     const shared = { x: 1 };
-    expect((await kv.handle({ method: 'POST', path: 'data/k', body: { data: { a: shared, b: shared } } })).status).toBe(200);
+    expect((await kv.handle({ method: 'POST', path: 'data/k', body: { data: { a: shared, b: shared } } })).status).toBe(
+      200,
+    );
     expect(faults).toEqual([]);
   });
 });
@@ -138,8 +191,17 @@ describe('a role name taken from a presented role tag', () => {
   it('never leaves the role folder: deny-listing a tag naming "../config/client" is a 400, not a read of config/client (500)', async () => {
     const storage = fileLike();
     const faults: unknown[] = [];
-    const auth = new AuthEngine({ storage, cloud: new FakeCloud(), env: {}, onInternalError: (error) => faults.push(error) });
-    await auth.handle({ method: 'POST', path: 'config/client', body: { access_key: 'AKIAEXAMPLE', secret_key: 'secret' } });
+    const auth = new AuthEngine({
+      storage,
+      cloud: new FakeCloud(),
+      env: {},
+      onInternalError: (error) => faults.push(error),
+    });
+    await auth.handle({
+      method: 'POST',
+      path: 'config/client',
+      body: { access_key: 'AKIAEXAMPLE', secret_key: 'secret' },
+    });
     storage.read.length = 0;
     const tag = Buffer.from('v1:bm9uY2U:r=../config/client:d=false:m=false:aG1hYw').toString('base64url');
     const response = await auth.handle({ method: 'POST', path: `roletag-denylist/${tag}` });
@@ -170,7 +232,11 @@ describe('a storage write that took effect but reported failure (a lost acknowle
     const cloud = new FakeCloud();
     cloud.addUserWithKey('ellen', { accessKeyId: 'AKIAOLD', secretAccessKey: 'old-secret' });
     const setup = new AuthEngine({ storage: inner, cloud, env: {} });
-    await setup.handle({ method: 'POST', path: 'config/client', body: { access_key: 'AKIAOLD', secret_key: 'old-secret' } });
+    await setup.handle({
+      method: 'POST',
+      path: 'config/client',
+      body: { access_key: 'AKIAOLD', secret_key: 'old-secret' },
+    });
     // The commit of the new key lands, its answer is lost, and the read that would confirm it fails too.
     const late = new LateFaultStorage(inner);
     let failReads = false;
@@ -191,9 +257,14 @@ describe('a storage write that took effect but reported failure (a lost acknowle
       },
     };
     late.arm(1, { only: ['compareAndPut'] });
-    const response = await new AuthEngine({ storage, cloud, env: {} }).handle({ method: 'POST', path: 'config/rotate-root' });
+    const response = await new AuthEngine({ storage, cloud, env: {} }).handle({
+      method: 'POST',
+      path: 'config/rotate-root',
+    });
     expect(response.status).toBe(500);
-    const stored = JSON.parse(Buffer.from((await inner.get('auth/config/client')) as Uint8Array).toString()) as { access_key: string };
+    const stored = JSON.parse(Buffer.from((await inner.get('auth/config/client')) as Uint8Array).toString()) as {
+      access_key: string;
+    };
     expect(stored.access_key).not.toBe('AKIAOLD');
     expect(cloud.accessKeysOf('ellen')).toContain(stored.access_key);
   });

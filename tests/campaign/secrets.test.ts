@@ -59,12 +59,23 @@ describe('the auth method never shows secret_key, a role HMAC key, a nonce or a 
     const cloud = new FakeCloud();
     cloud.addUserWithKey('ellen', { accessKeyId: 'AKIAOLD', secretAccessKey: SECRET_KEY });
     cloud.addInstance({ instanceId: SYNTHETIC.instanceId, imageId: SYNTHETIC.imageId });
-    const auth = new AuthEngine({ storage, cloud, env: {}, clock: new ManualClock('2026-03-01T00:00:00Z'), onInternalError: witness.onInternalError });
+    const auth = new AuthEngine({
+      storage,
+      cloud,
+      env: {},
+      clock: new ManualClock('2026-03-01T00:00:00Z'),
+      onInternalError: witness.onInternalError,
+    });
     const call = async (request: EngineRequest) => witness.answer(await auth.handle(request));
     const { trusted } = await testSigner();
     await call({ method: 'POST', path: 'config/certificate/test-ca', body: { aws_public_cert: trusted.pem } });
-    await call({ method: 'POST', path: 'role/web', body: { auth_type: 'ec2', bound_account_id: SYNTHETIC.accountId, role_tag: 'T' } });
-    const hmacKey = JSON.parse(Buffer.from((await storage.inner.get('auth/role/web')) as Uint8Array).toString()).hmac_key as string;
+    await call({
+      method: 'POST',
+      path: 'role/web',
+      body: { auth_type: 'ec2', bound_account_id: SYNTHETIC.accountId, role_tag: 'T' },
+    });
+    const hmacKey = JSON.parse(Buffer.from((await storage.inner.get('auth/role/web')) as Uint8Array).toString())
+      .hmac_key as string;
 
     // Refused before any storage call (no authorize callback, so not even an existence check): 400, and no echo.
     const invalid: EngineRequest[] = [
@@ -81,7 +92,8 @@ describe('the auth method never shows secret_key, a role HMAC key, a nonce or a 
       { method: 'POST', path: 'login', body: { role: 'web', pkcs7: await syntheticPkcs7(), nonce: NONCE } },
       { method: 'POST', path: 'config/rotate-root' },
     ];
-    for (const request of writes) expect(await everyFault(storage, async () => void (await call(request)))).toBeGreaterThan(0);
+    for (const request of writes)
+      expect(await everyFault(storage, async () => void (await call(request)))).toBeGreaterThan(0);
 
     // A session token travels in the iam login's headers; STS refusing the request must not echo it either.
     cloud.forwardAnswer = () => ({
@@ -89,13 +101,39 @@ describe('the auth method never shows secret_key, a role HMAC key, a nonce or a 
       headers: { 'content-type': 'text/xml' },
       body: `<ErrorResponse><Error><Code>InvalidClientTokenId</Code><Message>bad token</Message></Error></ErrorResponse>`,
     });
-    const headers = { Authorization: ['AWS4-HMAC-SHA256 Credential=ASIAX/20260301/us-east-1/sts/aws4_request, SignedHeaders=host;x-amz-date;x-amz-security-token, Signature=00'], 'X-Amz-Security-Token': [SESSION_TOKEN], 'X-Amz-Date': ['20260301T000000Z'] };
-    const iam = { iam_http_request_method: 'POST', iam_request_url: Buffer.from('https://sts.amazonaws.com/').toString('base64'), iam_request_body: Buffer.from('Action=GetCallerIdentity&Version=2011-06-15').toString('base64') };
-    for (const variant of [headers, { ...headers, 'X-Amz-Bogus': [SESSION_TOKEN] }, { ...headers, 'X-Amz-Security-Token': [`${SESSION_TOKEN}\r\n`] }]) {
-      await everyFault(storage, async () => void (await call({ method: 'POST', path: 'login', body: { ...iam, iam_request_headers: Buffer.from(JSON.stringify(variant)).toString('base64') } })));
+    const headers = {
+      Authorization: [
+        'AWS4-HMAC-SHA256 Credential=ASIAX/20260301/us-east-1/sts/aws4_request, SignedHeaders=host;x-amz-date;x-amz-security-token, Signature=00',
+      ],
+      'X-Amz-Security-Token': [SESSION_TOKEN],
+      'X-Amz-Date': ['20260301T000000Z'],
+    };
+    const iam = {
+      iam_http_request_method: 'POST',
+      iam_request_url: Buffer.from('https://sts.amazonaws.com/').toString('base64'),
+      iam_request_body: Buffer.from('Action=GetCallerIdentity&Version=2011-06-15').toString('base64'),
+    };
+    for (const variant of [
+      headers,
+      { ...headers, 'X-Amz-Bogus': [SESSION_TOKEN] },
+      { ...headers, 'X-Amz-Security-Token': [`${SESSION_TOKEN}\r\n`] },
+    ]) {
+      await everyFault(
+        storage,
+        async () =>
+          void (await call({
+            method: 'POST',
+            path: 'login',
+            body: { ...iam, iam_request_headers: Buffer.from(JSON.stringify(variant)).toString('base64') },
+          })),
+      );
     }
     for (const path of ['config/client', 'role/web', 'roles', 'identity-accesslist', 'config/certificate/test-ca']) {
-      await everyFault(storage, async () => void (await call({ method: path.endsWith('s') || path === 'identity-accesslist' ? 'LIST' : 'GET', path })));
+      await everyFault(
+        storage,
+        async () =>
+          void (await call({ method: path.endsWith('s') || path === 'identity-accesslist' ? 'LIST' : 'GET', path })),
+      );
     }
     expect(witness.reports.length).toBeGreaterThan(0);
     witness.expectNone(SECRET_KEY, hmacKey, SESSION_TOKEN, NONCE, 'fake-secret-');
@@ -105,7 +143,10 @@ describe('the auth method never shows secret_key, a role HMAC key, a nonce or a 
     const witness = new Witness();
     const storage = testStorage();
     const auth = new AuthEngine({ storage, cloud: new FakeCloud(), env: {}, onInternalError: witness.onInternalError });
-    await storage.put('auth/config/client', new TextEncoder().encode(`{"access_key":"AKIA","secret_key": ${SECRET_KEY}}`));
+    await storage.put(
+      'auth/config/client',
+      new TextEncoder().encode(`{"access_key":"AKIA","secret_key": ${SECRET_KEY}}`),
+    );
     const response = witness.answer(await auth.handle({ method: 'GET', path: 'config/client' }));
     expect(response.status).toBe(500);
     expect(witness.reports).toHaveLength(1);
@@ -124,8 +165,18 @@ describe('the KV engine never shows secret data outside a read of it', () => {
     const requests: EngineRequest[] = [
       { method: 'POST', path: 'data/app', body: { data: { password: KV_SECRET } } },
       { method: 'PATCH', path: 'data/app', headers: merge, body: { data: { other: KV_SECRET } } },
-      { method: 'PATCH', path: 'data/app', headers: jsonPatch, body: { data: [{ op: 'test', path: '/password', value: 'wrong' }] } },
-      { method: 'PATCH', path: 'data/app', headers: jsonPatch, body: { data: [{ op: 'copy', from: '/password', path: '/x/y' }] } },
+      {
+        method: 'PATCH',
+        path: 'data/app',
+        headers: jsonPatch,
+        body: { data: [{ op: 'test', path: '/password', value: 'wrong' }] },
+      },
+      {
+        method: 'PATCH',
+        path: 'data/app',
+        headers: jsonPatch,
+        body: { data: [{ op: 'copy', from: '/password', path: '/x/y' }] },
+      },
       { method: 'GET', path: 'data/app' },
       { method: 'GET', path: 'subkeys/app' },
       { method: 'PUT', path: 'destroy/app', body: { versions: [1] } },

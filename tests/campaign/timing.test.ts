@@ -62,7 +62,17 @@ describe('constant-time comparisons of presented secrets', () => {
 
   it("a role tag's HMAC: a forged tag is compared in full, whatever it claims", () => {
     const key = 'k'.repeat(64);
-    const genuine = signRoleTag({ nonce: 'bm9uY2U', role: 'web', instanceId: '', maxTtl: 0, disallowReauthentication: false, allowInstanceMigration: false }, key);
+    const genuine = signRoleTag(
+      {
+        nonce: 'bm9uY2U',
+        role: 'web',
+        instanceId: '',
+        maxTtl: 0,
+        disallowReauthentication: false,
+        allowInstanceMigration: false,
+      },
+      key,
+    );
     const forged = parseRoleTag(`${genuine.slice(0, genuine.lastIndexOf(':'))}:${'A'.repeat(43)}`);
     expect(verifyRoleTag(forged, key)).toBe(false);
     expect(comparisons.lengths).toEqual([[43, 43]]);
@@ -79,8 +89,17 @@ describe('constant-time comparisons of presented secrets', () => {
   });
 
   it('the PKCS#7 message digest', async () => {
-    const signer = await createSigner({ name: 'timing CA', notBefore: new Date('2020-01-01'), notAfter: new Date('2100-01-01'), serialNumber: '0a' });
-    const document = buildCms({ content: Buffer.from('{"instanceId":"i-1"}'), signer, messageDigest: Buffer.alloc(32, 7) });
+    const signer = await createSigner({
+      name: 'timing CA',
+      notBefore: new Date('2020-01-01'),
+      notAfter: new Date('2100-01-01'),
+      serialNumber: '0a',
+    });
+    const document = buildCms({
+      content: Buffer.from('{"instanceId":"i-1"}'),
+      signer,
+      messageDigest: Buffer.alloc(32, 7),
+    });
     expect(() => verifyPkcs7(document, [signer.trusted])).toThrow(/message digest does not match/);
     expect(comparisons.lengths).toContainEqual([32, 32]);
   });

@@ -14,7 +14,11 @@ describe('KeyedMutex', () => {
       events.push(`end ${name}`);
       return name;
     };
-    const results = await Promise.all([mutex.run('k', task('a')), mutex.run('k', task('b')), mutex.run('k', task('c'))]);
+    const results = await Promise.all([
+      mutex.run('k', task('a')),
+      mutex.run('k', task('b')),
+      mutex.run('k', task('c')),
+    ]);
     expect(results).toEqual(['a', 'b', 'c']);
     expect(events).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
     expect(mutex.size).toBe(0);

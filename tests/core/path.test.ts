@@ -34,7 +34,22 @@ function accepts(path: string): boolean {
 
 describe('validatePath', () => {
   it('agrees with the plain rules on paths built from the characters that matter', () => {
-    const character = fc.constantFrom('a', 'Z', '0', '_', '-', '.', '/', ' ', '\n', '\u007f', '\u00e9', '\ud800', '\udc00', '\ud83d\ude00');
+    const character = fc.constantFrom(
+      'a',
+      'Z',
+      '0',
+      '_',
+      '-',
+      '.',
+      '/',
+      ' ',
+      '\n',
+      '\u007f',
+      '\u00e9',
+      '\ud800',
+      '\udc00',
+      '\ud83d\ude00',
+    );
     fc.assert(
       fc.property(fc.array(character, { maxLength: 12 }), (characters) => {
         const path = characters.join('');
@@ -65,12 +80,21 @@ describe('a path written from the server root', () => {
   it('is refused with the rule a caller mounting an engine in a framework needs: relative to the mount', async () => {
     const kv = new KvEngine({ storage: testStorage() });
     const auth = new AuthMethod({ storage: testStorage(), env: {} });
-    const refusal = (path: string) => ({ status: 400, body: { errors: [`invalid path ${JSON.stringify(path)}: a path is relative to the mount and never starts with '/'`] } });
+    const refusal = (path: string) => ({
+      status: 400,
+      body: {
+        errors: [`invalid path ${JSON.stringify(path)}: a path is relative to the mount and never starts with '/'`],
+      },
+    });
     expect(await kv.handle({ method: 'GET', path: '/data/app/db' })).toEqual(refusal('/data/app/db'));
     expect(await kv.handle({ method: 'LIST', path: '/metadata/' })).toEqual(refusal('/metadata/'));
     expect(await auth.handle({ method: 'POST', path: '/login', body: {} })).toEqual(refusal('/login'));
-    await expect(kv.read('/app/db')).rejects.toThrow(new InvalidRequest(`invalid path "/app/db": a path is relative to the mount and never starts with '/'`));
+    await expect(kv.read('/app/db')).rejects.toThrow(
+      new InvalidRequest(`invalid path "/app/db": a path is relative to the mount and never starts with '/'`),
+    );
     // An empty segment elsewhere keeps its own message.
-    expect((await kv.handle({ method: 'GET', path: 'data//db' })).body).toEqual({ errors: [`invalid path "data//db": empty path segment`] });
+    expect((await kv.handle({ method: 'GET', path: 'data//db' })).body).toEqual({
+      errors: [`invalid path "data//db": empty path segment`],
+    });
   });
 });

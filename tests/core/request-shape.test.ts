@@ -5,7 +5,12 @@ import { checkJsonDocument, MAX_JSON_DEPTH } from '../../src/core/framework/requ
 describe('checkJsonDocument', () => {
   it('accepts flat bodies and bodies of flat objects and lists, shared members included', () => {
     const shared = { x: 1 };
-    for (const body of [{}, { a: 1, b: 'x', c: null, d: true }, { data: { user: 'u', port: 1 } }, { data: shared, other: shared, list: [1, 'a', null] }]) {
+    for (const body of [
+      {},
+      { a: 1, b: 'x', c: null, d: true },
+      { data: { user: 'u', port: 1 } },
+      { data: shared, other: shared, list: [1, 'a', null] },
+    ]) {
       expect(() => checkJsonDocument(body, 'the body')).not.toThrow();
     }
   });

@@ -6,15 +6,11 @@ import { declaredFields, type FieldReader } from '../../src/core/framework/routi
 
 describe('what a field says about itself', () => {
   it('names the type of every builder, with the range an integer was given', () => {
-    expect([str(), bool(), duration(), stringList(), int(), int({ min: 0 }), int({ min: -1, max: 100 })].map((field) => helpOf(field).type)).toEqual([
-      'string',
-      'boolean',
-      'duration',
-      'list of strings',
-      'integer',
-      'integer ≥ 0',
-      'integer, -1 to 100',
-    ]);
+    expect(
+      [str(), bool(), duration(), stringList(), int(), int({ min: 0 }), int({ min: -1, max: 100 })].map(
+        (field) => helpOf(field).type,
+      ),
+    ).toEqual(['string', 'boolean', 'duration', 'list of strings', 'integer', 'integer ≥ 0', 'integer, -1 to 100']);
     expect(helpOf(typed(z.unknown(), 'object or list')).type).toBe('object or list');
   });
 

@@ -28,23 +28,44 @@ function dispatcher() {
     }),
     route({ pattern: 'folder/', operations: { list: async () => ok({ keys: ['a'] }) } }),
     route({ pattern: 'bad', operations: { write: async () => Promise.reject(new InvalidRequest('refused')) } }),
-    route({ pattern: 'hand', fields: reader, operations: { write: async ({ fields }) => ok({ name: fields.name ?? null }) } }),
-    route({ pattern: 'later', operations: { write: { fields: z.object({ known: str().optional() }), handlerReadsFields: true, handler: async () => noContent() } } }),
+    route({
+      pattern: 'hand',
+      fields: reader,
+      operations: { write: async ({ fields }) => ok({ name: fields.name ?? null }) },
+    }),
+    route({
+      pattern: 'later',
+      operations: {
+        write: {
+          fields: z.object({ known: str().optional() }),
+          handlerReadsFields: true,
+          handler: async () => noContent(),
+        },
+      },
+    }),
   ]);
 }
 
 describe("Vault's warning for request fields a route does not know", () => {
   it('turns a 204 into a 200 with data null and the warning, names sorted', async () => {
-    const response = await dispatcher().handle({ method: 'POST', path: 'items/a', body: { value: 'v', zeta: 1, alpha: 2 } });
+    const response = await dispatcher().handle({
+      method: 'POST',
+      path: 'items/a',
+      body: { value: 'v', zeta: 1, alpha: 2 },
+    });
     expect(response).toEqual({ status: 200, body: { data: null, warnings: [warning('alpha', 'zeta')] } });
   });
 
   it('leaves a request with known fields alone', async () => {
-    expect(await dispatcher().handle({ method: 'POST', path: 'items/a', body: { value: 'v', version: 2 } })).toEqual({ status: 204 });
+    expect(await dispatcher().handle({ method: 'POST', path: 'items/a', body: { value: 'v', version: 2 } })).toEqual({
+      status: 204,
+    });
   });
 
   it('counts the path parameters as known', async () => {
-    expect(await dispatcher().handle({ method: 'POST', path: 'items/a', body: { name: 'other' } })).toEqual({ status: 204 });
+    expect(await dispatcher().handle({ method: 'POST', path: 'items/a', body: { name: 'other' } })).toEqual({
+      status: 204,
+    });
   });
 
   it('reads the query of a read, without the list flag of a list', async () => {
@@ -58,12 +79,21 @@ describe("Vault's warning for request fields a route does not know", () => {
 
   it("uses the operation's own fields, and puts the handler's warnings first", async () => {
     const response = await dispatcher().handle({ method: 'PATCH', path: 'items/a', body: { extra: 'e', value: 'v' } });
-    expect(response).toEqual({ status: 200, body: { data: { patched: true }, warnings: ['handler warning', warning('value')] } });
+    expect(response).toEqual({
+      status: 200,
+      body: { data: { patched: true }, warnings: ['handler warning', warning('value')] },
+    });
   });
 
   it('adds nothing to errors and 404s', async () => {
-    expect(await dispatcher().handle({ method: 'POST', path: 'bad', body: { stray: 1 } })).toEqual({ status: 400, body: { errors: ['refused'] } });
-    expect(await dispatcher().handle({ method: 'DELETE', path: 'items/a', query: { stray: '1' } })).toEqual({ status: 404, body: { errors: [] } });
+    expect(await dispatcher().handle({ method: 'POST', path: 'bad', body: { stray: 1 } })).toEqual({
+      status: 400,
+      body: { errors: ['refused'] },
+    });
+    expect(await dispatcher().handle({ method: 'DELETE', path: 'items/a', query: { stray: '1' } })).toEqual({
+      status: 404,
+      body: { errors: [] },
+    });
   });
 
   it('knows the fields a FieldReader declares, and those a handler reads itself', async () => {
@@ -72,7 +102,9 @@ describe("Vault's warning for request fields a route does not know", () => {
       body: { data: { name: 'n' }, warnings: [warning('other')] },
     });
     expect(await dispatcher().handle({ method: 'POST', path: 'later', body: { known: 'k' } })).toEqual({ status: 204 });
-    expect((await dispatcher().handle({ method: 'POST', path: 'later', body: { unknown: 'u' } })).body?.warnings).toEqual([warning('unknown')]);
+    expect(
+      (await dispatcher().handle({ method: 'POST', path: 'later', body: { unknown: 'u' } })).body?.warnings,
+    ).toEqual([warning('unknown')]);
   });
 
   it('is one function for every caller: nothing for a body that is not an object', () => {

@@ -26,10 +26,14 @@ function makeDispatcher(onInternalError?: (error: unknown) => void) {
           store.set(params.name as string, fields.value ?? '');
           return noContent();
         },
-        patch: operation(z.object({ value: str() }), async ({ params, fields }) => {
-          store.set(params.name as string, `${store.get(params.name as string) ?? ''}${fields.value}`);
-          return noContent();
-        }, { mediaTypes: ['application/merge-patch+json'] }),
+        patch: operation(
+          z.object({ value: str() }),
+          async ({ params, fields }) => {
+            store.set(params.name as string, `${store.get(params.name as string) ?? ''}${fields.value}`);
+            return noContent();
+          },
+          { mediaTypes: ['application/merge-patch+json'] },
+        ),
         delete: async ({ params }) => {
           store.delete(params.name as string);
           return noContent();
@@ -40,10 +44,35 @@ function makeDispatcher(onInternalError?: (error: unknown) => void) {
       pattern: 'items/:folder*',
       operations: { list: async () => listResponse([...store.keys()].sort()) },
     }),
-    route({ pattern: 'open', unauthenticated: true, operations: { write: async ({ capability }) => ok({ capability: capability ?? null }) } }),
-    route({ pattern: 'boom', operations: { read: async () => { throw new Error('secret-bearing driver text'); } } }),
-    route({ pattern: 'cloud', operations: { read: async () => { throw new CloudUnavailable('cloud down'); } } }),
-    route({ pattern: 'bad', operations: { read: async () => { throw new InvalidRequest('named problem'); } } }),
+    route({
+      pattern: 'open',
+      unauthenticated: true,
+      operations: { write: async ({ capability }) => ok({ capability: capability ?? null }) },
+    }),
+    route({
+      pattern: 'boom',
+      operations: {
+        read: async () => {
+          throw new Error('secret-bearing driver text');
+        },
+      },
+    }),
+    route({
+      pattern: 'cloud',
+      operations: {
+        read: async () => {
+          throw new CloudUnavailable('cloud down');
+        },
+      },
+    }),
+    route({
+      pattern: 'bad',
+      operations: {
+        read: async () => {
+          throw new InvalidRequest('named problem');
+        },
+      },
+    }),
   ];
   return { dispatcher: new Dispatcher(table, { onInternalError }), store, writes };
 }
@@ -86,7 +115,12 @@ describe('Dispatcher', () => {
     for (const request of [
       { method: 'POST', path: 'items/k', body: { value: '1' } },
       { method: 'DELETE', path: 'items/k' },
-      { method: 'PATCH', path: 'items/k', body: { value: '1' }, headers: { 'content-type': 'application/merge-patch+json' } },
+      {
+        method: 'PATCH',
+        path: 'items/k',
+        body: { value: '1' },
+        headers: { 'content-type': 'application/merge-patch+json' },
+      },
     ] as EngineRequest[]) {
       const response = await dispatcher.handle({ ...request, authorize: async () => false });
       expect(response).toEqual({ status: 403, body: { errors: ['permission denied'] } });
@@ -100,16 +134,34 @@ describe('Dispatcher', () => {
     const authorize = ({ capability }: CapabilityCheck) => (seen.push(capability), true);
     await dispatcher.handle({ method: 'GET', path: 'items/k', authorize });
     await dispatcher.handle({ method: 'DELETE', path: 'items/k', authorize });
-    await dispatcher.handle({ method: 'PATCH', path: 'items/k', body: { value: 'v' }, headers: { 'Content-Type': 'application/merge-patch+json' }, authorize });
+    await dispatcher.handle({
+      method: 'PATCH',
+      path: 'items/k',
+      body: { value: 'v' },
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+      authorize,
+    });
     expect(seen).toEqual(['read', 'delete', 'patch']);
   });
 
   it('runs no existence check when there is no authorize callback to ask', async () => {
     const existence = vi.fn(async () => true);
-    const dispatcher = new Dispatcher([route({ pattern: 'x', exists: existence, operations: { write: async ({ capability }) => ok({ capability: capability ?? null }) } })]);
-    expect(await dispatcher.handle({ method: 'POST', path: 'x' })).toEqual({ status: 200, body: { data: { capability: null } } });
+    const dispatcher = new Dispatcher([
+      route({
+        pattern: 'x',
+        exists: existence,
+        operations: { write: async ({ capability }) => ok({ capability: capability ?? null }) },
+      }),
+    ]);
+    expect(await dispatcher.handle({ method: 'POST', path: 'x' })).toEqual({
+      status: 200,
+      body: { data: { capability: null } },
+    });
     expect(existence).not.toHaveBeenCalled();
-    expect(await dispatcher.handle({ method: 'POST', path: 'x', authorize: () => true })).toEqual({ status: 200, body: { data: { capability: 'update' } } });
+    expect(await dispatcher.handle({ method: 'POST', path: 'x', authorize: () => true })).toEqual({
+      status: 200,
+      body: { data: { capability: 'update' } },
+    });
     expect(existence).toHaveBeenCalledTimes(1);
   });
 
@@ -124,9 +176,18 @@ describe('Dispatcher', () => {
   it('maps typed errors to their status and hides the text of untyped ones', async () => {
     const seen: unknown[] = [];
     const { dispatcher } = makeDispatcher((error) => seen.push(error));
-    expect(await dispatcher.handle({ method: 'GET', path: 'items/none' })).toEqual({ status: 404, body: { errors: ['not found'] } });
-    expect(await dispatcher.handle({ method: 'GET', path: 'bad' })).toEqual({ status: 400, body: { errors: ['named problem'] } });
-    expect(await dispatcher.handle({ method: 'GET', path: 'cloud' })).toEqual({ status: 502, body: { errors: ['cloud down'] } });
+    expect(await dispatcher.handle({ method: 'GET', path: 'items/none' })).toEqual({
+      status: 404,
+      body: { errors: ['not found'] },
+    });
+    expect(await dispatcher.handle({ method: 'GET', path: 'bad' })).toEqual({
+      status: 400,
+      body: { errors: ['named problem'] },
+    });
+    expect(await dispatcher.handle({ method: 'GET', path: 'cloud' })).toEqual({
+      status: 502,
+      body: { errors: ['cloud down'] },
+    });
     const boom = await dispatcher.handle({ method: 'GET', path: 'boom' });
     expect(boom).toEqual({ status: 500, body: { errors: ['internal error'] } });
     expect(JSON.stringify(boom)).not.toContain('secret');
@@ -143,7 +204,8 @@ describe('Dispatcher', () => {
 
   it('checks the PATCH media type (415), ignoring parameters', async () => {
     const { dispatcher } = makeDispatcher();
-    const patch = (headers?: Record<string, string>) => dispatcher.handle({ method: 'PATCH', path: 'items/k', body: { value: 'v' }, headers });
+    const patch = (headers?: Record<string, string>) =>
+      dispatcher.handle({ method: 'PATCH', path: 'items/k', body: { value: 'v' }, headers });
     expect((await patch()).status).toBe(415);
     expect((await patch({ 'content-type': 'application/json' })).body).toEqual({
       errors: ['PATCH requires Content-Type of application/merge-patch+json, provided application/json'],
@@ -154,8 +216,16 @@ describe('Dispatcher', () => {
   it('answers 400 naming the field for bad input, never 500', async () => {
     const { dispatcher } = makeDispatcher();
     const badVersion = await dispatcher.handle({ method: 'GET', path: 'items/k', query: { version: 'two' } });
-    expect(badVersion).toEqual({ status: 400, body: { errors: ['invalid value for field "version": expected an integer, got "two"'] } });
-    const missing = await dispatcher.handle({ method: 'PATCH', path: 'items/k', body: {}, headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(badVersion).toEqual({
+      status: 400,
+      body: { errors: ['invalid value for field "version": expected an integer, got "two"'] },
+    });
+    const missing = await dispatcher.handle({
+      method: 'PATCH',
+      path: 'items/k',
+      body: {},
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
     expect(missing).toEqual({ status: 400, body: { errors: ['missing required field "value"'] } });
     for (const body of ['text', [1, 2], 42]) {
       expect(await dispatcher.handle({ method: 'POST', path: 'items/k', body })).toEqual({
@@ -168,7 +238,15 @@ describe('Dispatcher', () => {
   it('refuses traversal and empty segments before any handler or existence check runs', async () => {
     const { dispatcher, store } = makeDispatcher();
     const authorize = vi.fn(() => true);
-    for (const path of ['items/../x', 'items/./x', 'items//x', '/items/x', 'items/a/..', 'items/\u0000', `items/${'a'.repeat(5000)}`]) {
+    for (const path of [
+      'items/../x',
+      'items/./x',
+      'items//x',
+      '/items/x',
+      'items/a/..',
+      'items/\u0000',
+      `items/${'a'.repeat(5000)}`,
+    ]) {
       const response = await dispatcher.handle({ method: 'POST', path, body: { value: 'v' }, authorize });
       expect(response.status, path).toBe(400);
       expect((response.body as { errors: string[] }).errors[0], path).toMatch(/^invalid path/);
@@ -199,7 +277,10 @@ describe('Dispatcher', () => {
     const dispatcher = new Dispatcher([
       route({ pattern: 'shadow/:name', operations: { read: async ({ params }) => ok({ by: 'param', params }) } }),
       route({ pattern: 'shadow/fixed', operations: { read: async () => ok({ by: 'literal' }) } }),
-      route({ pattern: /^plain$/, operations: { read: async ({ params }) => (seen.push(JSON.stringify(params)), ok({ by: 'plain' })) } }),
+      route({
+        pattern: /^plain$/,
+        operations: { read: async ({ params }) => (seen.push(JSON.stringify(params)), ok({ by: 'plain' })) },
+      }),
       route({ pattern: 'folder/', operations: { list: async ({ path }) => ok({ path }) } }),
     ]);
     const shadowed = { status: 200, body: { data: { by: 'param', params: { name: 'fixed' } } } };
@@ -208,11 +289,20 @@ describe('Dispatcher', () => {
     // Each request gets params of its own, as from a fresh match: changing one request's leaves the next one's alone.
     (first.body as { data: { params: Record<string, string> } }).data.params.name = 'changed';
     expect(await dispatcher.handle({ method: 'GET', path: 'shadow/fixed' })).toEqual(shadowed);
-    expect(await dispatcher.handle({ method: 'GET', path: 'plain' })).toEqual({ status: 200, body: { data: { by: 'plain' } } });
+    expect(await dispatcher.handle({ method: 'GET', path: 'plain' })).toEqual({
+      status: 200,
+      body: { data: { by: 'plain' } },
+    });
     expect(seen).toEqual(['{}']);
     // A LIST gains its '/' before routing, with or without the table.
-    expect(await dispatcher.handle({ method: 'LIST', path: 'folder' })).toEqual({ status: 200, body: { data: { path: 'folder/' } } });
-    expect(await dispatcher.handle({ method: 'LIST', path: 'folder/' })).toEqual({ status: 200, body: { data: { path: 'folder/' } } });
+    expect(await dispatcher.handle({ method: 'LIST', path: 'folder' })).toEqual({
+      status: 200,
+      body: { data: { path: 'folder/' } },
+    });
+    expect(await dispatcher.handle({ method: 'LIST', path: 'folder/' })).toEqual({
+      status: 200,
+      body: { data: { path: 'folder/' } },
+    });
     // Paths the table does not hold still get every path check.
     expect((await dispatcher.handle({ method: 'GET', path: 'shadow/../plain' })).status).toBe(400);
     expect((await dispatcher.handle({ method: 'GET', path: 'plain/' })).status).toBe(404);

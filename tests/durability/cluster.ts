@@ -31,7 +31,15 @@ export function useWorkerScript(): () => string {
 export async function buildWorker(): Promise<{ script: string; remove(): void }> {
   const directory = mkdtempSync(join(root, '.tmp-durability-'));
   const script = join(directory, 'worker.mjs');
-  await build({ entryPoints: [join(root, 'tests/durability/worker.ts')], bundle: true, platform: 'node', format: 'esm', outfile: script, packages: 'external', logLevel: 'silent' });
+  await build({
+    entryPoints: [join(root, 'tests/durability/worker.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: script,
+    packages: 'external',
+    logLevel: 'silent',
+  });
   return { script, remove: () => rmSync(directory, { recursive: true, force: true }) };
 }
 
@@ -50,7 +58,10 @@ export async function sqliteBackend(): Promise<Backend> {
   let current = '';
   return {
     name: 'sqlite',
-    env: () => ({ STORAGE_KIND: 'sqlite', STORAGE_TARGET: current || (current = join(directory, `shared-${files++}.db`)) }),
+    env: () => ({
+      STORAGE_KIND: 'sqlite',
+      STORAGE_TARGET: current || (current = join(directory, `shared-${files++}.db`)),
+    }),
     stop: async () => rmSync(directory, { recursive: true, force: true }),
   };
 }
@@ -63,7 +74,12 @@ export const BACKENDS: ReadonlyArray<[string, () => Promise<Backend>, boolean]> 
 
 export async function postgresBackend(): Promise<Backend & { server: PostgresServer }> {
   const server = await startPostgres();
-  return { name: 'postgres', server, env: () => ({ STORAGE_KIND: 'postgres', STORAGE_TARGET: server.url }), stop: () => server.stop() };
+  return {
+    name: 'postgres',
+    server,
+    env: () => ({ STORAGE_KIND: 'postgres', STORAGE_TARGET: server.url }),
+    stop: () => server.stop(),
+  };
 }
 
 /** A message without its id, for each kind of message (Omit alone would merge the union). */
@@ -92,14 +108,20 @@ export class Worker {
       if (message.error) waiter?.reject(new Error(message.error));
       else waiter?.resolve(message);
     });
-    this.exited = new Promise((done) => child.once('exit', () => {
-      for (const waiter of this.pending.values()) waiter.reject(new Error('worker exited'));
-      done();
-    }));
+    this.exited = new Promise((done) =>
+      child.once('exit', () => {
+        for (const waiter of this.pending.values()) waiter.reject(new Error('worker exited'));
+        done();
+      }),
+    );
   }
 
   static async start(script: string, env: Record<string, string>): Promise<Worker> {
-    const child = fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+    const child = fork(script, [], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      serialization: 'advanced',
+    });
     const worker = new Worker(child);
     live.add(worker);
     void worker.exited.then(() => live.delete(worker));

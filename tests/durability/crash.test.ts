@@ -28,13 +28,25 @@ async function verify(reader: Worker, acks: readonly Ack[], label: string): Prom
       const metadata = await reader.kv({ method: 'GET', path: `metadata/${path}` });
       expect(metadata.status, `${label}: ${path} metadata`).toBe(200);
       const current = data(metadata).current_version as number;
-      const versions = Object.keys(data(metadata).versions as object).map(Number).sort((a, b) => a - b);
-      expect(current, `${label}: ${path} current version`).toBeGreaterThanOrEqual(Math.max(...written.map((ack) => ack.version)));
+      const versions = Object.keys(data(metadata).versions as object)
+        .map(Number)
+        .sort((a, b) => a - b);
+      expect(current, `${label}: ${path} current version`).toBeGreaterThanOrEqual(
+        Math.max(...written.map((ack) => ack.version)),
+      );
       expect(versions, `${label}: ${path} history`).toEqual(Array.from({ length: current }, (_, index) => index + 1));
       const latest = await reader.kv({ method: 'GET', path: `data/${path}` });
       expect(data(latest).metadata.version, `${label}: ${path} current data`).toBe(current);
-      const reads = await Promise.all(written.map((ack) => reader.kv({ method: 'GET', path: `data/${path}`, query: { version: String(ack.version) } })));
-      reads.forEach((read, index) => expect(data(read).data, `${label}: acknowledged ${path}@${written[index]!.version}`).toEqual({ value: written[index]!.value }));
+      const reads = await Promise.all(
+        written.map((ack) =>
+          reader.kv({ method: 'GET', path: `data/${path}`, query: { version: String(ack.version) } }),
+        ),
+      );
+      reads.forEach((read, index) =>
+        expect(data(read).data, `${label}: acknowledged ${path}@${written[index]!.version}`).toEqual({
+          value: written[index]!.value,
+        }),
+      );
     }),
   );
 }
@@ -78,7 +90,9 @@ async function orphans(storage: Storage): Promise<string[]> {
 }
 
 function openDirectly(env: Record<string, string>): Storage & { close(): Promise<void> } {
-  return env.STORAGE_KIND === 'postgres' ? new PostgresStorage({ connectionString: env.STORAGE_TARGET! }) : new SqliteStorage({ path: env.STORAGE_TARGET! });
+  return env.STORAGE_KIND === 'postgres'
+    ? new PostgresStorage({ connectionString: env.STORAGE_TARGET! })
+    : new SqliteStorage({ path: env.STORAGE_TARGET! });
 }
 
 describe('the orphan scan of this test', () => {
@@ -109,41 +123,53 @@ for (const [label, open, available] of BACKENDS) {
     }, 60_000);
     afterAll(async () => backend?.stop());
 
-    it(`${KILLS} kills at random moments lose no acknowledged write and leave every key's history whole`, { timeout: 600_000 }, async () => {
-      const setup = await Worker.start(script(), backend.env());
-      expect((await setup.kv({ method: 'POST', path: 'config', body: { max_versions: 1000 } })).status).toBe(204);
-      await setup.stop();
-      // Each restarted process first checks what its killed predecessor acknowledged, then writes on until killed.
-      let previous: Ack[] = [];
-      for (let run = 0; run <= KILLS; run++) {
-        const writer = await Worker.start(script(), backend.env());
-        if (run > 0) {
-          await verify(writer, previous, `after kill ${run}`);
-          const next = await writer.kv({ method: 'POST', path: `data/${previous[0]!.path}`, body: { data: { value: -1 } } });
-          expect(next.status, 'the restarted process writes on the keys the killed one was writing').toBe(200);
+    it(
+      `${KILLS} kills at random moments lose no acknowledged write and leave every key's history whole`,
+      { timeout: 600_000 },
+      async () => {
+        const setup = await Worker.start(script(), backend.env());
+        expect((await setup.kv({ method: 'POST', path: 'config', body: { max_versions: 1000 } })).status).toBe(204);
+        await setup.stop();
+        // Each restarted process first checks what its killed predecessor acknowledged, then writes on until killed.
+        let previous: Ack[] = [];
+        for (let run = 0; run <= KILLS; run++) {
+          const writer = await Worker.start(script(), backend.env());
+          if (run > 0) {
+            await verify(writer, previous, `after kill ${run}`);
+            const next = await writer.kv({
+              method: 'POST',
+              path: `data/${previous[0]!.path}`,
+              body: { data: { value: -1 } },
+            });
+            expect(next.status, 'the restarted process writes on the keys the killed one was writing').toBe(200);
+          }
+          if (run === KILLS) {
+            await writer.stop();
+            break;
+          }
+          await writer.do({ type: 'load', prefix: `load/r${run}/`, streams: STREAMS, keys: KEYS });
+          // Killed at a random moment once writes flow (a cold start on a busy machine can take a while).
+          for (
+            const started = Date.now();
+            writer.acks.length === 0 && !writer.failure && Date.now() - started < 30_000;
+          )
+            await sleep(5);
+          await sleep(Math.random() * 300);
+          writer.child.kill('SIGKILL');
+          await writer.exited;
+          expect(writer.failure, `run ${run}: the load itself failed`).toBeUndefined();
+          expect(writer.acks.length, `run ${run}: acknowledged writes before the kill`).toBeGreaterThan(0);
+          previous = [...writer.acks];
         }
-        if (run === KILLS) {
-          await writer.stop();
-          break;
+        // Over these storages a change is one atomic commit, so a kill leaves nothing for the orphan reclaim to do.
+        const storage = openDirectly(backend.env());
+        try {
+          expect(await keysBelow(storage, 'kv/versions/')).not.toHaveLength(0);
+          expect(await orphans(storage)).toEqual([]);
+        } finally {
+          await storage.close();
         }
-        await writer.do({ type: 'load', prefix: `load/r${run}/`, streams: STREAMS, keys: KEYS });
-        // Killed at a random moment once writes flow (a cold start on a busy machine can take a while).
-        for (const started = Date.now(); writer.acks.length === 0 && !writer.failure && Date.now() - started < 30_000; ) await sleep(5);
-        await sleep(Math.random() * 300);
-        writer.child.kill('SIGKILL');
-        await writer.exited;
-        expect(writer.failure, `run ${run}: the load itself failed`).toBeUndefined();
-        expect(writer.acks.length, `run ${run}: acknowledged writes before the kill`).toBeGreaterThan(0);
-        previous = [...writer.acks];
-      }
-      // Over these storages a change is one atomic commit, so a kill leaves nothing for the orphan reclaim to do.
-      const storage = openDirectly(backend.env());
-      try {
-        expect(await keysBelow(storage, 'kv/versions/')).not.toHaveLength(0);
-        expect(await orphans(storage)).toEqual([]);
-      } finally {
-        await storage.close();
-      }
-    });
+      },
+    );
   });
 }

@@ -24,19 +24,36 @@ beforeAll(async () => {
   bundle = mkdtempSync(join(repository, '.test-build', 'token-durability-'));
   data = mkdtempSync(join(tmpdir(), 'strongroom-token-durability-'));
   const script = join(bundle, 'token-server.mjs');
-  await build({ entryPoints: [join(import.meta.dirname, 'token-server.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile: script, logLevel: 'silent' });
-  const env = { ...process.env, STORAGE_TARGET: join(data, 'shared.db'), ROOT_TOKEN: ROOT, MAX_TOKENS_PER_PARENT: String(PER_PARENT) };
+  await build({
+    entryPoints: [join(import.meta.dirname, 'token-server.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    outfile: script,
+    logLevel: 'silent',
+  });
+  const env = {
+    ...process.env,
+    STORAGE_TARGET: join(data, 'shared.db'),
+    ROOT_TOKEN: ROOT,
+    MAX_TOKENS_PER_PARENT: String(PER_PARENT),
+  };
   urls = [];
   // One after the other: the first creates the schema.
   for (let index = 0; index < 2; index++) {
     const child = fork(script, [], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     children.push(child);
-    urls.push(await new Promise<string>((done, fail) => {
-      child.once('message', (message: { url: string }) => done(message.url));
-      child.once('exit', (code) => fail(new Error(`token server exited with ${code}`)));
-    }));
+    urls.push(
+      await new Promise<string>((done, fail) => {
+        child.once('message', (message: { url: string }) => done(message.url));
+        child.once('exit', (code) => fail(new Error(`token server exited with ${code}`)));
+      }),
+    );
   }
-  const policy = 'path "secret/data/*" { capabilities = ["read"] }\npath "auth/token/create" { capabilities = ["update"] }';
+  const policy =
+    'path "secret/data/*" { capabilities = ["read"] }\npath "auth/token/create" { capabilities = ["update"] }';
   expect((await on(0, { method: 'PUT', path: '/v1/sys/policies/acl/user', body: { policy } })).status).toBe(204);
 }, 60_000);
 
@@ -47,7 +64,8 @@ afterAll(() => {
 });
 
 const on = (process: number, options: RawRequest) => request(urls[process % 2]!, { token: ROOT, ...options });
-const create = async (process: number, body: object, token = ROOT) => on(process, { method: 'POST', path: '/v1/auth/token/create', token, body });
+const create = async (process: number, body: object, token = ROOT) =>
+  on(process, { method: 'POST', path: '/v1/auth/token/create', token, body });
 /** A use of `token` on one process: 404 (there is no such secret) means let through, 403 refused. */
 const use = async (process: number, token: string) => {
   const { status } = await on(process, { path: '/v1/secret/data/nothing-here', token });
@@ -72,7 +90,10 @@ describe('two processes over one SQLite file', () => {
           let accepted = 0;
           let revoked = false;
           for (const [index, burst] of bursts.entries()) {
-            const revoking = revoke?.burst === index ? on(revoke.by, { method: 'POST', path: '/v1/auth/token/revoke', body: { token } }) : undefined;
+            const revoking =
+              revoke?.burst === index
+                ? on(revoke.by, { method: 'POST', path: '/v1/auth/token/revoke', body: { token } })
+                : undefined;
             const answers = await Promise.all(burst.map((process) => use(process, token)));
             const passed = answers.filter(Boolean).length;
             if (revoked) expect(passed, 'after the revocation').toBe(0);
@@ -85,7 +106,7 @@ describe('two processes over one SQLite file', () => {
             accepted += passed;
             expect(accepted).toBeLessThanOrEqual(uses);
           }
-          if (revoked || accepted === uses) expect(await use(0, token) || await use(1, token)).toBe(false);
+          if (revoked || accepted === uses) expect((await use(0, token)) || (await use(1, token))).toBe(false);
         }
       }),
       { seed: 27, numRuns: 8 },
@@ -94,9 +115,13 @@ describe('two processes over one SQLite file', () => {
 
   it('let the tokens made below one token reach their quota exactly, whichever process makes them', async () => {
     const parent = (await create(0, { policies: ['user'] })).json.auth.client_token as string;
-    const answers = await Promise.all(Array.from({ length: 3 * PER_PARENT }, (_, index) => create(index, { policies: ['user'] }, parent)));
+    const answers = await Promise.all(
+      Array.from({ length: 3 * PER_PARENT }, (_, index) => create(index, { policies: ['user'] }, parent)),
+    );
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(PER_PARENT);
-    expect(answers.filter((answer) => answer.status !== 200).map((answer) => answer.status)).toEqual(Array(2 * PER_PARENT).fill(429));
+    expect(answers.filter((answer) => answer.status !== 200).map((answer) => answer.status)).toEqual(
+      Array(2 * PER_PARENT).fill(429),
+    );
     const child = answers.find((answer) => answer.status === 200)!.json.auth.client_token as string;
     expect((await on(1, { method: 'POST', path: '/v1/auth/token/revoke', body: { token: child } })).status).toBe(204);
     const again = await Promise.all([create(0, {}, parent), create(1, {}, parent)]);

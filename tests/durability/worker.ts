@@ -12,7 +12,11 @@ import { FakeCloud } from '../support/fake-cloud.js';
 
 export type WorkerMessage =
   | { id: number; type: 'kv' | 'auth'; request: EngineRequest }
-  | { id: number; type: 'instance'; instance: { instanceId: string; accountId: string; imageId: string; region: string } }
+  | {
+      id: number;
+      type: 'instance';
+      instance: { instanceId: string; accountId: string; imageId: string; region: string };
+    }
   | { id: number; type: 'clock'; time: string }
   | { id: number; type: 'idle' }
   | { id: number; type: 'load'; prefix: string; streams: number; keys: number };
@@ -32,7 +36,10 @@ const env = process.env;
 const storage: Storage =
   env.STORAGE_KIND === 'postgres'
     ? new PostgresStorage({ connectionString: env.STORAGE_TARGET!, poolSize: 4 })
-    : new SqliteStorage({ path: env.STORAGE_TARGET!, synchronous: env.SQLITE_SYNCHRONOUS === 'normal' ? 'normal' : 'full' });
+    : new SqliteStorage({
+        path: env.STORAGE_TARGET!,
+        synchronous: env.SQLITE_SYNCHRONOUS === 'normal' ? 'normal' : 'full',
+      });
 const clock = new ManualClock(env.CLOCK ?? '2026-01-01T00:10:00Z');
 const cloud = new FakeCloud();
 const faults: string[] = [];
@@ -48,7 +55,8 @@ async function load(prefix: string, streams: number, keys: number): Promise<void
         const value = next++;
         const path = `${prefix}s${stream}/k${value % keys}`;
         const response = await kv.handle({ method: 'POST', path: `data/${path}`, body: { data: { value } } });
-        if (response.status !== 200) throw new Error(`load write failed: ${JSON.stringify(response)} ${faults.at(-1) ?? ''}`);
+        if (response.status !== 200)
+          throw new Error(`load write failed: ${JSON.stringify(response)} ${faults.at(-1) ?? ''}`);
         const version = (response.body as { data: { version: number } }).data.version;
         process.send!({ ack: { path, version, value } } satisfies Ack);
       }
@@ -60,7 +68,8 @@ process.on('message', async (message: WorkerMessage) => {
   try {
     if (message.type === 'kv' || message.type === 'auth') {
       const response = await (message.type === 'kv' ? kv : auth).handle(message.request);
-      if (response.status >= 500) throw new Error(`${response.status}: ${faults.at(-1) ?? JSON.stringify(response.body)}`);
+      if (response.status >= 500)
+        throw new Error(`${response.status}: ${faults.at(-1) ?? JSON.stringify(response.body)}`);
       process.send!({ id: message.id, response } satisfies WorkerReply);
       return;
     }

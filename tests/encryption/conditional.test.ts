@@ -107,7 +107,12 @@ describe('conditional writes through the barrier compare plaintexts', () => {
       { type: 'delete', key: 'gone', expected: bytes('x') },
       { type: 'put', key: 'free', value: bytes('f') },
     ];
-    expect(await storage.commit!([...operations.slice(0, 3), { type: 'put', key: 'b', value: bytes('v'), expected: bytes('nope') }])).toBe(false);
+    expect(
+      await storage.commit!([
+        ...operations.slice(0, 3),
+        { type: 'put', key: 'b', value: bytes('v'), expected: bytes('nope') },
+      ]),
+    ).toBe(false);
     expect(text(await storage.get('a'))).toBe('1');
     expect(await storage.get('new')).toBeUndefined();
 
@@ -115,13 +120,23 @@ describe('conditional writes through the barrier compare plaintexts', () => {
     inner.beforeNextConditionalWrite(() => other.put('a', bytes('1')));
     expect(await storage.commit!(operations)).toBe(true);
     expect(inner.conditionalWrites).toBe(2);
-    expect([text(await storage.get('a')), text(await storage.get('new')), await storage.get('gone'), text(await storage.get('free'))]).toEqual(['2', 'n', undefined, 'f']);
+    expect([
+      text(await storage.get('a')),
+      text(await storage.get('new')),
+      await storage.get('gone'),
+      text(await storage.get('free')),
+    ]).toEqual(['2', 'n', undefined, 'f']);
   });
 
   it('commit fails, writing nothing, when a key that must be absent appears meanwhile', async () => {
     const { inner, storage, other } = setup();
     inner.beforeNextConditionalWrite(() => other.put('new', bytes('theirs')));
-    expect(await storage.commit!([{ type: 'put', key: 'new', value: bytes('mine'), expected: null }, { type: 'put', key: 'x', value: bytes('1') }])).toBe(false);
+    expect(
+      await storage.commit!([
+        { type: 'put', key: 'new', value: bytes('mine'), expected: null },
+        { type: 'put', key: 'x', value: bytes('1') },
+      ]),
+    ).toBe(false);
     expect(text(await storage.get('new'))).toBe('theirs');
     expect(await storage.get('x')).toBeUndefined();
   });

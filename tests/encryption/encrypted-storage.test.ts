@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { compareKeys, EncryptedStorage, KvEngine, MemoryStorage, SealedValueInvalid, type Storage } from '../../src/index.js';
+import {
+  compareKeys,
+  EncryptedStorage,
+  KvEngine,
+  MemoryStorage,
+  SealedValueInvalid,
+  type Storage,
+} from '../../src/index.js';
 import { withoutCompareAndPut } from '../support/faulty-storage.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -30,7 +37,9 @@ describe('EncryptedStorage', () => {
     read[0] = 0x41;
     expect(text(await storage.get('k'))).toBe('secret-1');
     const committed = Buffer.from('secret-2');
-    expect(await storage.commit!([{ type: 'put', key: 'k', value: committed, expected: bytes('secret-1') }])).toBe(true);
+    expect(await storage.commit!([{ type: 'put', key: 'k', value: committed, expected: bytes('secret-1') }])).toBe(
+      true,
+    );
     committed.write('YYYYYY');
     expect(text(await storage.get('k'))).toBe('secret-2');
     // A reader without this process's cache opens the same.
@@ -64,7 +73,8 @@ describe('EncryptedStorage', () => {
     expect(await storage.get('gone')).toBeUndefined();
     const fresh = new EncryptedStorage({ storage: inner, key });
     for (const [name, value] of Object.entries(expected)) expect(text(await fresh.get(name))).toBe(value);
-    for (const name of ['a', 'b', 'c'] as const) expect(Buffer.from((await inner.get(name))!).includes(expected[name])).toBe(false);
+    for (const name of ['a', 'b', 'c'] as const)
+      expect(Buffer.from((await inner.get(name))!).includes(expected[name])).toBe(false);
   });
 
   it('answers reads in memory of their own, never in memory the wrapped storage shares with other values', async () => {
@@ -151,7 +161,8 @@ describe('EncryptedStorage', () => {
       expect(typeof full[member]).toBe('function');
     }
     const bare = new EncryptedStorage({ storage: withoutCompareAndPut(new MemoryStorage()), key: randomBytes(32) });
-    for (const member of ['compareAndPut', 'compareAndDelete', 'commit', 'listPage']) expect(member in bare).toBe(false);
+    for (const member of ['compareAndPut', 'compareAndDelete', 'commit', 'listPage'])
+      expect(member in bare).toBe(false);
   });
 
   it('never writes a plaintext over an array a storage keeps: an adapter answering its stored bytes, not a copy', async () => {
@@ -168,13 +179,17 @@ describe('EncryptedStorage', () => {
         this.values.delete(key);
       }
       async list(prefix: string) {
-        return [...this.values.keys()].filter((key) => key.startsWith(prefix)).map((key) => key.slice(prefix.length)).sort(compareKeys);
+        return [...this.values.keys()]
+          .filter((key) => key.startsWith(prefix))
+          .map((key) => key.slice(prefix.length))
+          .sort(compareKeys);
       }
     }
     const inner = new KeepsItsArrays();
     const kv = new KvEngine({ storage: new EncryptedStorage({ storage: inner, key: randomBytes(32) }) });
     await kv.write('app/db', { password: 'canary-plaintext' });
-    for (let read = 0; read < 3; read++) expect((await kv.read('app/db')).data).toEqual({ password: 'canary-plaintext' });
+    for (let read = 0; read < 3; read++)
+      expect((await kv.read('app/db')).data).toEqual({ password: 'canary-plaintext' });
     for (const value of inner.values.values()) expect(text(value)).not.toContain('canary-plaintext');
   });
 
@@ -184,14 +199,22 @@ describe('EncryptedStorage', () => {
     const refused: Array<[unknown, string]> = [
       [undefined, 'EncryptedStorage needs a storage to wrap'],
       [{ key }, 'EncryptedStorage needs a storage to wrap'],
-      [{ storage }, 'EncryptedStorage needs a key: 32 bytes (a Uint8Array) or a root key provider (wrapKey and unwrapKey)'],
+      [
+        { storage },
+        'EncryptedStorage needs a key: 32 bytes (a Uint8Array) or a root key provider (wrapKey and unwrapKey)',
+      ],
       // The usual slip: base64 text straight from the environment.
-      [{ storage, key: key.toString('base64') }, 'EncryptedStorage needs a key: 32 bytes (a Uint8Array) or a root key provider (wrapKey and unwrapKey); for base64 text, use StaticRootKey.fromBase64(text)'],
+      [
+        { storage, key: key.toString('base64') },
+        'EncryptedStorage needs a key: 32 bytes (a Uint8Array) or a root key provider (wrapKey and unwrapKey); for base64 text, use StaticRootKey.fromBase64(text)',
+      ],
       [{ storage, key, cacheBytes: -1 }, 'cacheBytes must be a number of bytes, 0 or more'],
       [{ storage, key, cacheBytes: Number.NaN }, 'cacheBytes must be a number of bytes, 0 or more'],
     ];
     for (const [options, message] of refused) {
-      expect(() => new EncryptedStorage(options as ConstructorParameters<typeof EncryptedStorage>[0])).toThrow(new TypeError(message));
+      expect(() => new EncryptedStorage(options as ConstructorParameters<typeof EncryptedStorage>[0])).toThrow(
+        new TypeError(message),
+      );
     }
   });
 

@@ -25,7 +25,11 @@ describe('key material in memory', () => {
     const keyring = new Keyring({
       active: 2,
       retired: [],
-      terms: keys.map((key, index) => ({ term: index + 1, key: key.toString('base64'), createdAt: new Date(0).toISOString() })),
+      terms: keys.map((key, index) => ({
+        term: index + 1,
+        key: key.toString('base64'),
+        createdAt: new Date(0).toISOString(),
+      })),
     });
     expect(keyring.terms).toEqual([1, 2]);
     for (const key of keys) expect(inSharedPool(key)).toBe(false);

@@ -14,13 +14,22 @@ describe('KMS root key against a fake KMS over HTTP that checks SigV4', () => {
   let keyArn: string;
 
   beforeEach(async () => {
-    fake = await startFakeKms({ credentials: { [CREDENTIALS.accessKeyId]: CREDENTIALS.secretAccessKey, ASIATEMP: 'temp-secret' }, region: 'eu-west-1' });
+    fake = await startFakeKms({
+      credentials: { [CREDENTIALS.accessKeyId]: CREDENTIALS.secretAccessKey, ASIATEMP: 'temp-secret' },
+      region: 'eu-west-1',
+    });
     keyArn = fake.kms.createKey('strongroom');
   });
   afterEach(() => fake.stop());
 
   const provider = (options: Partial<ConstructorParameters<typeof KmsRootKey>[0]> = {}) =>
-    new KmsRootKey({ keyId: 'alias/strongroom', region: 'eu-west-1', endpoint: fake.url, credentials: async () => CREDENTIALS, ...options });
+    new KmsRootKey({
+      keyId: 'alias/strongroom',
+      region: 'eu-west-1',
+      endpoint: fake.url,
+      credentials: async () => CREDENTIALS,
+      ...options,
+    });
 
   it('wraps the keyring key once at creation, unwraps it once per opening, and never per value', async () => {
     const inner = new MemoryStorage();
@@ -52,7 +61,10 @@ describe('KMS root key against a fake KMS over HTTP that checks SigV4', () => {
   });
 
   it('a wrong secret fails the signature check: the provider is unavailable, not the key wrong', async () => {
-    const bad = provider({ credentials: async () => ({ ...CREDENTIALS, secretAccessKey: 'not-the-secret' }), maxRetries: 0 });
+    const bad = provider({
+      credentials: async () => ({ ...CREDENTIALS, secretAccessKey: 'not-the-secret' }),
+      maxRetries: 0,
+    });
     const storage = new EncryptedStorage({ storage: new MemoryStorage(), key: bad });
     await expect(storage.open()).rejects.toThrow(RootKeyUnavailable);
     await expect(storage.open()).rejects.toThrow(/InvalidSignatureException/);
@@ -60,7 +72,13 @@ describe('KMS root key against a fake KMS over HTTP that checks SigV4', () => {
   });
 
   it('signs with temporary credentials (session token) and with the default chain from the environment', async () => {
-    const temporary = provider({ credentials: async () => ({ accessKeyId: 'ASIATEMP', secretAccessKey: 'temp-secret', sessionToken: 'session-token' }) });
+    const temporary = provider({
+      credentials: async () => ({
+        accessKeyId: 'ASIATEMP',
+        secretAccessKey: 'temp-secret',
+        sessionToken: 'session-token',
+      }),
+    });
     const wrapped = await temporary.wrapKey(new Uint8Array(32).fill(7));
     const fromEnv = new KmsRootKey({
       keyId: 'alias/strongroom',
@@ -76,11 +94,17 @@ describe('KMS root key against a fake KMS over HTTP that checks SigV4', () => {
     const home = mkdtempSync(join(tmpdir(), 'strongroom-kms-home-'));
     try {
       mkdirSync(join(home, '.aws'));
-      writeFileSync(join(home, '.aws', 'credentials'), `[kms]\naws_access_key_id = ASIATEMP\naws_secret_access_key = temp-secret\n`);
+      writeFileSync(
+        join(home, '.aws', 'credentials'),
+        `[kms]\naws_access_key_id = ASIATEMP\naws_secret_access_key = temp-secret\n`,
+      );
       const viaEnv = { AWS_ACCESS_KEY_ID: CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: CREDENTIALS.secretAccessKey };
       const viaProfile = { HOME: home, AWS_PROFILE: 'kms' };
       for (const env of [viaEnv, viaProfile]) {
-        await new EncryptedStorage({ storage: new MemoryStorage(), key: new KmsRootKey({ keyId: 'alias/strongroom', region: 'eu-west-1', endpoint: fake.url, env }) }).open();
+        await new EncryptedStorage({
+          storage: new MemoryStorage(),
+          key: new KmsRootKey({ keyId: 'alias/strongroom', region: 'eu-west-1', endpoint: fake.url, env }),
+        }).open();
       }
       expect(fake.kms.calls.map((call) => call.accessKeyId)).toEqual([CREDENTIALS.accessKeyId, 'ASIATEMP']);
     } finally {
@@ -92,12 +116,23 @@ describe('KMS root key against a fake KMS over HTTP that checks SigV4', () => {
     const refused: Array<[unknown, string]> = [
       [{ region: 'eu-west-1' }, 'KmsRootKey needs a keyId (a key id, key ARN, alias or alias ARN)'],
       [{ keyId: 'alias/strongroom' }, 'KmsRootKey needs an AWS region such as "eu-west-1", got undefined'],
-      [{ keyId: 'alias/strongroom', region: 'evil.example/x' }, 'KmsRootKey needs an AWS region such as "eu-west-1", got "evil.example/x"'],
-      [{ keyId: 'alias/strongroom', region: 'eu-west-1', endpoint: 'kms.local' }, 'KmsRootKey endpoint must be an http:// or https:// URL without credentials, a query or a fragment'],
-      [{ keyId: 'alias/strongroom', region: 'eu-west-1', endpoint: 'https://user:hunter2@kms.local/' }, 'KmsRootKey endpoint must be an http:// or https:// URL without credentials, a query or a fragment'],
+      [
+        { keyId: 'alias/strongroom', region: 'evil.example/x' },
+        'KmsRootKey needs an AWS region such as "eu-west-1", got "evil.example/x"',
+      ],
+      [
+        { keyId: 'alias/strongroom', region: 'eu-west-1', endpoint: 'kms.local' },
+        'KmsRootKey endpoint must be an http:// or https:// URL without credentials, a query or a fragment',
+      ],
+      [
+        { keyId: 'alias/strongroom', region: 'eu-west-1', endpoint: 'https://user:hunter2@kms.local/' },
+        'KmsRootKey endpoint must be an http:// or https:// URL without credentials, a query or a fragment',
+      ],
     ];
     for (const [options, message] of refused) {
-      expect(() => new KmsRootKey(options as ConstructorParameters<typeof KmsRootKey>[0])).toThrow(new TypeError(message));
+      expect(() => new KmsRootKey(options as ConstructorParameters<typeof KmsRootKey>[0])).toThrow(
+        new TypeError(message),
+      );
     }
     const asked: string[] = [];
     const recording = (async (url: string | URL | Request) => {
@@ -105,7 +140,13 @@ describe('KMS root key against a fake KMS over HTTP that checks SigV4', () => {
       return new Response('{}', { status: 400 });
     }) as typeof fetch;
     for (const region of ['eu-west-1', 'cn-north-1', 'us-gov-west-1', 'us-iso-east-1', 'eusc-de-east-1']) {
-      const key = new KmsRootKey({ keyId: 'alias/strongroom', region, credentials: async () => CREDENTIALS, fetch: recording, maxRetries: 0 });
+      const key = new KmsRootKey({
+        keyId: 'alias/strongroom',
+        region,
+        credentials: async () => CREDENTIALS,
+        fetch: recording,
+        maxRetries: 0,
+      });
       await expect(key.wrapKey(new Uint8Array(32))).rejects.toThrow(RootKeyUnavailable);
     }
     expect(asked).toEqual([
@@ -119,7 +160,10 @@ describe('KMS root key against a fake KMS over HTTP that checks SigV4', () => {
 
   it('an unreachable KMS is RootKeyUnavailable', async () => {
     await fake.stop();
-    const storage = new EncryptedStorage({ storage: new MemoryStorage(), key: provider({ maxRetries: 1, timeoutMs: 2_000 }) });
+    const storage = new EncryptedStorage({
+      storage: new MemoryStorage(),
+      key: provider({ maxRetries: 1, timeoutMs: 2_000 }),
+    });
     await expect(storage.open()).rejects.toThrow(RootKeyUnavailable);
     fake = await startFakeKms({ credentials: {} });
   });

@@ -38,22 +38,59 @@ describe('encryption at rest leaves no secret in the wrapped storage', () => {
     const METADATA_SECRET = 'owner-token-51aa';
     const SECRET_KEY = 'SecretKeyCanary0/7f3aWJalrXUtnFEMIK7MDENG';
     const NONCE = 'client-nonce-3b9d0c';
-    const ok = (response: { status: number; body?: unknown }) => expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
+    const ok = (response: { status: number; body?: unknown }) =>
+      expect(response.status, JSON.stringify(response.body)).toBeLessThan(300);
     ok(await kv.handle({ method: 'POST', path: 'data/app/db', body: { data: { password: KV_SECRET } } }));
     ok(await kv.handle({ method: 'POST', path: 'data/app/db', body: { data: { password: `${KV_SECRET}-2` } } }));
     const merge = { 'Content-Type': 'application/merge-patch+json' };
-    ok(await kv.handle({ method: 'PATCH', path: 'data/app/db', headers: merge, body: { data: { extra: `${KV_SECRET}-3` } } }));
-    ok(await kv.handle({ method: 'POST', path: 'metadata/app/db', body: { custom_metadata: { token: METADATA_SECRET } } }));
+    ok(
+      await kv.handle({
+        method: 'PATCH',
+        path: 'data/app/db',
+        headers: merge,
+        body: { data: { extra: `${KV_SECRET}-3` } },
+      }),
+    );
+    ok(
+      await kv.handle({
+        method: 'POST',
+        path: 'metadata/app/db',
+        body: { custom_metadata: { token: METADATA_SECRET } },
+      }),
+    );
 
     const { trusted } = await testSigner();
-    ok(await auth.handle({ method: 'POST', path: 'config/certificate/test-ca', body: { aws_public_cert: trusted.pem } }));
-    ok(await auth.handle({ method: 'POST', path: 'config/client', body: { access_key: 'AKIAEXAMPLE', secret_key: SECRET_KEY } }));
-    ok(await auth.handle({ method: 'POST', path: 'role/web', body: { auth_type: 'ec2', bound_ami_id: SYNTHETIC.imageId } }));
-    const tagged = { auth_type: 'ec2', bound_ami_id: SYNTHETIC.imageId, role_tag: 'T', token_policies: 'reader,writer' };
+    ok(
+      await auth.handle({ method: 'POST', path: 'config/certificate/test-ca', body: { aws_public_cert: trusted.pem } }),
+    );
+    ok(
+      await auth.handle({
+        method: 'POST',
+        path: 'config/client',
+        body: { access_key: 'AKIAEXAMPLE', secret_key: SECRET_KEY },
+      }),
+    );
+    ok(
+      await auth.handle({
+        method: 'POST',
+        path: 'role/web',
+        body: { auth_type: 'ec2', bound_ami_id: SYNTHETIC.imageId },
+      }),
+    );
+    const tagged = {
+      auth_type: 'ec2',
+      bound_ami_id: SYNTHETIC.imageId,
+      role_tag: 'T',
+      token_policies: 'reader,writer',
+    };
     ok(await auth.handle({ method: 'POST', path: 'role/tagged', body: tagged }));
     const tag = await auth.handle({ method: 'POST', path: 'role/tagged/tag', body: { policies: 'reader' } });
     ok(tag);
-    const login = await auth.handle({ method: 'POST', path: 'login', body: { role: 'web', pkcs7: await syntheticPkcs7(), nonce: NONCE } });
+    const login = await auth.handle({
+      method: 'POST',
+      path: 'login',
+      body: { role: 'web', pkcs7: await syntheticPkcs7(), nonce: NONCE },
+    });
     expect(login.status).toBe(200);
 
     // The secrets the engines generated themselves, read back through the barrier.
@@ -63,7 +100,17 @@ describe('encryption at rest leaves no secret in the wrapped storage', () => {
 
     const values = await everyStoredValue(inner);
     expect(values.size).toBeGreaterThan(8);
-    expectAbsent(values, [KV_SECRET, METADATA_SECRET, SECRET_KEY, NONCE, role.hmac_key, tagValue, 'password', 'secret_key', 'hmac_key']);
+    expectAbsent(values, [
+      KV_SECRET,
+      METADATA_SECRET,
+      SECRET_KEY,
+      NONCE,
+      role.hmac_key,
+      tagValue,
+      'password',
+      'secret_key',
+      'hmac_key',
+    ]);
     // Nothing stored is readable JSON: every value is a sealed value of format 1 (or the keyring record).
     for (const [key, value] of values) {
       if (!key.startsWith('.encryption/')) expect(value[0], key).toBe(1);

@@ -16,7 +16,15 @@ beforeAll(async () => {
   // Inside the repository, so that the worker's database driver resolves from node_modules.
   directory = mkdtempSync(join(root, '.tmp-rewrap-'));
   worker = join(directory, 'worker.mjs');
-  await build({ entryPoints: [join(root, 'tests/encryption/rewrap-worker.ts')], bundle: true, platform: 'node', format: 'esm', outfile: worker, packages: 'external', logLevel: 'silent' });
+  await build({
+    entryPoints: [join(root, 'tests/encryption/rewrap-worker.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: worker,
+    packages: 'external',
+    logLevel: 'silent',
+  });
 });
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
@@ -28,10 +36,15 @@ describe('a rewrap process killed with SIGKILL midway', () => {
     const rootKey = randomBytes(32);
     const writerDb = new SqliteStorage({ path: database });
     const writer = new EncryptedStorage({ storage: writerDb, key: rootKey });
-    for (let index = 0; index < ENTRIES; index++) await writer.put(`kv/versions/${String(index).padStart(4, '0')}`, value(index));
+    for (let index = 0; index < ENTRIES; index++)
+      await writer.put(`kv/versions/${String(index).padStart(4, '0')}`, value(index));
     await writer.rotate();
 
-    const child = fork(worker, [], { cwd: root, env: { ...process.env, DATABASE: database, ROOT_KEY: rootKey.toString('base64') }, stdio: 'inherit' });
+    const child = fork(worker, [], {
+      cwd: root,
+      env: { ...process.env, DATABASE: database, ROOT_KEY: rootKey.toString('base64') },
+      stdio: 'inherit',
+    });
     const exited = new Promise((resolve) => child.on('exit', resolve));
     let batches = 0;
     await new Promise<void>((resolve, reject) => {
@@ -49,7 +62,9 @@ describe('a rewrap process killed with SIGKILL midway', () => {
 
     // The writer's process carries on: every value reads, whichever term it is in now.
     for (let index = 0; index < ENTRIES; index++) {
-      expect(Buffer.from((await writer.get(`kv/versions/${String(index).padStart(4, '0')}`))!).toString()).toBe(`secret-${index}`);
+      expect(Buffer.from((await writer.get(`kv/versions/${String(index).padStart(4, '0')}`))!).toString()).toBe(
+        `secret-${index}`,
+      );
     }
     const report = await writer.rewrap({ batchSize: 10 });
     expect(report.done).toBe(true);
@@ -60,7 +75,9 @@ describe('a rewrap process killed with SIGKILL midway', () => {
     const freshDb = new SqliteStorage({ path: database });
     const fresh = new EncryptedStorage({ storage: freshDb, key: rootKey });
     for (let index = 0; index < ENTRIES; index++) {
-      expect(Buffer.from((await fresh.get(`kv/versions/${String(index).padStart(4, '0')}`))!).toString()).toBe(`secret-${index}`);
+      expect(Buffer.from((await fresh.get(`kv/versions/${String(index).padStart(4, '0')}`))!).toString()).toBe(
+        `secret-${index}`,
+      );
     }
     await Promise.all([writerDb.close(), freshDb.close()]);
   });

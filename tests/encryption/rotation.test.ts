@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { EncryptedStorage, KvEngine, MemoryStorage, UnknownKeyTerm, type Storage, type StorageOperation } from '../../src/index.js';
+import {
+  EncryptedStorage,
+  KvEngine,
+  MemoryStorage,
+  UnknownKeyTerm,
+  type Storage,
+  type StorageOperation,
+} from '../../src/index.js';
 import { FaultyStorage, InjectedFault } from '../support/faulty-storage.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -16,11 +23,13 @@ async function termsInStorage(inner: MemoryStorage): Promise<Map<string, number>
 }
 
 async function fill(storage: Storage, count: number, prefix: string): Promise<void> {
-  for (let i = 0; i < count; i++) await storage.put(`${prefix}/${String(i).padStart(4, '0')}`, bytes(`${prefix}-value-${i}`));
+  for (let i = 0; i < count; i++)
+    await storage.put(`${prefix}/${String(i).padStart(4, '0')}`, bytes(`${prefix}-value-${i}`));
 }
 
 async function expectAllReadable(storage: Storage, count: number, prefix: string): Promise<void> {
-  for (let i = 0; i < count; i++) expect(text(await storage.get(`${prefix}/${String(i).padStart(4, '0')}`))).toBe(`${prefix}-value-${i}`);
+  for (let i = 0; i < count; i++)
+    expect(text(await storage.get(`${prefix}/${String(i).padStart(4, '0')}`))).toBe(`${prefix}-value-${i}`);
 }
 
 /** Memory whose next write of a given key first lets another process act: between a writer's seal and its write. */
@@ -80,10 +89,16 @@ describe('rotate and rewrap', () => {
         expect((await rotator.rewrap()).retired).toEqual([1]);
       });
       if (method === 'put') await stale.put('k', bytes('after'));
-      else if (method === 'compareAndPut') expect(await stale.compareAndPut!('k', bytes('before'), bytes('after'))).toBe(true);
+      else if (method === 'compareAndPut')
+        expect(await stale.compareAndPut!('k', bytes('before'), bytes('after'))).toBe(true);
       else {
         const condition = method === 'commit' ? {} : { expected: bytes('before') };
-        expect(await stale.commit!([{ type: 'put', key: 'k', value: bytes('after'), ...condition }, { type: 'put', key: 'k2', value: bytes('also') }])).toBe(true);
+        expect(
+          await stale.commit!([
+            { type: 'put', key: 'k', value: bytes('after'), ...condition },
+            { type: 'put', key: 'k2', value: bytes('also') },
+          ]),
+        ).toBe(true);
         expect(text(await rotator.get('k2'))).toBe('also');
       }
       await expectResealed();
@@ -186,12 +201,17 @@ describe('rotate and rewrap', () => {
   it('two engines over one storage, rotating, rewrapping and writing concurrently, stay exact', async () => {
     const inner = new MemoryStorage();
     const rootKey = randomBytes(32);
-    const barriers = [new EncryptedStorage({ storage: inner, key: rootKey }), new EncryptedStorage({ storage: inner, key: rootKey })];
+    const barriers = [
+      new EncryptedStorage({ storage: inner, key: rootKey }),
+      new EncryptedStorage({ storage: inner, key: rootKey }),
+    ];
     const engines = barriers.map((storage) => new KvEngine({ storage }));
     const keys = ['a', 'b', 'c', 'd'];
     const acknowledged = new Map<string, number[]>(keys.map((key) => [key, []]));
     // Keep every version, so that each acknowledged write can be read back.
-    expect((await engines[0]!.handle({ method: 'POST', path: 'config', body: { max_versions: 1000 } })).status).toBeLessThan(300);
+    expect(
+      (await engines[0]!.handle({ method: 'POST', path: 'config', body: { max_versions: 1000 } })).status,
+    ).toBeLessThan(300);
 
     // Each writer appends its own numbers to a key through check-and-set, retrying on conflicts.
     const writer = async (engine: KvEngine, id: number) => {
@@ -200,8 +220,13 @@ describe('rotate and rewrap', () => {
         const value = id * 1000 + i;
         for (;;) {
           const meta = await engine.handle({ method: 'GET', path: `metadata/${key}` });
-          const version = meta.status === 200 ? (meta.body as { data: { current_version: number } }).data.current_version : 0;
-          const write = await engine.handle({ method: 'POST', path: `data/${key}`, body: { data: { value }, options: { cas: version } } });
+          const version =
+            meta.status === 200 ? (meta.body as { data: { current_version: number } }).data.current_version : 0;
+          const write = await engine.handle({
+            method: 'POST',
+            path: `data/${key}`,
+            body: { data: { value }, options: { cas: version } },
+          });
           if (write.status === 200) {
             acknowledged.get(key)!.push(value);
             break;
@@ -239,7 +264,9 @@ describe('rotate and rewrap', () => {
       const meta = await reader.handle({ method: 'GET', path: `metadata/${key}` });
       expect((meta.body as { data: { current_version: number } }).data.current_version).toBe(values.length);
       const read = await Promise.all(
-        values.map((_, index) => reader.handle({ method: 'GET', path: `data/${key}`, query: { version: String(index + 1) } })),
+        values.map((_, index) =>
+          reader.handle({ method: 'GET', path: `data/${key}`, query: { version: String(index + 1) } }),
+        ),
       );
       for (const response of read) expect(response.status, JSON.stringify(response.body)).toBe(200);
       const stored = read.map((response) => (response.body as { data: { data: { value: number } } }).data.data.value);

@@ -17,7 +17,10 @@ async function setup() {
   const storage = new EncryptedStorage({ storage: inner, key: rootKey });
   const faults: unknown[] = [];
   const kv = new KvEngine({ storage, onInternalError: (error) => faults.push(error) });
-  for (const [path, password] of [['app', 'first-secret'], ['other', 'second-secret']]) {
+  for (const [path, password] of [
+    ['app', 'first-secret'],
+    ['other', 'second-secret'],
+  ]) {
     await kv.handle({ method: 'POST', path: `data/${path}`, body: { data: { password } } });
   }
   const read = (path: string) => kv.handle({ method: 'GET', path: `data/${path}` });
@@ -32,43 +35,88 @@ async function setup() {
   return { inner, rootKey, storage, faults, kv, read, dataKeyOf };
 }
 
-const passwordOf = (response: EngineResponse) => (response.body as { data: { data: { password: string } } }).data.data.password;
+const passwordOf = (response: EngineResponse) =>
+  (response.body as { data: { data: { password: string } } }).data.data.password;
 
 type Tamper = (stored: Uint8Array, context: { other: Uint8Array }) => Uint8Array;
 
 const tampers: [string, Tamper, new (...args: never[]) => Error, string][] = [
-  ['a flipped bit in the ciphertext', (stored) => { const copy = Buffer.from(stored); copy[20]! ^= 0x01; return copy; }, SealedValueInvalid, 'ERR_SEALED_VALUE_INVALID'],
-  ['a flipped bit in the tag', (stored) => { const copy = Buffer.from(stored); copy[copy.length - 1]! ^= 0x80; return copy; }, SealedValueInvalid, 'ERR_SEALED_VALUE_INVALID'],
+  [
+    'a flipped bit in the ciphertext',
+    (stored) => {
+      const copy = Buffer.from(stored);
+      copy[20]! ^= 0x01;
+      return copy;
+    },
+    SealedValueInvalid,
+    'ERR_SEALED_VALUE_INVALID',
+  ],
+  [
+    'a flipped bit in the tag',
+    (stored) => {
+      const copy = Buffer.from(stored);
+      copy[copy.length - 1]! ^= 0x80;
+      return copy;
+    },
+    SealedValueInvalid,
+    'ERR_SEALED_VALUE_INVALID',
+  ],
   ['a truncated value', (stored) => stored.slice(0, stored.length - 7), SealedValueInvalid, 'ERR_SEALED_VALUE_INVALID'],
   ['a value cut to its header', (stored) => stored.slice(0, 9), SealedValueInvalid, 'ERR_SEALED_VALUE_INVALID'],
   ['an empty value', () => new Uint8Array(0), SealedValueInvalid, 'ERR_SEALED_VALUE_INVALID'],
-  ['a value swapped in from another key', (_stored, { other }) => other, SealedValueInvalid, 'ERR_SEALED_VALUE_INVALID'],
-  ['an unknown format version', (stored) => { const copy = Buffer.from(stored); copy[0] = 2; return copy; }, SealedValueInvalid, 'ERR_SEALED_VALUE_INVALID'],
+  [
+    'a value swapped in from another key',
+    (_stored, { other }) => other,
+    SealedValueInvalid,
+    'ERR_SEALED_VALUE_INVALID',
+  ],
+  [
+    'an unknown format version',
+    (stored) => {
+      const copy = Buffer.from(stored);
+      copy[0] = 2;
+      return copy;
+    },
+    SealedValueInvalid,
+    'ERR_SEALED_VALUE_INVALID',
+  ],
   ['a plaintext value', () => Buffer.from('{"data":{"password":"x"}}'), SealedValueInvalid, 'ERR_SEALED_VALUE_INVALID'],
-  ['an unknown key term', (stored) => { const copy = Buffer.from(stored); copy.writeUInt32BE(77, 1); return copy; }, UnknownKeyTerm, 'ERR_UNKNOWN_KEY_TERM'],
+  [
+    'an unknown key term',
+    (stored) => {
+      const copy = Buffer.from(stored);
+      copy.writeUInt32BE(77, 1);
+      return copy;
+    },
+    UnknownKeyTerm,
+    'ERR_UNKNOWN_KEY_TERM',
+  ],
 ];
 
 describe('tampered stored values', () => {
-  it.each(tampers)('%s: a typed error, a 500 through onInternalError, and everything else intact', async (_name, tamper, type, code) => {
-    const { inner, faults, read, dataKeyOf } = await setup();
-    const key = await dataKeyOf('first-secret');
-    const original = (await inner.get(key))!;
-    const other = (await inner.get(await dataKeyOf('second-secret')))!;
-    const tampered = tamper(original, { other });
-    await inner.put(key, tampered);
+  it.each(tampers)(
+    '%s: a typed error, a 500 through onInternalError, and everything else intact',
+    async (_name, tamper, type, code) => {
+      const { inner, faults, read, dataKeyOf } = await setup();
+      const key = await dataKeyOf('first-secret');
+      const original = (await inner.get(key))!;
+      const other = (await inner.get(await dataKeyOf('second-secret')))!;
+      const tampered = tamper(original, { other });
+      await inner.put(key, tampered);
 
-    const response = await read('app');
-    expect(response.status).toBe(500);
-    expect(JSON.stringify(response.body)).not.toContain('first-secret');
-    expect(faults).toHaveLength(1);
-    expect(faults[0]).toBeInstanceOf(type);
-    expect((faults[0] as { code: string }).code).toBe(code);
-    // Never served, never "repaired": the stored bytes are as the attacker left them, the other secret still reads.
-    expect(Buffer.from((await inner.get(key))!).equals(Buffer.from(tampered))).toBe(true);
-    expect(passwordOf(await read('other'))).toBe('second-secret');
-    await inner.put(key, original);
-    expect(passwordOf(await read('app'))).toBe('first-secret');
-  });
+      const response = await read('app');
+      expect(response.status).toBe(500);
+      expect(JSON.stringify(response.body)).not.toContain('first-secret');
+      expect(faults).toHaveLength(1);
+      expect(faults[0]).toBeInstanceOf(type);
+      expect((faults[0] as { code: string }).code).toBe(code);
+      // Never served, never "repaired": the stored bytes are as the attacker left them, the other secret still reads.
+      expect(Buffer.from((await inner.get(key))!).equals(Buffer.from(tampered))).toBe(true);
+      expect(passwordOf(await read('other'))).toBe('second-secret');
+      await inner.put(key, original);
+      expect(passwordOf(await read('app'))).toBe('first-secret');
+    },
+  );
 
   it('an old value replayed under a term it was not sealed with fails to open', async () => {
     const { inner, storage, faults, read, dataKeyOf } = await setup();

@@ -46,7 +46,9 @@ function withoutCommits(inner: NotifyingMemory): Storage {
 describe('EncryptedStorage forwards change notifications', () => {
   it('offers watch only when the wrapped storage has it', () => {
     expect(new EncryptedStorage({ storage: new MemoryStorage(), key: randomBytes(32) }).watch).toBeUndefined();
-    expect(typeof new EncryptedStorage({ storage: new NotifyingMemory(), key: randomBytes(32) }).watch).toBe('function');
+    expect(typeof new EncryptedStorage({ storage: new NotifyingMemory(), key: randomBytes(32) }).watch).toBe(
+      'function',
+    );
   });
 
   it('passes key names and resets through, and never the keyring of its own', async () => {
@@ -65,7 +67,7 @@ describe('EncryptedStorage forwards change notifications', () => {
     expect(await inner.list('')).toContain('.encryption/');
   });
 
-  it('lets a KV engine over it hear another engine\'s writes', async () => {
+  it("lets a KV engine over it hear another engine's writes", async () => {
     const inner = new NotifyingMemory();
     const key = randomBytes(32);
     const writer = new KvEngine({ storage: new EncryptedStorage({ storage: withoutCommits(inner), key }) });

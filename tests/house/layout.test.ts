@@ -60,7 +60,9 @@ function resolveImport(from: string, specifier: string): string {
 /** What each file imports inside src/ (package.json, read for the version, is data outside the layers). */
 const imports = new Map(
   files.map((file) => {
-    const targets = specifiers(readFileSync(join(ROOT, file), 'utf8')).map((specifier) => resolveImport(file, specifier));
+    const targets = specifiers(readFileSync(join(ROOT, file), 'utf8')).map((specifier) =>
+      resolveImport(file, specifier),
+    );
     return [file, targets.filter((target) => target.startsWith('src/'))];
   }),
 );
@@ -143,7 +145,10 @@ describe('the layout of src/', () => {
     const missing = folders.filter((folder) => {
       const readme = join(ROOT, folder, 'README.md');
       if (!existsSync(readme)) return true;
-      const first = readFileSync(readme, 'utf8').split('\n').find((line) => line.trim() !== '') ?? '';
+      const first =
+        readFileSync(readme, 'utf8')
+          .split('\n')
+          .find((line) => line.trim() !== '') ?? '';
       return !/\w.*\.$/.test(first.replace(/^#+\s*/, '').trim());
     });
     expect(missing).toEqual([]);

@@ -38,16 +38,26 @@ afterAll(() => {
 const headers = (contentType: string) => ({ 'content-type': contentType, 'x-vault-token': ROOT });
 
 async function send(method: string, path: string, body: unknown, contentType = 'application/json') {
-  const response = await fetch(`${base}${path}`, { method, headers: headers(contentType), body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: headers(contentType),
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: response.status, json: (await response.text()) || undefined };
 }
 
 describe('a real server process with a 256 MB heap survives JSON Patch amplification (issue 18.1)', () => {
   it('answers the 836-byte request with 400 and keeps serving', async () => {
     expect((await send('POST', 'data/victim', { data: { secret: 's'.repeat(1024) } })).status).toBe(200);
-    const body = JSON.stringify({ data: Array.from({ length: 22 }, (_, index) => ({ op: 'copy', from: '', path: `/c${index}` })) });
+    const body = JSON.stringify({
+      data: Array.from({ length: 22 }, (_, index) => ({ op: 'copy', from: '', path: `/c${index}` })),
+    });
     expect(body.length).toBeLessThanOrEqual(836);
-    const response = await fetch(`${base}data/victim`, { method: 'PATCH', headers: headers('application/json-patch+json'), body });
+    const response = await fetch(`${base}data/victim`, {
+      method: 'PATCH',
+      headers: headers('application/json-patch+json'),
+      body,
+    });
     expect(response.status).toBe(400);
     expect(await response.text()).toContain('(copy) failed: the result would be larger than the limit');
     const read = await send('GET', 'data/victim', undefined);

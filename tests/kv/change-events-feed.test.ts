@@ -8,7 +8,13 @@ import type { KvChangeOperation } from '../../src/kv/documents/head-document.js'
 import { KvEngine, type KvChangeEvent } from '../../src/kv/index.js';
 import { testStorage } from '../support/test-storage.js';
 
-const change = (path: string, revision: number, operation: KvChangeOperation = 'write'): KeyChange => ({ path, operation, version: revision, revision, time: 0 });
+const change = (path: string, revision: number, operation: KvChangeOperation = 'write'): KeyChange => ({
+  path,
+  operation,
+  version: revision,
+  revision,
+  time: 0,
+});
 
 /** How many keys a feed remembers, counted from its own map. */
 const tracked = (feed: ChangeFeed) => (feed as unknown as { delivered: Map<string, unknown> }).delivered.size;
@@ -17,7 +23,8 @@ function recorded() {
   const feed = new ChangeFeed(() => undefined);
   const events: KvChangeEvent[] = [];
   feed.subscribe('', (event) => events.push(event));
-  const seen = () => events.map(({ path, revision, operation }) => `${path}@${revision}${operation === 'write' ? '' : ` ${operation}`}`);
+  const seen = () =>
+    events.map(({ path, revision, operation }) => `${path}@${revision}${operation === 'write' ? '' : ` ${operation}`}`);
   return { feed, seen };
 }
 
@@ -82,7 +89,7 @@ describe('delivering each change once, in order', () => {
     expect(feed.knownPaths()).toEqual(['a']);
   });
 
-  it('delivers again what a forgotten key\'s history holds: at least once, never lost', () => {
+  it("delivers again what a forgotten key's history holds: at least once, never lost", () => {
     const { feed, seen } = recorded();
     feed.deliver([change('old', 1)]);
     for (let n = 0; n < TRACKED_KEYS; n++) feed.deliver([change(`k${n}`, 1)]);

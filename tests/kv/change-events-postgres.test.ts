@@ -27,7 +27,10 @@ describe.skipIf(!postgresHere)('change events across processes over PostgreSQL',
     // Something exists before the watch begins: its past is not replayed.
     expect((await writer.kv({ method: 'POST', path: 'data/old', body: { data: { v: 0 } } })).status).toBe(200);
     storage = new PostgresStorage({ connectionString: backend.server.url });
-    kv = new KvEngine({ storage, onEventError: (error) => events.push({ path: `error: ${String(error)}` } as KvChangeEvent) });
+    kv = new KvEngine({
+      storage,
+      onEventError: (error) => events.push({ path: `error: ${String(error)}` } as KvChangeEvent),
+    });
     kv.subscribe('', (event) => events.push(event));
     await kv.watching();
   });
@@ -50,11 +53,16 @@ describe.skipIf(!postgresHere)('change events across processes over PostgreSQL',
       made.push(`${path} ${operation}`);
     };
     for (let i = 0; i < 5; i++) {
-      for (const key of ['a', 'b/c']) await call({ method: 'POST', path: `data/${key}`, body: { data: { round, i } } }, key, 'write');
+      for (const key of ['a', 'b/c'])
+        await call({ method: 'POST', path: `data/${key}`, body: { data: { round, i } } }, key, 'write');
     }
     await call({ method: 'DELETE', path: 'data/a' }, 'a', 'delete');
     await call({ method: 'POST', path: 'undelete/a', body: { versions: [round * 5 + 5] } }, 'a', 'undelete');
-    await call({ method: 'POST', path: 'metadata/b/c', body: { custom_metadata: { round: String(round) } } }, 'b/c', 'metadata-write');
+    await call(
+      { method: 'POST', path: 'metadata/b/c', body: { custom_metadata: { round: String(round) } } },
+      'b/c',
+      'metadata-write',
+    );
     if (transientKey) {
       await call({ method: 'POST', path: `data/gone-${round}`, body: { data: { x: 1 } } }, `gone-${round}`, 'write');
       await call({ method: 'DELETE', path: `metadata/gone-${round}` }, `gone-${round}`, 'metadata-delete');
@@ -66,7 +74,9 @@ describe.skipIf(!postgresHere)('change events across processes over PostgreSQL',
     const delivered = events.slice(from);
     for (const path of new Set(made.map((entry) => entry.split(' ')[0]!))) {
       const mine = delivered.filter((event) => event.path === path);
-      expect(mine.map((event) => `${event.path} ${event.operation}`)).toEqual(made.filter((entry) => entry.startsWith(`${path} `)));
+      expect(mine.map((event) => `${event.path} ${event.operation}`)).toEqual(
+        made.filter((entry) => entry.startsWith(`${path} `)),
+      );
       const revisions = mine.map((event) => event.revision);
       expect(revisions).toEqual([...revisions].sort((x, y) => x - y));
       expect(new Set(revisions).size).toBe(revisions.length);
@@ -92,7 +102,8 @@ describe.skipIf(!postgresHere)('change events across processes over PostgreSQL',
       await admin.unsafe('ALTER TABLE "strongroom" ENABLE TRIGGER "strongroom_notify"');
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(events.length).toBe(from);
-      const killed = await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query ILIKE 'listen %' AND pid <> pg_backend_pid()`;
+      const killed =
+        await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query ILIKE 'listen %' AND pid <> pg_backend_pid()`;
       expect(killed.length).toBe(1);
       await until(() => events.length - from >= made.length);
       // And with the session back, notifications flow again.

@@ -50,7 +50,10 @@ class AnnouncingStorage extends MemoryStorage {
     return this.announced(await super.compareAndDelete(key, expected), [key]);
   }
   override async commit(operations: readonly StorageOperation[]) {
-    return this.announced(await super.commit(operations), operations.map((operation) => operation.key));
+    return this.announced(
+      await super.commit(operations),
+      operations.map((operation) => operation.key),
+    );
   }
 
   private announced(done: boolean, keys: string[]): boolean {
@@ -60,7 +63,8 @@ class AnnouncingStorage extends MemoryStorage {
 
   announce(keys: string[]): void {
     if (this.muted) return;
-    for (const { prefix, handlers } of this.handlers) for (const key of keys) if (key.startsWith(prefix)) handlers.changed(key);
+    for (const { prefix, handlers } of this.handlers)
+      for (const key of keys) if (key.startsWith(prefix)) handlers.changed(key);
   }
 }
 
@@ -123,7 +127,11 @@ describe('changes another engine commits', () => {
     await settle();
     const busy = Array.from({ length: 16 }, (_, n) => `busy@${n + 6} write`);
     expect(seen().filter((event) => event.startsWith('busy'))).toEqual(busy);
-    expect(seen().filter((event) => !event.startsWith('busy'))).toEqual(['gone@2 write', 'born@1 write', 'gone@3 metadata-delete']);
+    expect(seen().filter((event) => !event.startsWith('busy'))).toEqual([
+      'gone@2 write',
+      'born@1 write',
+      'gone@3 metadata-delete',
+    ]);
   });
 
   it('a change this engine delivers while it reads the key for a notification is not followed by the older state read', async () => {
@@ -180,7 +188,9 @@ describe('a read that fails while following another engine', () => {
       expect(errors).toHaveLength(2);
       expect(unhandled).toEqual([]);
       // The key store reports a failed read as an InternalError whose cause is the storage's own error.
-      const causes = errors.map((error) => (error instanceof Error && error.cause instanceof Error ? error.cause.message : error));
+      const causes = errors.map((error) =>
+        error instanceof Error && error.cause instanceof Error ? error.cause.message : error,
+      );
       expect(new Set(causes)).toEqual(new Set(['storage read failed']));
     } finally {
       process.off('unhandledRejection', onUnhandled);

@@ -45,17 +45,24 @@ describe('change events', () => {
     await env.W('k', { a: 1 });
     const { events } = recorder(env);
     expect((await env.W('k', { a: 2 }, 5)).status).toBe(400);
-    expect((await env.handle({ method: 'POST', path: 'data/k', body: { data: { a: 2 } }, authorize: () => false })).status).toBe(403);
+    expect(
+      (await env.handle({ method: 'POST', path: 'data/k', body: { data: { a: 2 } }, authorize: () => false })).status,
+    ).toBe(403);
     expect((await env.handle({ method: 'POST', path: 'data/k', body: { data: 'nope' } })).status).toBe(400);
     expect((await env.MD('k', { max_versions: 2, metadata_cas: 9 })).status).toBe(400);
-    expect((await env.handle({ method: 'PATCH', path: 'data/missing', body: { data: { a: 1 } }, headers: MERGE })).status).toBe(404);
+    expect(
+      (await env.handle({ method: 'PATCH', path: 'data/missing', body: { data: { a: 1 } }, headers: MERGE })).status,
+    ).toBe(404);
     // Those that change nothing succeed, and leave the keys as they were.
     expect((await env.DEL('missing')).status).toBe(204);
     expect((await env.versions('undelete', 'k', [7])).status).toBe(204);
     expect((await env.handle({ method: 'DELETE', path: 'metadata/missing' })).status).toBe(204);
     expect((await env.MD('k', {})).status).toBe(204);
     expect((await env.MR('missing')).status).toBe(404);
-    expect((await env.MR('k')).body?.data).toMatchObject({ current_version: 1, versions: { 1: { deletion_time: '' } } });
+    expect((await env.MR('k')).body?.data).toMatchObject({
+      current_version: 1,
+      versions: { 1: { deletion_time: '' } },
+    });
     expect(events).toEqual([]);
   });
 
@@ -149,7 +156,11 @@ describe('change events', () => {
       expect((await reporting.W('k', { a: 1 })).status).toBe(200);
       // Without onEventError, and with an onEventError that throws itself, the failure is dropped, not raised.
       const silent = setup();
-      const throwing = setup({ onEventError: () => { throw new Error('reporter bug'); } });
+      const throwing = setup({
+        onEventError: () => {
+          throw new Error('reporter bug');
+        },
+      });
       for (const env of [silent, throwing]) {
         env.kv.subscribe('', async () => {
           throw new Error('unreported listener bug');
@@ -185,8 +196,13 @@ describe('change events', () => {
     const env = setup();
     for (const path of ['f/a', 'f/b/c', 'g']) await env.W(path, { a: 1 });
     const { events } = recorder(env);
-    expect((await env.handle({ method: 'DELETE', path: 'metadata/f/', query: { recursive: 'true' } })).status).toBe(204);
-    expect(events.map((event) => `${event.operation}:${event.path}`).sort()).toEqual(['metadata-delete:f/a', 'metadata-delete:f/b/c']);
+    expect((await env.handle({ method: 'DELETE', path: 'metadata/f/', query: { recursive: 'true' } })).status).toBe(
+      204,
+    );
+    expect(events.map((event) => `${event.operation}:${event.path}`).sort()).toEqual([
+      'metadata-delete:f/a',
+      'metadata-delete:f/b/c',
+    ]);
     await env.W('h/i', { a: 1 });
     await env.kv.deleteFolder('h');
     expect(events.at(-1)).toMatchObject({ operation: 'metadata-delete', path: 'h/i' });

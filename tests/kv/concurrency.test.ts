@@ -36,7 +36,8 @@ function interleaving(inner: Storage): Storage {
 
 async function blobCount(storage: Storage): Promise<number> {
   let count = 0;
-  for (const folder of await storage.list('kv/versions/')) count += (await storage.list(`kv/versions/${folder}`)).length;
+  for (const folder of await storage.list('kv/versions/'))
+    count += (await storage.list(`kv/versions/${folder}`)).length;
   return count;
 }
 
@@ -68,7 +69,11 @@ describe('several engines over one storage with compareAndPut', () => {
         for (;;) {
           const meta = await kv.handle({ method: 'GET', path: 'metadata/counter' });
           const current = meta.status === 200 ? dataOf(meta).current_version : 0;
-          const response = await kv.handle({ method: 'POST', path: 'data/counter', body: { data: { writer }, options: { cas: current } } });
+          const response = await kv.handle({
+            method: 'POST',
+            path: 'data/counter',
+            body: { data: { writer }, options: { cas: current } },
+          });
           if (response.status === 200) return;
           expect(response.status).toBe(400);
           conflicts += 1;
@@ -77,7 +82,9 @@ describe('several engines over one storage with compareAndPut', () => {
     );
     const { meta, data } = await readAll(engine(1), 'counter');
     expect(meta.current_version).toBe(writers);
-    expect(data.map((entry: { writer: number }) => entry.writer).sort((a: number, b: number) => a - b)).toEqual(Array.from({ length: writers }, (_, i) => i));
+    expect(data.map((entry: { writer: number }) => entry.writer).sort((a: number, b: number) => a - b)).toEqual(
+      Array.from({ length: writers }, (_, i) => i),
+    );
     expect(conflicts).toBeGreaterThan(0);
   });
 
@@ -87,9 +94,13 @@ describe('several engines over one storage with compareAndPut', () => {
     const racesBefore = lostRaces.count;
     const writes = 30;
     const responses = await Promise.all(
-      Array.from({ length: writes }, (_, i) => engine(i).handle({ method: 'POST', path: 'data/k', body: { data: { i } } })),
+      Array.from({ length: writes }, (_, i) =>
+        engine(i).handle({ method: 'POST', path: 'data/k', body: { data: { i } } }),
+      ),
     );
-    expect(responses.map((response) => dataOf(response).version).sort((a, b) => a - b)).toEqual(Array.from({ length: writes }, (_, i) => i + 1));
+    expect(responses.map((response) => dataOf(response).version).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: writes }, (_, i) => i + 1),
+    );
     const { meta, data } = await readAll(engine(0), 'k');
     expect(meta.current_version).toBe(writes);
     expect(new Set(data.map((entry: { i: number }) => entry.i)).size).toBe(writes);
@@ -114,7 +125,9 @@ describe('several engines over one storage with compareAndPut', () => {
     const patches = 20;
     await Promise.all(
       Array.from({ length: patches }, (_, i) =>
-        engine(i).handle({ method: 'PATCH', path: 'data/doc', headers: MERGE, body: { data: { [`member${i}`]: i } } }).then((response) => expect(response.status).toBe(200)),
+        engine(i)
+          .handle({ method: 'PATCH', path: 'data/doc', headers: MERGE, body: { data: { [`member${i}`]: i } } })
+          .then((response) => expect(response.status).toBe(200)),
       ),
     );
     const read = dataOf(await engine(1).handle({ method: 'GET', path: 'data/doc' }));
@@ -126,7 +139,9 @@ describe('several engines over one storage with compareAndPut', () => {
   it('prune exactly, keeping only the data of the kept versions', async () => {
     const { storage, engine } = twoProcesses();
     await engine(0).handle({ method: 'POST', path: 'metadata/k', body: { max_versions: 3 } });
-    await Promise.all(Array.from({ length: 20 }, (_, i) => engine(i).handle({ method: 'POST', path: 'data/k', body: { data: { i } } })));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => engine(i).handle({ method: 'POST', path: 'data/k', body: { data: { i } } })),
+    );
     const { meta, data } = await readAll(engine(1), 'k');
     expect(Object.keys(meta.versions)).toEqual(['18', '19', '20']);
     expect(data).toHaveLength(3);
@@ -137,11 +152,17 @@ describe('several engines over one storage with compareAndPut', () => {
     const { storage, engine } = twoProcesses();
     await engine(0).handle({ method: 'POST', path: 'data/k', body: { data: { first: true } } });
     await Promise.all([
-      ...Array.from({ length: 6 }, (_, i) => engine(1).handle({ method: 'POST', path: 'data/k', body: { data: { i } } })),
+      ...Array.from({ length: 6 }, (_, i) =>
+        engine(1).handle({ method: 'POST', path: 'data/k', body: { data: { i } } }),
+      ),
       engine(0).handle({ method: 'DELETE', path: 'metadata/k' }),
     ]);
     const meta = await engine(0).handle({ method: 'GET', path: 'metadata/k' });
-    const kept = meta.status === 200 ? Object.values(dataOf(meta).versions).filter((version) => !(version as { destroyed: boolean }).destroyed).length : 0;
+    const kept =
+      meta.status === 200
+        ? Object.values(dataOf(meta).versions).filter((version) => !(version as { destroyed: boolean }).destroyed)
+            .length
+        : 0;
     expect(await blobCount(storage)).toBe(kept);
   });
 });
@@ -152,7 +173,9 @@ describe('one engine', () => {
     const kv = new KvEngine({ storage: interleaving(withoutCompareAndPut(storage)) });
     await kv.handle({ method: 'POST', path: 'data/doc', body: { data: {} } });
     await Promise.all(
-      Array.from({ length: 15 }, (_, i) => kv.handle({ method: 'PATCH', path: 'data/doc', headers: MERGE, body: { data: { [`m${i}`]: i } } })),
+      Array.from({ length: 15 }, (_, i) =>
+        kv.handle({ method: 'PATCH', path: 'data/doc', headers: MERGE, body: { data: { [`m${i}`]: i } } }),
+      ),
     );
     const read = dataOf(await kv.handle({ method: 'GET', path: 'data/doc' }));
     expect(read.metadata.version).toBe(16);
@@ -161,7 +184,9 @@ describe('one engine', () => {
 
   it('lets different keys proceed independently', async () => {
     const kv = new KvEngine({ storage: interleaving(testStorage()) });
-    await Promise.all(Array.from({ length: 10 }, (_, i) => kv.handle({ method: 'POST', path: `data/key${i}`, body: { data: { i } } })));
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) => kv.handle({ method: 'POST', path: `data/key${i}`, body: { data: { i } } })),
+    );
     const list = dataOf(await kv.handle({ method: 'LIST', path: 'metadata/' }));
     expect(list.keys).toHaveLength(10);
   });

@@ -5,13 +5,25 @@ const readConfig = async (env: ReturnType<typeof setup>) => dataOf(await env.han
 
 describe('config', () => {
   it('1: a new mount has the defaults', async () => {
-    expect(await readConfig(setup())).toEqual({ cas_required: false, delete_version_after: '0s', max_versions: 0, metadata_cas_required: false });
+    expect(await readConfig(setup())).toEqual({
+      cas_required: false,
+      delete_version_after: '0s',
+      max_versions: 0,
+      metadata_cas_required: false,
+    });
   });
 
   it('2: a write answers 204 and reads back in Go duration format', async () => {
     const env = setup();
-    expect(await env.config({ max_versions: 4, cas_required: true, delete_version_after: '5m' })).toEqual({ status: 204 });
-    expect(await readConfig(env)).toEqual({ cas_required: true, delete_version_after: '5m0s', max_versions: 4, metadata_cas_required: false });
+    expect(await env.config({ max_versions: 4, cas_required: true, delete_version_after: '5m' })).toEqual({
+      status: 204,
+    });
+    expect(await readConfig(env)).toEqual({
+      cas_required: true,
+      delete_version_after: '5m0s',
+      max_versions: 4,
+      metadata_cas_required: false,
+    });
   });
 
   it.each([
@@ -33,7 +45,12 @@ describe('config', () => {
     await env.config({ max_versions: 3, cas_required: true });
     expect(await env.config({})).toEqual({ status: 204 });
     await env.config({ delete_version_after: '1m' });
-    expect(await readConfig(env)).toEqual({ cas_required: true, delete_version_after: '1m0s', max_versions: 3, metadata_cas_required: false });
+    expect(await readConfig(env)).toEqual({
+      cas_required: true,
+      delete_version_after: '1m0s',
+      max_versions: 3,
+      metadata_cas_required: false,
+    });
   });
 
   it('accepts the loose conversions of Vault', async () => {

@@ -52,7 +52,8 @@ class RecordingStorage implements Storage {
   }
 }
 
-const kinds = (operations: StorageOperation[]) => operations.map((operation) => `${operation.type} ${operation.key.split('/').slice(0, 2).join('/')}`).sort();
+const kinds = (operations: StorageOperation[]) =>
+  operations.map((operation) => `${operation.type} ${operation.key.split('/').slice(0, 2).join('/')}`).sort();
 
 describe('data documents', () => {
   it('make a write of a deep key one document put and one document removal, with no blob and no document read', async () => {
@@ -68,7 +69,9 @@ describe('data documents', () => {
     expect(storage.committed.find((operation) => operation.type === 'delete')?.key).toBe('kv/entries/doc/19');
     expect(await blobCount(storage)).toBe(0);
     expect(await storedEntry(storage, 'doc', 31)).toMatchObject({ version: 31, data: { version: 31 } });
-    expect((await storedHead(storage, 'doc')).versions).toEqual([expect.not.objectContaining({ blob: expect.anything() })]);
+    expect((await storedHead(storage, 'doc')).versions).toEqual([
+      expect.not.objectContaining({ blob: expect.anything() }),
+    ]);
     for (let version = 20; version <= 31; version++) expect(dataOf(await R('doc', version)).data).toEqual({ version });
     expect(await kvProblems(storage, { tidy: true })).toEqual([]);
   });

@@ -14,14 +14,23 @@ describe('data write and read', () => {
     const first = await env.W('foo', { bar: 'baz' });
     expect(first.status).toBe(200);
     expect(Object.keys(dataOf(first)).sort()).toEqual(VERSION_METADATA_KEYS);
-    expect(dataOf(first)).toMatchObject({ version: 1, destroyed: false, deletion_time: '', custom_metadata: { foo: 'abc', bar: 'def' } });
+    expect(dataOf(first)).toMatchObject({
+      version: 1,
+      destroyed: false,
+      deletion_time: '',
+      custom_metadata: { foo: 'abc', bar: 'def' },
+    });
     expect(dataOf(await env.W('foo', { bar: 'baz1' }, 1)).version).toBe(2);
   });
 
   it('10: cas=0 creates, and fails once the key exists', async () => {
     const env = setup();
     expect((await env.W('foo', { bar: 'baz' }, 0)).status).toBe(200);
-    expectError(await env.W('foo', { bar: 'baz' }, 0), 400, 'check-and-set parameter did not match the current version');
+    expectError(
+      await env.W('foo', { bar: 'baz' }, 0),
+      400,
+      'check-and-set parameter did not match the current version',
+    );
   });
 
   it('11: reading a missing key answers 404 with an empty error list', async () => {
@@ -35,7 +44,13 @@ describe('data write and read', () => {
     const read = dataOf(await env.R('foo'));
     expect(read.data).toEqual({ bar: 'baz' });
     expect(Object.keys(read.metadata).sort()).toEqual(VERSION_METADATA_KEYS);
-    expect(read.metadata).toEqual({ created_time: '2026-03-01T12:00:00Z', custom_metadata: null, deletion_time: '', destroyed: false, version: 1 });
+    expect(read.metadata).toEqual({
+      created_time: '2026-03-01T12:00:00Z',
+      custom_metadata: null,
+      deletion_time: '',
+      destroyed: false,
+      version: 1,
+    });
   });
 
   it('13: after DELETE data/foo a read answers 404 with the metadata and null data', async () => {
@@ -46,7 +61,13 @@ describe('data write and read', () => {
     expect(read.status).toBe(404);
     expect(dataOf(read)).toEqual({
       data: null,
-      metadata: { created_time: '2026-03-01T12:00:00Z', custom_metadata: null, deletion_time: '2026-03-01T12:00:00Z', destroyed: false, version: 1 },
+      metadata: {
+        created_time: '2026-03-01T12:00:00Z',
+        custom_metadata: null,
+        deletion_time: '2026-03-01T12:00:00Z',
+        destroyed: false,
+        version: 1,
+      },
     });
   });
 
@@ -71,7 +92,8 @@ describe('data write and read', () => {
     const env = setup({ storage });
     for (let i = 0; i < 10; i++) await env.W(`key${i}`, { i });
     const reopened = new KvEngine({ storage });
-    for (let i = 0; i < 10; i++) expect(dataOf(await reopened.handle({ method: 'GET', path: `data/key${i}` })).data).toEqual({ i });
+    for (let i = 0; i < 10; i++)
+      expect(dataOf(await reopened.handle({ method: 'GET', path: `data/key${i}` })).data).toEqual({ i });
   });
 
   it('17: a write over a soft-deleted head with cas=current succeeds', async () => {
@@ -222,7 +244,9 @@ describe('data write and read', () => {
 
   it('stores the data as given, keys such as __proto__ included, and never lets them reach a prototype', async () => {
     const env = setup();
-    const data = JSON.parse('{"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}},"n":1.5,"deep":{"a":[1,{"b":null}]}}');
+    const data = JSON.parse(
+      '{"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}},"n":1.5,"deep":{"a":[1,{"b":null}]}}',
+    );
     expect((await env.W('foo', data)).status).toBe(200);
     expect(JSON.stringify(dataOf(await env.R('foo')).data)).toBe(JSON.stringify(data));
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -56,14 +56,33 @@ describe('decoded heads', () => {
     const keys = new KeyStore(new JsonStore(testStorage()), layout, () => 1);
     for (let round = 1; round <= 3; round++) {
       await keys.change('k', async (current, stage) => {
-        const { next } = addVersion(current ?? newMetadata(1), await stage({ round }), 1, { max_versions: 0, cas_required: false, delete_version_after: 0 });
-        return { next: { ...next, custom_metadata: { round: String(round) }, changes: [{ operation: 'write', version: round, revision: round, time: 1 }] }, result: undefined };
+        const { next } = addVersion(current ?? newMetadata(1), await stage({ round }), 1, {
+          max_versions: 0,
+          cas_required: false,
+          delete_version_after: 0,
+        });
+        return {
+          next: {
+            ...next,
+            custom_metadata: { round: String(round) },
+            changes: [{ operation: 'write', version: round, revision: round, time: 1 }],
+          },
+          result: undefined,
+        };
       });
     }
     // The record the commit remembered, answered for the stored bytes it wrote.
     const record = (await keys.read('k'))!;
     expect(record.current_version).toBe(3);
-    for (const part of [record, record.versions, ...record.versions, record.changes, ...(record.changes ?? []), record.custom_metadata, record.garbage]) {
+    for (const part of [
+      record,
+      record.versions,
+      ...record.versions,
+      record.changes,
+      ...(record.changes ?? []),
+      record.custom_metadata,
+      record.garbage,
+    ]) {
       expect(Object.isFrozen(part)).toBe(true);
     }
   });

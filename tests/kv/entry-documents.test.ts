@@ -3,7 +3,16 @@ import { JsonStore } from '../../src/core/store/stored-json.js';
 import { EntryDocuments } from '../../src/kv/store/entry-documents.js';
 import { kvEntryFolder, kvProblems } from '../campaign/support/invariants.js';
 import { testStorage } from '../support/test-storage.js';
-import { blobCount, copyStorage, dataOf, setup, entryDocumentVersions as entryDocuments, MemoryStorageWithoutCommits, storedHead as head, withVersions } from './helpers.js';
+import {
+  blobCount,
+  copyStorage,
+  dataOf,
+  setup,
+  entryDocumentVersions as entryDocuments,
+  MemoryStorageWithoutCommits,
+  storedHead as head,
+  withVersions,
+} from './helpers.js';
 
 /**
  * A key keeping up to ten versions holds them all inline in its head record; a key keeping more holds only the newest
@@ -30,7 +39,9 @@ class BlobDeletesFail extends MemoryStorageWithoutCommits {
 describe('entry documents', () => {
   it('are not written while a key keeps at most ten versions', async () => {
     const { storage } = await withVersions(INLINE);
-    expect((await head(storage, 'doc')).versions.map((entry) => entry.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect((await head(storage, 'doc')).versions.map((entry) => entry.version)).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    ]);
     expect(await entryDocuments(storage, 'doc')).toEqual([]);
     expect(await kvProblems(storage)).toEqual([]);
   });
@@ -141,11 +152,18 @@ describe('a key written by an earlier release', () => {
     const older: unknown[] = [];
     for (let version = 5; version <= 13; version++) {
       const document = `${kvEntryFolder('kv/', 'doc')}${version}`;
-      const { write: _write, written: _written, ...entry } = JSON.parse(decoder.decode(await written.get(document))) as Record<string, unknown>;
+      const {
+        write: _write,
+        written: _written,
+        ...entry
+      } = JSON.parse(decoder.decode(await written.get(document))) as Record<string, unknown>;
       older.push(entry);
       await written.delete(document);
     }
-    await written.put(key, new TextEncoder().encode(JSON.stringify({ ...record, versions: [...older, ...record.versions], spilled: 4 })));
+    await written.put(
+      key,
+      new TextEncoder().encode(JSON.stringify({ ...record, versions: [...older, ...record.versions], spilled: 4 })),
+    );
     const { storage, R, W, MR } = setup({ storage: await copyStorage(written) });
     expect(await entryDocuments(storage, 'doc')).toEqual([1, 2, 3, 4]);
     expect(await kvProblems(storage)).toEqual([]);

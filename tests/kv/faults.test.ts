@@ -18,7 +18,11 @@ const START = '2026-03-01T12:00:00Z';
 const KEYS = ['foo', 'bar'];
 
 type Step = EngineRequest;
-const W = (path: string, data: unknown, cas?: number): Step => ({ method: 'POST', path: `data/${path}`, body: { data, options: cas === undefined ? {} : { cas } } });
+const W = (path: string, data: unknown, cas?: number): Step => ({
+  method: 'POST',
+  path: `data/${path}`,
+  body: { data, options: cas === undefined ? {} : { cas } },
+});
 const MD = (path: string, body: unknown): Step => ({ method: 'POST', path: `metadata/${path}`, body });
 
 interface Scenario {
@@ -33,12 +37,25 @@ interface Scenario {
 
 const twoVersions = [W('foo', { v: 1 }), W('foo', { v: 2 }), W('bar', { other: true })];
 /** Twelve versions: all but the newest are no longer inline in the key's record but in their entry documents. */
-const deep = [MD('foo', { max_versions: 20 }), ...Array.from({ length: 12 }, (_, i) => W('foo', { v: i + 1 })), W('bar', { other: true })];
+const deep = [
+  MD('foo', { max_versions: 20 }),
+  ...Array.from({ length: 12 }, (_, i) => W('foo', { v: i + 1 })),
+  W('bar', { other: true }),
+];
 
 const scenarios: Scenario[] = [
-  { name: 'config write', prepare: [], request: { method: 'POST', path: 'config', body: { max_versions: 3, delete_version_after: '1h' } } },
+  {
+    name: 'config write',
+    prepare: [],
+    request: { method: 'POST', path: 'config', body: { max_versions: 3, delete_version_after: '1h' } },
+  },
   { name: 'write of a new key', prepare: [W('bar', { other: true })], request: W('foo', { v: 1 }, 0) },
-  { name: 'write that prunes one version', prepare: [MD('foo', { max_versions: 2 }), ...twoVersions], request: W('foo', { v: 3 }), removesData: true },
+  {
+    name: 'write that prunes one version',
+    prepare: [MD('foo', { max_versions: 2 }), ...twoVersions],
+    request: W('foo', { v: 3 }),
+    removesData: true,
+  },
   {
     name: 'write that prunes many versions after max_versions was lowered',
     prepare: [...twoVersions, W('foo', { v: 3 }), W('foo', { v: 4 }), MD('foo', { max_versions: 2 })],
@@ -51,17 +68,34 @@ const scenarios: Scenario[] = [
     request: W('foo', { v: 3 }),
     removesData: true,
   },
-  { name: 'merge patch', prepare: twoVersions, request: { method: 'PATCH', path: 'data/foo', headers: MERGE, body: { data: { w: 1, v: null } } } },
+  {
+    name: 'merge patch',
+    prepare: twoVersions,
+    request: { method: 'PATCH', path: 'data/foo', headers: MERGE, body: { data: { w: 1, v: null } } },
+  },
   {
     name: 'JSON patch',
     prepare: twoVersions,
-    request: { method: 'PATCH', path: 'data/foo', headers: JSON_PATCH, body: { data: [{ op: 'add', path: '/w', value: 1 }] } },
+    request: {
+      method: 'PATCH',
+      path: 'data/foo',
+      headers: JSON_PATCH,
+      body: { data: [{ op: 'add', path: '/w', value: 1 }] },
+    },
   },
   { name: 'DELETE data', prepare: twoVersions, request: { method: 'DELETE', path: 'data/foo' } },
-  { name: 'delete versions', prepare: twoVersions, request: { method: 'POST', path: 'delete/foo', body: { versions: [1, 2] } } },
+  {
+    name: 'delete versions',
+    prepare: twoVersions,
+    request: { method: 'POST', path: 'delete/foo', body: { versions: [1, 2] } },
+  },
   {
     name: 'undelete versions',
-    prepare: [{ method: 'POST', path: 'config', body: { delete_version_after: '1h' } }, ...twoVersions, { method: 'POST', path: 'delete/foo', body: { versions: [1] } }],
+    prepare: [
+      { method: 'POST', path: 'config', body: { delete_version_after: '1h' } },
+      ...twoVersions,
+      { method: 'POST', path: 'delete/foo', body: { versions: [1] } },
+    ],
     request: { method: 'POST', path: 'undelete/foo', body: { versions: [1] } },
   },
   {
@@ -70,12 +104,21 @@ const scenarios: Scenario[] = [
     request: { method: 'PUT', path: 'destroy/foo', body: { versions: [1, 2] } },
     removesData: true,
   },
-  { name: 'metadata write of a new key', prepare: [], request: MD('foo', { max_versions: 4, custom_metadata: { a: 'b' } }) },
+  {
+    name: 'metadata write of a new key',
+    prepare: [],
+    request: MD('foo', { max_versions: 4, custom_metadata: { a: 'b' } }),
+  },
   { name: 'metadata write of an existing key', prepare: twoVersions, request: MD('foo', { cas_required: true }) },
   {
     name: 'metadata patch',
     prepare: [MD('foo', { custom_metadata: { a: 'b' } }), ...twoVersions],
-    request: { method: 'PATCH', path: 'metadata/foo', headers: MERGE, body: { custom_metadata: { a: null, c: 'd' }, max_versions: 7 } },
+    request: {
+      method: 'PATCH',
+      path: 'metadata/foo',
+      headers: MERGE,
+      body: { custom_metadata: { a: null, c: 'd' }, max_versions: 7 },
+    },
   },
   {
     name: 'metadata delete of a key with versions',
@@ -94,7 +137,11 @@ const scenarios: Scenario[] = [
     request: W('foo', { v: 13 }),
     removesData: true,
   },
-  { name: 'read-modify-write of a spilled version: delete', prepare: deep, request: { method: 'POST', path: 'delete/foo', body: { versions: [1, 11] } } },
+  {
+    name: 'read-modify-write of a spilled version: delete',
+    prepare: deep,
+    request: { method: 'POST', path: 'delete/foo', body: { versions: [1, 11] } },
+  },
   {
     name: 'destroy of spilled versions',
     prepare: deep,
@@ -105,9 +152,15 @@ const scenarios: Scenario[] = [
     name: 'metadata delete of a key with spilled versions',
     prepare: [...deep, { method: 'POST', path: 'delete/foo', body: { versions: [1] } }],
     request: { method: 'DELETE', path: 'metadata/foo' },
-    alsoAllowed: [{ method: 'PUT', path: 'destroy/foo', body: { versions: Array.from({ length: 12 }, (_, i) => i + 1) } }],
+    alsoAllowed: [
+      { method: 'PUT', path: 'destroy/foo', body: { versions: Array.from({ length: 12 }, (_, i) => i + 1) } },
+    ],
   },
-  { name: 'metadata delete of a metadata-only key', prepare: [MD('foo', { max_versions: 3 })], request: { method: 'DELETE', path: 'metadata/foo' } },
+  {
+    name: 'metadata delete of a metadata-only key',
+    prepare: [MD('foo', { max_versions: 3 })],
+    request: { method: 'DELETE', path: 'metadata/foo' },
+  },
 ];
 
 /** The third member: whether removals can fail after a commit (they are part of it with atomic commits). */
@@ -130,9 +183,11 @@ async function visibleState(storage: Storage): Promise<unknown> {
   };
   for (const key of KEYS) {
     const metadata = await kv.handle({ method: 'GET', path: `metadata/${key}` });
-    const current = metadata.status === 200 ? (metadata.body as { data: { current_version: number } }).data.current_version : 0;
+    const current =
+      metadata.status === 200 ? (metadata.body as { data: { current_version: number } }).data.current_version : 0;
     const reads = [];
-    for (let version = 1; version <= current; version++) reads.push(await kv.handle({ method: 'GET', path: `data/${key}`, query: { version: String(version) } }));
+    for (let version = 1; version <= current; version++)
+      reads.push(await kv.handle({ method: 'GET', path: `data/${key}`, query: { version: String(version) } }));
     state[key] = { metadata, reads };
   }
   return state;
@@ -165,7 +220,8 @@ describe('a storage failure at any step leaves every key readable and consistent
         expect(success.status).toBeLessThan(300);
         const after = await visibleState(reference.inner);
         const allowedOnFailure = [before];
-        if (scenario.alsoAllowed) allowedOnFailure.push(await visibleState((await prepared(scenario, variant, scenario.alsoAllowed)).inner));
+        if (scenario.alsoAllowed)
+          allowedOnFailure.push(await visibleState((await prepared(scenario, variant, scenario.alsoAllowed)).inner));
 
         let failures = 0;
         let warned = false;
@@ -191,7 +247,12 @@ describe('a storage failure at any step leaves every key readable and consistent
           }
           expect(await visibleState(inner)).toEqual(after);
           // Any later change of the key, even a metadata PATCH that changes nothing, finishes the removals.
-          await new KvEngine({ storage: inner }).handle({ method: 'PATCH', path: 'metadata/foo', headers: MERGE, body: {} });
+          await new KvEngine({ storage: inner }).handle({
+            method: 'PATCH',
+            path: 'metadata/foo',
+            headers: MERGE,
+            body: {},
+          });
           await expectConsistent(inner, true);
         }
         expect(failures).toBeGreaterThan(0);

@@ -15,13 +15,25 @@ const authorizer = () => new Acl([{ name: 'team', rules: parsePolicy(POLICY) }])
 
 async function seeded(options: { filterListings?: boolean } = {}) {
   const env = setup(options);
-  for (const path of ['team/app', 'team/app-2', 'team/db', 'team/other', 'team/hidden/x', 'team/sub/inner', 'team/sub/outer', 'team/zz']) {
+  for (const path of [
+    'team/app',
+    'team/app-2',
+    'team/db',
+    'team/other',
+    'team/hidden/x',
+    'team/sub/inner',
+    'team/sub/outer',
+    'team/zz',
+  ]) {
     await env.W(path, { a: 1 });
   }
   return env;
 }
 
-const listed = async (env: Awaited<ReturnType<typeof seeded>>, request: Omit<EngineRequest, 'path'> & { path?: string }) => {
+const listed = async (
+  env: Awaited<ReturnType<typeof seeded>>,
+  request: Omit<EngineRequest, 'path'> & { path?: string },
+) => {
   const response = await env.handle({ path: 'metadata/team/', ...request });
   return response.status === 404 ? [] : (dataOf(response).keys as string[]);
 };
@@ -32,15 +44,32 @@ describe('listings narrowed to what the caller may read', () => {
     const authorize = authorizer();
     // The denied sub-folder is left out of every listing: each name must pass list on its own path.
     expect(await listed(env, { method: 'LIST', authorize })).toEqual(['app', 'app-2', 'db', 'other', 'sub/', 'zz']);
-    expect(await listed(env, { method: 'LIST', authorize, query: { readable_only: 'true' } })).toEqual(['app', 'app-2', 'db', 'sub/']);
-    expect(await listed(env, { method: 'SCAN', authorize, query: { readable_only: 'true' } })).toEqual(['app', 'app-2', 'db', 'sub/inner']);
+    expect(await listed(env, { method: 'LIST', authorize, query: { readable_only: 'true' } })).toEqual([
+      'app',
+      'app-2',
+      'db',
+      'sub/',
+    ]);
+    expect(await listed(env, { method: 'SCAN', authorize, query: { readable_only: 'true' } })).toEqual([
+      'app',
+      'app-2',
+      'db',
+      'sub/inner',
+    ]);
   });
 
   it('the engine option narrows every listing; a request may opt out with readable_only=false', async () => {
     const env = await seeded({ filterListings: true });
     const authorize = authorizer();
     expect(await listed(env, { method: 'LIST', authorize })).toEqual(['app', 'app-2', 'db', 'sub/']);
-    expect(await listed(env, { method: 'LIST', authorize, query: { readable_only: 'false' } })).toEqual(['app', 'app-2', 'db', 'other', 'sub/', 'zz']);
+    expect(await listed(env, { method: 'LIST', authorize, query: { readable_only: 'false' } })).toEqual([
+      'app',
+      'app-2',
+      'db',
+      'other',
+      'sub/',
+      'zz',
+    ]);
     // Without an authorize callback there is nobody to ask: everything is visible, as for every other request.
     expect(await listed(env, { method: 'LIST' })).toHaveLength(7);
   });
@@ -49,7 +78,10 @@ describe('listings narrowed to what the caller may read', () => {
     const env = await seeded({ filterListings: true });
     const authorize = authorizer();
     expect(await listed(env, { method: 'LIST', authorize, query: { limit: '2' } })).toEqual(['app', 'app-2']);
-    expect(await listed(env, { method: 'LIST', authorize, query: { limit: '2', after: 'app-2' } })).toEqual(['db', 'sub/']);
+    expect(await listed(env, { method: 'LIST', authorize, query: { limit: '2', after: 'app-2' } })).toEqual([
+      'db',
+      'sub/',
+    ]);
     expect(await listed(env, { method: 'LIST', authorize, query: { limit: '2', after: 'sub/' } })).toEqual([]);
   });
 
@@ -71,12 +103,18 @@ describe('listings narrowed to what the caller may read', () => {
     // readable check (list on its metadata/ path) is that listing check, asked once.
     expect(plain).toHaveLength(1 + 7 + 5);
     expect(plain).toContainEqual({ capability: 'read', path: 'data/team/app' });
-    expect(plain.filter((check) => check.path === 'metadata/team/sub/')).toEqual([{ capability: 'list', path: 'metadata/team/sub/' }]);
+    expect(plain.filter((check) => check.path === 'metadata/team/sub/')).toEqual([
+      { capability: 'list', path: 'metadata/team/sub/' },
+    ]);
   });
 
   it('a filter that leaves nothing answers 404 like an empty folder', async () => {
     const env = await seeded({ filterListings: true });
-    const response = await env.handle({ method: 'LIST', path: 'metadata/team/hidden/', authorize: (check) => check.capability === 'list' });
+    const response = await env.handle({
+      method: 'LIST',
+      path: 'metadata/team/hidden/',
+      authorize: (check) => check.capability === 'list',
+    });
     expectPlain404(response);
   });
 });
@@ -98,7 +136,13 @@ describe('LIST and SCAN detailed-metadata/<folder>/', () => {
 
   it('SCAN (and GET ?scan=true) recurses; after/limit page it; an empty folder is 404', async () => {
     const env = await seeded();
-    const scanned = dataOf(await env.handle({ method: 'GET', path: 'detailed-metadata/team/', query: { scan: 'true', after: 'other', limit: '2' } }));
+    const scanned = dataOf(
+      await env.handle({
+        method: 'GET',
+        path: 'detailed-metadata/team/',
+        query: { scan: 'true', after: 'other', limit: '2' },
+      }),
+    );
     expect(scanned.keys).toEqual(['sub/inner', 'sub/outer']);
     expect(scanned.key_info['sub/inner']).toEqual(dataOf(await env.MR('team/sub/inner')));
     expectPlain404(await env.handle({ method: 'LIST', path: 'detailed-metadata/none/' }));
@@ -109,9 +153,15 @@ describe('LIST and SCAN detailed-metadata/<folder>/', () => {
     const checks: CapabilityCheck[] = [];
     const acl = authorizer();
     // A detailed listing also asks read on each key's metadata/ path.
-    const authorize = (check: CapabilityCheck) =>
-      (checks.push(check), check.path.startsWith('detailed-metadata/') || (check.capability === 'read' && check.path.startsWith('metadata/')) || acl(check));
-    const data = dataOf(await env.handle({ method: 'SCAN', path: 'detailed-metadata/team', query: { readable_only: 'true' }, authorize }));
+    const authorize = (check: CapabilityCheck) => (
+      checks.push(check),
+      check.path.startsWith('detailed-metadata/') ||
+        (check.capability === 'read' && check.path.startsWith('metadata/')) ||
+        acl(check)
+    );
+    const data = dataOf(
+      await env.handle({ method: 'SCAN', path: 'detailed-metadata/team', query: { readable_only: 'true' }, authorize }),
+    );
     expect(checks[0]).toEqual({ capability: 'scan', path: 'detailed-metadata/team/' });
     expect(data.keys).toEqual(['app', 'app-2', 'db', 'sub/inner']);
   });

@@ -18,14 +18,18 @@ const recursive = { method: 'DELETE' as const, path: 'metadata/t/', query: { rec
 describe('DELETE metadata/<folder>/?recursive=true needs list on the folder', () => {
   it('a token with only delete on metadata/* is refused (403) and nothing is removed', async () => {
     const kv = await tree();
-    const authorize = new Acl([{ name: 'deleter', rules: parsePolicy('path "secret/metadata/*" { capabilities = ["delete"] }') }]).authorizer('secret/');
+    const authorize = new Acl([
+      { name: 'deleter', rules: parsePolicy('path "secret/metadata/*" { capabilities = ["delete"] }') },
+    ]).authorizer('secret/');
     expect((await kv.handle({ ...recursive, authorize })).status).toBe(403);
     expect(await kv.scan('')).toEqual(['t/x', 't/y/z', 'u']);
   });
 
   it('with list and delete it removes the folder', async () => {
     const kv = await tree();
-    const authorize = new Acl([{ name: 'deleter', rules: parsePolicy('path "secret/metadata/*" { capabilities = ["delete", "list"] }') }]).authorizer('secret/');
+    const authorize = new Acl([
+      { name: 'deleter', rules: parsePolicy('path "secret/metadata/*" { capabilities = ["delete", "list"] }') },
+    ]).authorizer('secret/');
     expect((await kv.handle({ ...recursive, authorize })).status).toBe(204);
     expect(await kv.scan('')).toEqual(['u']);
   });

@@ -9,10 +9,22 @@ import { testStorage } from '../support/test-storage.js';
 
 const count = fc.nat({ max: 2 ** 40 });
 const entry = fc.record(
-  { version: count, created: count, deletion: count, destroyed: fc.constant(true as const), blob: fc.string({ unit: fc.constantFrom(...'abcdef0123456789-') }), later: fc.string() },
+  {
+    version: count,
+    created: count,
+    deletion: count,
+    destroyed: fc.constant(true as const),
+    blob: fc.string({ unit: fc.constantFrom(...'abcdef0123456789-') }),
+    later: fc.string(),
+  },
   { requiredKeys: ['version', 'created'] },
 );
-const change = fc.record({ operation: fc.constantFrom('write', 'patch', 'metadata-write'), version: count, revision: count, time: count });
+const change = fc.record({
+  operation: fc.constantFrom('write', 'patch', 'metadata-write'),
+  version: count,
+  revision: count,
+  time: count,
+});
 
 const head: fc.Arbitrary<StoredMetadata> = fc.record(
   {
@@ -34,18 +46,42 @@ const head: fc.Arbitrary<StoredMetadata> = fc.record(
     garbage: fc.array(fc.string({ unit: fc.constantFrom(...'abcdef0123456789-') })),
     retired: fc.array(count),
   },
-  { requiredKeys: ['created', 'updated', 'current_version', 'oldest_version', 'max_versions', 'cas_required', 'delete_version_after', 'custom_metadata', 'revision', 'spilled', 'versions', 'garbage', 'retired'] },
+  {
+    requiredKeys: [
+      'created',
+      'updated',
+      'current_version',
+      'oldest_version',
+      'max_versions',
+      'cas_required',
+      'delete_version_after',
+      'custom_metadata',
+      'revision',
+      'spilled',
+      'versions',
+      'garbage',
+      'retired',
+    ],
+  },
 );
 
 /** Fields a newer version of the format might add, anywhere among the others; `__proto__` included. */
-const extras = fc.dictionary(fc.constantFrom('future', '__proto__', 'toString', 'nested', 'z'), fc.jsonValue(), { maxKeys: 3 });
+const extras = fc.dictionary(fc.constantFrom('future', '__proto__', 'toString', 'nested', 'z'), fc.jsonValue(), {
+  maxKeys: 3,
+});
 
 function withExtras(record: StoredMetadata, added: Record<string, unknown>): StoredMetadata {
   return JSON.parse(JSON.stringify({ ...JSON.parse(JSON.stringify(added)), ...record })) as StoredMetadata;
 }
 
 /** A record built from `previous` as changes build them: some of its parts carried over (the same objects), some new. */
-function successor(previous: StoredMetadata, keep: boolean[], shuffle: boolean, newEntries: StoredMetadata['versions'], newChanges: NonNullable<StoredMetadata['changes']>): StoredMetadata {
+function successor(
+  previous: StoredMetadata,
+  keep: boolean[],
+  shuffle: boolean,
+  newEntries: StoredMetadata['versions'],
+  newChanges: NonNullable<StoredMetadata['changes']>,
+): StoredMetadata {
   const carried = <T>(parts: readonly T[]) => parts.filter((_, index) => keep[index % keep.length] ?? true);
   const versions = [...carried(previous.versions), ...newEntries];
   const changes = [...carried(previous.changes ?? []), ...newChanges];
@@ -93,24 +129,41 @@ describe('head records', () => {
         const odd = deepFreeze(withExtras({ ...record, changes: changes as never }, {}));
         const first = encodeHead(odd);
         expect(headText(odd).text).toBe(JSON.stringify(odd));
-        const next = laidOut({ ...odd, changes: [...(odd.changes ?? []).slice(1), { operation: 'write', version: 1, revision: 1, time: 1 }] });
+        const next = laidOut({
+          ...odd,
+          changes: [...(odd.changes ?? []).slice(1), { operation: 'write', version: 1, revision: 1, time: 1 }],
+        });
         expect(headText(next, { record: odd, texts: first.texts }).text).toBe(JSON.stringify(next));
       }),
     );
   });
 
   it('take the text of a carried-over part from the earlier head instead of writing it again', () => {
-    const earlier = deepFreeze(laidOut(JSON.parse('{"created":1,"updated":1,"current_version":2,"oldest_version":0,"max_versions":0,"cas_required":false,"delete_version_after":0,"custom_metadata":{},"revision":2,"spilled":0,"versions":[{"version":1,"created":1,"blob":"a"},{"version":2,"created":1,"blob":"b"}],"garbage":[],"retired":[],"changes":[{"operation":"write","version":2,"revision":2,"time":1}]}')));
+    const earlier = deepFreeze(
+      laidOut(
+        JSON.parse(
+          '{"created":1,"updated":1,"current_version":2,"oldest_version":0,"max_versions":0,"cas_required":false,"delete_version_after":0,"custom_metadata":{},"revision":2,"spilled":0,"versions":[{"version":1,"created":1,"blob":"a"},{"version":2,"created":1,"blob":"b"}],"garbage":[],"retired":[],"changes":[{"operation":"write","version":2,"revision":2,"time":1}]}',
+        ),
+      ),
+    );
     // Texts no encoding would write show where they were taken from.
     const texts = { versions: ['"one"', '"two"'], changes: ['"change"'] };
-    const next = laidOut({ ...earlier, versions: [earlier.versions[1]!, { version: 3, created: 2, blob: 'c' }], revision: 3 });
+    const next = laidOut({
+      ...earlier,
+      versions: [earlier.versions[1]!, { version: 3, created: 2, blob: 'c' }],
+      revision: 3,
+    });
     const { text } = headText(next, { record: earlier, texts });
     expect(text).toContain('"versions":["two",{"version":3,"created":2,"blob":"c"}]');
     expect(text).toContain('"changes":["change"]');
   });
 
   it('freeze every entry and change they write, so that a kept text stays true', () => {
-    const record = laidOut(JSON.parse('{"created":1,"updated":1,"current_version":1,"oldest_version":0,"max_versions":0,"cas_required":false,"delete_version_after":0,"custom_metadata":{},"revision":1,"spilled":0,"versions":[{"version":1,"created":1,"blob":"b"}],"garbage":[],"retired":[],"changes":[{"operation":"write","version":1,"revision":1,"time":1}]}'));
+    const record = laidOut(
+      JSON.parse(
+        '{"created":1,"updated":1,"current_version":1,"oldest_version":0,"max_versions":0,"cas_required":false,"delete_version_after":0,"custom_metadata":{},"revision":1,"spilled":0,"versions":[{"version":1,"created":1,"blob":"b"}],"garbage":[],"retired":[],"changes":[{"operation":"write","version":1,"revision":1,"time":1}]}',
+      ),
+    );
     encodeHead(record);
     expect(Object.isFrozen(record.versions[0])).toBe(true);
     expect(Object.isFrozen(record.changes?.[0])).toBe(true);

@@ -34,8 +34,10 @@ export function setup(options: Partial<KvEngineOptions> = {}) {
     DEL: (path: string) => handle({ method: 'DELETE', path: `data/${path}` }),
     versions: (endpoint: 'delete' | 'undelete' | 'destroy', path: string, versions: unknown) =>
       handle({ method: endpoint === 'destroy' ? 'PUT' : 'POST', path: `${endpoint}/${path}`, body: { versions } }),
-    LIST: (path: string, query: Record<string, string> = {}) => handle({ method: 'LIST', path: `metadata/${path}`, query }),
-    SUB: (path: string, query: Record<string, string> = {}) => handle({ method: 'GET', path: `subkeys/${path}`, query }),
+    LIST: (path: string, query: Record<string, string> = {}) =>
+      handle({ method: 'LIST', path: `metadata/${path}`, query }),
+    SUB: (path: string, query: Record<string, string> = {}) =>
+      handle({ method: 'GET', path: `subkeys/${path}`, query }),
     config: (body: unknown) => handle({ method: 'POST', path: 'config', body }),
   };
 }
@@ -95,7 +97,11 @@ export async function entryDocumentVersions(storage: Storage, path: string): Pro
 }
 
 /** An entry document as stored. */
-export async function storedEntry(storage: Storage, path: string, version: number): Promise<Record<string, unknown> | undefined> {
+export async function storedEntry(
+  storage: Storage,
+  path: string,
+  version: number,
+): Promise<Record<string, unknown> | undefined> {
   const bytes = await storage.get(`kv/entries/${path}/${version}`);
   return bytes === undefined ? undefined : (JSON.parse(decoder.decode(bytes)) as Record<string, unknown>);
 }
@@ -103,7 +109,8 @@ export async function storedEntry(storage: Storage, path: string, version: numbe
 /** How many version blobs the storage holds. */
 export async function blobCount(storage: Storage): Promise<number> {
   let count = 0;
-  for (const folder of await storage.list('kv/versions/')) count += (await storage.list(`kv/versions/${folder}`)).length;
+  for (const folder of await storage.list('kv/versions/'))
+    count += (await storage.list(`kv/versions/${folder}`)).length;
   return count;
 }
 
@@ -138,10 +145,17 @@ export async function copyStorage<T extends Storage = Storage>(from: Storage, to
  * must be kept.
  */
 export async function raceWritesWithChanges(changer: KvEngine, writer: KvEngine, first: number): Promise<void> {
-  const writes = Array.from({ length: 10 }, (_, i) => writer.handle({ method: 'POST', path: 'data/k', body: { data: { i: 21 + i } } }));
-  const deletes = Array.from({ length: 8 }, (_, i) => changer.handle({ method: 'POST', path: 'delete/k', body: { versions: [first + i] } }));
-  const destroys = [first + 8, first + 9].map((version) => changer.handle({ method: 'PUT', path: 'destroy/k', body: { versions: [version] } }));
-  for (const response of await Promise.all([...writes, ...deletes, ...destroys])) expect(response.status).toBeLessThan(300);
+  const writes = Array.from({ length: 10 }, (_, i) =>
+    writer.handle({ method: 'POST', path: 'data/k', body: { data: { i: 21 + i } } }),
+  );
+  const deletes = Array.from({ length: 8 }, (_, i) =>
+    changer.handle({ method: 'POST', path: 'delete/k', body: { versions: [first + i] } }),
+  );
+  const destroys = [first + 8, first + 9].map((version) =>
+    changer.handle({ method: 'PUT', path: 'destroy/k', body: { versions: [version] } }),
+  );
+  for (const response of await Promise.all([...writes, ...deletes, ...destroys]))
+    expect(response.status).toBeLessThan(300);
   const meta = dataOf(await changer.handle({ method: 'GET', path: 'metadata/k' }));
   expect(meta.current_version).toBe(30);
   for (let version = first; version <= 30; version++) {
@@ -150,6 +164,8 @@ export async function raceWritesWithChanges(changer: KvEngine, writer: KvEngine,
     expect(summary.destroyed).toBe(version === first + 8 || version === first + 9);
   }
   for (let version = first + 10; version <= 30; version++) {
-    expect(dataOf(await writer.handle({ method: 'GET', path: 'data/k', query: { version: String(version) } })).data).toEqual({ i: version });
+    expect(
+      dataOf(await writer.handle({ method: 'GET', path: 'data/k', query: { version: String(version) } })).data,
+    ).toEqual({ i: version });
   }
 }

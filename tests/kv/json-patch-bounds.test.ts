@@ -10,7 +10,8 @@ function nested(levels: number): unknown {
   return value;
 }
 
-const copies = (count: number) => Array.from({ length: count }, (_, index) => ({ op: 'copy', from: '', path: `/c${index}` }));
+const copies = (count: number) =>
+  Array.from({ length: count }, (_, index) => ({ op: 'copy', from: '', path: `/c${index}` }));
 
 describe('JSON Patch amplification is refused while applying (issue 18.1)', () => {
   it('refuses the 836-byte request of 22 root copies on a 1 KB secret with a 400 naming the operation', async () => {
@@ -20,15 +21,27 @@ describe('JSON Patch amplification is refused while applying (issue 18.1)', () =
     expect(JSON.stringify(body).length).toBeLessThan(900);
     const response = await env.PATCH('k', body, JSON_PATCH);
     // 1 KB doubles ten times before it passes 1 MiB: the eleventh copy is the one refused.
-    expectError(response, 400, 'JSON Patch operation 10 (copy) failed: the result would be larger than the limit of 1048576 bytes');
+    expectError(
+      response,
+      400,
+      'JSON Patch operation 10 (copy) failed: the result would be larger than the limit of 1048576 bytes',
+    );
     expect(dataOf(await env.MR('k')).current_version).toBe(1);
   });
 
   it('refuses a large value copied many times once the result passes the limit', async () => {
     const env = setup({ maxValueBytes: 64 * 1024 });
     await env.W('k', { big: 'y'.repeat(20_000) });
-    const response = await env.PATCH('k', { data: Array.from({ length: 500 }, (_, index) => ({ op: 'copy', from: '/big', path: `/b${index}` })) }, JSON_PATCH);
-    expectError(response, 400, 'JSON Patch operation 2 (copy) failed: the result would be larger than the limit of 65536 bytes');
+    const response = await env.PATCH(
+      'k',
+      { data: Array.from({ length: 500 }, (_, index) => ({ op: 'copy', from: '/big', path: `/b${index}` })) },
+      JSON_PATCH,
+    );
+    expectError(
+      response,
+      400,
+      'JSON Patch operation 2 (copy) failed: the result would be larger than the limit of 65536 bytes',
+    );
   });
 
   it('bounds the number of operations per request', async () => {
@@ -62,9 +75,19 @@ describe('JSON Patch amplification is refused while applying (issue 18.1)', () =
     const env = setup({ maxValueBytes: 30 });
     await env.W('k', { a: 'x' });
     // {"a":"x","b":"yyyyyyyyyyyyyy"} is 30 bytes.
-    expect((await env.PATCH('k', { data: [{ op: 'add', path: '/b', value: 'y'.repeat(14) }] }, JSON_PATCH)).status).toBe(200);
-    expectError(await env.PATCH('k', { data: [{ op: 'add', path: '/b', value: 'y'.repeat(15) }] }, JSON_PATCH), 400, 'larger than the limit');
-    expectError(await env.PATCH('k', { data: [{ op: 'add', path: '/c', value: 0 }] }, JSON_PATCH), 400, 'larger than the limit');
+    expect(
+      (await env.PATCH('k', { data: [{ op: 'add', path: '/b', value: 'y'.repeat(14) }] }, JSON_PATCH)).status,
+    ).toBe(200);
+    expectError(
+      await env.PATCH('k', { data: [{ op: 'add', path: '/b', value: 'y'.repeat(15) }] }, JSON_PATCH),
+      400,
+      'larger than the limit',
+    );
+    expectError(
+      await env.PATCH('k', { data: [{ op: 'add', path: '/c', value: 0 }] }, JSON_PATCH),
+      400,
+      'larger than the limit',
+    );
     expect(dataOf(await env.R('k')).data).toEqual({ a: 'x', b: 'y'.repeat(14) });
     expect(JSON.stringify(dataOf(await env.R('k')).data)).toHaveLength(30);
   });
@@ -72,15 +95,46 @@ describe('JSON Patch amplification is refused while applying (issue 18.1)', () =
 
 describe('bad JSON Patch operations are 400s naming the operation (issue 18.2)', () => {
   it.each([
-    ['a move into its own child', [{ op: 'move', from: '/a', path: '/a/b' }], 'operation 0 (move) failed: cannot move "/a" into itself'],
-    ['a move of the root', [{ op: 'move', from: '', path: '/n' }], 'operation 0 (move) failed: cannot move "" into itself'],
+    [
+      'a move into its own child',
+      [{ op: 'move', from: '/a', path: '/a/b' }],
+      'operation 0 (move) failed: cannot move "/a" into itself',
+    ],
+    [
+      'a move of the root',
+      [{ op: 'move', from: '', path: '/n' }],
+      'operation 0 (move) failed: cannot move "" into itself',
+    ],
     ['200 root copies', copies(200), '(copy) failed: the result would be larger'],
-    ['an array index past the end', [{ op: 'add', path: '/list/5', value: 1 }], 'operation 0 (add) failed: path "/list/5" does not exist'],
+    [
+      'an array index past the end',
+      [{ op: 'add', path: '/list/5', value: 1 }],
+      'operation 0 (add) failed: path "/list/5" does not exist',
+    ],
     ['an index with a leading zero', [{ op: 'replace', path: '/list/01', value: 1 }], 'operation 0 (replace) failed'],
-    ['a member of a scalar', [{ op: 'add', path: '/a/x/y', value: 1 }], 'operation 0 (add) failed: path "/a/x/y" does not exist'],
-    ['a bad escape', [{ op: 'add', path: '/a~2', value: 1 }], 'operation 0 (add) failed: "/a~2" has an invalid "~" escape'],
-    ['the removal of the root', [{ op: 'remove', path: '' }], 'operation 0 (remove) failed: the whole document cannot be removed'],
-    ['a later bad operation', [{ op: 'add', path: '/z', value: 1 }, { op: 'copy', from: '/nope', path: '/y' }], 'operation 1 (copy) failed: path "/nope" does not exist'],
+    [
+      'a member of a scalar',
+      [{ op: 'add', path: '/a/x/y', value: 1 }],
+      'operation 0 (add) failed: path "/a/x/y" does not exist',
+    ],
+    [
+      'a bad escape',
+      [{ op: 'add', path: '/a~2', value: 1 }],
+      'operation 0 (add) failed: "/a~2" has an invalid "~" escape',
+    ],
+    [
+      'the removal of the root',
+      [{ op: 'remove', path: '' }],
+      'operation 0 (remove) failed: the whole document cannot be removed',
+    ],
+    [
+      'a later bad operation',
+      [
+        { op: 'add', path: '/z', value: 1 },
+        { op: 'copy', from: '/nope', path: '/y' },
+      ],
+      'operation 1 (copy) failed: path "/nope" does not exist',
+    ],
   ])('%s', async (_name, operations, fragment) => {
     const env = setup();
     await env.W('k', { a: 1, list: [1, 2] });
@@ -110,7 +164,11 @@ describe('bad JSON Patch operations are 400s naming the operation (issue 18.2)',
     );
     expect(response.status).toBe(200);
     const data = dataOf(await env.R('k')).data;
-    expect(data).toEqual(JSON.parse('{"a/b":1,"m~n":"replaced","list":[2,3,4],"obj":{"x":[1,{"y":null}]},"first":1,"__proto__":{"polluted":true}}'));
+    expect(data).toEqual(
+      JSON.parse(
+        '{"a/b":1,"m~n":"replaced","list":[2,3,4],"obj":{"x":[1,{"y":null}]},"first":1,"__proto__":{"polluted":true}}',
+      ),
+    );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
@@ -120,16 +178,32 @@ describe('nesting is bounded after patching and walks over stored data cannot ov
     const env = setup();
     await env.W('k', { root: nested(200) });
     const deepPointer = `/root${'/n'.repeat(199)}`;
-    const response = await env.PATCH('k', { data: [{ op: 'add', path: `${deepPointer}/more`, value: nested(200) }] }, JSON_PATCH);
-    expectError(response, 400, 'JSON Patch operation 0 (add) failed: the result would be nested more than 255 levels deep');
+    const response = await env.PATCH(
+      'k',
+      { data: [{ op: 'add', path: `${deepPointer}/more`, value: nested(200) }] },
+      JSON_PATCH,
+    );
+    expectError(
+      response,
+      400,
+      'JSON Patch operation 0 (add) failed: the result would be nested more than 255 levels deep',
+    );
     expect((await env.SUB('k')).status).toBe(200);
   });
 
   it('refuses a move or copy that deepens the data', async () => {
     const env = setup();
     await env.W('k', { a: nested(150), b: nested(150) });
-    expectError(await env.PATCH('k', { data: [{ op: 'move', from: '/a', path: `/b${'/n'.repeat(149)}/x` }] }, JSON_PATCH), 400, '(move) failed: the result would be nested');
-    expectError(await env.PATCH('k', { data: [{ op: 'copy', from: '/a', path: `/b${'/n'.repeat(149)}/x` }] }, JSON_PATCH), 400, '(copy) failed: the result would be nested');
+    expectError(
+      await env.PATCH('k', { data: [{ op: 'move', from: '/a', path: `/b${'/n'.repeat(149)}/x` }] }, JSON_PATCH),
+      400,
+      '(move) failed: the result would be nested',
+    );
+    expectError(
+      await env.PATCH('k', { data: [{ op: 'copy', from: '/a', path: `/b${'/n'.repeat(149)}/x` }] }, JSON_PATCH),
+      400,
+      '(copy) failed: the result would be nested',
+    );
     expect(dataOf(await env.R('k')).metadata.version).toBe(1);
   });
 
@@ -138,7 +212,11 @@ describe('nesting is bounded after patching and walks over stored data cannot ov
     await env.W('k', { n: 1 });
     let pointer = '';
     for (let request = 0; request < 15; request++) {
-      const response = await env.PATCH('k', { data: [{ op: 'add', path: `${pointer}/d`, value: nested(240) }] }, JSON_PATCH);
+      const response = await env.PATCH(
+        'k',
+        { data: [{ op: 'add', path: `${pointer}/d`, value: nested(240) }] },
+        JSON_PATCH,
+      );
       if (response.status !== 200) {
         expectError(response, 400, 'nested more than 255 levels deep');
         break;

@@ -8,12 +8,24 @@ describe('a JSON Patch request needs read as well as patch', () => {
     await env.W('db', { password: 'hunter2', user: 'app' });
     const patcher = policy('patch:data/db');
     const guess = (value: string) =>
-      env.handle({ method: 'PATCH', path: 'data/db', headers: JSON_PATCH, body: { data: [{ op: 'test', path: '/password', value }] }, authorize: patcher.authorize });
+      env.handle({
+        method: 'PATCH',
+        path: 'data/db',
+        headers: JSON_PATCH,
+        body: { data: [{ op: 'test', path: '/password', value }] },
+        authorize: patcher.authorize,
+      });
     const right = await guess('hunter2');
     const wrong = await guess('wrong');
     expect(right).toEqual(wrong);
     expect(right.status).toBe(403);
-    const probe = await env.handle({ method: 'PATCH', path: 'data/db', headers: JSON_PATCH, body: { data: [{ op: 'remove', path: '/user' }] }, authorize: patcher.authorize });
+    const probe = await env.handle({
+      method: 'PATCH',
+      path: 'data/db',
+      headers: JSON_PATCH,
+      body: { data: [{ op: 'remove', path: '/user' }] },
+      authorize: patcher.authorize,
+    });
     expect(probe.status).toBe(403);
     expect(patcher.asked).toContainEqual({ capability: 'read', path: 'data/db' });
     expect(dataOf(await env.R('db')).metadata.version).toBe(1);
@@ -23,7 +35,18 @@ describe('a JSON Patch request needs read as well as patch', () => {
     const env = setup();
     await env.W('db', { password: 'hunter2' });
     const both = policy('patch:data/db', 'read:data/db');
-    const response = await env.handle({ method: 'PATCH', path: 'data/db', headers: JSON_PATCH, body: { data: [{ op: 'test', path: '/password', value: 'hunter2' }, { op: 'add', path: '/x', value: 1 }] }, authorize: both.authorize });
+    const response = await env.handle({
+      method: 'PATCH',
+      path: 'data/db',
+      headers: JSON_PATCH,
+      body: {
+        data: [
+          { op: 'test', path: '/password', value: 'hunter2' },
+          { op: 'add', path: '/x', value: 1 },
+        ],
+      },
+      authorize: both.authorize,
+    });
     expect(response.status).toBe(200);
     expect(both.asked).toEqual([
       { capability: 'patch', path: 'data/db' },
@@ -35,7 +58,13 @@ describe('a JSON Patch request needs read as well as patch', () => {
     const env = setup();
     await env.W('db', { password: 'hunter2' });
     const patcher = policy('patch:data/db');
-    const response = await env.handle({ method: 'PATCH', path: 'data/db', headers: MERGE, body: { data: { rotated: true } }, authorize: patcher.authorize });
+    const response = await env.handle({
+      method: 'PATCH',
+      path: 'data/db',
+      headers: MERGE,
+      body: { data: { rotated: true } },
+      authorize: patcher.authorize,
+    });
     expect(response.status).toBe(200);
     expect(patcher.asked).toEqual([{ capability: 'patch', path: 'data/db' }]);
   });

@@ -13,7 +13,8 @@ import { expectError, JSON_PATCH, setup } from './helpers.js';
 
 const WIDE: ValueLimits = { maxBytes: 1 << 30, maxDepth: 10_000 };
 const ops = (operations: unknown[]) => jsonPatchOperations.parse(operations);
-const apply = (document: unknown, operations: unknown[], limits: ValueLimits = WIDE) => applyJsonPatch(document, ops(operations), limits);
+const apply = (document: unknown, operations: unknown[], limits: ValueLimits = WIDE) =>
+  applyJsonPatch(document, ops(operations), limits);
 /** The message of the 400 an application answers, or undefined when it succeeds. */
 function refusal(document: unknown, operations: unknown[], limits: ValueLimits = WIDE): string | undefined {
   try {
@@ -32,13 +33,18 @@ function heightOf(value: unknown): number {
 }
 
 const NAMES = ['a', 'b', 'é', '0', '-'];
-const leaf = fc.oneof(fc.integer({ min: -99, max: 999 }), fc.constantFrom('', 'x', 'long text', 'ü', null, true, false));
+const leaf = fc.oneof(
+  fc.integer({ min: -99, max: 999 }),
+  fc.constantFrom('', 'x', 'long text', 'ü', null, true, false),
+);
 const tree = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small' }, leaf, tie('object'), tie('array')),
   object: fc.dictionary(fc.constantFrom(...NAMES), tie('value'), { maxKeys: 3 }),
   array: fc.array(tie('value'), { maxLength: 3 }),
 })) as { value: fc.Arbitrary<unknown>; object: fc.Arbitrary<Record<string, unknown>> };
-const pointer = fc.array(fc.constantFrom(...NAMES, '1'), { maxLength: 2 }).map((tokens) => tokens.map((token) => `/${token}`).join(''));
+const pointer = fc
+  .array(fc.constantFrom(...NAMES, '1'), { maxLength: 2 })
+  .map((tokens) => tokens.map((token) => `/${token}`).join(''));
 const operation = fc.oneof(
   // Adds and copies grow the document; the others shrink it or change nothing, and make the sizes move both ways.
   { weight: 3, arbitrary: fc.record({ op: fc.constant('add'), path: pointer, value: tree.value }) },
@@ -65,7 +71,12 @@ function states(document: unknown, operations: unknown[]): unknown[] | undefined
  * the limit, so the limit is never below the document), and fails one unit less when it grew the document past that.
  * Answers how many of the generated patches grew it, so that the property is seen to bite.
  */
-function atTheEdge(measureOf: (value: unknown) => number, limitsAt: (limit: number) => ValueLimits, refused: RegExp, seed: number): number {
+function atTheEdge(
+  measureOf: (value: unknown) => number,
+  limitsAt: (limit: number) => ValueLimits,
+  refused: RegExp,
+  seed: number,
+): number {
   let grew = 0;
   fc.assert(
     fc.property(patch, ([document, operations]) => {
@@ -84,12 +95,22 @@ function atTheEdge(measureOf: (value: unknown) => number, limitsAt: (limit: numb
 
 describe('the applier keeps the exact size and depth of every intermediate result (property)', () => {
   it('size: the limit at the largest result is enough, one byte less is refused', () => {
-    const grew = atTheEdge(bytesOf, (maxBytes) => ({ maxBytes, maxDepth: WIDE.maxDepth }), /larger than the limit of \d+ bytes/, 27_5);
+    const grew = atTheEdge(
+      bytesOf,
+      (maxBytes) => ({ maxBytes, maxDepth: WIDE.maxDepth }),
+      /larger than the limit of \d+ bytes/,
+      27_5,
+    );
     expect(grew).toBeGreaterThan(100);
   });
 
   it('depth: the limit at the deepest result is enough, one level less is refused', () => {
-    const deepened = atTheEdge(heightOf, (maxDepth) => ({ maxBytes: WIDE.maxBytes, maxDepth }), /nested more than \d+ levels deep/, 27_18);
+    const deepened = atTheEdge(
+      heightOf,
+      (maxDepth) => ({ maxBytes: WIDE.maxBytes, maxDepth }),
+      /nested more than \d+ levels deep/,
+      27_18,
+    );
     expect(deepened).toBeGreaterThan(100);
   });
 });
@@ -99,15 +120,23 @@ describe('limits at the edge, through PATCH data/', () => {
     const env = setup({ maxValueBytes: 20 });
     await env.W('k', { a: 1 });
     // {"s":"xxxxxxxxxxxx"} is 20 bytes.
-    expect((await env.PATCH('k', { data: [{ op: 'replace', path: '', value: { s: 'x'.repeat(12) } }] }, JSON_PATCH)).status).toBe(200);
-    expectError(await env.PATCH('k', { data: [{ op: 'replace', path: '', value: { s: 'x'.repeat(13) } }] }, JSON_PATCH), 400, 'operation 0 (replace) failed: the result would be larger');
+    expect(
+      (await env.PATCH('k', { data: [{ op: 'replace', path: '', value: { s: 'x'.repeat(12) } }] }, JSON_PATCH)).status,
+    ).toBe(200);
+    expectError(
+      await env.PATCH('k', { data: [{ op: 'replace', path: '', value: { s: 'x'.repeat(13) } }] }, JSON_PATCH),
+      400,
+      'operation 0 (replace) failed: the result would be larger',
+    );
   });
 
   it('the work budget (8 times the size limit): spending it exactly is accepted, two bytes more refused', () => {
     // The document {} costs 2 bytes to measure, as does each test of {}; the budget of a 10-byte limit is 80.
     const tests = (count: number) => Array.from({ length: count }, () => ({ op: 'test', path: '', value: {} }));
     expect(apply({}, tests(39), { maxBytes: 10, maxDepth: 5 })).toEqual({});
-    expect(refusal({}, tests(40), { maxBytes: 10, maxDepth: 5 })).toBe('JSON Patch operation 39 (test) failed: the operations do more work than a request may (8 times the value size limit)');
+    expect(refusal({}, tests(40), { maxBytes: 10, maxDepth: 5 })).toBe(
+      'JSON Patch operation 39 (test) failed: the operations do more work than a request may (8 times the value size limit)',
+    );
   });
 });
 
@@ -115,12 +144,16 @@ describe('array indices and pointers at their edges', () => {
   const twelve = () => ({ list: Array.from({ length: 12 }, (_, index) => index) });
 
   it('reads indices of several digits', () => {
-    expect(apply(twelve(), [{ op: 'replace', path: '/list/10', value: 'ten' }])).toEqual({ list: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 'ten', 11] });
+    expect(apply(twelve(), [{ op: 'replace', path: '/list/10', value: 'ten' }])).toEqual({
+      list: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 'ten', 11],
+    });
     expect(apply(twelve(), [{ op: 'copy', from: '/list/11', path: '/last' }])).toEqual({ ...twelve(), last: 11 });
   });
 
   it('an index equal to the length exists only for add, which appends; one past it never', () => {
-    expect(apply(twelve(), [{ op: 'add', path: '/list/12', value: 'end' }])).toEqual({ list: [...twelve().list, 'end'] });
+    expect(apply(twelve(), [{ op: 'add', path: '/list/12', value: 'end' }])).toEqual({
+      list: [...twelve().list, 'end'],
+    });
     for (const operation of [
       { op: 'replace', path: '/list/12', value: 1 },
       { op: 'remove', path: '/list/12' },
@@ -150,13 +183,23 @@ describe('array indices and pointers at their edges', () => {
     expect(apply({ a: 1 }, [{ op: 'replace', path: '', value: { b: 2 } }])).toEqual({ b: 2 });
     expect(apply({ a: 1 }, [{ op: 'move', from: '', path: '' }])).toEqual({ a: 1 });
     expect(apply({ a: [1] }, [{ op: 'move', from: '/a', path: '/a' }])).toEqual({ a: [1] });
-    expect(refusal({ a: 1 }, [{ op: 'move', from: '/b', path: '/b' }])).toBe('JSON Patch operation 0 (move) failed: path "/b" does not exist');
-    expect(refusal({ a: 1 }, [{ op: 'remove', path: '' }])).toBe('JSON Patch operation 0 (remove) failed: the whole document cannot be removed');
-    expect(refusal({ a: 1 }, [{ op: 'test', path: '/a', value: 2 }])).toBe('JSON Patch operation 0 (test) failed: the value at "/a" is not the expected value');
+    expect(refusal({ a: 1 }, [{ op: 'move', from: '/b', path: '/b' }])).toBe(
+      'JSON Patch operation 0 (move) failed: path "/b" does not exist',
+    );
+    expect(refusal({ a: 1 }, [{ op: 'remove', path: '' }])).toBe(
+      'JSON Patch operation 0 (remove) failed: the whole document cannot be removed',
+    );
+    expect(refusal({ a: 1 }, [{ op: 'test', path: '/a', value: 2 }])).toBe(
+      'JSON Patch operation 0 (test) failed: the value at "/a" is not the expected value',
+    );
   });
 
   it('a member of a scalar does not exist, whatever the operation', () => {
-    for (const operation of [{ op: 'add', path: '/a/x', value: 1 }, { op: 'remove', path: '/a/x' }, { op: 'copy', from: '/b', path: '/a/x' }]) {
+    for (const operation of [
+      { op: 'add', path: '/a/x', value: 1 },
+      { op: 'remove', path: '/a/x' },
+      { op: 'copy', from: '/b', path: '/a/x' },
+    ]) {
       expect(refusal({ a: 1, b: 2 }, [operation])).toMatch(/failed: path "\/a\/x" does not exist$/);
     }
   });
@@ -164,13 +207,18 @@ describe('array indices and pointers at their edges', () => {
   it('a member added by one operation can be replaced, moved and removed by the next ones', () => {
     const added = { op: 'add', path: '/x', value: 1 };
     expect(apply({}, [added, { op: 'remove', path: '/x' }])).toEqual({});
-    expect(apply({}, [added, { op: 'replace', path: '/x', value: 2 }, { op: 'add', path: '/x', value: 3 }])).toEqual({ x: 3 });
+    expect(apply({}, [added, { op: 'replace', path: '/x', value: 2 }, { op: 'add', path: '/x', value: 3 }])).toEqual({
+      x: 3,
+    });
     expect(apply({}, [added, { op: 'move', from: '/x', path: '/y' }, { op: 'remove', path: '/y' }])).toEqual({});
   });
 
   it('removing the last element of an array frees no comma: the size stays exact', () => {
     // {"a":[],"b":"x"} is 16 bytes.
-    const operations = [{ op: 'remove', path: '/a/0' }, { op: 'add', path: '/b', value: 'x' }];
+    const operations = [
+      { op: 'remove', path: '/a/0' },
+      { op: 'add', path: '/b', value: 'x' },
+    ];
     expect(apply({ a: [1] }, operations, { maxBytes: 16, maxDepth: 3 })).toEqual({ a: [], b: 'x' });
     expect(refusal({ a: [1] }, operations, { maxBytes: 15, maxDepth: 3 })).toMatch(/larger than the limit of 15 bytes/);
   });
@@ -180,13 +228,27 @@ describe('array indices and pointers at their edges', () => {
   });
 
   it('added members are plain data, as JSON.parse makes them, whatever their name', () => {
-    const result = apply({}, [{ op: 'add', path: '/__proto__', value: { x: 1 } }, { op: 'add', path: '/a', value: 1 }]) as object;
-    expect(Object.getOwnPropertyDescriptors(result)).toEqual(Object.getOwnPropertyDescriptors(JSON.parse('{"__proto__":{"x":1},"a":1}')));
+    const result = apply({}, [
+      { op: 'add', path: '/__proto__', value: { x: 1 } },
+      { op: 'add', path: '/a', value: 1 },
+    ]) as object;
+    expect(Object.getOwnPropertyDescriptors(result)).toEqual(
+      Object.getOwnPropertyDescriptors(JSON.parse('{"__proto__":{"x":1},"a":1}')),
+    );
   });
 
   it('a member added twice, or replaced, is one member: later sizes stay exact', () => {
     // {"a":"yyyy"} is 12 bytes: the second add replaces the member, it does not add its size again.
-    expect(apply({ a: 'x' }, [{ op: 'add', path: '/a', value: 'yy' }, { op: 'add', path: '/a', value: 'yyyy' }], { maxBytes: 12, maxDepth: 3 })).toEqual({ a: 'yyyy' });
+    expect(
+      apply(
+        { a: 'x' },
+        [
+          { op: 'add', path: '/a', value: 'yy' },
+          { op: 'add', path: '/a', value: 'yyyy' },
+        ],
+        { maxBytes: 12, maxDepth: 3 },
+      ),
+    ).toEqual({ a: 'yyyy' });
     expect(JSON.stringify(apply({}, [{ op: 'add', path: '/a', value: 1 }]))).toBe('{"a":1}');
   });
 });

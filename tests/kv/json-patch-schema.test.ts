@@ -17,12 +17,18 @@ const EVERY_KIND = [
 describe('jsonPatchOperations', () => {
   it('parses every kind of operation to itself, keeping its op and dropping unknown members', async () => {
     const { jsonPatchOperations } = await import('../../src/kv/values/json-patch.js');
-    expect(jsonPatchOperations.parse(EVERY_KIND.map((operation) => ({ ...operation, note: 'ignored' })))).toEqual(EVERY_KIND);
+    expect(jsonPatchOperations.parse(EVERY_KIND.map((operation) => ({ ...operation, note: 'ignored' })))).toEqual(
+      EVERY_KIND,
+    );
   });
 
   it('refuses an unknown op, and an op of one kind with the members of another', async () => {
     const { jsonPatchOperations } = await import('../../src/kv/values/json-patch.js');
-    for (const operation of [{ op: 'spam', path: '/a' }, { op: 'move', path: '/a', value: 1 }, { path: '/a', value: 1 }]) {
+    for (const operation of [
+      { op: 'spam', path: '/a' },
+      { op: 'move', path: '/a', value: 1 },
+      { path: '/a', value: 1 },
+    ]) {
       expect(jsonPatchOperations.safeParse([operation]).success).toBe(false);
     }
   });

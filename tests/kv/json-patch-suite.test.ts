@@ -20,8 +20,11 @@ interface SuiteRecord {
   disabled?: boolean;
 }
 
-const load = (file: string): SuiteRecord[] => JSON.parse(readFileSync(new URL(`../fixtures/json-patch-tests/${file}`, import.meta.url), 'utf8'));
-const records = ['tests.json', 'spec_tests.json'].flatMap((file) => load(file).map((record, index) => ({ name: `${file} #${index}`, ...record })));
+const load = (file: string): SuiteRecord[] =>
+  JSON.parse(readFileSync(new URL(`../fixtures/json-patch-tests/${file}`, import.meta.url), 'utf8'));
+const records = ['tests.json', 'spec_tests.json'].flatMap((file) =>
+  load(file).map((record, index) => ({ name: `${file} #${index}`, ...record })),
+);
 
 /**
  * Records that apply to neither: each writes the member "op" twice, which JSON.parse collapses to its last value, so
@@ -49,7 +52,8 @@ function throughApplier(record: SuiteRecord): { result: unknown } | { refused: s
 /** Why a record cannot go through PATCH data/, if it cannot: a version's data is always an object. */
 function notForPatch(record: SuiteRecord): string | undefined {
   if (!isPlainObject(record.doc)) return 'the document is not an object, which data can never be';
-  if ('expected' in record && !isPlainObject(record.expected)) return 'the result is not an object, which data can never be (PATCH answers 400)';
+  if ('expected' in record && !isPlainObject(record.expected))
+    return 'the result is not an object, which data can never be (PATCH answers 400)';
   return undefined;
 }
 
@@ -73,30 +77,34 @@ describe('the RFC 6902 community suite', () => {
     if ('expected' in record) expect((outcome as { result: unknown }).result).toEqual(record.expected);
   });
 
-  it.each(applicable.filter((record) => notForPatch(record) === undefined))('$name through PATCH data/: $comment', async (record) => {
-    const env = setup();
-    expect((await env.W('k', record.doc)).status).toBe(200);
-    const response = await env.PATCH('k', { data: record.patch }, JSON_PATCH);
-    const stored = dataOf(await env.R('k'));
-    if (record.error !== undefined) {
-      expect(response.status).toBe(400);
-      expect(stored.metadata.version).toBe(1);
-      return;
-    }
-    expect(response.status).toBe(200);
-    expect(stored.metadata.version).toBe(2);
-    expect(stored.data).toEqual('expected' in record ? record.expected : stored.data);
-  });
-
-  it.each(applicable.filter((record) => notForPatch(record) !== undefined).map((record) => ({ ...record, reason: notForPatch(record) })))(
-    '$name does not apply to PATCH data/: $reason',
+  it.each(applicable.filter((record) => notForPatch(record) === undefined))(
+    '$name through PATCH data/: $comment',
     async (record) => {
-      // Where the document is an object but the result is not, PATCH refuses the result, and nothing changes.
-      if (!isPlainObject(record.doc)) return;
       const env = setup();
-      await env.W('k', record.doc);
-      expect((await env.PATCH('k', { data: record.patch }, JSON_PATCH)).status).toBe(400);
-      expect(dataOf(await env.R('k')).data).toEqual(record.doc);
+      expect((await env.W('k', record.doc)).status).toBe(200);
+      const response = await env.PATCH('k', { data: record.patch }, JSON_PATCH);
+      const stored = dataOf(await env.R('k'));
+      if (record.error !== undefined) {
+        expect(response.status).toBe(400);
+        expect(stored.metadata.version).toBe(1);
+        return;
+      }
+      expect(response.status).toBe(200);
+      expect(stored.metadata.version).toBe(2);
+      expect(stored.data).toEqual('expected' in record ? record.expected : stored.data);
     },
   );
+
+  it.each(
+    applicable
+      .filter((record) => notForPatch(record) !== undefined)
+      .map((record) => ({ ...record, reason: notForPatch(record) })),
+  )('$name does not apply to PATCH data/: $reason', async (record) => {
+    // Where the document is an object but the result is not, PATCH refuses the result, and nothing changes.
+    if (!isPlainObject(record.doc)) return;
+    const env = setup();
+    await env.W('k', record.doc);
+    expect((await env.PATCH('k', { data: record.patch }, JSON_PATCH)).status).toBe(400);
+    expect(dataOf(await env.R('k')).data).toEqual(record.doc);
+  });
 });

@@ -31,7 +31,28 @@ function heightOf(value: unknown): number {
 }
 
 const pointer = fc.oneof(
-  fc.constantFrom('', '/a', '/list', '/list/0', '/list/-', '/list/9', '/list/01', '/o', '/o/x', '/o/y/0', '/o/y/0/z', '/s', '/c0', '/c1', '/a/b', '/~2', '/~01', '/__proto__', '/__proto__/x', '/constructor/prototype'),
+  fc.constantFrom(
+    '',
+    '/a',
+    '/list',
+    '/list/0',
+    '/list/-',
+    '/list/9',
+    '/list/01',
+    '/o',
+    '/o/x',
+    '/o/y/0',
+    '/o/y/0/z',
+    '/s',
+    '/c0',
+    '/c1',
+    '/a/b',
+    '/~2',
+    '/~01',
+    '/__proto__',
+    '/__proto__/x',
+    '/constructor/prototype',
+  ),
   fc.integer({ min: 1, max: 300 }).map((depth) => '/o'.concat('/n'.repeat(depth))),
   fc.string({ maxLength: 12 }),
 );
@@ -47,14 +68,30 @@ const operation = fc.oneof(
   fc.record({ op: fc.constant('remove'), path: pointer }),
   fc.record({ op: fc.constantFrom('move', 'copy'), from: pointer, path: pointer }),
   // The amplifier, often.
-  fc.record({ op: fc.constant('copy'), from: fc.constantFrom('', '/o', '/s'), path: fc.constantFrom('/c0', '/c1', '/o/c', '/list/-') }),
+  fc.record({
+    op: fc.constant('copy'),
+    from: fc.constantFrom('', '/o', '/s'),
+    path: fc.constantFrom('/c0', '/c1', '/o/c', '/list/-'),
+  }),
   // Malformed: unknown ops, missing or mistyped members.
-  fc.record({ op: fc.oneof(fc.string({ maxLength: 6 }), fc.integer()), path: fc.oneof(pointer, fc.integer()), from: fc.anything({ maxDepth: 1 }) }, { requiredKeys: ['op'] }),
+  fc.record(
+    {
+      op: fc.oneof(fc.string({ maxLength: 6 }), fc.integer()),
+      path: fc.oneof(pointer, fc.integer()),
+      from: fc.anything({ maxDepth: 1 }),
+    },
+    { requiredKeys: ['op'] },
+  ),
 );
 
 const operations = fc.oneof(
   { weight: 8, arbitrary: fc.array(operation, { maxLength: 60 }) },
-  { weight: 1, arbitrary: fc.integer({ min: 1001, max: 1500 }).map((count) => Array.from({ length: count }, () => ({ op: 'copy', from: '', path: '/c0' }))) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .integer({ min: 1001, max: 1500 })
+      .map((count) => Array.from({ length: count }, () => ({ op: 'copy', from: '', path: '/c0' }))),
+  },
 );
 
 describe('hostile JSON Patch operation lists (issue 18, property)', () => {

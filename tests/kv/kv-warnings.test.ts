@@ -7,7 +7,11 @@ const warning = (...names: string[]) => `Endpoint ignored these unrecognized par
 describe("the KV engine's warning for unknown fields", () => {
   it('a data write with a stray top-level field answers the version and the warning; data and options are not checked', async () => {
     const env = setup();
-    const written = await env.handle({ method: 'POST', path: 'data/k', body: { data: { a: 1 }, options: { cas: 0, other: 1 }, cas: 0 } });
+    const written = await env.handle({
+      method: 'POST',
+      path: 'data/k',
+      body: { data: { a: 1 }, options: { cas: 0, other: 1 }, cas: 0 },
+    });
     expect(written.status).toBe(200);
     expect(dataOf(written).version).toBe(1);
     expect(written.body?.warnings).toEqual([warning('cas')]);
@@ -27,7 +31,10 @@ describe("the KV engine's warning for unknown fields", () => {
 
   it('a write that answers 204 answers 200 with data null and the warning, and changes only what it knows', async () => {
     const env = setup();
-    expect(await env.MD('k', { max_versions: 3, max_version: 4 })).toEqual({ status: 200, body: { data: null, warnings: [warning('max_version')] } });
+    expect(await env.MD('k', { max_versions: 3, max_version: 4 })).toEqual({
+      status: 200,
+      body: { data: null, warnings: [warning('max_version')] },
+    });
     expect(dataOf(await env.MR('k')).max_versions).toBe(3);
     await env.W('k', { a: 1 });
     const deleted = await env.handle({ method: 'POST', path: 'delete/k', body: { versions: [1], version: 1 } });
@@ -36,7 +43,10 @@ describe("the KV engine's warning for unknown fields", () => {
 
   it('a metadata write of unknown fields only creates nothing', async () => {
     const env = setup();
-    expect(await env.MD('k', { unknown: 1 })).toEqual({ status: 200, body: { data: null, warnings: [warning('unknown')] } });
+    expect(await env.MD('k', { unknown: 1 })).toEqual({
+      status: 200,
+      body: { data: null, warnings: [warning('unknown')] },
+    });
     expectPlain404(await env.MR('k'));
   });
 

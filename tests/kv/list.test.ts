@@ -28,7 +28,9 @@ describe('LIST metadata (decision 6)', () => {
     await env.DEL('single-version');
     expectPlain404(await env.LIST('', { exclude_deleted: 'true' }));
     expect(await keysOf(env.LIST('', { exclude_deleted: 'false' }))).toEqual(['single-version']);
-    expect((await env.handle({ method: 'GET', path: 'metadata/single-version', query: { exclude_deleted: 'true' } })).status).toBe(200);
+    expect(
+      (await env.handle({ method: 'GET', path: 'metadata/single-version', query: { exclude_deleted: 'true' } })).status,
+    ).toBe(200);
   });
 
   it('80: exclude_deleted also drops a key whose current version only has a future deletion time', async () => {

@@ -44,7 +44,9 @@ const base = fc.constantFrom(
 );
 
 const listing = fc.record({
-  folder: fc.array(fc.constantFrom(...SEGMENTS), { maxLength: 2 }).map((parts) => parts.map((part) => `${part}/`).join('')),
+  folder: fc
+    .array(fc.constantFrom(...SEGMENTS), { maxLength: 2 })
+    .map((parts) => parts.map((part) => `${part}/`).join('')),
   method: fc.constantFrom('LIST', 'SCAN'),
   route: fc.constantFrom('metadata', 'detailed-metadata'),
   readable: fc.boolean(),
@@ -64,7 +66,8 @@ type Listing = {
 /** Every name the listing finds in storage, before anyone is asked: children of the folder, or keys below it. */
 function candidates(keys: readonly string[], { folder, method }: Listing): string[] {
   const below = keys.filter((key) => key.startsWith(folder)).map((key) => key.slice(folder.length));
-  const names = method === 'SCAN' ? below : below.map((rest) => (rest.includes('/') ? rest.slice(0, rest.indexOf('/') + 1) : rest));
+  const names =
+    method === 'SCAN' ? below : below.map((rest) => (rest.includes('/') ? rest.slice(0, rest.indexOf('/') + 1) : rest));
   return [...new Set(names)].sort();
 }
 
@@ -72,11 +75,17 @@ function candidates(keys: readonly string[], { folder, method }: Listing): strin
  * What the token may be answered, one name at a time: its listing check by the model (strictly, by `allows`, for a
  * callback that drops the mark), the others by `allows`.
  */
-function visible(acl: Acl, shows: ReturnType<typeof listingModel>, keys: readonly string[], listing: Listing): string[] {
+function visible(
+  acl: Acl,
+  shows: ReturnType<typeof listingModel>,
+  keys: readonly string[],
+  listing: Listing,
+): string[] {
   const { folder, method, route, readable, asker } = listing;
   const allows = (capability: 'list' | 'scan' | 'read', path: string) => acl.allows(capability, `secret/${path}`);
   const capability = method === 'LIST' ? 'list' : 'scan';
-  const listed = (path: string) => (asker === 'strict' ? allows(capability, path) : shows(capability, `secret/${path}`));
+  const listed = (path: string) =>
+    asker === 'strict' ? allows(capability, path) : shows(capability, `secret/${path}`);
   return candidates(keys, listing).filter((name) => {
     const path = folder + name;
     const isFolder = name.endsWith('/');
@@ -92,48 +101,71 @@ describe('listings answer exactly what the token may see (property)', () => {
     let hidden = 0;
     let ungranted = 0;
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(keyPath, { minLength: 1, maxLength: 10 }), fc.tuple(base, fc.array(rule, { minLength: 1, maxLength: 5 })).map(([first, rest]) => [first, ...rest]), fc.array(listing, { minLength: 1, maxLength: 6 }), async (keys, rules, listings) => {
-        const env = setup();
-        for (const key of keys) expect((await env.W(key, { key })).status).toBe(200);
-        const policies = [{ name: 'random', rules: parsePolicy(rules.join('\n')) }];
-        const acl = new Acl(policies);
-        const shows = listingModel(policies);
-        const authorizer = acl.authorizer('secret/');
-        const askers: Record<Listing['asker'], NonNullable<EngineRequest['authorize']>> = {
-          bulk: authorizer,
-          plain: (check: CapabilityCheck) => authorizer(check),
-          strict: ({ capability, path }: CapabilityCheck) => authorizer({ capability, path }),
-        };
-        for (const asked of listings as Listing[]) {
-          const authorize = askers[asked.asker];
-          const path = `${asked.route}/${asked.folder}`;
-          const query = { ...(asked.readable ? { readable_only: 'true' } : {}), ...(asked.limit > 0 ? { limit: String(asked.limit) } : {}) };
-          const first = await env.handle({ method: asked.method, path, query, authorize });
-          if (!acl.allows(asked.method === 'LIST' ? 'list' : 'scan', `secret/${path}`)) {
-            expect(first.status).toBe(403);
-            continue;
-          }
-          const want = visible(acl, shows, keys, asked);
-          const got: string[] = [];
-          for (let response = first; ; ) {
-            if (response.status === 404) break;
-            expect(response.status).toBe(200);
-            const data = dataOf(response);
-            got.push(...data.keys);
-            if (asked.route === 'detailed-metadata') {
-              expect(Object.keys(data.key_info)).toEqual(data.keys);
-              for (const name of data.keys) expect(data.key_info[name]).toEqual(name.endsWith('/') ? {} : dataOf(await env.MR(asked.folder + name)));
+      fc.asyncProperty(
+        fc.uniqueArray(keyPath, { minLength: 1, maxLength: 10 }),
+        fc.tuple(base, fc.array(rule, { minLength: 1, maxLength: 5 })).map(([first, rest]) => [first, ...rest]),
+        fc.array(listing, { minLength: 1, maxLength: 6 }),
+        async (keys, rules, listings) => {
+          const env = setup();
+          for (const key of keys) expect((await env.W(key, { key })).status).toBe(200);
+          const policies = [{ name: 'random', rules: parsePolicy(rules.join('\n')) }];
+          const acl = new Acl(policies);
+          const shows = listingModel(policies);
+          const authorizer = acl.authorizer('secret/');
+          const askers: Record<Listing['asker'], NonNullable<EngineRequest['authorize']>> = {
+            bulk: authorizer,
+            plain: (check: CapabilityCheck) => authorizer(check),
+            strict: ({ capability, path }: CapabilityCheck) => authorizer({ capability, path }),
+          };
+          for (const asked of listings as Listing[]) {
+            const authorize = askers[asked.asker];
+            const path = `${asked.route}/${asked.folder}`;
+            const query = {
+              ...(asked.readable ? { readable_only: 'true' } : {}),
+              ...(asked.limit > 0 ? { limit: String(asked.limit) } : {}),
+            };
+            const first = await env.handle({ method: asked.method, path, query, authorize });
+            if (!acl.allows(asked.method === 'LIST' ? 'list' : 'scan', `secret/${path}`)) {
+              expect(first.status).toBe(403);
+              continue;
             }
-            if (asked.limit === 0 || data.keys.length < asked.limit) break;
-            response = await env.handle({ method: asked.method, path, query: { ...query, after: data.keys.at(-1) }, authorize });
+            const want = visible(acl, shows, keys, asked);
+            const got: string[] = [];
+            for (let response = first; ;) {
+              if (response.status === 404) break;
+              expect(response.status).toBe(200);
+              const data = dataOf(response);
+              got.push(...data.keys);
+              if (asked.route === 'detailed-metadata') {
+                expect(Object.keys(data.key_info)).toEqual(data.keys);
+                for (const name of data.keys)
+                  expect(data.key_info[name]).toEqual(
+                    name.endsWith('/') ? {} : dataOf(await env.MR(asked.folder + name)),
+                  );
+              }
+              if (asked.limit === 0 || data.keys.length < asked.limit) break;
+              response = await env.handle({
+                method: asked.method,
+                path,
+                query: { ...query, after: data.keys.at(-1) },
+                authorize,
+              });
+            }
+            expect(got).toEqual(want);
+            if (want.length > 0) nonEmpty += 1;
+            hidden += candidates(keys, asked).length - want.length;
+            // Names shown although `allows` refuses their listing check: what the mark changes.
+            if (asked.asker !== 'strict')
+              ungranted += want.filter(
+                (name) =>
+                  !acl.allows(
+                    asked.method === 'LIST' ? 'list' : 'scan',
+                    `secret/${asked.route}/${asked.folder}${name}`,
+                  ),
+              ).length;
           }
-          expect(got).toEqual(want);
-          if (want.length > 0) nonEmpty += 1;
-          hidden += candidates(keys, asked).length - want.length;
-          // Names shown although `allows` refuses their listing check: what the mark changes.
-          if (asked.asker !== 'strict') ungranted += want.filter((name) => !acl.allows(asked.method === 'LIST' ? 'list' : 'scan', `secret/${asked.route}/${asked.folder}${name}`)).length;
-        }
-      }),
+        },
+      ),
       { seed: 27_0, numRuns: 200 },
     );
     // The runs both show names and hide some, and show names that only the `listing` mark lets through.

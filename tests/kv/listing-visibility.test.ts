@@ -20,7 +20,8 @@ async function seeded(options: { filterListings?: boolean } = {}) {
   return env;
 }
 
-const aclOf = (...policies: string[]) => new Acl(policies.map((text, index) => ({ name: `p${index}`, rules: parsePolicy(text) })));
+const aclOf = (...policies: string[]) =>
+  new Acl(policies.map((text, index) => ({ name: `p${index}`, rules: parsePolicy(text) })));
 
 type Env = Awaited<ReturnType<typeof seeded>>;
 async function keys(env: Env, request: EngineRequest): Promise<string[]> {
@@ -40,8 +41,18 @@ describe('finding 5: SCAN implied by LIST honours denies below the folder', () =
   it('SCAN and GET ?scan=true leave out every key of a denied sub-tree', async () => {
     const env = await seeded();
     const authorize = aclOf(LISTER).authorizer('secret/');
-    expect(await keys(env, { method: 'SCAN', path: 'metadata/', authorize })).toEqual(['app/db', 'app/web', 'top', 'zeta/x']);
-    expect(await keys(env, { method: 'GET', path: 'metadata/', query: { scan: 'true' }, authorize })).toEqual(['app/db', 'app/web', 'top', 'zeta/x']);
+    expect(await keys(env, { method: 'SCAN', path: 'metadata/', authorize })).toEqual([
+      'app/db',
+      'app/web',
+      'top',
+      'zeta/x',
+    ]);
+    expect(await keys(env, { method: 'GET', path: 'metadata/', query: { scan: 'true' }, authorize })).toEqual([
+      'app/db',
+      'app/web',
+      'top',
+      'zeta/x',
+    ]);
     // Without a callback there is nobody to ask: everything, as for every other request.
     expect(await keys(env, { method: 'SCAN', path: 'metadata/' })).toEqual(KEYS);
   });
@@ -57,8 +68,15 @@ describe('finding 5: SCAN implied by LIST honours denies below the folder', () =
 
   it('detailed-metadata SCAN leaves out the denied keys and their metadata', async () => {
     const env = await seeded();
-    const authorize = aclOf('path "secret/*" { capabilities = ["list", "read"] }\npath "secret/detailed-metadata/hr/*" { capabilities = ["deny"] }').authorizer('secret/');
-    const response = await env.handle({ method: 'GET', path: 'detailed-metadata/', query: { scan: 'true' }, authorize });
+    const authorize = aclOf(
+      'path "secret/*" { capabilities = ["list", "read"] }\npath "secret/detailed-metadata/hr/*" { capabilities = ["deny"] }',
+    ).authorizer('secret/');
+    const response = await env.handle({
+      method: 'GET',
+      path: 'detailed-metadata/',
+      query: { scan: 'true' },
+      authorize,
+    });
     const data = dataOf(response);
     expect(data.keys).toEqual(['app/db', 'app/web', 'top', 'zeta/x']);
     expect(Object.keys(data.key_info)).toEqual(data.keys);
@@ -67,7 +85,9 @@ describe('finding 5: SCAN implied by LIST honours denies below the folder', () =
 
   it('a LIST leaves out a sub-folder or key the token is denied, and keeps the rest', async () => {
     const env = await seeded();
-    const authorize = aclOf('path "secret/metadata/*" { capabilities = ["list"] }\npath "secret/metadata/hr/" { capabilities = ["deny"] }\npath "secret/metadata/top" { capabilities = ["deny"] }').authorizer('secret/');
+    const authorize = aclOf(
+      'path "secret/metadata/*" { capabilities = ["list"] }\npath "secret/metadata/hr/" { capabilities = ["deny"] }\npath "secret/metadata/top" { capabilities = ["deny"] }',
+    ).authorizer('secret/');
     expect(await keys(env, { method: 'LIST', path: 'metadata/', authorize })).toEqual(['app/', 'zeta/']);
   });
 
@@ -79,28 +99,44 @@ describe('finding 5: SCAN implied by LIST honours denies below the folder', () =
     const counted = Object.assign((check: CapabilityCheck) => (single.push(check), acl(check)), {
       many: (checks: readonly CapabilityCheck[]) => (bulk.push([...checks]), acl.many(checks)),
     });
-    expect(await keys(env, { method: 'SCAN', path: 'metadata/', authorize: counted })).toEqual(['app/db', 'app/web', 'top', 'zeta/x']);
+    expect(await keys(env, { method: 'SCAN', path: 'metadata/', authorize: counted })).toEqual([
+      'app/db',
+      'app/web',
+      'top',
+      'zeta/x',
+    ]);
     expect(single).toEqual([{ capability: 'scan', path: 'metadata/' }]);
     expect(bulk).toEqual([KEYS.map((name) => ({ capability: 'scan', path: `metadata/${name}`, listing: true }))]);
     // A plain callback is asked once per name, with the same result.
     const plain: CapabilityCheck[] = [];
-    expect(await keys(env, { method: 'SCAN', path: 'metadata/', authorize: (check) => (plain.push(check), acl(check)) })).toEqual(['app/db', 'app/web', 'top', 'zeta/x']);
+    expect(
+      await keys(env, { method: 'SCAN', path: 'metadata/', authorize: (check) => (plain.push(check), acl(check)) }),
+    ).toEqual(['app/db', 'app/web', 'top', 'zeta/x']);
     expect(plain).toHaveLength(1 + KEYS.length);
   });
 
   it('pages stay full: limit counts the names that survive, after resumes past hidden ones', async () => {
     const env = await seeded();
     const authorize = aclOf(LISTER).authorizer('secret/');
-    expect(await keys(env, { method: 'SCAN', path: 'metadata/', query: { limit: '3' }, authorize })).toEqual(['app/db', 'app/web', 'top']);
-    expect(await keys(env, { method: 'SCAN', path: 'metadata/', query: { limit: '3', after: 'app/web' }, authorize })).toEqual(['top', 'zeta/x']);
+    expect(await keys(env, { method: 'SCAN', path: 'metadata/', query: { limit: '3' }, authorize })).toEqual([
+      'app/db',
+      'app/web',
+      'top',
+    ]);
+    expect(
+      await keys(env, { method: 'SCAN', path: 'metadata/', query: { limit: '3', after: 'app/web' }, authorize }),
+    ).toEqual(['top', 'zeta/x']);
   });
 
   it('only true grants a name: a callback answering "true", 1 or an object hides it', async () => {
     const env = await seeded();
     for (const answer of ['true', 1, {}]) {
-      const authorize = ((check: CapabilityCheck) => (check.path === 'metadata/' ? true : answer)) as EngineRequest['authorize'];
+      const authorize = ((check: CapabilityCheck) =>
+        check.path === 'metadata/' ? true : answer) as EngineRequest['authorize'];
       expectPlain404(await env.handle({ method: 'SCAN', path: 'metadata/', authorize }));
-      const many = Object.assign(() => true, { many: (checks: readonly CapabilityCheck[]) => checks.map(() => answer) });
+      const many = Object.assign(() => true, {
+        many: (checks: readonly CapabilityCheck[]) => checks.map(() => answer),
+      });
       expectPlain404(await env.handle({ method: 'SCAN', path: 'metadata/', authorize: many }));
     }
   });
@@ -135,17 +171,41 @@ describe('finding 18: a detailed listing answers only metadata the token may rea
 
   it('readable_only on a detailed listing tests read on metadata/<key> as well as on data/<key>', async () => {
     const env = await seeded();
-    const readsData = aclOf('path "secret/*" { capabilities = ["list"] }\npath "secret/data/*" { capabilities = ["read"] }').authorizer('secret/');
-    expectPlain404(await env.handle({ method: 'LIST', path: 'detailed-metadata/app/', query: { readable_only: 'true' }, authorize: readsData }));
-    const readsBoth = aclOf('path "secret/*" { capabilities = ["list"] }\npath "secret/data/*" { capabilities = ["read"] }\npath "secret/metadata/app/web" { capabilities = ["read"] }').authorizer('secret/');
-    expect(dataOf(await env.handle({ method: 'LIST', path: 'detailed-metadata/app/', query: { readable_only: 'true' }, authorize: readsBoth })).keys).toEqual(['web']);
+    const readsData = aclOf(
+      'path "secret/*" { capabilities = ["list"] }\npath "secret/data/*" { capabilities = ["read"] }',
+    ).authorizer('secret/');
+    expectPlain404(
+      await env.handle({
+        method: 'LIST',
+        path: 'detailed-metadata/app/',
+        query: { readable_only: 'true' },
+        authorize: readsData,
+      }),
+    );
+    const readsBoth = aclOf(
+      'path "secret/*" { capabilities = ["list"] }\npath "secret/data/*" { capabilities = ["read"] }\npath "secret/metadata/app/web" { capabilities = ["read"] }',
+    ).authorizer('secret/');
+    expect(
+      dataOf(
+        await env.handle({
+          method: 'LIST',
+          path: 'detailed-metadata/app/',
+          query: { readable_only: 'true' },
+          authorize: readsBoth,
+        }),
+      ).keys,
+    ).toEqual(['web']);
   });
 
   it('the engine option filterListings narrows detailed listings the same way', async () => {
     const env = await seeded({ filterListings: true });
     // Every key's data is readable; only app/web's metadata is.
-    const authorize = aclOf('path "secret/*" { capabilities = ["list"] }\npath "secret/data/*" { capabilities = ["read"] }\npath "secret/metadata/app/web" { capabilities = ["read"] }').authorizer('secret/');
-    expect(dataOf(await env.handle({ method: 'SCAN', path: 'detailed-metadata/', authorize })).keys).toEqual(['app/web']);
+    const authorize = aclOf(
+      'path "secret/*" { capabilities = ["list"] }\npath "secret/data/*" { capabilities = ["read"] }\npath "secret/metadata/app/web" { capabilities = ["read"] }',
+    ).authorizer('secret/');
+    expect(dataOf(await env.handle({ method: 'SCAN', path: 'detailed-metadata/', authorize })).keys).toEqual([
+      'app/web',
+    ]);
   });
 });
 
@@ -157,14 +217,17 @@ describe('which names a listing shows: every name of a listed folder, unless a d
     const exact = 'path "secret/metadata/" { capabilities = ["list"] }';
     expect(await listing(exact, 'LIST', 'metadata/')).toEqual(['app/', 'hr/', 'top', 'zeta/']);
     // The exact rule grants no folder below it.
-    const below = await (await seeded()).handle({ method: 'LIST', path: 'metadata/app/', authorize: aclOf(exact).authorizer('secret/') });
+    const below = await (
+      await seeded()
+    ).handle({ method: 'LIST', path: 'metadata/app/', authorize: aclOf(exact).authorizer('secret/') });
     expect(below.status).toBe(403);
     // With readable_only a name must still be readable (data/ for a key, listable for a sub-folder): none is.
     expect(await listing(exact, 'LIST', 'metadata/', { readable_only: 'true' })).toEqual([]);
   });
 
   it('a "+" rule granting list, beside a "*" rule granting read, lists the keys in each folder', async () => {
-    const policy = 'path "secret/metadata/+" { capabilities = ["list"] }\npath "secret/metadata/*" { capabilities = ["read"] }';
+    const policy =
+      'path "secret/metadata/+" { capabilities = ["list"] }\npath "secret/metadata/*" { capabilities = ["read"] }';
     expect(await listing(policy, 'LIST', 'metadata/app/')).toEqual(['db', 'web']);
     expect(await listing(policy, 'LIST', 'metadata/hr/')).toEqual(['alice', 'sub/']);
   });
@@ -172,20 +235,25 @@ describe('which names a listing shows: every name of a listed folder, unless a d
   it('a deny on a sub-folder hides it, with either form of its path', async () => {
     const root = 'path "secret/metadata/" { capabilities = ["list"] }';
     for (const deny of ['secret/metadata/hr/*', 'secret/metadata/hr/', 'secret/metadata/hr', 'secret/metadata/h*']) {
-      expect([deny, await listing(`${root}\npath "${deny}" { capabilities = ["deny"] }`, 'LIST', 'metadata/')]).toEqual([deny, ['app/', 'top', 'zeta/']]);
+      expect([deny, await listing(`${root}\npath "${deny}" { capabilities = ["deny"] }`, 'LIST', 'metadata/')]).toEqual(
+        [deny, ['app/', 'top', 'zeta/']],
+      );
     }
     // An exact rule on the folder's name that neither grants list nor denies leaves the deny below it in charge.
     const beside = `${root}\npath "secret/metadata/hr" { capabilities = ["read"] }\npath "secret/metadata/hr/*" { capabilities = ["deny"] }`;
     expect(await listing(beside, 'LIST', 'metadata/')).toEqual(['app/', 'top', 'zeta/']);
     // A segment rule: "+/sub" matches the form "hr/sub" of the sub-folder "sub/" of hr/.
-    const segment = 'path "secret/metadata/hr/" { capabilities = ["list"] }\npath "secret/metadata/+/sub" { capabilities = ["deny"] }';
+    const segment =
+      'path "secret/metadata/hr/" { capabilities = ["list"] }\npath "secret/metadata/+/sub" { capabilities = ["deny"] }';
     expect(await listing(segment, 'LIST', 'metadata/hr/')).toEqual(['alice']);
   });
 
   it('a deny on a single key hides that key only', async () => {
-    const policy = 'path "secret/metadata/app/" { capabilities = ["list"] }\npath "secret/metadata/app/web" { capabilities = ["deny"] }';
+    const policy =
+      'path "secret/metadata/app/" { capabilities = ["list"] }\npath "secret/metadata/app/web" { capabilities = ["deny"] }';
     expect(await listing(policy, 'LIST', 'metadata/app/')).toEqual(['db']);
-    const detailed = 'path "secret/detailed-metadata/app/" { capabilities = ["list"] }\npath "secret/metadata/app/*" { capabilities = ["read"] }\npath "secret/detailed-metadata/app/web" { capabilities = ["deny"] }';
+    const detailed =
+      'path "secret/detailed-metadata/app/" { capabilities = ["list"] }\npath "secret/metadata/app/*" { capabilities = ["read"] }\npath "secret/detailed-metadata/app/web" { capabilities = ["deny"] }';
     expect(await listing(detailed, 'LIST', 'detailed-metadata/app/')).toEqual(['db']);
   });
 
@@ -202,10 +270,16 @@ describe('which names a listing shows: every name of a listed folder, unless a d
   it('SCAN shows deep names unless a deny decides them; an exact deny on a folder stops only its listing', async () => {
     const scanner = 'path "secret/metadata/" { capabilities = ["scan"] }';
     expect(await listing(scanner, 'SCAN', 'metadata/')).toEqual(KEYS);
-    expect(await listing(`${scanner}\npath "secret/metadata/hr/*" { capabilities = ["deny"] }`, 'SCAN', 'metadata/')).toEqual(['app/db', 'app/web', 'top', 'zeta/x']);
-    expect(await listing(`${scanner}\npath "secret/metadata/+/sub/bob" { capabilities = ["deny"] }`, 'SCAN', 'metadata/')).toEqual(['app/db', 'app/web', 'hr/alice', 'top', 'zeta/x']);
+    expect(
+      await listing(`${scanner}\npath "secret/metadata/hr/*" { capabilities = ["deny"] }`, 'SCAN', 'metadata/'),
+    ).toEqual(['app/db', 'app/web', 'top', 'zeta/x']);
+    expect(
+      await listing(`${scanner}\npath "secret/metadata/+/sub/bob" { capabilities = ["deny"] }`, 'SCAN', 'metadata/'),
+    ).toEqual(['app/db', 'app/web', 'hr/alice', 'top', 'zeta/x']);
     // Like any exact path, "hr/" names the folder alone: its keys are other paths, which no rule decides.
-    expect(await listing(`${scanner}\npath "secret/metadata/hr/" { capabilities = ["deny"] }`, 'SCAN', 'metadata/')).toEqual(KEYS);
+    expect(
+      await listing(`${scanner}\npath "secret/metadata/hr/" { capabilities = ["deny"] }`, 'SCAN', 'metadata/'),
+    ).toEqual(KEYS);
   });
 
   it('a custom boolean callback without many answers the stricter question: it is asked each name, marked listing', async () => {
@@ -217,7 +291,11 @@ describe('which names a listing shows: every name of a listed folder, unless a d
     expect(await keys(env, { method: 'LIST', path: 'metadata/', authorize })).toEqual(['app/', 'top']);
     expect(asked).toEqual([
       { capability: 'list', path: 'metadata/' },
-      ...['app/', 'hr/', 'top', 'zeta/'].map((name) => ({ capability: 'list', path: `metadata/${name}`, listing: true })),
+      ...['app/', 'hr/', 'top', 'zeta/'].map((name) => ({
+        capability: 'list',
+        path: `metadata/${name}`,
+        listing: true,
+      })),
     ]);
   });
 });

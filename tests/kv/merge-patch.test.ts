@@ -9,7 +9,9 @@ const NAMES = ['a', 'b', 'c', '__proto__', 'constructor', 'prototype', 'toString
 
 /** Objects are built with Object.fromEntries, which defines "__proto__" as an own member like JSON.parse does. */
 function objectOf(value: fc.Arbitrary<Json>): fc.Arbitrary<{ [key: string]: Json }> {
-  return fc.uniqueArray(fc.tuple(fc.constantFrom(...NAMES), value), { selector: ([name]) => name, maxLength: 5 }).map((entries) => Object.fromEntries(entries));
+  return fc
+    .uniqueArray(fc.tuple(fc.constantFrom(...NAMES), value), { selector: ([name]) => name, maxLength: 5 })
+    .map((entries) => Object.fromEntries(entries));
 }
 
 const { json } = fc.letrec<{ json: Json; object: { [key: string]: Json } }>((tie) => ({
@@ -32,7 +34,11 @@ function isObject(value: unknown): value is { [key: string]: Json } {
 /** Drops null members (outside arrays): the documents a merge patch can produce. */
 function withoutNulls(value: Json): Json {
   if (!isObject(value)) return value;
-  return Object.fromEntries(Object.entries(value).filter(([, member]) => member !== null).map(([name, member]) => [name, withoutNulls(member)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, member]) => member !== null)
+      .map(([name, member]) => [name, withoutNulls(member)]),
+  );
 }
 
 /** The merge patch that turns `from` into `to`, built independently of the implementation under test. */
@@ -41,7 +47,10 @@ function diff(from: { [key: string]: Json }, to: { [key: string]: Json }): { [ke
   for (const name of Object.keys(from)) if (!Object.hasOwn(to, name)) entries.push([name, null]);
   for (const [name, target] of Object.entries(to)) {
     const source = from[name];
-    entries.push([name, isObject(source) && isObject(target) && Object.hasOwn(from, name) ? diff(source, target) : target]);
+    entries.push([
+      name,
+      isObject(source) && isObject(target) && Object.hasOwn(from, name) ? diff(source, target) : target,
+    ]);
   }
   return Object.fromEntries(entries);
 }
@@ -59,7 +68,11 @@ function canonical(value: unknown): string {
   const sorted = (item: unknown): unknown => {
     if (Array.isArray(item)) return item.map(sorted);
     if (!isObject(item)) return item;
-    return Object.fromEntries(Object.keys(item).sort().map((name) => [name, sorted(item[name])]));
+    return Object.fromEntries(
+      Object.keys(item)
+        .sort()
+        .map((name) => [name, sorted(item[name])]),
+    );
   };
   return JSON.stringify(sorted(value));
 }
@@ -74,7 +87,11 @@ describe('mergePatch (RFC 7396)', () => {
     [{ a: 'c' }, { a: ['b'] }, { a: ['b'] }],
     [{ a: { b: 'c' } }, { a: { b: 'd', c: null } }, { a: { b: 'd' } }],
     [{ a: [{ b: 'c' }] }, { a: [1] }, { a: [1] }],
-    [['a', 'b'], ['c', 'd'], ['c', 'd']],
+    [
+      ['a', 'b'],
+      ['c', 'd'],
+      ['c', 'd'],
+    ],
     [{ a: 'b' }, ['c'], ['c']],
     [{ a: 'foo' }, null, null],
     [{ a: 'foo' }, 'bar', 'bar'],

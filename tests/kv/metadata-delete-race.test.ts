@@ -23,14 +23,20 @@ let files = 0;
 
 /** Two handles on one store: the first is also read directly by the checks. */
 const backends: [string, () => [MemoryStorage | SqliteStorage, MemoryStorage | SqliteStorage]][] = [
-  ['MemoryStorage', () => {
-    const storage = new MemoryStorage();
-    return [storage, storage];
-  }],
-  ['two SqliteStorage connections on one file', () => {
-    const path = join(directory, `race-${files++}.db`);
-    return [new SqliteStorage({ path }), new SqliteStorage({ path })];
-  }],
+  [
+    'MemoryStorage',
+    () => {
+      const storage = new MemoryStorage();
+      return [storage, storage];
+    },
+  ],
+  [
+    'two SqliteStorage connections on one file',
+    () => {
+      const path = join(directory, `race-${files++}.db`);
+      return [new SqliteStorage({ path }), new SqliteStorage({ path })];
+    },
+  ],
 ];
 
 const HEAD = 'kv/metadata/foo';
@@ -42,48 +48,60 @@ function conditionalOnly(storage: MemoryStorage | SqliteStorage): Storage {
 
 const variants: [string, (storage: MemoryStorage | SqliteStorage) => Storage, (call: Call) => boolean][] = [
   ['with atomic commits', (storage) => storage, (call) => call.name === 'commit' && call.keys.includes(HEAD)],
-  ['with compareAndPut and compareAndDelete', conditionalOnly, (call) => call.name === 'compareAndDelete' && call.keys.includes(HEAD)],
+  [
+    'with compareAndPut and compareAndDelete',
+    conditionalOnly,
+    (call) => call.name === 'compareAndDelete' && call.keys.includes(HEAD),
+  ],
 ];
 
 describe.each(backends)('over %s', (_backend, open) => {
-function engines(variant: (storage: MemoryStorage | SqliteStorage) => Storage) {
-  const [inner, other] = open();
-  const first = new PausedStorage(variant(inner));
-  const second = new PausedStorage(variant(other));
-  const clock = new ManualClock('2026-03-01T12:00:00Z');
-  // Each engine pauses on its own connection: the deleter on the first, the writer on the second.
-  return { inner, deleter: first, writer: second, a: new KvEngine({ storage: first, clock }), b: new KvEngine({ storage: second, clock }) };
-}
+  function engines(variant: (storage: MemoryStorage | SqliteStorage) => Storage) {
+    const [inner, other] = open();
+    const first = new PausedStorage(variant(inner));
+    const second = new PausedStorage(variant(other));
+    const clock = new ManualClock('2026-03-01T12:00:00Z');
+    // Each engine pauses on its own connection: the deleter on the first, the writer on the second.
+    return {
+      inner,
+      deleter: first,
+      writer: second,
+      a: new KvEngine({ storage: first, clock }),
+      b: new KvEngine({ storage: second, clock }),
+    };
+  }
 
-describe.each(variants)('a metadata delete racing a write in another engine, %s', (_name, variant, removal) => {
-  it('a write acknowledged between the delete\'s last read and its removal is removed with the key, data and all', async () => {
-    const { inner, deleter, a, b } = engines(variant);
-    await a.write('foo', { v: 1 });
-    await a.write('foo', { v: 2 });
-    const held = deleter.pause(removal);
-    const deleting = a.deleteMetadata('foo');
-    await held.reached;
-    const written = await b.write('foo', { v: 3 });
-    held.resume();
-    await deleting;
-    expect(written.metadata.version).toBe(3);
-    await expect(b.readMetadata('foo')).rejects.toThrow(/no key/);
-    expect(await kvProblems(inner)).toEqual([]);
-    expect(await allKeys(inner, 'kv/')).toEqual([]);
-  });
+  describe.each(variants)('a metadata delete racing a write in another engine, %s', (_name, variant, removal) => {
+    it("a write acknowledged between the delete's last read and its removal is removed with the key, data and all", async () => {
+      const { inner, deleter, a, b } = engines(variant);
+      await a.write('foo', { v: 1 });
+      await a.write('foo', { v: 2 });
+      const held = deleter.pause(removal);
+      const deleting = a.deleteMetadata('foo');
+      await held.reached;
+      const written = await b.write('foo', { v: 3 });
+      held.resume();
+      await deleting;
+      expect(written.metadata.version).toBe(3);
+      await expect(b.readMetadata('foo')).rejects.toThrow(/no key/);
+      expect(await kvProblems(inner)).toEqual([]);
+      expect(await allKeys(inner, 'kv/')).toEqual([]);
+    });
 
-  it('a write whose commit was held while the key was deleted lands on the fresh key and stays readable', async () => {
-    const { inner, writer, a, b } = engines(variant);
-    await a.write('foo', { v: 1 });
-    const held = writer.pause((call) => (call.name === 'commit' || call.name === 'compareAndPut') && call.keys.includes(HEAD));
-    const writing = b.write('foo', { v: 2 });
-    await held.reached;
-    await a.deleteMetadata('foo');
-    held.resume();
-    const written = await writing;
-    expect(written.metadata.version).toBe(1);
-    expect((await a.read('foo')).data).toEqual({ v: 2 });
-    expect(await kvProblems(inner, { tidy: true })).toEqual([]);
+    it('a write whose commit was held while the key was deleted lands on the fresh key and stays readable', async () => {
+      const { inner, writer, a, b } = engines(variant);
+      await a.write('foo', { v: 1 });
+      const held = writer.pause(
+        (call) => (call.name === 'commit' || call.name === 'compareAndPut') && call.keys.includes(HEAD),
+      );
+      const writing = b.write('foo', { v: 2 });
+      await held.reached;
+      await a.deleteMetadata('foo');
+      held.resume();
+      const written = await writing;
+      expect(written.metadata.version).toBe(1);
+      expect((await a.read('foo')).data).toEqual({ v: 2 });
+      expect(await kvProblems(inner, { tidy: true })).toEqual([]);
+    });
   });
-});
 });

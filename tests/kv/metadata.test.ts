@@ -6,7 +6,12 @@ const NOW = '2026-03-01T12:00:00Z';
 describe('metadata write, read and delete', () => {
   it('45: settings, cas enforcement, then lowering max_versions prunes on the next write', async () => {
     const env = setup();
-    await env.MD('foo', { max_versions: 2, cas_required: true, delete_version_after: '5m', custom_metadata: { foo: 'abc', bar: '123' } });
+    await env.MD('foo', {
+      max_versions: 2,
+      cas_required: true,
+      delete_version_after: '5m',
+      custom_metadata: { foo: 'abc', bar: '123' },
+    });
     expect(dataOf(await env.MR('foo'))).toMatchObject({
       max_versions: 2,
       cas_required: true,
@@ -70,11 +75,14 @@ describe('metadata write, read and delete', () => {
     expect((await env.MD('foo', { custom_metadata: { k: 'é'.repeat(256), 'with space': 'a b' } })).status).toBe(204);
   });
 
-  it.each([{ foo: { bar: 'baz' } }, { foo: ['a'] }, { foo: null }])('48: custom_metadata %j answers 400 "got unconvertible type"', async (custom) => {
-    const env = setup();
-    expectError(await env.MD('foo', { custom_metadata: custom }), 400, 'got unconvertible type');
-    expectPlain404(await env.MR('foo'));
-  });
+  it.each([{ foo: { bar: 'baz' } }, { foo: ['a'] }, { foo: null }])(
+    '48: custom_metadata %j answers 400 "got unconvertible type"',
+    async (custom) => {
+      const env = setup();
+      expectError(await env.MD('foo', { custom_metadata: custom }), 400, 'got unconvertible type');
+      expectPlain404(await env.MR('foo'));
+    },
+  );
 
   it('custom_metadata that is not a map answers 400', async () => {
     expectError(await setup().MD('foo', { custom_metadata: 'text' }), 400, 'custom_metadata');
@@ -108,7 +116,11 @@ describe('metadata write, read and delete', () => {
     await env.MD('foo', { max_versions: 5, cas_required: true });
     expect(dataOf(await env.MR('foo')).custom_metadata).toBeNull();
     await env.MD('foo', { cas_required: false, custom_metadata: { foo: 'a', bar: 'b' } });
-    expect(dataOf(await env.MR('foo'))).toMatchObject({ max_versions: 5, cas_required: false, custom_metadata: { foo: 'a', bar: 'b' } });
+    expect(dataOf(await env.MR('foo'))).toMatchObject({
+      max_versions: 5,
+      cas_required: false,
+      custom_metadata: { foo: 'a', bar: 'b' },
+    });
     await env.MD('foo', { custom_metadata: { baz: 'c' } });
     expect(dataOf(await env.MR('foo'))).toMatchObject({ cas_required: false, custom_metadata: { baz: 'c' } });
     await env.MD('foo', { max_versions: 20 });
@@ -122,7 +134,10 @@ describe('metadata write, read and delete', () => {
     expect(await env.MD('foo', {})).toEqual({ status: 204 });
     // Fields it does not know earn Vault's warning, which a 204 cannot carry.
     const ignored = 'Endpoint ignored these unrecognized parameters: [current_version unknown]';
-    expect(await env.MD('foo', { unknown: 1, current_version: 9 })).toEqual({ status: 200, body: { data: null, warnings: [ignored] } });
+    expect(await env.MD('foo', { unknown: 1, current_version: 9 })).toEqual({
+      status: 200,
+      body: { data: null, warnings: [ignored] },
+    });
     expectPlain404(await env.MR('foo'));
   });
 
@@ -168,7 +183,10 @@ describe('metadata write, read and delete', () => {
     const response = await env.MD('foo', { cas_required: false, max_versions: 3 });
     expect(response).toEqual({
       status: 200,
-      body: { data: null, warnings: ['"cas_required" set to false, but is mandated by backend config. This value will be ignored.'] },
+      body: {
+        data: null,
+        warnings: ['"cas_required" set to false, but is mandated by backend config. This value will be ignored.'],
+      },
     });
     expect(dataOf(await env.MR('foo')).cas_required).toBe(false);
   });
@@ -187,7 +205,16 @@ describe('metadata write, read and delete', () => {
   it('the metadata root is not a key: write, patch, read and delete answer 400 "missing path"', async () => {
     const env = setup();
     for (const method of ['POST', 'PATCH', 'GET', 'DELETE'] as const) {
-      expectError(await env.handle({ method, path: 'metadata/', body: { max_versions: 1 }, headers: { 'content-type': 'application/merge-patch+json' } }), 400, 'missing path');
+      expectError(
+        await env.handle({
+          method,
+          path: 'metadata/',
+          body: { max_versions: 1 },
+          headers: { 'content-type': 'application/merge-patch+json' },
+        }),
+        400,
+        'missing path',
+      );
     }
   });
 });
@@ -226,7 +253,9 @@ describe('metadata PATCH', () => {
     const response = await env.MP('foo', { cas_required: false });
     expect(response.status).toBe(200);
     expect((response.body as { warnings: string[] }).warnings).toHaveLength(1);
-    expect((response.body as { warnings: string[] }).warnings[0]).toContain('"cas_required" set to false, but is mandated by backend config');
+    expect((response.body as { warnings: string[] }).warnings[0]).toContain(
+      '"cas_required" set to false, but is mandated by backend config',
+    );
     expect(dataOf(await env.MR('foo')).cas_required).toBe(false);
   });
 
@@ -239,7 +268,10 @@ describe('metadata PATCH', () => {
       [{ baz: null }, { foo: 'abc', bar: 'def' }],
       [{ foo: null }, { bar: 'def' }],
       [{ foo: 'ghi' }, { bar: 'def', foo: 'ghi' }],
-      [{ foo: 'def', bar: null, baz: 'ghi' }, { foo: 'def', baz: 'ghi' }],
+      [
+        { foo: 'def', bar: null, baz: 'ghi' },
+        { foo: 'def', baz: 'ghi' },
+      ],
     ];
     for (const [patch, expected] of steps) {
       expect((await env.MP('foo', { custom_metadata: patch })).status).toBe(204);
@@ -254,22 +286,38 @@ describe('metadata PATCH', () => {
     await env.MD('foo', { max_versions: 10, delete_version_after: '10s' });
     const before = dataOf(await env.MR('foo'));
     const junk = { foo: 'x', created_time: 'junk', current_version: 99, oldest_version: 7, updated_time: 'junk' };
-    const ignored = 'Endpoint ignored these unrecognized parameters: [created_time current_version foo oldest_version updated_time]';
+    const ignored =
+      'Endpoint ignored these unrecognized parameters: [created_time current_version foo oldest_version updated_time]';
     expect(await env.MP('foo', junk)).toEqual({ status: 200, body: { data: null, warnings: [ignored] } });
     expect(await env.MP('foo', {})).toEqual({ status: 204 });
     expect(dataOf(await env.MR('foo'))).toEqual(before);
     await env.MP('foo', { cas_required: true, max_versions: 5 });
     // Each patch that changes something counts up current_metadata_version (OpenBao's metadata check-and-set).
-    expect(dataOf(await env.MR('foo'))).toEqual({ ...before, cas_required: true, max_versions: 5, current_metadata_version: 1 });
+    expect(dataOf(await env.MR('foo'))).toEqual({
+      ...before,
+      cas_required: true,
+      max_versions: 5,
+      current_metadata_version: 1,
+    });
     await env.MP('foo', { cas_required: true, max_versions: 15, delete_version_after: '0s', updated_time: 'junk' });
-    expect(dataOf(await env.MR('foo'))).toEqual({ ...before, cas_required: true, max_versions: 15, delete_version_after: '0s', current_metadata_version: 2 });
+    expect(dataOf(await env.MR('foo'))).toEqual({
+      ...before,
+      cas_required: true,
+      max_versions: 15,
+      delete_version_after: '0s',
+      current_metadata_version: 2,
+    });
   });
 
   it('58: null resets max_versions to 0 and cas_required to false; a null duration changes nothing', async () => {
     const env = setup();
     await env.MD('foo', { max_versions: 10, cas_required: true, delete_version_after: '1m' });
     await env.MP('foo', { max_versions: null, cas_required: null, delete_version_after: null });
-    expect(dataOf(await env.MR('foo'))).toMatchObject({ max_versions: 0, cas_required: false, delete_version_after: '1m0s' });
+    expect(dataOf(await env.MR('foo'))).toMatchObject({
+      max_versions: 0,
+      cas_required: false,
+      delete_version_after: '1m0s',
+    });
   });
 
   it('62 (deviation): a PATCH cannot grow custom_metadata past 64 keys', async () => {
@@ -282,7 +330,12 @@ describe('metadata PATCH', () => {
   it('needs application/merge-patch+json', async () => {
     const env = setup();
     await env.MD('foo', { max_versions: 1 });
-    const response = await env.handle({ method: 'PATCH', path: 'metadata/foo', body: { max_versions: 2 }, headers: { 'content-type': 'application/json-patch+json' } });
+    const response = await env.handle({
+      method: 'PATCH',
+      path: 'metadata/foo',
+      body: { max_versions: 2 },
+      headers: { 'content-type': 'application/json-patch+json' },
+    });
     expect(response.status).toBe(415);
   });
 

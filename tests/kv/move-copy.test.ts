@@ -28,7 +28,11 @@ const backends: [string, () => Storage][] = [
 /** Twelve versions (two spilled to entry documents), custom metadata, one deleted and one destroyed version. */
 const HISTORY: EngineRequest[] = [
   { method: 'POST', path: 'metadata/a', body: { max_versions: 20, custom_metadata: { team: 'blue' } } },
-  ...Array.from({ length: 12 }, (_, i): EngineRequest => ({ method: 'POST', path: 'data/a', body: { data: { v: i + 1 } } })),
+  ...Array.from({ length: 12 }, (_, i): EngineRequest => ({
+    method: 'POST',
+    path: 'data/a',
+    body: { data: { v: i + 1 } },
+  })),
   { method: 'POST', path: 'delete/a', body: { versions: [2] } },
   { method: 'PUT', path: 'destroy/a', body: { versions: [3] } },
   { method: 'POST', path: 'data/other', body: { data: { other: true } } },
@@ -46,11 +50,16 @@ async function key(storage: Storage, path: string): Promise<unknown> {
   const metadata = await kv.handle({ method: 'GET', path: `metadata/${path}` });
   if (metadata.status !== 200) return undefined;
   const reads = [];
-  for (let version = 1; version <= 12; version++) reads.push(await kv.handle({ method: 'GET', path: `data/${path}`, query: { version: String(version) } }));
+  for (let version = 1; version <= 12; version++)
+    reads.push(await kv.handle({ method: 'GET', path: `data/${path}`, query: { version: String(version) } }));
   return { metadata, reads };
 }
 
-const move = (to: string, extra: Record<string, unknown> = {}): EngineRequest => ({ method: 'POST', path: 'move/a', body: { to, ...extra } });
+const move = (to: string, extra: Record<string, unknown> = {}): EngineRequest => ({
+  method: 'POST',
+  path: 'move/a',
+  body: { to, ...extra },
+});
 const copy = (to: string): EngineRequest => ({ method: 'POST', path: 'copy/a', body: { to } });
 
 describe('move and copy', () => {
@@ -63,7 +72,9 @@ describe('move and copy', () => {
     expect(await key(storage, 'a')).toBeUndefined();
     expect((await allKeys(storage, 'kv/')).filter((name) => name.startsWith('kv/entries/a/'))).toEqual([]);
     expect(await kvProblems(storage, { tidy: true })).toEqual([]);
-    expect((await kv.handle({ method: 'POST', path: 'data/b/c', body: { data: { v: 13 }, options: { cas: 12 } } })).status).toBe(200);
+    expect(
+      (await kv.handle({ method: 'POST', path: 'data/b/c', body: { data: { v: 13 }, options: { cas: 12 } } })).status,
+    ).toBe(200);
   });
 
   it('copy gives the new key data of its own, so changing one leaves the other alone', async () => {
@@ -114,8 +125,13 @@ describe('move and copy', () => {
       const request = missing === 'update:copy/a' ? copy('b') : move('b');
       expect((await kv.handle({ ...request, authorize })).status).toBe(403);
     }
-    expect((await kv.handle({ ...copy('b'), authorize: policy('update:copy/a', 'read:data/a', 'create:data/b').authorize })).status).toBe(204);
-    expect((await kv.handle({ ...move('c'), authorize: policy(...all.slice(0, 4), 'create:data/c').authorize })).status).toBe(204);
+    expect(
+      (await kv.handle({ ...copy('b'), authorize: policy('update:copy/a', 'read:data/a', 'create:data/b').authorize }))
+        .status,
+    ).toBe(204);
+    expect(
+      (await kv.handle({ ...move('c'), authorize: policy(...all.slice(0, 4), 'create:data/c').authorize })).status,
+    ).toBe(204);
   });
 
   describe.each([
@@ -138,7 +154,8 @@ describe('move and copy', () => {
         if (!faulty.failed) break;
         faults += 1;
         const state = { a: await key(inner, 'a'), b: await key(inner, 'b') };
-        if (response.status === 204) expect(state).toEqual({ ...after, ...(request.path.startsWith('copy') ? { a: old.a } : {}) });
+        if (response.status === 204)
+          expect(state).toEqual({ ...after, ...(request.path.startsWith('copy') ? { a: old.a } : {}) });
         else {
           expect(response.status).toBe(500);
           expect(state).toEqual(old);
@@ -166,14 +183,22 @@ describe('DELETE metadata/<folder>/?recursive=true', () => {
     const kv = await treeEngine(storage);
     expect((await kv.handle({ method: 'DELETE', path: 'metadata/t/', query: { recursive: 'true' } })).status).toBe(204);
     expect(await kv.list('')).toEqual(['tt', 'u']);
-    expect((await allKeys(storage, 'kv/')).filter((name) => name.startsWith('kv/metadata/t/') || name.startsWith('kv/entries/t/'))).toEqual([]);
+    expect(
+      (await allKeys(storage, 'kv/')).filter(
+        (name) => name.startsWith('kv/metadata/t/') || name.startsWith('kv/entries/t/'),
+      ),
+    ).toEqual([]);
     expect(await kvProblems(storage, { tidy: true })).toEqual([]);
   });
 
   it('without recursive, a folder is still no key', async () => {
     const kv = await treeEngine(testStorage());
     expect((await kv.handle({ method: 'DELETE', path: 'metadata/t/' })).status).toBe(404);
-    expectError(await kv.handle({ method: 'DELETE', path: 'metadata/', query: { recursive: 'true' } }), 400, 'missing path');
+    expectError(
+      await kv.handle({ method: 'DELETE', path: 'metadata/', query: { recursive: 'true' } }),
+      400,
+      'missing path',
+    );
     expect(await kv.list('t/')).toEqual(['x', 'y/']);
   });
 
@@ -189,8 +214,16 @@ describe('DELETE metadata/<folder>/?recursive=true', () => {
 
   it('asks delete on every key of a batch before removing any of it', async () => {
     const kv = await treeEngine(testStorage());
-    const { authorize, asked } = policy('delete:metadata/t/', 'list:metadata/t/', 'delete:metadata/t/x', 'delete:metadata/t/y/z', 'delete:metadata/t/y/w');
-    expect((await kv.handle({ method: 'DELETE', path: 'metadata/t/', query: { recursive: 'true' }, authorize })).status).toBe(403);
+    const { authorize, asked } = policy(
+      'delete:metadata/t/',
+      'list:metadata/t/',
+      'delete:metadata/t/x',
+      'delete:metadata/t/y/z',
+      'delete:metadata/t/y/w',
+    );
+    expect(
+      (await kv.handle({ method: 'DELETE', path: 'metadata/t/', query: { recursive: 'true' }, authorize })).status,
+    ).toBe(403);
     expect(await kv.list('t/y/')).toEqual(['w', 'w/', 'z']);
     // Refused for the one key it may not delete, not for the folder.
     expect(asked.at(-1)).toEqual({ capability: 'delete', path: 'metadata/t/y/w/deeper' });
@@ -210,7 +243,9 @@ describe('DELETE metadata/<folder>/?recursive=true', () => {
         const state = await key(inner, path);
         if (state !== undefined) expect((state as { metadata: { status: number } }).metadata.status).toBe(200);
       }
-      expect((await kv.handle({ method: 'DELETE', path: 'metadata/t/', query: { recursive: 'true' } })).status).toBe(204);
+      expect((await kv.handle({ method: 'DELETE', path: 'metadata/t/', query: { recursive: 'true' } })).status).toBe(
+        204,
+      );
       expect(await kv.list('')).toEqual(['tt', 'u']);
     }
   });

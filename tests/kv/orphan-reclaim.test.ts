@@ -26,13 +26,25 @@ const history = (count: number) => Array.from({ length: count }, (_, i) => W({ v
 const scenarios: { name: string; prepare: EngineRequest[]; request: EngineRequest; alsoAllowed?: EngineRequest }[] = [
   { name: 'write of a new key', prepare: [], request: W({ v: 1 }) },
   { name: 'write that prunes', prepare: [MD({ max_versions: 2 }), ...history(2)], request: W({ v: 3 }) },
-  { name: 'write that spills and prunes entry documents', prepare: [MD({ max_versions: 12 }), ...history(13)], request: W({ v: 14 }) },
-  { name: 'destroy of spilled versions', prepare: [MD({ max_versions: 20 }), ...history(12)], request: { method: 'PUT', path: 'destroy/foo', body: { versions: [1, 12] } } },
+  {
+    name: 'write that spills and prunes entry documents',
+    prepare: [MD({ max_versions: 12 }), ...history(13)],
+    request: W({ v: 14 }),
+  },
+  {
+    name: 'destroy of spilled versions',
+    prepare: [MD({ max_versions: 20 }), ...history(12)],
+    request: { method: 'PUT', path: 'destroy/foo', body: { versions: [1, 12] } },
+  },
   {
     name: 'metadata delete of a key with spilled versions',
     prepare: [MD({ max_versions: 20 }), ...history(12)],
     request: { method: 'DELETE', path: 'metadata/foo' },
-    alsoAllowed: { method: 'PUT', path: 'destroy/foo', body: { versions: Array.from({ length: 12 }, (_, i) => i + 1) } },
+    alsoAllowed: {
+      method: 'PUT',
+      path: 'destroy/foo',
+      body: { versions: Array.from({ length: 12 }, (_, i) => i + 1) },
+    },
   },
 ];
 
@@ -46,9 +58,11 @@ const variants: [string, (storage: MemoryStorage) => Storage][] = [
 async function visible(storage: Storage): Promise<unknown> {
   const kv = new KvEngine({ storage, clock: new ManualClock(START) });
   const metadata = await kv.handle({ method: 'GET', path: 'metadata/foo' });
-  const current = metadata.status === 200 ? (metadata.body as { data: { current_version: number } }).data.current_version : 0;
+  const current =
+    metadata.status === 200 ? (metadata.body as { data: { current_version: number } }).data.current_version : 0;
   const reads = [];
-  for (let version = 1; version <= current; version++) reads.push(await kv.handle({ method: 'GET', path: 'data/foo', query: { version: String(version) } }));
+  for (let version = 1; version <= current; version++)
+    reads.push(await kv.handle({ method: 'GET', path: 'data/foo', query: { version: String(version) } }));
   return { metadata, reads };
 }
 
@@ -135,7 +149,11 @@ describe('the reclaim spares what a writer may still reference', () => {
     const held = shared.pause((call) => call.name === 'compareAndPut' && call.keys.includes('kv/metadata/foo'));
     const writing = writer.write('foo', { v: 1 });
     await held.reached;
-    expect(await new KvEngine({ storage: withoutCommit(inner), clock }).reclaimOrphans()).toEqual({ blobs: 0, entries: 0, complete: true });
+    expect(await new KvEngine({ storage: withoutCommit(inner), clock }).reclaimOrphans()).toEqual({
+      blobs: 0,
+      entries: 0,
+      complete: true,
+    });
     held.resume();
     await writing;
     expect((await writer.read('foo')).data).toEqual({ v: 1 });

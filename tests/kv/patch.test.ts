@@ -14,7 +14,11 @@ describe('PATCH data', () => {
     await env.config({ cas_required: true });
     await env.W('foo', { a: 1 }, 0);
     expectError(await env.PATCH('foo', { data: { b: 2 } }), 400, 'check-and-set parameter required for this call');
-    expectError(await env.PATCH('foo', { data: { b: 2 }, options: { cas: 2 } }), 400, 'check-and-set parameter did not match the current version');
+    expectError(
+      await env.PATCH('foo', { data: { b: 2 }, options: { cas: 2 } }),
+      400,
+      'check-and-set parameter did not match the current version',
+    );
     expectError(await env.PATCH('foo', { data: { b: 2 }, options: { cas: 0 } }), 400, 'did not match');
     expect(dataOf(await env.PATCH('foo', { data: { b: 2 }, options: { cas: 1 } })).version).toBe(2);
   });
@@ -34,10 +38,17 @@ describe('PATCH data', () => {
   it('31: the merge patch of Vault test', async () => {
     const env = setup();
     await env.W('foo', { bar: 'baz', quux: { quuz: ['1', '2', '3'] } });
-    const patched = await env.PATCH('foo', { data: { abc: 123, quux: { def: 456, quuz: ['1', '2', '3', '4'] } }, options: { cas: 1 } });
+    const patched = await env.PATCH('foo', {
+      data: { abc: 123, quux: { def: 456, quuz: ['1', '2', '3', '4'] } },
+      options: { cas: 1 },
+    });
     expect(patched.status).toBe(200);
     expect(dataOf(patched).version).toBe(2);
-    expect(dataOf(await env.R('foo')).data).toEqual({ bar: 'baz', abc: 123, quux: { def: 456, quuz: ['1', '2', '3', '4'] } });
+    expect(dataOf(await env.R('foo')).data).toEqual({
+      bar: 'baz',
+      abc: 123,
+      quux: { def: 456, quuz: ['1', '2', '3', '4'] },
+    });
   });
 
   it('32: a deleted head answers 404 with flat metadata', async () => {
@@ -97,7 +108,10 @@ describe('PATCH data', () => {
   it('media type parameters are allowed', async () => {
     const env = setup();
     await env.W('foo', { a: 1 });
-    expect((await env.PATCH('foo', { data: { a: 2 } }, { 'content-type': 'Application/Merge-Patch+JSON; charset=utf-8' })).status).toBe(200);
+    expect(
+      (await env.PATCH('foo', { data: { a: 2 } }, { 'content-type': 'Application/Merge-Patch+JSON; charset=utf-8' }))
+        .status,
+    ).toBe(200);
   });
 
   it('36: write, PATCH, read', async () => {

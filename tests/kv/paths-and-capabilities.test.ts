@@ -53,13 +53,22 @@ describe('paths (decision 7)', () => {
     expectPlain404(await env.MR('foo'));
   });
 
-  it.each(['data', 'metadata', 'delete', 'undelete', 'destroy'])('non-list operations on the root %s carry the root warning', async (root) => {
-    const env = setup();
-    for (const method of ['GET', 'POST', 'DELETE'] as const) {
-      expect(await env.handle({ method, path: root, body: {} })).toEqual({ status: 404, body: { data: null, warnings: [ROOT] } });
-    }
-    expect(await env.handle({ method: 'PATCH', path: root, body: {}, headers: MERGE })).toEqual({ status: 404, body: { data: null, warnings: [ROOT] } });
-  });
+  it.each(['data', 'metadata', 'delete', 'undelete', 'destroy'])(
+    'non-list operations on the root %s carry the root warning',
+    async (root) => {
+      const env = setup();
+      for (const method of ['GET', 'POST', 'DELETE'] as const) {
+        expect(await env.handle({ method, path: root, body: {} })).toEqual({
+          status: 404,
+          body: { data: null, warnings: [ROOT] },
+        });
+      }
+      expect(await env.handle({ method: 'PATCH', path: root, body: {}, headers: MERGE })).toEqual({
+        status: 404,
+        body: { data: null, warnings: [ROOT] },
+      });
+    },
+  );
 
   it.each([
     ['GET', 'foo', 'get'],
@@ -101,7 +110,12 @@ describe('capabilities', () => {
     ['destroy', { method: 'PUT', path: 'destroy/foo', body: { versions: [1] } }, 'update', 'destroy/foo'],
     ['subkeys', { method: 'GET', path: 'subkeys/foo' }, 'read', 'subkeys/foo'],
     ['read metadata', { method: 'GET', path: 'metadata/foo' }, 'read', 'metadata/foo'],
-    ['patch metadata', { method: 'PATCH', path: 'metadata/foo', body: { max_versions: 1 }, headers: MERGE }, 'patch', 'metadata/foo'],
+    [
+      'patch metadata',
+      { method: 'PATCH', path: 'metadata/foo', body: { max_versions: 1 }, headers: MERGE },
+      'patch',
+      'metadata/foo',
+    ],
     ['delete metadata', { method: 'DELETE', path: 'metadata/foo' }, 'delete', 'metadata/foo'],
     ['list', { method: 'LIST', path: 'metadata/dir' }, 'list', 'metadata/dir/'],
     ['read config', { method: 'GET', path: 'config' }, 'read', 'config'],
@@ -111,29 +125,58 @@ describe('capabilities', () => {
   it.each(cases.map(([name, request, capability, path]) => ({ name, request, capability, path })))(
     '$name asks once for $capability on $path; a refusal is 403 and changes nothing',
     async ({ request, capability, path }) => {
-    const env = setup();
-    await env.W('foo', { a: 1 });
-    await env.W('dir/x', { a: 1 });
-    const before = await Promise.all([env.R('foo'), env.MR('foo'), env.handle({ method: 'GET', path: 'config' })]);
-    const denied = policy();
-    const response = await env.handle({ ...request, authorize: denied.authorize });
-    expect(response.status).toBe(403);
-    expect((response.body as { errors: string[] }).errors.join()).toContain('permission denied');
-    expect(denied.asked).toEqual([{ capability, path }]);
-    expect(await Promise.all([env.R('foo'), env.MR('foo'), env.handle({ method: 'GET', path: 'config' })])).toEqual(before);
-    // Once the folder is granted, a listing also asks about each name it would answer (dir/ holds only x).
-    const allowed = policy(`${capability}:${path}`, ...(capability === 'list' ? ['list:metadata/dir/x'] : []));
-    expect((await env.handle({ ...request, authorize: allowed.authorize })).status).toBeLessThan(400);
+      const env = setup();
+      await env.W('foo', { a: 1 });
+      await env.W('dir/x', { a: 1 });
+      const before = await Promise.all([env.R('foo'), env.MR('foo'), env.handle({ method: 'GET', path: 'config' })]);
+      const denied = policy();
+      const response = await env.handle({ ...request, authorize: denied.authorize });
+      expect(response.status).toBe(403);
+      expect((response.body as { errors: string[] }).errors.join()).toContain('permission denied');
+      expect(denied.asked).toEqual([{ capability, path }]);
+      expect(await Promise.all([env.R('foo'), env.MR('foo'), env.handle({ method: 'GET', path: 'config' })])).toEqual(
+        before,
+      );
+      // Once the folder is granted, a listing also asks about each name it would answer (dir/ holds only x).
+      const allowed = policy(`${capability}:${path}`, ...(capability === 'list' ? ['list:metadata/dir/x'] : []));
+      expect((await env.handle({ ...request, authorize: allowed.authorize })).status).toBeLessThan(400);
     },
   );
 
   it('82: create is needed while the key has no metadata, update afterwards', async () => {
     const env = setup();
     const createOnly = policy('create:data/foo');
-    expect((await env.handle({ method: 'POST', path: 'data/foo', body: { data: { a: 1 } }, authorize: createOnly.authorize })).status).toBe(200);
-    expect((await env.handle({ method: 'POST', path: 'data/foo', body: { data: { a: 2 } }, authorize: createOnly.authorize })).status).toBe(403);
+    expect(
+      (
+        await env.handle({
+          method: 'POST',
+          path: 'data/foo',
+          body: { data: { a: 1 } },
+          authorize: createOnly.authorize,
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await env.handle({
+          method: 'POST',
+          path: 'data/foo',
+          body: { data: { a: 2 } },
+          authorize: createOnly.authorize,
+        })
+      ).status,
+    ).toBe(403);
     const updateOnly = policy('update:data/bar');
-    expect((await env.handle({ method: 'POST', path: 'data/bar', body: { data: { a: 1 } }, authorize: updateOnly.authorize })).status).toBe(403);
+    expect(
+      (
+        await env.handle({
+          method: 'POST',
+          path: 'data/bar',
+          body: { data: { a: 1 } },
+          authorize: updateOnly.authorize,
+        })
+      ).status,
+    ).toBe(403);
     expect(updateOnly.asked).toEqual([{ capability: 'create', path: 'data/bar' }]);
   });
 
@@ -144,7 +187,16 @@ describe('capabilities', () => {
     await env.DEL('gone');
     for (const name of ['meta', 'gone']) {
       const check = policy(`update:data/${name}`);
-      expect((await env.handle({ method: 'POST', path: `data/${name}`, body: { data: { a: 1 } }, authorize: check.authorize })).status).toBe(200);
+      expect(
+        (
+          await env.handle({
+            method: 'POST',
+            path: `data/${name}`,
+            body: { data: { a: 1 } },
+            authorize: check.authorize,
+          })
+        ).status,
+      ).toBe(200);
       expect(check.asked).toEqual([{ capability: 'update', path: `data/${name}` }]);
     }
   });
@@ -152,15 +204,43 @@ describe('capabilities', () => {
   it('metadata writes follow the same create/update rule', async () => {
     const env = setup();
     const check = policy('create:metadata/foo');
-    expect((await env.handle({ method: 'POST', path: 'metadata/foo', body: { max_versions: 1 }, authorize: check.authorize })).status).toBe(204);
-    expect((await env.handle({ method: 'POST', path: 'metadata/foo', body: { max_versions: 2 }, authorize: check.authorize })).status).toBe(403);
+    expect(
+      (
+        await env.handle({
+          method: 'POST',
+          path: 'metadata/foo',
+          body: { max_versions: 1 },
+          authorize: check.authorize,
+        })
+      ).status,
+    ).toBe(204);
+    expect(
+      (
+        await env.handle({
+          method: 'POST',
+          path: 'metadata/foo',
+          body: { max_versions: 2 },
+          authorize: check.authorize,
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('83: create and update do not grant patch; read on data/ does not grant subkeys/', async () => {
     const env = setup();
     await env.W('foo', { a: 1 });
     const writer = policy('create:data/foo', 'update:data/foo');
-    expect((await env.handle({ method: 'PATCH', path: 'data/foo', body: { data: { b: 1 } }, headers: MERGE, authorize: writer.authorize })).status).toBe(403);
+    expect(
+      (
+        await env.handle({
+          method: 'PATCH',
+          path: 'data/foo',
+          body: { data: { b: 1 } },
+          headers: MERGE,
+          authorize: writer.authorize,
+        })
+      ).status,
+    ).toBe(403);
     const reader = policy('read:data/foo');
     expect((await env.handle({ method: 'GET', path: 'subkeys/foo', authorize: reader.authorize })).status).toBe(403);
     expect((await env.handle({ method: 'GET', path: 'data/foo', authorize: reader.authorize })).status).toBe(200);

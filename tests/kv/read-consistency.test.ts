@@ -80,17 +80,20 @@ describe('reads', () => {
   it.each([
     ['keeps the old version', {}],
     ['prunes the old version', { max_versions: 1 }],
-  ])('answer the newest data when another process wrote since this engine last saw the head (it %s)', async (_, config) => {
-    const storage = testStorage();
-    const reader = new KvEngine({ storage });
-    const writer = new KvEngine({ storage });
-    await reader.handle({ method: 'POST', path: 'metadata/k', body: config });
-    await reader.handle({ method: 'POST', path: 'data/k', body: { data: { v: 1 } } });
-    await writer.handle({ method: 'POST', path: 'data/k', body: { data: { v: 2 } } });
-    expect(dataOf(await reader.handle({ method: 'GET', path: 'data/k' })).data).toEqual({ v: 2 });
-    await writer.handle({ method: 'DELETE', path: 'data/k' });
-    expect((await reader.handle({ method: 'GET', path: 'data/k' })).status).toBe(404);
-  });
+  ])(
+    'answer the newest data when another process wrote since this engine last saw the head (it %s)',
+    async (_, config) => {
+      const storage = testStorage();
+      const reader = new KvEngine({ storage });
+      const writer = new KvEngine({ storage });
+      await reader.handle({ method: 'POST', path: 'metadata/k', body: config });
+      await reader.handle({ method: 'POST', path: 'data/k', body: { data: { v: 1 } } });
+      await writer.handle({ method: 'POST', path: 'data/k', body: { data: { v: 2 } } });
+      expect(dataOf(await reader.handle({ method: 'GET', path: 'data/k' })).data).toEqual({ v: 2 });
+      await writer.handle({ method: 'DELETE', path: 'data/k' });
+      expect((await reader.handle({ method: 'GET', path: 'data/k' })).status).toBe(404);
+    },
+  );
 
   it('a record that keeps pointing at a missing blob is a server fault, reported but not shown', async () => {
     const storage = testStorage();
@@ -98,9 +101,13 @@ describe('reads', () => {
     const kv = new KvEngine({ storage, onInternalError: (error) => faults.push(error) });
     await kv.handle({ method: 'POST', path: 'data/k', body: { data: { secret: 'x' } } });
     for (const folder of await storage.list('kv/versions/')) {
-      for (const blob of await storage.list(`kv/versions/${folder}`)) await storage.delete(`kv/versions/${folder}${blob}`);
+      for (const blob of await storage.list(`kv/versions/${folder}`))
+        await storage.delete(`kv/versions/${folder}${blob}`);
     }
-    expect(await kv.handle({ method: 'GET', path: 'data/k' })).toEqual({ status: 500, body: { errors: ['could not find version data'] } });
+    expect(await kv.handle({ method: 'GET', path: 'data/k' })).toEqual({
+      status: 500,
+      body: { errors: ['could not find version data'] },
+    });
     expect(faults).toHaveLength(1);
   });
 

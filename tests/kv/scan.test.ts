@@ -48,7 +48,10 @@ describe('SCAN metadata/<folder>/', () => {
         const pages: string[] = [];
         let after: string | undefined;
         for (;;) {
-          const page = await env.scan('', after === undefined ? { limit: String(limit) } : { limit: String(limit), after });
+          const page = await env.scan(
+            '',
+            after === undefined ? { limit: String(limit) } : { limit: String(limit), after },
+          );
           pages.push(...page);
           if (page.length < limit) break;
           after = page.at(-1);

@@ -5,7 +5,8 @@ import { dataOf, expectError, expectPlain404, MERGE, policy, setup } from './hel
 
 async function blobCount(env: ReturnType<typeof setup>): Promise<number> {
   let count = 0;
-  for (const folder of await env.storage.list('kv/versions/')) count += (await env.storage.list(`kv/versions/${folder}`)).length;
+  for (const folder of await env.storage.list('kv/versions/'))
+    count += (await env.storage.list(`kv/versions/${folder}`)).length;
   return count;
 }
 
@@ -13,7 +14,12 @@ describe('spec state table', () => {
   it('(none) -> active: POST data on a new key with create capability and cas 0 creates version 1', async () => {
     const env = setup();
     const caller = policy('create:data/k');
-    const response = await env.handle({ method: 'POST', path: 'data/k', body: { data: { a: 1 }, options: { cas: 0 } }, authorize: caller.authorize });
+    const response = await env.handle({
+      method: 'POST',
+      path: 'data/k',
+      body: { data: { a: 1 }, options: { cas: 0 } },
+      authorize: caller.authorize,
+    });
     expect(dataOf(response).version).toBe(1);
     expect(dataOf(await env.R('k')).data).toEqual({ a: 1 });
   });
@@ -23,7 +29,12 @@ describe('spec state table', () => {
     await env.W('k', { a: 1 });
     await env.DEL('k');
     const caller = policy('update:data/k');
-    const response = await env.handle({ method: 'POST', path: 'data/k', body: { data: { a: 2 }, options: { cas: 1 } }, authorize: caller.authorize });
+    const response = await env.handle({
+      method: 'POST',
+      path: 'data/k',
+      body: { data: { a: 2 }, options: { cas: 1 } },
+      authorize: caller.authorize,
+    });
     expect(dataOf(response).version).toBe(2);
   });
 
@@ -32,7 +43,13 @@ describe('spec state table', () => {
     await env.config({ cas_required: true });
     await env.W('k', { a: 1, b: 2 }, 0);
     const caller = policy('patch:data/k');
-    const response = await env.handle({ method: 'PATCH', path: 'data/k', headers: MERGE, body: { data: { b: null, c: 3 }, options: { cas: 1 } }, authorize: caller.authorize });
+    const response = await env.handle({
+      method: 'PATCH',
+      path: 'data/k',
+      headers: MERGE,
+      body: { data: { b: null, c: 3 }, options: { cas: 1 } },
+      authorize: caller.authorize,
+    });
     expect(dataOf(response).version).toBe(2);
     expect(dataOf(await env.R('k')).data).toEqual({ a: 1, c: 3 });
   });
@@ -71,7 +88,8 @@ describe('spec state table', () => {
     await env.versions('destroy', 'k', [1, 2]);
     expect(await blobCount(env)).toBe(0);
     await env.versions('undelete', 'k', [1, 2]);
-    for (const version of [1, 2]) expect(dataOf(await env.R('k', version))).toMatchObject({ data: null, metadata: { destroyed: true } });
+    for (const version of [1, 2])
+      expect(dataOf(await env.R('k', version))).toMatchObject({ data: null, metadata: { destroyed: true } });
   });
 
   it('any -> gone: the oldest version is permanently deleted once the count exceeds max_versions', async () => {
@@ -147,7 +165,12 @@ describe('spec errors table', () => {
 
   it('caller lacks the needed capability: rejected with 403', async () => {
     const env = setup();
-    const response = await env.handle({ method: 'POST', path: 'data/k', body: { data: { a: 1 } }, authorize: () => false });
+    const response = await env.handle({
+      method: 'POST',
+      path: 'data/k',
+      body: { data: { a: 1 } },
+      authorize: () => false,
+    });
     expect(response.status).toBe(403);
     expectPlain404(await env.MR('k'));
   });

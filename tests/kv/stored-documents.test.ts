@@ -35,7 +35,8 @@ interface Answer {
 class RemovalsFail extends MemoryStorageWithoutCommits {
   failing = false;
   override async delete(key: string): Promise<void> {
-    if (this.failing && (key.startsWith(`${PREFIX}versions/`) || key.startsWith(`${PREFIX}entries/`))) throw new Error('injected removal failure');
+    if (this.failing && (key.startsWith(`${PREFIX}versions/`) || key.startsWith(`${PREFIX}entries/`)))
+      throw new Error('injected removal failure');
     return super.delete(key);
   }
 }
@@ -52,8 +53,15 @@ async function run(kv: KvEngine, clock: ManualClock, requests: readonly EngineRe
   }
 }
 
-const write = (path: string, data: Record<string, unknown>): EngineRequest => ({ method: 'POST', path: `data/${path}`, body: { data } });
-const writes = (path: string, from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => write(path, { n: from + index, nested: { list: [from + index] } }));
+const write = (path: string, data: Record<string, unknown>): EngineRequest => ({
+  method: 'POST',
+  path: `data/${path}`,
+  body: { data },
+});
+const writes = (path: string, from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, index) =>
+    write(path, { n: from + index, nested: { list: [from + index] } }),
+  );
 
 /**
  * Every kind of document, written through handle() as a service would: the config with every setting; heads with
@@ -66,15 +74,42 @@ async function writeEveryDocument(): Promise<Map<string, Uint8Array>> {
   const atomic = new MemoryStorage();
   const kv = engine(atomic, clock);
   await run(kv, clock, [
-    { method: 'POST', path: 'config', body: { max_versions: 12, cas_required: false, delete_version_after: '1000h', metadata_cas_required: false } },
-    { method: 'POST', path: 'metadata/app/db', body: { max_versions: 5, cas_required: true, delete_version_after: '2h', custom_metadata: { owner: 'team-a', tier: '1' } } },
+    {
+      method: 'POST',
+      path: 'config',
+      body: { max_versions: 12, cas_required: false, delete_version_after: '1000h', metadata_cas_required: false },
+    },
+    {
+      method: 'POST',
+      path: 'metadata/app/db',
+      body: {
+        max_versions: 5,
+        cas_required: true,
+        delete_version_after: '2h',
+        custom_metadata: { owner: 'team-a', tier: '1' },
+      },
+    },
     { method: 'POST', path: 'data/app/db', body: { data: { user: 'admin', password: 'one' }, options: { cas: 0 } } },
     { method: 'POST', path: 'data/app/db', body: { data: { user: 'admin', password: 'two' }, options: { cas: 1 } } },
-    { method: 'PATCH', path: 'data/app/db', body: { data: { password: 'three' }, options: { cas: 2 } }, headers: { 'Content-Type': 'application/merge-patch+json' } },
+    {
+      method: 'PATCH',
+      path: 'data/app/db',
+      body: { data: { password: 'three' }, options: { cas: 2 } },
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+    },
     { method: 'POST', path: 'delete/app/db', body: { versions: [1] } },
     { method: 'PUT', path: 'destroy/app/db', body: { versions: [2] } },
-    { method: 'POST', path: 'metadata/app/meta-only', body: { custom_metadata: { purpose: 'placeholder' }, metadata_cas_required: true } },
-    { method: 'PATCH', path: 'metadata/app/meta-only', body: { custom_metadata: { added: 'later' }, metadata_cas: 0 }, headers: { 'Content-Type': 'application/merge-patch+json' } },
+    {
+      method: 'POST',
+      path: 'metadata/app/meta-only',
+      body: { custom_metadata: { purpose: 'placeholder' }, metadata_cas_required: true },
+    },
+    {
+      method: 'PATCH',
+      path: 'metadata/app/meta-only',
+      body: { custom_metadata: { added: 'later' }, metadata_cas: 0 },
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+    },
     { method: 'POST', path: 'metadata/deep', body: { max_versions: 30 } },
     ...writes('deep', 1, 14),
     { method: 'POST', path: 'delete/deep', body: { versions: [4, 12] } },
@@ -88,7 +123,10 @@ async function writeEveryDocument(): Promise<Map<string, Uint8Array>> {
   ]);
   const ordered = new RemovalsFail();
   const untidy = engine(ordered, clock);
-  await run(untidy, clock, [{ method: 'POST', path: 'metadata/untidy', body: { max_versions: 12 } }, ...writes('untidy', 1, 13)]);
+  await run(untidy, clock, [
+    { method: 'POST', path: 'metadata/untidy', body: { max_versions: 12 } },
+    ...writes('untidy', 1, 13),
+  ]);
   ordered.failing = true;
   await run(untidy, clock, writes('untidy', 14, 15));
   const documents = new Map<string, Uint8Array>();
@@ -109,8 +147,12 @@ function replaySteps(): Step[] {
     ['a/b/c/leaf', 1],
     ['untidy', 15],
   ];
-  const read = (path: string, query: Record<string, string> = {}): Step => ({ request: { method: 'GET', path, query } });
-  const request = (method: EngineRequest['method'], path: string, body?: unknown): Step => ({ request: { method, path, ...(body === undefined ? {} : { body }) } });
+  const read = (path: string, query: Record<string, string> = {}): Step => ({
+    request: { method: 'GET', path, query },
+  });
+  const request = (method: EngineRequest['method'], path: string, body?: unknown): Step => ({
+    request: { method, path, ...(body === undefined ? {} : { body }) },
+  });
   const readAll = (): Step[] => [
     read('config'),
     ...keys.flatMap(([path, current]) => [
@@ -133,7 +175,14 @@ function replaySteps(): Step[] {
     { reclaim: true },
     request('POST', 'data/app/db', { data: { user: 'admin', password: 'four' }, options: { cas: 3 } }),
     { request: { method: 'PATCH', path: 'data/deep', body: { data: { patched: true } }, headers: merge } },
-    { request: { method: 'PATCH', path: 'data/untidy', body: { data: [{ op: 'add', path: '/patched', value: 1 }] }, headers: jsonPatch } },
+    {
+      request: {
+        method: 'PATCH',
+        path: 'data/untidy',
+        body: { data: [{ op: 'add', path: '/patched', value: 1 }] },
+        headers: jsonPatch,
+      },
+    },
     request('POST', 'data/moved/here', { data: { moved: 'and written' } }),
     request('POST', 'undelete/deep', { versions: [4, 12] }),
     request('POST', 'delete/deep', { versions: [5, 11] }),
@@ -142,7 +191,14 @@ function replaySteps(): Step[] {
     request('POST', 'delete/untidy', { versions: [5] }),
     request('POST', 'metadata/deep', { max_versions: 10 }),
     request('POST', 'data/deep', { data: { pruned: 'to ten' } }),
-    { request: { method: 'PATCH', path: 'metadata/app/meta-only', body: { custom_metadata: { purpose: null }, metadata_cas: 2 }, headers: merge } },
+    {
+      request: {
+        method: 'PATCH',
+        path: 'metadata/app/meta-only',
+        body: { custom_metadata: { purpose: null }, metadata_cas: 2 },
+        headers: merge,
+      },
+    },
     request('POST', 'metadata/untidy', { custom_metadata: { tidied: 'yes' } }),
     request('POST', 'config', { max_versions: 20 }),
     request('POST', 'move/copied', { to: 'copied-again' }),
@@ -169,7 +225,8 @@ async function answer(storage: Storage, steps: readonly Step[]): Promise<Answer[
   const answers: Answer[] = [];
   for (const step of steps) {
     clock.advance(60);
-    const response: unknown = 'reclaim' in step ? await kv.reclaimOrphans({ graceSeconds: 3600 }) : await kv.handle(step.request);
+    const response: unknown =
+      'reclaim' in step ? await kv.reclaimOrphans({ graceSeconds: 3600 }) : await kv.handle(step.request);
     answers.push(JSON.parse(JSON.stringify({ step, response })) as Answer);
   }
   return answers;
@@ -183,7 +240,9 @@ const STORAGES: [file: string, storage: () => Storage][] = [
 
 async function keysBelow(storage: Storage, folder: string): Promise<string[]> {
   const names = await storage.list(folder);
-  const nested = await Promise.all(names.map((name) => (name.endsWith('/') ? keysBelow(storage, folder + name) : [folder + name])));
+  const nested = await Promise.all(
+    names.map((name) => (name.endsWith('/') ? keysBelow(storage, folder + name) : [folder + name])),
+  );
   return nested.flat();
 }
 
@@ -211,7 +270,10 @@ describe.runIf(CAPTURE)('capturing the stored documents of today', () => {
       writeFileSync(file, bytes);
     }
     for (const [file, storage] of STORAGES) {
-      writeFileSync(join(target, file), `${JSON.stringify(await answer(await stored(documents, storage()), replaySteps()), null, 2)}\n`);
+      writeFileSync(
+        join(target, file),
+        `${JSON.stringify(await answer(await stored(documents, storage()), replaySteps()), null, 2)}\n`,
+      );
     }
   });
 });
@@ -220,10 +282,17 @@ const RELEASES = readdirSync(FIXTURES).filter((name) => name.startsWith('stored-
 
 describe.each(RELEASES)('documents as %s stored them', (release) => {
   const folder = join(FIXTURES, release, 'documents');
-  const documents = new Map(filesBelow(folder).map((file) => [PREFIX + relative(folder, file).slice(0, -'.json'.length), readFileSync(file)]));
+  const documents = new Map(
+    filesBelow(folder).map((file) => [PREFIX + relative(folder, file).slice(0, -'.json'.length), readFileSync(file)]),
+  );
 
   it.each(STORAGES)('read and changed through the API, answer as they did then (%s)', async (file, storage) => {
     const recorded = JSON.parse(readFileSync(join(FIXTURES, release, file), 'utf8')) as Answer[];
-    expect(await answer(await stored(documents, storage()), recorded.map(({ step }) => step))).toEqual(recorded);
+    expect(
+      await answer(
+        await stored(documents, storage()),
+        recorded.map(({ step }) => step),
+      ),
+    ).toEqual(recorded);
   });
 });

@@ -14,7 +14,13 @@ describe('subkeys', () => {
     const body = dataOf(response);
     expect(Object.keys(body).sort()).toEqual(['metadata', 'subkeys']);
     expect(Object.keys(body.metadata).sort()).toEqual(VERSION_METADATA_KEYS);
-    expect(body.subkeys).toEqual({ foo: null, bar: { a: { c: { d: null } }, b: null }, baz: { e: null }, quux: null, quuz: null });
+    expect(body.subkeys).toEqual({
+      foo: null,
+      bar: { a: { c: { d: null } }, b: null },
+      baz: { e: null },
+      quux: null,
+      quuz: null,
+    });
   });
 
   it('70-71: version selects the version; a missing one answers 404∅', async () => {

@@ -15,7 +15,13 @@ describe('typed methods', () => {
     const kv = engine();
     const written = await kv.write('app/db', { user: 'u', password: 'p', opts: { tls: true } }, { cas: 0 });
     expect(written).toEqual({
-      metadata: { created_time: '2026-03-01T12:00:00Z', custom_metadata: null, deletion_time: '', destroyed: false, version: 1 },
+      metadata: {
+        created_time: '2026-03-01T12:00:00Z',
+        custom_metadata: null,
+        deletion_time: '',
+        destroyed: false,
+        version: 1,
+      },
       warnings: [],
     });
     await kv.patch('app/db', { password: null, port: 5432 }, { cas: 1 });
@@ -31,25 +37,39 @@ describe('typed methods', () => {
   it('patch answers what write answers: the new version metadata and the warnings, nothing else', async () => {
     const kv = engine();
     await kv.write('k', { a: 1 });
-    const metadata = { created_time: '2026-03-01T12:00:00Z', custom_metadata: null, deletion_time: '', destroyed: false };
+    const metadata = {
+      created_time: '2026-03-01T12:00:00Z',
+      custom_metadata: null,
+      deletion_time: '',
+      destroyed: false,
+    };
     expect(await kv.patch('k', { b: 2 })).toStrictEqual({ metadata: { ...metadata, version: 2 }, warnings: [] });
-    expect(await kv.patch('k', [{ op: 'remove', path: '/a' }], { format: 'json-patch' })).toStrictEqual({ metadata: { ...metadata, version: 3 }, warnings: [] });
+    expect(await kv.patch('k', [{ op: 'remove', path: '/a' }], { format: 'json-patch' })).toStrictEqual({
+      metadata: { ...metadata, version: 3 },
+      warnings: [],
+    });
   });
 
   it('reject with typed errors where handle() answers 4xx', async () => {
     const kv = engine();
     await expect(kv.read('missing')).rejects.toBeInstanceOf(NotFound);
     await kv.write('k', { a: 1 });
-    await expect(kv.write('k', { a: 2 }, { cas: 0 })).rejects.toThrow(new InvalidRequest('check-and-set parameter did not match the current version'));
+    await expect(kv.write('k', { a: 2 }, { cas: 0 })).rejects.toThrow(
+      new InvalidRequest('check-and-set parameter did not match the current version'),
+    );
     await expect(kv.write('k', null as unknown as Record<string, unknown>)).rejects.toBeInstanceOf(InvalidRequest);
     await expect(kv.write('k/', { a: 1 })).rejects.toBeInstanceOf(InvalidRequest);
     await expect(kv.write('a/../b', { a: 1 })).rejects.toBeInstanceOf(InvalidRequest);
     await expect(kv.read('k', { version: 'x' as unknown as number })).rejects.toBeInstanceOf(InvalidRequest);
     await expect(kv.patch('missing', {})).rejects.toBeInstanceOf(NotFound);
-    await expect(kv.patch('k', [{ op: 'test', path: '/a', value: 9 }], { format: 'json-patch' })).rejects.toBeInstanceOf(InvalidRequest);
+    await expect(
+      kv.patch('k', [{ op: 'test', path: '/a', value: 9 }], { format: 'json-patch' }),
+    ).rejects.toBeInstanceOf(InvalidRequest);
     for (const format of ['jsonpatch', 'json_patch', 'JSON-PATCH', null]) {
       await expect(kv.patch('k', { a: 3 }, { format: format as 'merge' })).rejects.toThrow(
-        new InvalidRequest(`invalid value for option "format": expected "merge" or "json-patch", got ${JSON.stringify(format)}`),
+        new InvalidRequest(
+          `invalid value for option "format": expected "merge" or "json-patch", got ${JSON.stringify(format)}`,
+        ),
       );
     }
     expect((await kv.read('k')).data).toEqual({ a: 1 });
@@ -78,7 +98,10 @@ describe('typed methods', () => {
       await expect(kv.write('k', { value })).rejects.toThrow(new InvalidRequest(message));
       await expect(kv.write('k', { nested: { list: [value] } })).rejects.toThrow(new InvalidRequest(message));
       const body = { data: { value } };
-      expect(await kv.handle({ method: 'POST', path: 'data/k', body })).toEqual({ status: 400, body: { errors: [`the request body is not JSON: it holds ${what}`] } });
+      expect(await kv.handle({ method: 'POST', path: 'data/k', body })).toEqual({
+        status: 400,
+        body: { errors: [`the request body is not JSON: it holds ${what}`] },
+      });
     }
     expect(await kv.list()).toEqual([]);
     // What JSON itself has no trouble with stays accepted: absent members, objects without a prototype.
@@ -103,8 +126,15 @@ describe('typed methods', () => {
   it('manage config and metadata, with warnings', async () => {
     const kv = engine();
     await kv.writeConfig({ cas_required: true, delete_version_after: '1h' });
-    expect(await kv.readConfig()).toEqual({ cas_required: true, delete_version_after: '1h0m0s', max_versions: 0, metadata_cas_required: false });
-    expect((await kv.writeMetadata('k', { cas_required: false, custom_metadata: { team: 'a' } })).warnings).toHaveLength(1);
+    expect(await kv.readConfig()).toEqual({
+      cas_required: true,
+      delete_version_after: '1h0m0s',
+      max_versions: 0,
+      metadata_cas_required: false,
+    });
+    expect(
+      (await kv.writeMetadata('k', { cas_required: false, custom_metadata: { team: 'a' } })).warnings,
+    ).toHaveLength(1);
     expect(await kv.patchMetadata('k', { custom_metadata: { env: 'prod' } })).toEqual({ warnings: [] });
     const metadata = await kv.readMetadata('k');
     expect(metadata.custom_metadata).toEqual({ team: 'a', env: 'prod' });

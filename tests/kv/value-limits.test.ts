@@ -4,9 +4,21 @@ import { measure } from '../../src/kv/values/value-limits.js';
 
 describe('measure', () => {
   it('counts the bytes JSON.stringify writes in UTF-8, and the nesting, of any JSON value', () => {
-    const text = fc.string({ unit: fc.oneof(fc.constantFrom('"', '\\', '\n', '\u007f', '\u2028', 'é', '😀'), fc.string({ unit: 'grapheme', maxLength: 1 }), fc.string({ unit: 'binary', maxLength: 1 })) });
+    const text = fc.string({
+      unit: fc.oneof(
+        fc.constantFrom('"', '\\', '\n', '\u007f', '\u2028', 'é', '😀'),
+        fc.string({ unit: 'grapheme', maxLength: 1 }),
+        fc.string({ unit: 'binary', maxLength: 1 }),
+      ),
+    });
     const value = fc.letrec((tie) => ({
-      json: fc.oneof({ depthSize: 'small' }, fc.jsonValue(), text, fc.array(tie('json')), fc.dictionary(text, tie('json'))),
+      json: fc.oneof(
+        { depthSize: 'small' },
+        fc.jsonValue(),
+        text,
+        fc.array(tie('json')),
+        fc.dictionary(text, tie('json')),
+      ),
     })).json;
     fc.assert(
       fc.property(value, (json) => {

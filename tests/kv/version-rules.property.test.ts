@@ -27,7 +27,13 @@ const op: fc.Arbitrary<Op> = fc.oneof(
       versions: fc.array(fc.integer({ min: 1, max: 16 }), { minLength: 1, maxLength: 3 }),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('keyMax' as const, 'engineMax' as const), max: fc.integer({ min: 0, max: 4 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constantFrom('keyMax' as const, 'engineMax' as const),
+      max: fc.integer({ min: 0, max: 4 }),
+    }),
+  },
 );
 
 interface ModelVersion {
@@ -61,64 +67,70 @@ class Model {
 
 async function blobCount(storage: Storage): Promise<number> {
   let count = 0;
-  for (const folder of await storage.list('kv/versions/')) count += (await storage.list(`kv/versions/${folder}`)).length;
+  for (const folder of await storage.list('kv/versions/'))
+    count += (await storage.list(`kv/versions/${folder}`)).length;
   return count;
 }
 
 describe('version and pruning invariants (property)', () => {
   it('the engine agrees with the model after every step', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 4 }), fc.integer({ min: 0, max: 4 }), fc.array(op, { maxLength: 25 }), async (engineMax, keyMax, ops) => {
-        const storage = testStorage();
-        const env = setup({ storage });
-        const model = new Model();
-        const steps: Op[] = [{ kind: 'engineMax', max: engineMax }, { kind: 'keyMax', max: keyMax }, ...ops];
-        for (const step of steps) {
-          const head = model.versions.get(model.current);
-          switch (step.kind) {
-            case 'write': {
-              const data = { n: ++model.counter };
-              expect(dataOf(await env.W('k', data)).version).toBe(model.current + 1);
-              model.add(data);
-              break;
-            }
-            case 'patch': {
-              const response = await env.PATCH('k', { data: { p: ++model.counter } });
-              if (head && !head.deleted && !head.destroyed) {
-                expect(response.status).toBe(200);
-                model.add({ ...head.data, p: model.counter });
-              } else {
-                expect(response.status).toBe(404);
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 4 }),
+        fc.integer({ min: 0, max: 4 }),
+        fc.array(op, { maxLength: 25 }),
+        async (engineMax, keyMax, ops) => {
+          const storage = testStorage();
+          const env = setup({ storage });
+          const model = new Model();
+          const steps: Op[] = [{ kind: 'engineMax', max: engineMax }, { kind: 'keyMax', max: keyMax }, ...ops];
+          for (const step of steps) {
+            const head = model.versions.get(model.current);
+            switch (step.kind) {
+              case 'write': {
+                const data = { n: ++model.counter };
+                expect(dataOf(await env.W('k', data)).version).toBe(model.current + 1);
+                model.add(data);
+                break;
               }
-              break;
-            }
-            case 'deleteLatest':
-              expect((await env.DEL('k')).status).toBe(204);
-              if (head && !head.destroyed) head.deleted = true;
-              break;
-            case 'delete':
-            case 'undelete':
-            case 'destroy':
-              expect((await env.versions(step.kind, 'k', step.versions)).status).toBe(204);
-              for (const number of step.versions) {
-                const version = model.versions.get(number);
-                if (!version || version.destroyed) continue;
-                if (step.kind === 'destroy') version.destroyed = true;
-                else version.deleted = step.kind === 'delete';
+              case 'patch': {
+                const response = await env.PATCH('k', { data: { p: ++model.counter } });
+                if (head && !head.deleted && !head.destroyed) {
+                  expect(response.status).toBe(200);
+                  model.add({ ...head.data, p: model.counter });
+                } else {
+                  expect(response.status).toBe(404);
+                }
+                break;
               }
-              break;
-            case 'keyMax':
-              await env.MD('k', { max_versions: step.max });
-              model.keyMax = step.max;
-              break;
-            case 'engineMax':
-              await env.config({ max_versions: step.max });
-              model.engineMax = step.max;
-              break;
+              case 'deleteLatest':
+                expect((await env.DEL('k')).status).toBe(204);
+                if (head && !head.destroyed) head.deleted = true;
+                break;
+              case 'delete':
+              case 'undelete':
+              case 'destroy':
+                expect((await env.versions(step.kind, 'k', step.versions)).status).toBe(204);
+                for (const number of step.versions) {
+                  const version = model.versions.get(number);
+                  if (!version || version.destroyed) continue;
+                  if (step.kind === 'destroy') version.destroyed = true;
+                  else version.deleted = step.kind === 'delete';
+                }
+                break;
+              case 'keyMax':
+                await env.MD('k', { max_versions: step.max });
+                model.keyMax = step.max;
+                break;
+              case 'engineMax':
+                await env.config({ max_versions: step.max });
+                model.engineMax = step.max;
+                break;
+            }
+            await check(env, model, storage);
           }
-          await check(env, model, storage);
-        }
-      }),
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -136,7 +148,8 @@ async function check(env: ReturnType<typeof setup>, model: Model, storage: Stora
   const numbers = Object.keys(meta.versions).map(Number);
   expect(numbers).toEqual([...model.versions.keys()]);
   // The kept versions are always the newest ones, without gaps.
-  if (numbers.length > 0) expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => model.current - numbers.length + 1 + i));
+  if (numbers.length > 0)
+    expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => model.current - numbers.length + 1 + i));
   let liveBlobs = 0;
   for (let number = 1; number <= model.current + 1; number++) {
     const version = model.versions.get(number);

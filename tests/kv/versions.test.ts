@@ -46,11 +46,14 @@ describe('delete, undelete, destroy', () => {
     }
   });
 
-  it.each(['delete', 'undelete', 'destroy'] as const)('41: %s on a missing key answers 204 and creates nothing', async (endpoint) => {
-    const env = setup();
-    expect(await env.versions(endpoint, 'foo', [1])).toEqual({ status: 204 });
-    expectPlain404(await env.MR('foo'));
-  });
+  it.each(['delete', 'undelete', 'destroy'] as const)(
+    '41: %s on a missing key answers 204 and creates nothing',
+    async (endpoint) => {
+      const env = setup();
+      expect(await env.versions(endpoint, 'foo', [1])).toEqual({ status: 204 });
+      expectPlain404(await env.MR('foo'));
+    },
+  );
 
   it('42: undelete of a destroyed version leaves it destroyed', async () => {
     const env = await twoVersions();
@@ -110,7 +113,11 @@ describe('delete, undelete, destroy', () => {
     await env.versions('delete', 'foo', [1]);
     await env.versions('destroy', 'foo', [1]);
     await env.W('foo', { v: 3 });
-    expect(dataOf(await env.MR('foo')).versions['1']).toEqual({ created_time: NOW, deletion_time: NOW, destroyed: true });
+    expect(dataOf(await env.MR('foo')).versions['1']).toEqual({
+      created_time: NOW,
+      deletion_time: NOW,
+      destroyed: true,
+    });
   });
 
   it('pruned versions are ignored by delete, undelete and destroy', async () => {
@@ -118,7 +125,8 @@ describe('delete, undelete, destroy', () => {
     await env.MD('foo', { max_versions: 1 });
     await env.W('foo', { v: 1 });
     await env.W('foo', { v: 2 });
-    for (const endpoint of ['delete', 'undelete', 'destroy'] as const) expect(await env.versions(endpoint, 'foo', [1])).toEqual({ status: 204 });
+    for (const endpoint of ['delete', 'undelete', 'destroy'] as const)
+      expect(await env.versions(endpoint, 'foo', [1])).toEqual({ status: 204 });
     expect(Object.keys(dataOf(await env.MR('foo')).versions)).toEqual(['2']);
   });
 });
@@ -132,18 +140,22 @@ describe('delete_version_after (decisions 3 and 8)', () => {
     ['3h', '6h', 3],
     ['-1s', '0s', undefined],
     ['-1s', '3h', undefined],
-  ])('77: engine %s, key %s: lifetime %s h, in the write, the read, and re-armed by undelete', async (engine, key, hours) => {
-    const env = setup();
-    await env.config({ delete_version_after: engine });
-    await env.MD('foo', { max_versions: 2, delete_version_after: key });
-    const expected = (from: string) => (hours === undefined ? '' : new Date(Date.parse(from) + hours * 3600_000).toISOString().replace('.000Z', 'Z'));
-    expect(dataOf(await env.W('foo', { a: 1 })).deletion_time).toBe(expected(NOW));
-    expect(dataOf(await env.R('foo')).metadata.deletion_time).toBe(expected(NOW));
-    await env.versions('delete', 'foo', [1]);
-    env.clock.advance(90);
-    await env.versions('undelete', 'foo', [1]);
-    expect(dataOf(await env.MR('foo')).versions['1'].deletion_time).toBe(expected('2026-03-01T12:01:30Z'));
-  });
+  ])(
+    '77: engine %s, key %s: lifetime %s h, in the write, the read, and re-armed by undelete',
+    async (engine, key, hours) => {
+      const env = setup();
+      await env.config({ delete_version_after: engine });
+      await env.MD('foo', { max_versions: 2, delete_version_after: key });
+      const expected = (from: string) =>
+        hours === undefined ? '' : new Date(Date.parse(from) + hours * 3600_000).toISOString().replace('.000Z', 'Z');
+      expect(dataOf(await env.W('foo', { a: 1 })).deletion_time).toBe(expected(NOW));
+      expect(dataOf(await env.R('foo')).metadata.deletion_time).toBe(expected(NOW));
+      await env.versions('delete', 'foo', [1]);
+      env.clock.advance(90);
+      await env.versions('undelete', 'foo', [1]);
+      expect(dataOf(await env.MR('foo')).versions['1'].deletion_time).toBe(expected('2026-03-01T12:01:30Z'));
+    },
+  );
 
   it('78: a negative key value is refused', async () => {
     expectError(await setup().MD('foo', { delete_version_after: '-1h' }), 400, 'cannot provide negative value');

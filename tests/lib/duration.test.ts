@@ -53,7 +53,9 @@ describe('formatDuration', () => {
   });
 
   it('round-trips every whole number of seconds', () => {
-    fc.assert(fc.property(fc.integer({ min: -1e9, max: 1e9 }), (seconds) => parseDuration(formatDuration(seconds)) === seconds));
+    fc.assert(
+      fc.property(fc.integer({ min: -1e9, max: 1e9 }), (seconds) => parseDuration(formatDuration(seconds)) === seconds),
+    );
   });
 });
 
@@ -70,12 +72,20 @@ describe('timestamps', () => {
   it('trims the fraction as RFC3339Nano does, for every time a Date holds', () => {
     const trimmed = (ms: number) => new Date(ms).toISOString().replace(/\.?0+Z$/, 'Z');
     fc.assert(fc.property(fc.integer({ min: -8.64e15, max: 8.64e15 }), (ms) => formatTimestamp(ms) === trimmed(ms)));
-    fc.assert(fc.property(fc.integer({ min: 0, max: 4102444800 }), (seconds) => formatTimestamp(seconds * 1000) === trimmed(seconds * 1000)));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 4102444800 }),
+        (seconds) => formatTimestamp(seconds * 1000) === trimmed(seconds * 1000),
+      ),
+    );
   });
 
   it('parses what it prints', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 4102444800000 }), (ms) => parseTimestamp(formatTimestamp(ms))?.getTime() === ms),
+      fc.property(
+        fc.integer({ min: 0, max: 4102444800000 }),
+        (ms) => parseTimestamp(formatTimestamp(ms))?.getTime() === ms,
+      ),
     );
     expect(parseTimestamp('')).toBeUndefined();
     expect(parseTimestamp('not a time')).toBeUndefined();

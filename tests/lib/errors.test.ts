@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { AuthenticationRefused, CloudUnavailable, InternalError, InvalidRequest, NotFound } from '../../src/lib/errors.js';
+import {
+  AuthenticationRefused,
+  CloudUnavailable,
+  InternalError,
+  InvalidRequest,
+  NotFound,
+} from '../../src/lib/errors.js';
 
 describe('errors', () => {
   it('refusals (4xx) carry no stack frames, faults (5xx) do; Error.stackTraceLimit is left as it was', () => {
@@ -10,7 +16,8 @@ describe('errors', () => {
     }
     expect(new InvalidRequest('bad').message).toBe('bad');
     expect(new InvalidRequest('bad').name).toBe('InvalidRequest');
-    for (const fault of [new InternalError('bug'), new CloudUnavailable('down')]) expect(fault.stack).toMatch(/\n\s+at /);
+    for (const fault of [new InternalError('bug'), new CloudUnavailable('down')])
+      expect(fault.stack).toMatch(/\n\s+at /);
     expect(Error.stackTraceLimit).toBe(limit);
     expect(new Error('plain').stack).toMatch(/\n\s+at /);
   });

@@ -2,7 +2,14 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const root = new URL('../../', import.meta.url).pathname;
-const ENTRIES = ['strongroom', 'strongroom/aws', 'strongroom/server', 'strongroom/sqlite', 'strongroom/postgres', 'strongroom/testing'];
+const ENTRIES = [
+  'strongroom',
+  'strongroom/aws',
+  'strongroom/server',
+  'strongroom/sqlite',
+  'strongroom/postgres',
+  'strongroom/testing',
+];
 
 function node(inputType: 'module' | 'commonjs', script: string): string {
   return execFileSync(process.execPath, [`--input-type=${inputType}`, '-e', script], { cwd: root, encoding: 'utf8' });
@@ -17,7 +24,8 @@ describe('the entries of the build', () => {
 
   // A change to what an entry exports is a change of the public API: it shows up here, and in the changelog.
   it('export exactly the names of the snapshot, the same in ESM and CommonJS', () => {
-    const list = (load: string) => `const names = {}; for (const entry of ${JSON.stringify(ENTRIES)}) names[entry] = Object.keys(${load}).sort(); console.log(JSON.stringify(names));`;
+    const list = (load: string) =>
+      `const names = {}; for (const entry of ${JSON.stringify(ENTRIES)}) names[entry] = Object.keys(${load}).sort(); console.log(JSON.stringify(names));`;
     const esm = JSON.parse(node('module', list('await import(entry)')));
     const cjs = JSON.parse(node('commonjs', list('require(entry)')));
     expect(cjs).toEqual(esm);
@@ -33,7 +41,10 @@ describe('the entries of the build', () => {
       const builtins = process.moduleLoadList.filter((name) => /^NativeModule (child_process|https|tls|http)$/.test(name));
       const packages = Object.keys(require('node:module')._cache).filter((path) => /node_modules\\/(aws4|fast-xml-parser)\\//.test(path));
       console.log(JSON.stringify({ builtins, packages }));`;
-    const wrapped = inputType === 'module' ? `import { createRequire } from 'node:module'; const require = createRequire(import.meta.url); ${script}` : script;
+    const wrapped =
+      inputType === 'module'
+        ? `import { createRequire } from 'node:module'; const require = createRequire(import.meta.url); ${script}`
+        : script;
     expect(JSON.parse(node(inputType, wrapped))).toEqual({ builtins: [], packages: [] });
   });
 

@@ -3,7 +3,16 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join, normalize } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyPackage, createDocApp, documentationFiles, npm, root, runnableBlocks, runtimeClosure, type DocApp } from '../support/doc-blocks.js';
+import {
+  copyPackage,
+  createDocApp,
+  documentationFiles,
+  npm,
+  root,
+  runnableBlocks,
+  runtimeClosure,
+  type DocApp,
+} from '../support/doc-blocks.js';
 
 /**
  * What a new user gets: a fresh build, `npm pack`, a new app that installs the tarball (offline: the dependencies it
@@ -18,14 +27,20 @@ describe('npm pack into a new app', () => {
   beforeAll(() => {
     const ready = spawnSync(process.execPath, ['scripts/ensure-ready.mjs'], { cwd: root, encoding: 'utf8' });
     expect(ready.status, ready.stderr).toBe(0);
-    const [report] = JSON.parse(npm(['pack', '--json', '--pack-destination', packDir], root)) as { filename: string; files: { path: string }[] }[];
+    const [report] = JSON.parse(npm(['pack', '--json', '--pack-destination', packDir], root)) as {
+      filename: string;
+      files: { path: string }[];
+    }[];
     if (!report) throw new Error('npm pack reported nothing');
     packed = report.files.map((file) => file.path);
     const tarball = join(packDir, report.filename);
     app = createDocApp((dir) => {
-      const { dependencies } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+      const { dependencies } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+        dependencies: Record<string, string>;
+      };
       const nodeModules = join(root, 'node_modules');
-      for (const name of runtimeClosure(Object.keys(dependencies), realpathSync(nodeModules))) copyPackage(name, nodeModules, dir);
+      for (const name of runtimeClosure(Object.keys(dependencies), realpathSync(nodeModules)))
+        copyPackage(name, nodeModules, dir);
       npm(['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', tarball], dir);
     });
   }, 300_000);
@@ -35,7 +50,16 @@ describe('npm pack into a new app', () => {
   });
 
   it('ships the build, its declarations, the licence and the documentation, and nothing else', () => {
-    for (const file of ['LICENSE', 'README.md', 'CHANGELOG.md', 'package.json', 'dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts']) {
+    for (const file of [
+      'LICENSE',
+      'README.md',
+      'CHANGELOG.md',
+      'package.json',
+      'dist/index.js',
+      'dist/index.cjs',
+      'dist/index.d.ts',
+      'dist/index.d.cts',
+    ]) {
       expect(packed).toContain(file);
     }
     for (const doc of documentationFiles()) expect(packed).toContain(doc);
@@ -45,7 +69,9 @@ describe('npm pack into a new app', () => {
   it('declares its licence, repository, home page, issue tracker and keywords', () => {
     const manifest = JSON.parse(readFileSync(join(app.dir, 'node_modules', 'strongroom', 'package.json'), 'utf8'));
     expect(manifest.license).toBe('MIT');
-    expect(readFileSync(join(app.dir, 'node_modules', 'strongroom', 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} strongroom contributors/);
+    expect(readFileSync(join(app.dir, 'node_modules', 'strongroom', 'LICENSE'), 'utf8')).toMatch(
+      /^MIT License\n\nCopyright \(c\) \d{4} strongroom contributors/,
+    );
     expect(manifest.repository.url).toContain('github.com/strongroom/strongroom');
     expect(manifest.homepage).toMatch(/^https:\/\/github\.com\/strongroom\/strongroom/);
     expect(manifest.bugs.url).toBe('https://github.com/strongroom/strongroom/issues');
@@ -104,7 +130,9 @@ describe('npm pack into a new app', () => {
   }, 120_000);
 
   it("type-checks the README's TypeScript in the app", () => {
-    const files = runnableBlocks('README.md').filter((block) => block.language === 'ts').map((block) => app.write(block));
+    const files = runnableBlocks('README.md')
+      .filter((block) => block.language === 'ts')
+      .map((block) => app.write(block));
     const result = app.typecheck(files);
     expect(result.output).toBe('');
     expect(result.status).toBe(0);

@@ -27,7 +27,10 @@ describe('the published build', () => {
     const outDir = mkdtempSync(join(tmpdir(), 'strongroom-build-'));
     try {
       const tsup = join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js');
-      const build = spawnSync(process.execPath, [tsup, '--no-dts', '--no-sourcemap', '--out-dir', outDir], { cwd: root, encoding: 'utf8' });
+      const build = spawnSync(process.execPath, [tsup, '--no-dts', '--no-sourcemap', '--out-dir', outDir], {
+        cwd: root,
+        encoding: 'utf8',
+      });
       expect(build.status).toBe(0);
       expect(build.stdout + build.stderr).toContain('Build success');
       expect(build.stdout + build.stderr).not.toMatch(/warn/i);
@@ -45,7 +48,10 @@ describe('the published build', () => {
   ])('changes no global when imported as %s', (_, inputType, load) => {
     const globals = `[...Reflect.ownKeys(globalThis), ...Reflect.ownKeys(Reflect)].map(String).filter((k) => !k.startsWith('__zod_')).sort().join(',')`;
     const script = `const before = ${globals}; ${load} console.log(JSON.stringify({ same: before === ${globals}, getMetadata: typeof Reflect.getMetadata }));`;
-    expect(JSON.parse(node([`--input-type=${inputType}`, '-e', script]))).toEqual({ same: true, getMetadata: 'undefined' });
+    expect(JSON.parse(node([`--input-type=${inputType}`, '-e', script]))).toEqual({
+      same: true,
+      getMetadata: 'undefined',
+    });
   });
 
   const probe = `
@@ -74,7 +80,15 @@ describe('the published build', () => {
     const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
     expect(pkg.engines.node).toBe('>=20.19');
     const types = readFileSync(`${root}dist/index.d.ts`, 'utf8');
-    for (const name of ['Storage', 'Clock', 'CloudProvider', 'EngineRequest', 'EngineResponse', 'AuthGrant', 'MemoryStorage']) {
+    for (const name of [
+      'Storage',
+      'Clock',
+      'CloudProvider',
+      'EngineRequest',
+      'EngineResponse',
+      'AuthGrant',
+      'MemoryStorage',
+    ]) {
       expect(types).toContain(name);
     }
     expect(readFileSync(`${root}dist/index.d.cts`, 'utf8')).toContain('MemoryStorage');

@@ -17,7 +17,10 @@ describe('the route tables of the docs', () => {
   it('name every path with fields, and only paths that exist', () => {
     const doc = ROUTE_DOCS.find(({ name }) => name === 'kv')!;
     const text = readFileSync(join(root, doc.file), 'utf8');
-    const withoutData = text.replace(/<!-- fields:kv data\/:path begin -->[\s\S]*?<!-- fields:kv data\/:path end -->\n/, '');
+    const withoutData = text.replace(
+      /<!-- fields:kv data\/:path begin -->[\s\S]*?<!-- fields:kv data\/:path end -->\n/,
+      '',
+    );
     expect(() => renderDoc(withoutData, doc)).toThrow('docs/kv.md has no table of the fields of data/:path');
     const unknown = `${text}\n<!-- fields:kv nowhere/:path begin -->\n<!-- fields:kv nowhere/:path end -->\n`;
     expect(() => renderDoc(unknown, doc)).toThrow('names nowhere/:path, which no route has');

@@ -1,14 +1,23 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ts from 'typescript';
-import { createDocApp, documentationFiles, linkRepository, root, runnableBlocks, type DocApp, type DocBlock } from '../support/doc-blocks.js';
+import {
+  createDocApp,
+  documentationFiles,
+  linkRepository,
+  root,
+  runnableBlocks,
+  type DocApp,
+  type DocBlock,
+} from '../support/doc-blocks.js';
 
 /** Casts and non-null assertions: what a user should never need to read our results. */
 function castsIn(block: DocBlock): string[] {
   const source = ts.createSourceFile('block.ts', block.code, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
   const found: string[] = [];
   const visit = (node: ts.Node) => {
-    const isConst = ts.isAsExpression(node) && ts.isTypeReferenceNode(node.type) && node.type.typeName.getText(source) === 'const';
+    const isConst =
+      ts.isAsExpression(node) && ts.isTypeReferenceNode(node.type) && node.type.typeName.getText(source) === 'const';
     if ((ts.isAsExpression(node) && !isConst) || ts.isTypeAssertionExpression(node) || ts.isNonNullExpression(node)) {
       found.push(node.getText(source));
     }
@@ -42,8 +51,12 @@ describe('the runnable blocks of the documentation', () => {
     expect(result.status).toBe(0);
   }, 120_000);
 
-  it.each(blocks.map((block) => [`${block.file}:${block.line}`, block] as const))('%s runs and its assertions hold', (_, block) => {
-    const result = app.run(app.write(block));
-    expect(result.status, result.output).toBe(0);
-  }, 60_000);
+  it.each(blocks.map((block) => [`${block.file}:${block.line}`, block] as const))(
+    '%s runs and its assertions hold',
+    (_, block) => {
+      const result = app.run(app.write(block));
+      expect(result.status, result.output).toBe(0);
+    },
+    60_000,
+  );
 });

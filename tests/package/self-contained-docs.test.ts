@@ -20,14 +20,18 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return entry.name === 'fixtures' ? [] : sourceFiles(path);
-    return /\.(ts|mjs|js)$/.test(entry.name) && path !== relative(root, new URL(import.meta.url).pathname) ? [path] : [];
+    return /\.(ts|mjs|js)$/.test(entry.name) && path !== relative(root, new URL(import.meta.url).pathname)
+      ? [path]
+      : [];
   });
 }
 
 function citations(file: string): string[] {
   const lines = readFileSync(join(root, file), 'utf8').split('\n');
   return lines.flatMap((line, index) =>
-    INTERNAL_REFERENCES.filter(([, pattern]) => pattern.test(line)).map(([what]) => `${file}:${index + 1}: ${what}: ${line.trim()}`),
+    INTERNAL_REFERENCES.filter(([, pattern]) => pattern.test(line)).map(
+      ([what]) => `${file}:${index + 1}: ${what}: ${line.trim()}`,
+    ),
   );
 }
 

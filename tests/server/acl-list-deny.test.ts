@@ -16,7 +16,14 @@ let token: string;
 let segmentToken: string;
 const send = (options: Parameters<typeof request>[1]) => request(started.url, options);
 const tokenFor = async (policy: string) =>
-  (await send({ method: 'POST', path: '/v1/auth/token/create', token: started.rootToken, body: { policies: [policy] } })).json.auth.client_token as string;
+  (
+    await send({
+      method: 'POST',
+      path: '/v1/auth/token/create',
+      token: started.rootToken,
+      body: { policies: [policy] },
+    })
+  ).json.auth.client_token as string;
 const list = (path: string, as = token) => send({ method: 'LIST', path: `/v1/${path}`, token: as });
 
 const POLICY = `
@@ -62,12 +69,15 @@ describe('LIST past a deny on the folder glob', () => {
     expect(detailed.json.data.key_info.a.current_version).toBe(1);
   });
 
-  it.each(['secret/metadata/private/', 'secret/metadata/private', 'secret/detailed-metadata/private/'])('refuses LIST %s with 403 and no names', async (path) => {
-    const refused = await list(path);
-    expect(refused.status).toBe(403);
-    expect(refused.json).toEqual({ errors: ['permission denied'] });
-    expect(refused.text).not.toContain('"b"');
-  });
+  it.each(['secret/metadata/private/', 'secret/metadata/private', 'secret/detailed-metadata/private/'])(
+    'refuses LIST %s with 403 and no names',
+    async (path) => {
+      const refused = await list(path);
+      expect(refused.status).toBe(403);
+      expect(refused.json).toEqual({ errors: ['permission denied'] });
+      expect(refused.text).not.toContain('"b"');
+    },
+  );
 
   it('refuses the same listing asked as GET ?list=true', async () => {
     const refused = await send({ path: '/v1/secret/metadata/private/?list=true', token });
@@ -81,7 +91,12 @@ describe('LIST past a deny on the folder glob', () => {
   });
 
   it('reports deny for the folder in sys/capabilities-self', async () => {
-    const paths = ['secret/metadata/private/', 'secret/detailed-metadata/private/', 'secret/metadata/public/', 'secret/metadata/private/shared/'];
+    const paths = [
+      'secret/metadata/private/',
+      'secret/detailed-metadata/private/',
+      'secret/metadata/public/',
+      'secret/metadata/private/shared/',
+    ];
     const answer = await send({ method: 'POST', path: '/v1/sys/capabilities-self', token, body: { paths } });
     expect(answer.status).toBe(200);
     expect(answer.json.data).toMatchObject({
@@ -97,8 +112,16 @@ describe('LIST past a deny on the folder glob', () => {
     expect(listed.status).toBe(200);
     expect(listed.json.data.keys).toEqual(['a']);
     const paths = ['secret/metadata/public/', 'secret/metadata/public/a'];
-    const answer = await send({ method: 'POST', path: '/v1/sys/capabilities-self', token: segmentToken, body: { paths } });
-    expect(answer.json.data).toMatchObject({ 'secret/metadata/public/': ['read', 'list'], 'secret/metadata/public/a': ['read'] });
+    const answer = await send({
+      method: 'POST',
+      path: '/v1/sys/capabilities-self',
+      token: segmentToken,
+      body: { paths },
+    });
+    expect(answer.json.data).toMatchObject({
+      'secret/metadata/public/': ['read', 'list'],
+      'secret/metadata/public/a': ['read'],
+    });
     // The segment rule does not reach a folder two levels down: only the read-only glob matches there.
     expect((await list('secret/metadata/private/shared/', segmentToken)).status).toBe(403);
   });
@@ -107,7 +130,8 @@ describe('LIST past a deny on the folder glob', () => {
 describe('a JSON policy that names a path twice', () => {
   // A policy text with the path "secret/data/public/*" as a key twice in one object, then once more in a second
   // "path" member: every stanza counts, so the deny holds whatever order the stanzas come in.
-  const stanza = (capabilities: string[]) => `"secret/data/public/*": {"capabilities": ${JSON.stringify(capabilities)}}`;
+  const stanza = (capabilities: string[]) =>
+    `"secret/data/public/*": {"capabilities": ${JSON.stringify(capabilities)}}`;
   const policies = {
     'deny-first': `{"path": {${stanza(['deny'])}, ${stanza(['read', 'list'])}}}`,
     'deny-last': `{"path": {${stanza(['read', 'list'])}, ${stanza(['deny'])}}}`,
@@ -115,19 +139,37 @@ describe('a JSON policy that names a path twice', () => {
   };
 
   it.each(Object.keys(policies))('%s: the deny holds over HTTP', async (name) => {
-    const stored = await send({ method: 'PUT', path: `/v1/sys/policies/acl/${name}`, token: started.rootToken, body: { policy: policies[name as keyof typeof policies] } });
+    const stored = await send({
+      method: 'PUT',
+      path: `/v1/sys/policies/acl/${name}`,
+      token: started.rootToken,
+      body: { policy: policies[name as keyof typeof policies] },
+    });
     expect(stored.status).toBe(204);
     const caller = await tokenFor(name);
     expect((await send({ path: '/v1/secret/data/public/a', token: caller })).status).toBe(403);
-    const answer = await send({ method: 'POST', path: '/v1/sys/capabilities-self', token: caller, body: { paths: ['secret/data/public/a'] } });
+    const answer = await send({
+      method: 'POST',
+      path: '/v1/sys/capabilities-self',
+      token: caller,
+      body: { paths: ['secret/data/public/a'] },
+    });
     expect(answer.json.data['secret/data/public/a']).toEqual(['deny']);
   });
 
   it('merges grants as HCL does: the capabilities of both stanzas add up', async () => {
     const policy = `{"path": {${stanza(['read'])}, "secret/data/public/*": {"capabilities": ["update"]}}}`;
-    expect((await send({ method: 'PUT', path: '/v1/sys/policies/acl/merged', token: started.rootToken, body: { policy } })).status).toBe(204);
+    expect(
+      (await send({ method: 'PUT', path: '/v1/sys/policies/acl/merged', token: started.rootToken, body: { policy } }))
+        .status,
+    ).toBe(204);
     const caller = await tokenFor('merged');
-    const answer = await send({ method: 'POST', path: '/v1/sys/capabilities-self', token: caller, body: { paths: ['secret/data/public/a'] } });
+    const answer = await send({
+      method: 'POST',
+      path: '/v1/sys/capabilities-self',
+      token: caller,
+      body: { paths: ['secret/data/public/a'] },
+    });
     expect(answer.json.data['secret/data/public/a']).toEqual(['read', 'update']);
     expect((await send({ path: '/v1/secret/data/public/a', token: caller })).status).toBe(200);
   });
@@ -135,19 +177,36 @@ describe('a JSON policy that names a path twice', () => {
 
 describe("OpenBao's tables through sys/capabilities-self", () => {
   async function capabilitiesOf(name: string, policy: string, paths: string[]): Promise<Record<string, string[]>> {
-    expect((await send({ method: 'PUT', path: `/v1/sys/policies/acl/${name}`, token: started.rootToken, body: { policy } })).status).toBe(204);
-    const answer = await send({ method: 'POST', path: '/v1/sys/capabilities-self', token: await tokenFor(name), body: { paths } });
+    expect(
+      (await send({ method: 'PUT', path: `/v1/sys/policies/acl/${name}`, token: started.rootToken, body: { policy } }))
+        .status,
+    ).toBe(204);
+    const answer = await send({
+      method: 'POST',
+      path: '/v1/sys/capabilities-self',
+      token: await tokenFor(name),
+      body: { paths },
+    });
     expect(answer.status).toBe(200);
     return answer.json.data;
   }
 
   it('TestACL_Capabilities', async () => {
-    const answered = await capabilitiesOf('openbao-dev', ACL_POLICY, CAPABILITIES.map(([path]) => path));
+    const answered = await capabilitiesOf(
+      'openbao-dev',
+      ACL_POLICY,
+      CAPABILITIES.map(([path]) => path),
+    );
     for (const [path, expected] of CAPABILITIES) expect([path, answered[path]]).toEqual([path, expected]);
   });
 
   it('TestACL_ListScanWildcardDeny', async () => {
-    const answered = await capabilitiesOf('openbao-list', LIST_SCAN_DENY_POLICY, LIST_SCAN_DENY.map(([path]) => `${path}/`));
-    for (const [path, allowed] of LIST_SCAN_DENY) expect([path, answered[`${path}/`]!.includes('list')]).toEqual([path, allowed]);
+    const answered = await capabilitiesOf(
+      'openbao-list',
+      LIST_SCAN_DENY_POLICY,
+      LIST_SCAN_DENY.map(([path]) => `${path}/`),
+    );
+    for (const [path, allowed] of LIST_SCAN_DENY)
+      expect([path, answered[`${path}/`]!.includes('list')]).toEqual([path, allowed]);
   });
 });

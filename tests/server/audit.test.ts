@@ -12,7 +12,11 @@ import { builtCli, dataDir, request, startServer, type Started } from './harness
 let started: Started;
 let file: string;
 const send = (options: Parameters<typeof request>[1]) => request(started.url, options);
-const entries = () => readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
+const entries = () =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, any>);
 
 beforeAll(async () => {
   file = join(mkdtempSync(join(tmpdir(), 'strongroom-audit-')), 'audit.log');
@@ -23,8 +27,18 @@ afterAll(() => started?.stop());
 
 describe('the audit file', () => {
   it('has one request and one response entry per request, with no secret in clear', async () => {
-    const write = await send({ method: 'POST', path: '/v1/secret/data/app/db', token: 'sr.audit-root', body: { data: { password: 'hunter2' } } });
-    const created = await send({ method: 'POST', path: '/v1/auth/token/create', token: 'sr.audit-root', body: { policies: ['default'] } });
+    const write = await send({
+      method: 'POST',
+      path: '/v1/secret/data/app/db',
+      token: 'sr.audit-root',
+      body: { data: { password: 'hunter2' } },
+    });
+    const created = await send({
+      method: 'POST',
+      path: '/v1/auth/token/create',
+      token: 'sr.audit-root',
+      body: { policies: ['default'] },
+    });
     expect(write.status).toBe(200);
     const logged = entries();
     expect(logged.map((entry) => `${entry.type} ${entry.request.path}`)).toEqual([
@@ -34,14 +48,22 @@ describe('the audit file', () => {
       'response auth/token/create',
     ]);
     const [request, response] = logged;
-    expect(request!.request).toMatchObject({ id: response!.request.id, operation: 'update', mount_type: 'kv', path: 'secret/data/app/db', remote_address: '127.0.0.1', namespace: { id: 'root' } });
+    expect(request!.request).toMatchObject({
+      id: response!.request.id,
+      operation: 'update',
+      mount_type: 'kv',
+      path: 'secret/data/app/db',
+      remote_address: '127.0.0.1',
+      namespace: { id: 'root' },
+    });
     expect(request!.request.data.data.password).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
     expect(request!.auth).toMatchObject({ display_name: 'root', policies: ['root'] });
     expect(response!.response.data.version).toBe(1);
     expect(response!.response.data.created_time).toMatch(/^hmac-sha256:/);
     expect(logged[3]!.response.auth.client_token).toMatch(/^hmac-sha256:/);
     const text = readFileSync(file, 'utf8');
-    for (const secret of ['hunter2', 'sr.audit-root', created.json.auth.client_token, created.json.auth.accessor]) expect(text).not.toContain(secret);
+    for (const secret of ['hunter2', 'sr.audit-root', created.json.auth.client_token, created.json.auth.accessor])
+      expect(text).not.toContain(secret);
   });
 
   it('logs refusals with their error', async () => {
@@ -52,10 +74,21 @@ describe('the audit file', () => {
   });
 
   it('sys/audit lists the device and sys/audit-hash gives the HMAC written for a value', async () => {
-    expect((await send({ path: '/v1/sys/audit', token: 'sr.audit-root' })).json.data['file/']).toMatchObject({ type: 'file', options: { file_path: file } });
-    const hash = await send({ method: 'POST', path: '/v1/sys/audit-hash/file', token: 'sr.audit-root', body: { input: 'hunter2' } });
+    expect((await send({ path: '/v1/sys/audit', token: 'sr.audit-root' })).json.data['file/']).toMatchObject({
+      type: 'file',
+      options: { file_path: file },
+    });
+    const hash = await send({
+      method: 'POST',
+      path: '/v1/sys/audit-hash/file',
+      token: 'sr.audit-root',
+      body: { input: 'hunter2' },
+    });
     expect(readFileSync(file, 'utf8')).toContain(hash.json.data.hash);
-    expect((await send({ method: 'POST', path: '/v1/sys/audit-hash/nowhere', token: 'sr.audit-root', body: { input: 'x' } })).status).toBe(400);
+    expect(
+      (await send({ method: 'POST', path: '/v1/sys/audit-hash/nowhere', token: 'sr.audit-root', body: { input: 'x' } }))
+        .status,
+    ).toBe(400);
   });
 });
 
@@ -64,11 +97,18 @@ describe('an audit file that cannot be opened at start', () => {
   // that answers 500 to everything, its health check included.
   it('stops createServer and the command with a clear error', async () => {
     const app = createServer({ auditFile: '/nonexistent-strongroom-folder/audit.log', log: () => undefined });
-    await expect(app.ready()).rejects.toThrow(/audit file .*\/nonexistent-strongroom-folder\/audit\.log.* cannot be opened/);
+    await expect(app.ready()).rejects.toThrow(
+      /audit file .*\/nonexistent-strongroom-folder\/audit\.log.* cannot be opened/,
+    );
     await expect(app.listen({ port: 0 })).rejects.toThrow(/cannot be opened/);
 
     const child = spawn(process.execPath, [await builtCli(), 'server'], {
-      env: { ...process.env, PORT: '0', STRONGROOM_DATA_DIR: dataDir(), STRONGROOM_AUDIT_FILE: '/nonexistent-strongroom-folder/audit.log' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        STRONGROOM_DATA_DIR: dataDir(),
+        STRONGROOM_AUDIT_FILE: '/nonexistent-strongroom-folder/audit.log',
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let output = '';
@@ -80,12 +120,15 @@ describe('an audit file that cannot be opened at start', () => {
 });
 
 describe('an audit device that cannot write', () => {
-  it.each([
-    ['a full device', '/dev/full'],
-  ])('turns requests away with a clear error: %s', async (_, path) => {
+  it.each([['a full device', '/dev/full']])('turns requests away with a clear error: %s', async (_, path) => {
     const blocked = await startServer({ auditFile: path, rootToken: 'sr.blocked-root' });
     try {
-      const write = await request(blocked.url, { method: 'POST', path: '/v1/secret/data/x', token: 'sr.blocked-root', body: { data: { a: 'b' } } });
+      const write = await request(blocked.url, {
+        method: 'POST',
+        path: '/v1/secret/data/x',
+        token: 'sr.blocked-root',
+        body: { data: { a: 'b' } },
+      });
       expect(write.status).toBe(500);
       expect(write.json).toEqual({ errors: ['audit log could not be written: the request is refused'] });
       // Nothing happened: with the device gone, the server reads nothing either.
@@ -121,7 +164,7 @@ describe('a body nested deeper than any engine accepts', () => {
 describe('an ec2 login in the audit file', () => {
   // The nonce an ec2 login generates is the instance's credential for its later logins: with it, whoever reads the
   // instance's (unsecret) identity document could log in as the instance. Other token metadata stays readable.
-  it('shows the token metadata but not the nonce, in the login answer and in the token holder\'s requests', async () => {
+  it("shows the token metadata but not the nonce, in the login answer and in the token holder's requests", async () => {
     const aws = await FakeAws.start();
     const auditFile = join(mkdtempSync(join(tmpdir(), 'strongroom-audit-')), 'audit.log');
     const server = await startServer({ auditFile, rootToken: 'sr.nonce-root' });
@@ -129,27 +172,62 @@ describe('an ec2 login in the audit file', () => {
       const account = '111122223333';
       aws.createUser({ accountId: account, userName: 'strongroom' });
       const key = aws.createAccessKey(account, 'strongroom');
-      const instance = aws.addInstance({ accountId: account, region: 'eu-west-1', instanceId: 'i-0123456789abcdef0', imageId: 'ami-0abc1234' });
+      const instance = aws.addInstance({
+        accountId: account,
+        region: 'eu-west-1',
+        instanceId: 'i-0123456789abcdef0',
+        imageId: 'ami-0abc1234',
+      });
       const signer = await IdentityDocumentSigner.create();
-      const admin = (path: string, body: object) => request(server.url, { method: 'POST', path: `/v1/auth/cloud/${path}`, token: 'sr.nonce-root', body });
-      await admin('config/client', { access_key: key.accessKeyId, secret_key: key.secretAccessKey, endpoint: aws.url, iam_endpoint: aws.url, sts_endpoint: aws.url });
+      const admin = (path: string, body: object) =>
+        request(server.url, { method: 'POST', path: `/v1/auth/cloud/${path}`, token: 'sr.nonce-root', body });
+      await admin('config/client', {
+        access_key: key.accessKeyId,
+        secret_key: key.secretAccessKey,
+        endpoint: aws.url,
+        iam_endpoint: aws.url,
+        sts_endpoint: aws.url,
+      });
       await admin('config/certificate/test-ca', { aws_public_cert: signer.certificatePem, type: 'pkcs7' });
       await admin('role/web', { auth_type: 'ec2', bound_ami_id: ['ami-0abc1234'], token_policies: ['default'] });
 
-      const login = await request(server.url, { method: 'POST', path: '/v1/auth/cloud/login', body: { role: 'web', pkcs7: signer.sign(instance).pkcs7 } });
+      const login = await request(server.url, {
+        method: 'POST',
+        path: '/v1/auth/cloud/login',
+        body: { role: 'web', pkcs7: signer.sign(instance).pkcs7 },
+      });
       expect(login.status).toBe(200);
       const nonce: string = login.json.auth.metadata.nonce;
       expect(nonce).toMatch(/\S{16,}/);
-      expect((await request(server.url, { path: '/v1/auth/token/lookup-self', token: login.json.auth.client_token })).status).toBe(200);
+      expect(
+        (await request(server.url, { path: '/v1/auth/token/lookup-self', token: login.json.auth.client_token })).status,
+      ).toBe(200);
 
       const text = readFileSync(auditFile, 'utf8');
       expect(text).not.toContain(nonce);
-      const logged = text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
-      const loginAnswer = logged.find((entry) => entry.type === 'response' && entry.request.path === 'auth/cloud/login')!;
-      expect(loginAnswer.response.auth.metadata).toMatchObject({ role: 'web', auth_type: 'ec2', account_id: account, nonce: expect.stringMatching(/^hmac-sha256:[0-9a-f]{64}$/) });
-      const lookup = logged.find((entry) => entry.type === 'request' && entry.request.path === 'auth/token/lookup-self')!;
+      const logged = text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, any>);
+      const loginAnswer = logged.find(
+        (entry) => entry.type === 'response' && entry.request.path === 'auth/cloud/login',
+      )!;
+      expect(loginAnswer.response.auth.metadata).toMatchObject({
+        role: 'web',
+        auth_type: 'ec2',
+        account_id: account,
+        nonce: expect.stringMatching(/^hmac-sha256:[0-9a-f]{64}$/),
+      });
+      const lookup = logged.find(
+        (entry) => entry.type === 'request' && entry.request.path === 'auth/token/lookup-self',
+      )!;
       expect(lookup.auth.metadata).toMatchObject({ role: 'web', nonce: expect.stringMatching(/^hmac-sha256:/) });
-      const hash = await request(server.url, { method: 'POST', path: '/v1/sys/audit-hash/file', token: 'sr.nonce-root', body: { input: nonce } });
+      const hash = await request(server.url, {
+        method: 'POST',
+        path: '/v1/sys/audit-hash/file',
+        token: 'sr.nonce-root',
+        body: { input: nonce },
+      });
       expect(lookup.auth.metadata.nonce).toBe(hash.json.data.hash);
     } finally {
       await server.stop();
@@ -162,9 +240,24 @@ describe('an error that quotes what the client sent', () => {
   // Error text stays readable in the log, but a value the client sent, quoted back in it, is hashed like everywhere
   // else: a secret written in the wrong shape (`"data": "<password>"`) must not land in the log in clear.
   it.each([
-    ['a KV value that is not an object', '/v1/secret/data/app/wrong', { data: 'hunter2-in-the-wrong-place' }, 'hunter2-in-the-wrong-place'],
-    ['a nonce given as a list', '/v1/auth/cloud/login', { role: 'web', pkcs7: 'x', nonce: ['a-secret-nonce'] }, 'a-secret-nonce'],
-    ['a duration that is not one', '/v1/auth/token/create', { ttl: 'sr.pasted-token-by-mistake' }, 'sr.pasted-token-by-mistake'],
+    [
+      'a KV value that is not an object',
+      '/v1/secret/data/app/wrong',
+      { data: 'hunter2-in-the-wrong-place' },
+      'hunter2-in-the-wrong-place',
+    ],
+    [
+      'a nonce given as a list',
+      '/v1/auth/cloud/login',
+      { role: 'web', pkcs7: 'x', nonce: ['a-secret-nonce'] },
+      'a-secret-nonce',
+    ],
+    [
+      'a duration that is not one',
+      '/v1/auth/token/create',
+      { ttl: 'sr.pasted-token-by-mistake' },
+      'sr.pasted-token-by-mistake',
+    ],
   ])('hashes it: %s', async (_, path, body, secret) => {
     const answer = await send({ method: 'POST', path, token: 'sr.audit-root', body });
     expect(answer.status).toBe(400);
@@ -172,7 +265,12 @@ describe('an error that quotes what the client sent', () => {
     const last = entries().at(-1)!;
     expect(last.type).toBe('response');
     expect(JSON.stringify(last)).not.toContain(secret);
-    const hash = await send({ method: 'POST', path: '/v1/sys/audit-hash/file', token: 'sr.audit-root', body: { input: secret } });
+    const hash = await send({
+      method: 'POST',
+      path: '/v1/sys/audit-hash/file',
+      token: 'sr.audit-root',
+      body: { input: secret },
+    });
     expect(last.error).toContain(hash.json.data.hash);
   });
 });

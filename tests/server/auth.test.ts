@@ -32,11 +32,16 @@ function iamLogin(role: string, key = clientKey, serverId = SERVER_ID) {
       host: 'sts.amazonaws.com',
       path: '/',
       body,
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded; charset=utf-8', 'X-Vault-AWS-IAM-Server-ID': serverId },
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded; charset=utf-8',
+        'X-Vault-AWS-IAM-Server-ID': serverId,
+      },
     },
     key,
   );
-  const headers = Object.fromEntries(Object.entries(signed.headers ?? {}).map(([name, value]) => [name, [String(value)]]));
+  const headers = Object.fromEntries(
+    Object.entries(signed.headers ?? {}).map(([name, value]) => [name, [String(value)]]),
+  );
   return {
     role,
     iam_http_request_method: 'POST',
@@ -64,12 +69,26 @@ beforeAll(async () => {
   clock = new ManualClock(new Date());
   started = await startServer({
     clock,
-    env: { CLOUD_ACCESS_KEY: operatorKey.accessKeyId, CLOUD_SECRET_KEY: operatorKey.secretAccessKey, CLOUD_REGION: 'us-east-1' },
+    env: {
+      CLOUD_ACCESS_KEY: operatorKey.accessKeyId,
+      CLOUD_SECRET_KEY: operatorKey.secretAccessKey,
+      CLOUD_REGION: 'us-east-1',
+    },
   });
   admin = vault({ endpoint: started.url, token: started.rootToken });
 
-  await admin.write('auth/cloud/config/client', { sts_endpoint: aws.url, iam_endpoint: aws.url, iam_server_id_header_value: SERVER_ID });
-  const role = { auth_type: 'iam', bound_iam_principal_arn: [webUser.arn], token_policies: ['web-reader'], token_ttl: 600, token_max_ttl: 1200 };
+  await admin.write('auth/cloud/config/client', {
+    sts_endpoint: aws.url,
+    iam_endpoint: aws.url,
+    iam_server_id_header_value: SERVER_ID,
+  });
+  const role = {
+    auth_type: 'iam',
+    bound_iam_principal_arn: [webUser.arn],
+    token_policies: ['web-reader'],
+    token_ttl: 600,
+    token_max_ttl: 1200,
+  };
   await admin.write('auth/cloud/role/web', role);
   await admin.write('auth/cloud/role/twice', { ...role, token_num_uses: 2 });
   await admin.write('sys/policies/acl/web-reader', {
@@ -109,14 +128,22 @@ describe('IAM login', () => {
   });
 
   it('refuses a request signed for another server and issues nothing', async () => {
-    const refused = await send({ method: 'POST', path: '/v1/auth/cloud/login', body: iamLogin('web', clientKey, 'someone-else') });
+    const refused = await send({
+      method: 'POST',
+      path: '/v1/auth/cloud/login',
+      body: iamLogin('web', clientKey, 'someone-else'),
+    });
     expect([400, 403]).toContain(refused.status);
     expect(refused.json.errors[0]).toContain('someone-else');
     expect(refused.text).not.toContain('client_token');
   });
 
   it('refuses a login signed with an unknown key with 403', async () => {
-    const refused = await send({ method: 'POST', path: '/v1/auth/cloud/login', body: iamLogin('web', { accessKeyId: 'AKIAUNKNOWN', secretAccessKey: 'x' }) });
+    const refused = await send({
+      method: 'POST',
+      path: '/v1/auth/cloud/login',
+      body: iamLogin('web', { accessKeyId: 'AKIAUNKNOWN', secretAccessKey: 'x' }),
+    });
     expect(refused.status).toBe(403);
   });
 });
@@ -147,8 +174,14 @@ describe('a policy-restricted token', () => {
   });
 
   it('reports its capabilities', async () => {
-    const answer = await client.write('sys/capabilities-self', { paths: ['secret/data/web/db', 'secret/data/web/admin', 'secret/data/other/x'] });
-    expect(answer.data).toMatchObject({ 'secret/data/web/db': ['read'], 'secret/data/web/admin': ['deny'], 'secret/data/other/x': ['deny'] });
+    const answer = await client.write('sys/capabilities-self', {
+      paths: ['secret/data/web/db', 'secret/data/web/admin', 'secret/data/other/x'],
+    });
+    expect(answer.data).toMatchObject({
+      'secret/data/web/db': ['read'],
+      'secret/data/web/admin': ['deny'],
+      'secret/data/other/x': ['deny'],
+    });
   });
 });
 
@@ -169,7 +202,11 @@ describe('token lifecycle', () => {
 
     clock.advance(400);
     const renewed = await client.tokenRenewSelf();
-    expect(renewed.auth).toMatchObject({ client_token: login.auth.client_token, lease_duration: 600, policies: ['default', 'web-reader'] });
+    expect(renewed.auth).toMatchObject({
+      client_token: login.auth.client_token,
+      lease_duration: 600,
+      policies: ['default', 'web-reader'],
+    });
 
     clock.advance(500);
     const capped = await client.tokenRenewSelf();

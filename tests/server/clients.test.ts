@@ -39,7 +39,10 @@ afterAll(() => {
 describe('node-vault', () => {
   it('manages policies, creates, looks up, renews and revokes tokens, and uses KV', async () => {
     const admin = vault({ endpoint: url, token: ROOT });
-    await admin.addPolicy({ name: 'nv-app', rules: 'path "secret/data/nv/*" { capabilities = ["create", "read", "update"] }' });
+    await admin.addPolicy({
+      name: 'nv-app',
+      rules: 'path "secret/data/nv/*" { capabilities = ["create", "read", "update"] }',
+    });
     expect((await admin.policies()).policies).toContain('nv-app');
     const created = await admin.tokenCreate({ policies: ['nv-app'], ttl: '1h' });
     // node-vault adopts the token a tokenCreate answers (its tokenSource rule); the admin goes on as root.
@@ -51,16 +54,23 @@ describe('node-vault', () => {
     expect((await failure(app.write('secret/data/other', { data: { x: 1 } }))).statusCode).toBe(403);
     expect((await app.tokenLookupSelf()).data.policies).toEqual(['default', 'nv-app']);
     expect((await admin.tokenLookup({ token: created.auth.client_token })).data.accessor).toBe(created.auth.accessor);
-    expect((await admin.tokenLookupAccessor({ accessor: created.auth.accessor })).data.policies).toEqual(['default', 'nv-app']);
+    expect((await admin.tokenLookupAccessor({ accessor: created.auth.accessor })).data.policies).toEqual([
+      'default',
+      'nv-app',
+    ]);
     expect((await app.tokenRenewSelf({ increment: '2h' })).auth.lease_duration).toBe(7200);
-    expect((await admin.tokenRenew({ token: created.auth.client_token, increment: 600 })).auth.lease_duration).toBe(600);
+    expect((await admin.tokenRenew({ token: created.auth.client_token, increment: 600 })).auth.lease_duration).toBe(
+      600,
+    );
     admin.token = ROOT;
     await admin.tokenRevoke({ token: created.auth.client_token });
     expect((await failure(app.tokenLookupSelf())).statusCode).toBe(403);
     const other = await admin.tokenCreate({ policies: ['nv-app'] });
     admin.token = ROOT;
     await admin.tokenRevokeAccessor({ accessor: other.auth.accessor });
-    expect((await failure(vault({ endpoint: url, token: other.auth.client_token }).tokenLookupSelf())).statusCode).toBe(403);
+    expect((await failure(vault({ endpoint: url, token: other.auth.client_token }).tokenLookupSelf())).statusCode).toBe(
+      403,
+    );
     await admin.removePolicy({ name: 'nv-app' });
   });
 });
@@ -68,7 +78,9 @@ describe('node-vault', () => {
 describe('python3-hvac', () => {
   it('manages policies, the token API and KV v2', async () => {
     const script = new URL('./clients/hvac_drive.py', import.meta.url).pathname;
-    const { stdout } = await promisify(execFile)('/usr/bin/python3', [script], { env: { ...process.env, VAULT_ADDR: url, VAULT_TOKEN: ROOT } });
+    const { stdout } = await promisify(execFile)('/usr/bin/python3', [script], {
+      env: { ...process.env, VAULT_ADDR: url, VAULT_TOKEN: ROOT },
+    });
     const report = JSON.parse(stdout);
     expect(report).toEqual({
       authenticated: true,

@@ -22,7 +22,10 @@ interface Running {
 }
 
 async function serve(env: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, [await builtCli(), 'server'], { env: { ...process.env, PORT: '0', STRONGROOM_ROOT_TOKEN: '', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [await builtCli(), 'server'], {
+    env: { ...process.env, PORT: '0', STRONGROOM_ROOT_TOKEN: '', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   running.push(child);
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   let banner = '';
@@ -48,15 +51,23 @@ describe('restarts over SQLite', () => {
     expect(first.banner).toContain('created the root key file');
     const send = (url: string, options: Parameters<typeof request>[1]) => request(url, { token: root, ...options });
 
-    expect((await send(first.url, { method: 'PUT', path: '/v1/sys/policies/acl/kept', body: { policy: POLICY } })).status).toBe(204);
-    expect((await send(first.url, { method: 'POST', path: '/v1/secret/data/kept/db', body: { data: { password: SECRET } } })).status).toBe(200);
-    const create = async (url: string, body: object) => (await send(url, { method: 'POST', path: '/v1/auth/token/create', body })).json.auth.client_token as string;
+    expect(
+      (await send(first.url, { method: 'PUT', path: '/v1/sys/policies/acl/kept', body: { policy: POLICY } })).status,
+    ).toBe(204);
+    expect(
+      (await send(first.url, { method: 'POST', path: '/v1/secret/data/kept/db', body: { data: { password: SECRET } } }))
+        .status,
+    ).toBe(200);
+    const create = async (url: string, body: object) =>
+      (await send(url, { method: 'POST', path: '/v1/auth/token/create', body })).json.auth.client_token as string;
     const live = await create(first.url, { policies: ['kept'] });
     const revoked = await create(first.url, { policies: ['kept'] });
     const shortLived = await create(first.url, { policies: ['kept'], ttl: '1s' });
     const limited = await create(first.url, { policies: ['kept'], num_uses: 2 });
     expect((await send(first.url, { path: '/v1/secret/data/kept/db', token: limited })).status).toBe(200);
-    expect((await send(first.url, { method: 'POST', path: '/v1/auth/token/revoke', body: { token: revoked } })).status).toBe(204);
+    expect(
+      (await send(first.url, { method: 'POST', path: '/v1/auth/token/revoke', body: { token: revoked } })).status,
+    ).toBe(204);
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
 
@@ -73,9 +84,19 @@ describe('restarts over SQLite', () => {
     expect((await send(second.url, { path: '/v1/secret/data/kept/db', token: limited })).status).toBe(200);
     expect((await send(second.url, { path: '/v1/secret/data/kept/db', token: limited })).status).toBe(403);
     // Acknowledged, then the process is killed outright.
-    expect((await send(second.url, { method: 'POST', path: '/v1/secret/data/kept/db', body: { data: { password: `${SECRET}-2` } } })).status).toBe(200);
+    expect(
+      (
+        await send(second.url, {
+          method: 'POST',
+          path: '/v1/secret/data/kept/db',
+          body: { data: { password: `${SECRET}-2` } },
+        })
+      ).status,
+    ).toBe(200);
     const afterKill = await create(second.url, { policies: ['kept'] });
-    expect((await send(second.url, { method: 'POST', path: '/v1/auth/token/revoke-self', token: live })).status).toBe(204);
+    expect((await send(second.url, { method: 'POST', path: '/v1/auth/token/revoke-self', token: live })).status).toBe(
+      204,
+    );
     second.child.kill('SIGKILL');
     await second.exited;
 
@@ -88,8 +109,11 @@ describe('restarts over SQLite', () => {
 
     const files = readdirSync(env.STRONGROOM_DATA_DIR);
     expect(files).toContain('strongroom.db');
-    const everything = Buffer.concat(files.filter((name) => name !== 'root.key').map((name) => readFileSync(join(env.STRONGROOM_DATA_DIR, name))));
-    for (const text of [SECRET, POLICY, 'capabilities', root, live, revoked, afterKill, 'password']) expect(everything.includes(text)).toBe(false);
+    const everything = Buffer.concat(
+      files.filter((name) => name !== 'root.key').map((name) => readFileSync(join(env.STRONGROOM_DATA_DIR, name))),
+    );
+    for (const text of [SECRET, POLICY, 'capabilities', root, live, revoked, afterKill, 'password'])
+      expect(everything.includes(text)).toBe(false);
   }, 120_000);
 
   it('refuses to start with a root key that does not open the data', async () => {
@@ -97,7 +121,9 @@ describe('restarts over SQLite', () => {
     const first = await serve(env);
     first.child.kill('SIGTERM');
     await first.exited;
-    await expect(serve({ ...env, STRONGROOM_ROOT_KEY: randomBytes(32).toString('base64') })).rejects.toThrow(/root key/);
+    await expect(serve({ ...env, STRONGROOM_ROOT_KEY: randomBytes(32).toString('base64') })).rejects.toThrow(
+      /root key/,
+    );
   }, 60_000);
 });
 
@@ -108,14 +134,31 @@ describe('two processes over one SQLite file', () => {
   it('let a use-limited token through exactly num_uses times, however many requests arrive at once', async () => {
     const env = { STRONGROOM_DATA_DIR: dataDir(), STRONGROOM_ROOT_TOKEN: 'sr.uses-root' };
     const servers = [await serve(env), await serve(env)];
-    const send = (index: number, options: Parameters<typeof request>[1]) => request(servers[index % 2]!.url, { token: 'sr.uses-root', ...options });
-    await send(0, { method: 'PUT', path: '/v1/sys/policies/acl/reader', body: { policy: 'path "secret/data/*" { capabilities = ["read"] }' } });
+    const send = (index: number, options: Parameters<typeof request>[1]) =>
+      request(servers[index % 2]!.url, { token: 'sr.uses-root', ...options });
+    await send(0, {
+      method: 'PUT',
+      path: '/v1/sys/policies/acl/reader',
+      body: { policy: 'path "secret/data/*" { capabilities = ["read"] }' },
+    });
     const passed: number[] = [];
     for (let round = 0; round < 20; round++) {
-      const token = (await send(round, { method: 'POST', path: '/v1/auth/token/create', body: { policies: ['reader'], num_uses: 3 } })).json.auth.client_token;
-      const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => send(i, { path: '/v1/secret/data/missing', token })));
+      const token = (
+        await send(round, {
+          method: 'POST',
+          path: '/v1/auth/token/create',
+          body: { policies: ['reader'], num_uses: 3 },
+        })
+      ).json.auth.client_token;
+      const answers = await Promise.all(
+        Array.from({ length: 16 }, (_, i) => send(i, { path: '/v1/secret/data/missing', token })),
+      );
       // 404: let through (there is no such key); 403: used up.
-      expect(answers.filter((answer) => answer.status !== 404 && answer.status !== 403).map((answer) => `${answer.status} ${answer.text}`)).toEqual([]);
+      expect(
+        answers
+          .filter((answer) => answer.status !== 404 && answer.status !== 403)
+          .map((answer) => `${answer.status} ${answer.text}`),
+      ).toEqual([]);
       passed.push(answers.filter((answer) => answer.status === 404).length);
     }
     expect(passed).toEqual(Array(20).fill(3));
@@ -130,13 +173,28 @@ describe.runIf(postgresAvailable())('two processes over one PostgreSQL', () => {
   afterAll(() => postgres?.stop());
 
   it('share tokens, policies and secrets: created on one, used and revoked on the other; nothing readable in the table', async () => {
-    const env = { STRONGROOM_STORAGE_URL: postgres.url, STRONGROOM_ROOT_KEY: randomBytes(32).toString('base64'), STRONGROOM_ROOT_TOKEN: 'sr.pg-root', STRONGROOM_DATA_DIR: dataDir() };
+    const env = {
+      STRONGROOM_STORAGE_URL: postgres.url,
+      STRONGROOM_ROOT_KEY: randomBytes(32).toString('base64'),
+      STRONGROOM_ROOT_TOKEN: 'sr.pg-root',
+      STRONGROOM_DATA_DIR: dataDir(),
+    };
     const [a, b] = [await serve(env), await serve({ ...env, STRONGROOM_DATA_DIR: dataDir() })];
-    const send = (url: string, options: Parameters<typeof request>[1]) => request(url, { token: 'sr.pg-root', ...options });
-    expect((await send(a.url, { method: 'PUT', path: '/v1/sys/policies/acl/shared', body: { policy: POLICY } })).status).toBe(204);
-    expect((await send(b.url, { method: 'POST', path: '/v1/secret/data/kept/pg', body: { data: { password: SECRET } } })).status).toBe(200);
-    const token = (await send(a.url, { method: 'POST', path: '/v1/auth/token/create', body: { policies: ['shared'], num_uses: 3 } })).json.auth.client_token;
-    expect((await send(b.url, { path: '/v1/secret/data/kept/pg', token })).json.data.data).toEqual({ password: SECRET });
+    const send = (url: string, options: Parameters<typeof request>[1]) =>
+      request(url, { token: 'sr.pg-root', ...options });
+    expect(
+      (await send(a.url, { method: 'PUT', path: '/v1/sys/policies/acl/shared', body: { policy: POLICY } })).status,
+    ).toBe(204);
+    expect(
+      (await send(b.url, { method: 'POST', path: '/v1/secret/data/kept/pg', body: { data: { password: SECRET } } }))
+        .status,
+    ).toBe(200);
+    const token = (
+      await send(a.url, { method: 'POST', path: '/v1/auth/token/create', body: { policies: ['shared'], num_uses: 3 } })
+    ).json.auth.client_token;
+    expect((await send(b.url, { path: '/v1/secret/data/kept/pg', token })).json.data.data).toEqual({
+      password: SECRET,
+    });
     expect((await send(a.url, { path: '/v1/auth/token/lookup-self', token })).json.data.num_uses).toBe(1);
     expect((await send(b.url, { method: 'POST', path: '/v1/auth/token/revoke', body: { token } })).status).toBe(204);
     expect((await send(a.url, { path: '/v1/secret/data/kept/pg', token })).status).toBe(403);
@@ -145,9 +203,14 @@ describe.runIf(postgresAvailable())('two processes over one PostgreSQL', () => {
     await client.connect();
     try {
       const { rows } = await client.query('SELECT * FROM strongroom');
-      const dumped = JSON.stringify(rows.map((row) => Object.values(row).map((value) => (Buffer.isBuffer(value) ? value.toString('latin1') : String(value)))));
+      const dumped = JSON.stringify(
+        rows.map((row) =>
+          Object.values(row).map((value) => (Buffer.isBuffer(value) ? value.toString('latin1') : String(value))),
+        ),
+      );
       expect(rows.length).toBeGreaterThan(5);
-      for (const text of [SECRET, POLICY, 'capabilities', 'sr.pg-root', token, 'password']) expect(dumped).not.toContain(text);
+      for (const text of [SECRET, POLICY, 'capabilities', 'sr.pg-root', token, 'password'])
+        expect(dumped).not.toContain(text);
     } finally {
       await client.end();
     }

@@ -42,10 +42,14 @@ afterEach(async () => {
   started = undefined;
 });
 
-async function serve(options: ServerOptions): Promise<Started & { send: (options: Parameters<typeof request>[1]) => ReturnType<typeof request> }> {
+async function serve(
+  options: ServerOptions,
+): Promise<Started & { send: (options: Parameters<typeof request>[1]) => ReturnType<typeof request> }> {
   started = await startServer({ rootToken: 'sr.fanout', ...options });
   const send = (sent: Parameters<typeof request>[1]) => request(started!.url, { token: 'sr.fanout', ...sent });
-  expect((await send({ method: 'PUT', path: '/v1/sys/policies/acl/watcher', body: { policy: WATCHER } })).status).toBe(204);
+  expect((await send({ method: 'PUT', path: '/v1/sys/policies/acl/watcher', body: { policy: WATCHER } })).status).toBe(
+    204,
+  );
   return { ...started, send };
 }
 
@@ -58,8 +62,15 @@ function subscribe(url: string, token: string): EventStream {
 describe('the cost of a change event', () => {
   it('is the same few storage reads with 200 subscribers 200 tokens deep as with none', async () => {
     const storage = new CountingStorage();
-    const { url, send } = await serve({ storage, maxEventSubscriptions: 200, maxEventSubscriptionsPerToken: 1, eventRecheckMs: 3_600_000 });
-    const create = async (parent: string) => (await send({ method: 'POST', path: '/v1/auth/token/create', token: parent, body: { policies: ['watcher'] } })).json.auth.client_token as string;
+    const { url, send } = await serve({
+      storage,
+      maxEventSubscriptions: 200,
+      maxEventSubscriptionsPerToken: 1,
+      eventRecheckMs: 3_600_000,
+    });
+    const create = async (parent: string) =>
+      (await send({ method: 'POST', path: '/v1/auth/token/create', token: parent, body: { policies: ['watcher'] } }))
+        .json.auth.client_token as string;
     let parent = 'sr.fanout';
     for (let depth = 1; depth < 200; depth++) parent = await create(parent);
     // 200 siblings, each with 200 ancestors (the root token included).
@@ -68,15 +79,22 @@ describe('the cost of a change event', () => {
 
     const writeCost = async (label: string) => {
       const before = storage.reads;
-      for (let n = 0; n < 5; n++) expect((await send({ method: 'POST', path: `/v1/secret/data/fan/${label}-${n}`, body: { data: { n } } })).status).toBe(200);
+      for (let n = 0; n < 5; n++)
+        expect(
+          (await send({ method: 'POST', path: `/v1/secret/data/fan/${label}-${n}`, body: { data: { n } } })).status,
+        ).toBe(200);
       return storage.reads - before;
     };
     const alone = await writeCost('alone');
 
     const opened = tokens.map((token) => subscribe(url, token));
-    await expect.poll(() => opened.filter((stream) => stream.text().includes(': subscribed')).length, { timeout: 15_000 }).toBe(200);
+    await expect
+      .poll(() => opened.filter((stream) => stream.text().includes(': subscribed')).length, { timeout: 15_000 })
+      .toBe(200);
     const watched = await writeCost('watched');
-    await expect.poll(() => opened.filter((stream) => stream.events().length === 5).length, { timeout: 15_000 }).toBe(200);
+    await expect
+      .poll(() => opened.filter((stream) => stream.events().length === 5).length, { timeout: 15_000 })
+      .toBe(200);
     expect(watched).toBe(alone);
 
     // At the limits: the 201st subscription in all, and a second one for a token, are refused.
@@ -86,14 +104,18 @@ describe('the cost of a change event', () => {
     opened.pop()!.close();
     const again = subscribe(url, tokens[0]!);
     await expect.poll(again.status).toBe(429);
-    expect(JSON.parse(again.text())).toEqual({ errors: ['too many event subscriptions for this token: at most 1 open at once'] });
+    expect(JSON.parse(again.text())).toEqual({
+      errors: ['too many event subscriptions for this token: at most 1 open at once'],
+    });
   }, 60_000);
 });
 
 describe('the limits on open subscriptions', () => {
   it('default to 16 per token and 256 in all', async () => {
     const { url, send } = await serve({});
-    const token = async () => (await send({ method: 'POST', path: '/v1/auth/token/create', body: { policies: ['watcher'] } })).json.auth.client_token as string;
+    const token = async () =>
+      (await send({ method: 'POST', path: '/v1/auth/token/create', body: { policies: ['watcher'] } })).json.auth
+        .client_token as string;
     const first = await token();
     const sixteen = Array.from({ length: 16 }, () => subscribe(url, first));
     await expect.poll(() => sixteen.every((stream) => stream.status() === 200)).toBe(true);
@@ -119,10 +141,13 @@ describe('the limits on open subscriptions', () => {
   it('give back, within two recheck intervals, the place of a client that left before its stream began', async () => {
     const storage = new PausedStorage(testStorage());
     const { url, send } = await serve({ storage, maxEventSubscriptionsPerToken: 1, eventRecheckMs: 100 });
-    const watcher = (await send({ method: 'POST', path: '/v1/auth/token/create', body: { policies: ['watcher'] } })).json.auth.client_token as string;
+    const watcher = (await send({ method: 'POST', path: '/v1/auth/token/create', body: { policies: ['watcher'] } }))
+      .json.auth.client_token as string;
     // The request's own permission check reads the token's entry once; the subscription's lookup is the second read.
     let reads = 0;
-    const held = storage.pause((call) => call.name === 'get' && call.keys[0]!.startsWith('sys/token/id/') && ++reads === 2);
+    const held = storage.pause(
+      (call) => call.name === 'get' && call.keys[0]!.startsWith('sys/token/id/') && ++reads === 2,
+    );
     const socket = net.connect(Number(new URL(url).port), '127.0.0.1');
     socket.on('error', () => undefined);
     socket.write(`GET /v1/sys/events/subscribe/secret HTTP/1.1\r\nHost: x\r\nX-Vault-Token: ${watcher}\r\n\r\n`);
@@ -144,7 +169,9 @@ describe('the limits on open subscriptions', () => {
   it('are positive integers', () => {
     for (const name of ['maxEventSubscriptions', 'maxEventSubscriptionsPerToken', 'eventRecheckMs'] as const) {
       for (const value of [0, -1, 1.5, Number.NaN, '8' as unknown as number]) {
-        expect(() => createServer({ [name]: value, log: () => undefined })).toThrow(new TypeError(`${name} must be a positive integer`));
+        expect(() => createServer({ [name]: value, log: () => undefined })).toThrow(
+          new TypeError(`${name} must be a positive integer`),
+        );
       }
     }
   });

@@ -20,17 +20,24 @@ const streams: EventStream[] = [];
 
 beforeAll(async () => {
   // `here` serves the streams and rechecks them every 200 ms; `other` is a second process over the same storage.
-  [here, other] = await Promise.all([startServer({ storage, rootToken: ROOT, eventRecheckMs: 200 }), startServer({ storage, rootToken: ROOT })]);
+  [here, other] = await Promise.all([
+    startServer({ storage, rootToken: ROOT, eventRecheckMs: 200 }),
+    startServer({ storage, rootToken: ROOT }),
+  ]);
 });
 afterAll(async () => {
   for (const stream of streams) stream.close();
   await Promise.all([here?.stop(), other?.stop()]);
 });
 
-const send = (server: Started, options: Parameters<typeof request>[1]) => request(server.url, { token: ROOT, ...options });
+const send = (server: Started, options: Parameters<typeof request>[1]) =>
+  request(server.url, { token: ROOT, ...options });
 let names = 0;
 async function policy(server: Started, name: string, ...rules: string[]): Promise<void> {
-  expect((await send(server, { method: 'PUT', path: `/v1/sys/policies/acl/${name}`, body: { policy: rules.join('\n') } })).status).toBe(204);
+  expect(
+    (await send(server, { method: 'PUT', path: `/v1/sys/policies/acl/${name}`, body: { policy: rules.join('\n') } }))
+      .status,
+  ).toBe(204);
 }
 async function token(server: Started, body: Record<string, unknown>, parent = ROOT): Promise<string> {
   const created = await send(server, { method: 'POST', path: '/v1/auth/token/create', token: parent, body });
@@ -47,13 +54,16 @@ async function watcher(...rules: string[]): Promise<{ name: string; token: strin
   await expect.poll(stream.text).toContain(': subscribed');
   return { name, token: created, stream };
 }
-const write = (server: Started, path: string) => send(server, { method: 'POST', path: `/v1/secret/data/${path}`, body: { data: { at: path } } });
+const write = (server: Started, path: string) =>
+  send(server, { method: 'POST', path: `/v1/secret/data/${path}`, body: { data: { at: path } } });
 const paths = (stream: EventStream) => stream.events().map((event) => event.path);
 
 describe('revocation', () => {
   it('in this process ends the stream at once, without waiting for an event', async () => {
     const { token: revoked, stream } = await watcher(SUBSCRIBE, READ_APP);
-    expect((await send(here, { method: 'POST', path: '/v1/auth/token/revoke', body: { token: revoked } })).status).toBe(204);
+    expect((await send(here, { method: 'POST', path: '/v1/auth/token/revoke', body: { token: revoked } })).status).toBe(
+      204,
+    );
     await expect.poll(stream.ended).toBe(true);
   });
 
@@ -77,7 +87,9 @@ describe('revocation', () => {
 
   it('in another process over the same storage ends the stream within the recheck interval', async () => {
     const { token: revoked, stream } = await watcher(SUBSCRIBE, READ_APP);
-    expect((await send(other, { method: 'POST', path: '/v1/auth/token/revoke', body: { token: revoked } })).status).toBe(204);
+    expect(
+      (await send(other, { method: 'POST', path: '/v1/auth/token/revoke', body: { token: revoked } })).status,
+    ).toBe(204);
     await expect.poll(stream.ended, { timeout: 2000 }).toBe(true);
   });
 });
@@ -121,13 +133,33 @@ describe('expiry', () => {
     // Far from the recheck interval: only the expiry itself can end these streams in time.
     const patient = await startServer({ storage, rootToken: ROOT, eventRecheckMs: 3_600_000 });
     try {
-      await policy(patient, 'expiring', SUBSCRIBE, READ_APP, 'path "auth/token/renew-self" { capabilities = ["update"] }');
-      const [short, renewed] = await Promise.all([token(patient, { policies: ['expiring'], ttl: '2s' }), token(patient, { policies: ['expiring'], ttl: '2s' })]);
+      await policy(
+        patient,
+        'expiring',
+        SUBSCRIBE,
+        READ_APP,
+        'path "auth/token/renew-self" { capabilities = ["update"] }',
+      );
+      const [short, renewed] = await Promise.all([
+        token(patient, { policies: ['expiring'], ttl: '2s' }),
+        token(patient, { policies: ['expiring'], ttl: '2s' }),
+      ]);
       const opened = Date.now();
-      const [ending, living] = [short, renewed].map((value) => openStream(patient.url, '/v1/sys/events/subscribe/secret', value));
+      const [ending, living] = [short, renewed].map((value) =>
+        openStream(patient.url, '/v1/sys/events/subscribe/secret', value),
+      );
       streams.push(ending!, living!);
       await expect.poll(() => ending!.text() + living!.text()).toMatch(/subscribed[^]*subscribed/);
-      expect((await send(patient, { method: 'POST', path: '/v1/auth/token/renew-self', token: renewed, body: { increment: '1h' } })).status).toBe(200);
+      expect(
+        (
+          await send(patient, {
+            method: 'POST',
+            path: '/v1/auth/token/renew-self',
+            token: renewed,
+            body: { increment: '1h' },
+          })
+        ).status,
+      ).toBe(200);
       await expect.poll(ending!.ended, { timeout: 4000 }).toBe(true);
       expect(Date.now() - opened).toBeGreaterThanOrEqual(1500);
       await new Promise((resolve) => setTimeout(resolve, 500));

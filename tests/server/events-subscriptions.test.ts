@@ -6,7 +6,11 @@ import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.
 import { QuotaExceeded } from '../../src/lib/errors.js';
 import { JsonStore } from '../../src/core/store/stored-json.js';
 import { PolicyStore } from '../../src/server/policies/policy-store.js';
-import { EventSubscriptions, subscriptionLimits, type Subscription } from '../../src/server/routes/event-subscriptions.js';
+import {
+  EventSubscriptions,
+  subscriptionLimits,
+  type Subscription,
+} from '../../src/server/routes/event-subscriptions.js';
 import { TokenStore } from '../../src/server/tokens/token-store.js';
 
 const PATH = 'sys/events/subscribe/secret';
@@ -35,13 +39,42 @@ afterEach(() => {
 async function setup({ recheckMs = 3_600_000, total = 10, perToken = 10 } = {}) {
   const storage = new WatchedStorage();
   const store = new JsonStore(storage);
-  const tokens = new TokenStore(store, systemClock, Buffer.alloc(32, 7), { defaultTtl: 768 * 3600, systemMaxTtl: 768 * 3600, maxTokens: 100, maxTokensPerParent: 100, maxTokensPerRole: 100 });
+  const tokens = new TokenStore(store, systemClock, Buffer.alloc(32, 7), {
+    defaultTtl: 768 * 3600,
+    systemMaxTtl: 768 * 3600,
+    maxTokens: 100,
+    maxTokensPerParent: 100,
+    maxTokensPerRole: 100,
+  });
   const policies = new PolicyStore(store);
-  await policies.put('watcher', `path "${PATH}" { capabilities = ["read"] }\npath "secret/metadata/*" { capabilities = ["read"] }`);
-  const registry = new EventSubscriptions({ tokens, policies, clock: systemClock, limits: { total, perToken, recheckMs }, path: PATH });
+  await policies.put(
+    'watcher',
+    `path "${PATH}" { capabilities = ["read"] }\npath "secret/metadata/*" { capabilities = ["read"] }`,
+  );
+  const registry = new EventSubscriptions({
+    tokens,
+    policies,
+    clock: systemClock,
+    limits: { total, perToken, recheckMs },
+    path: PATH,
+  });
   // By default the server's token lifetime, 768 hours, longer than a Node timer can wait; 0 never expires.
   const mint = (names = ['watcher'], ttl = 768 * 3600) =>
-    tokens.mint({ policies: names, meta: null, displayName: 'w', path: 'auth/token/create', ttl, explicitMaxTtl: 0, period: 0, numUses: 0, renewable: true, boundCidrs: [] }, ttl);
+    tokens.mint(
+      {
+        policies: names,
+        meta: null,
+        displayName: 'w',
+        path: 'auth/token/create',
+        ttl,
+        explicitMaxTtl: 0,
+        period: 0,
+        numUses: 0,
+        renewable: true,
+        boundCidrs: [],
+      },
+      ttl,
+    );
   const first = await mint();
   let ended = 0;
   const reserve = (who = first) => registry.subscribe(who.record, who.token);
@@ -79,7 +112,11 @@ describe('following the token of open subscriptions', () => {
     const { storage, policies, open } = await setup();
     await open();
     const before = storage.tokenReads;
-    await Promise.all(Array.from({ length: 20 }, (_, n) => policies.put('watcher', `path "${PATH}" { capabilities = ["read"] }\n# ${n}`)));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, n) =>
+        policies.put('watcher', `path "${PATH}" { capabilities = ["read"] }\n# ${n}`),
+      ),
+    );
     expect(storage.tokenReads - before).toBeGreaterThanOrEqual(1);
     expect(storage.tokenReads - before).toBeLessThanOrEqual(2);
   });
@@ -121,7 +158,10 @@ describe('following the token of open subscriptions', () => {
 
 describe('what following a token costs when nothing changes', () => {
   it('is nothing for a token that never expires, or a recheck interval longer than a timer can wait', async () => {
-    for (const [recheckMs, ttl] of [[3_600_000, 0], [2 ** 32, 768 * 3600]] as const) {
+    for (const [recheckMs, ttl] of [
+      [3_600_000, 0],
+      [2 ** 32, 768 * 3600],
+    ] as const) {
       const { storage, mint, open } = await setup({ recheckMs });
       const token = await mint(['watcher'], ttl);
       await open(token);
@@ -143,7 +183,9 @@ describe('what following a token costs when nothing changes', () => {
 describe('the places subscriptions hold', () => {
   it('default to 256 in all and 16 per token, with a recheck every 5 seconds', () => {
     expect(subscriptionLimits({})).toEqual({ total: 256, perToken: 16, recheckMs: 5000 });
-    expect(subscriptionLimits({ maxEventSubscriptions: 1, maxEventSubscriptionsPerToken: 2, eventRecheckMs: 3 })).toEqual({ total: 1, perToken: 2, recheckMs: 3 });
+    expect(
+      subscriptionLimits({ maxEventSubscriptions: 1, maxEventSubscriptionsPerToken: 2, eventRecheckMs: 3 }),
+    ).toEqual({ total: 1, perToken: 2, recheckMs: 3 });
   });
 
   it('are given back after two full recheck intervals when no stream takes them', async () => {
@@ -169,7 +211,9 @@ describe('the places subscriptions hold', () => {
     const other = await mint();
     await open(other);
     await open(other);
-    await expect(reserve(other)).rejects.toThrow(new QuotaExceeded('too many event subscriptions: this server keeps at most 2 open'));
+    await expect(reserve(other)).rejects.toThrow(
+      new QuotaExceeded('too many event subscriptions: this server keeps at most 2 open'),
+    );
   });
 
   it('are given back once when a stream closes twice', async () => {

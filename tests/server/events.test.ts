@@ -10,7 +10,14 @@ const send = (options: Parameters<typeof request>[1]) => request(started.url, { 
 
 beforeAll(async () => {
   started = await startServer({ rootToken: 'sr.events' });
-  await send({ method: 'PUT', path: '/v1/sys/policies/acl/watcher', body: { policy: 'path "sys/events/subscribe/secret" { capabilities = ["read"] }\npath "secret/metadata/app/public/*" { capabilities = ["read"] }' } });
+  await send({
+    method: 'PUT',
+    path: '/v1/sys/policies/acl/watcher',
+    body: {
+      policy:
+        'path "sys/events/subscribe/secret" { capabilities = ["read"] }\npath "secret/metadata/app/public/*" { capabilities = ["read"] }',
+    },
+  });
 });
 afterAll(() => started?.stop());
 
@@ -18,7 +25,8 @@ const subscribe = (path: string, token: string) => openStream(started.url, path,
 
 describe('GET /v1/sys/events/subscribe/secret', () => {
   it('streams one kv-change event per committed write below the prefix, filtered by policy, without values', async () => {
-    const watcher = (await send({ method: 'POST', path: '/v1/auth/token/create', body: { policies: ['watcher'] } })).json.auth.client_token;
+    const watcher = (await send({ method: 'POST', path: '/v1/auth/token/create', body: { policies: ['watcher'] } }))
+      .json.auth.client_token;
     const stream = subscribe('/v1/sys/events/subscribe/secret?prefix=app/', watcher);
     await expect.poll(stream.text).toContain(': subscribed');
     expect(stream.contentType()).toBe('text/event-stream');
@@ -40,15 +48,21 @@ describe('GET /v1/sys/events/subscribe/secret', () => {
     await expect.poll(stream.status).toBe(403);
     stream.close();
     const others = '"create", "update", "delete", "list", "sudo", "patch", "scan"';
-    await send({ method: 'PUT', path: '/v1/sys/policies/acl/all-but-read', body: { policy: `path "sys/events/subscribe/secret" { capabilities = [${others}] }` } });
-    const token = (await send({ method: 'POST', path: '/v1/auth/token/create', body: { policies: ['all-but-read'] } })).json.auth.client_token;
+    await send({
+      method: 'PUT',
+      path: '/v1/sys/policies/acl/all-but-read',
+      body: { policy: `path "sys/events/subscribe/secret" { capabilities = [${others}] }` },
+    });
+    const token = (await send({ method: 'POST', path: '/v1/auth/token/create', body: { policies: ['all-but-read'] } }))
+      .json.auth.client_token;
     const refused = subscribe('/v1/sys/events/subscribe/secret', token);
     await expect.poll(refused.status).toBe(403);
     refused.close();
   });
 
   it('stops delivering once the token is revoked', async () => {
-    const watcher = (await send({ method: 'POST', path: '/v1/auth/token/create', body: { policies: ['watcher'] } })).json.auth.client_token;
+    const watcher = (await send({ method: 'POST', path: '/v1/auth/token/create', body: { policies: ['watcher'] } }))
+      .json.auth.client_token;
     const stream = subscribe('/v1/sys/events/subscribe/secret', watcher);
     await expect.poll(stream.text).toContain(': subscribed');
     await send({ method: 'POST', path: '/v1/auth/token/revoke', body: { token: watcher } });
@@ -62,14 +76,18 @@ describe('GET /v1/sys/events/subscribe/secret', () => {
     const { port } = new URL(started.url);
     const socket = net.connect(Number(port), '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
-    socket.write(`GET /v1/sys/events/subscribe/secret?prefix=flood/ HTTP/1.1\r\nHost: x\r\nX-Vault-Token: ${started.rootToken}\r\n\r\n`);
+    socket.write(
+      `GET /v1/sys/events/subscribe/secret?prefix=flood/ HTTP/1.1\r\nHost: x\r\nX-Vault-Token: ${started.rootToken}\r\n\r\n`,
+    );
     await new Promise((resolve) => socket.once('data', resolve));
     // From here on the client reads nothing: only the kernel's socket buffers and the server's own bound hold events.
     socket.pause();
     const slow = () => started.logs.find((entry) => entry.msg === 'event subscriber fell behind; stream closed');
     const long = 'x'.repeat(3000);
     for (let batch = 0; batch < 200 && !slow(); batch++) {
-      const writes = Array.from({ length: 25 }, (_, n) => send({ method: 'POST', path: `/v1/secret/data/flood/${long}/${batch}-${n}`, body: { data: { n } } }));
+      const writes = Array.from({ length: 25 }, (_, n) =>
+        send({ method: 'POST', path: `/v1/secret/data/flood/${long}/${batch}-${n}`, body: { data: { n } } }),
+      );
       expect((await Promise.all(writes)).map((response) => response.status)).toEqual(Array(25).fill(200));
     }
     await expect.poll(slow, { timeout: 10_000 }).toBeDefined();

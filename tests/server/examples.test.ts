@@ -37,16 +37,34 @@ describe('examples/', () => {
   it('kv-in-process.mjs writes two versions and reads both', async () => {
     const { output, exited } = run(await bundled('kv-in-process.mjs'));
     expect(await exited).toBe(0);
-    expect(JSON.parse(output())).toEqual({ version: 2, latest: { password: 'battery staple' }, first: { password: 'correct horse' } });
+    expect(JSON.parse(output())).toEqual({
+      version: 2,
+      latest: { password: 'battery staple' },
+      first: { password: 'correct horse' },
+    });
   });
 
   it('express-server.mjs serves the Vault API and its own route, and stops on SIGTERM', async () => {
-    const { child, output, exited } = run(await bundled('express-server.mjs'), { PORT: '0', STRONGROOM_ROOT_TOKEN: 'sr.example' });
+    const { child, output, exited } = run(await bundled('express-server.mjs'), {
+      PORT: '0',
+      STRONGROOM_ROOT_TOKEN: 'sr.example',
+    });
     await expect.poll(output, { timeout: 15_000 }).toContain('listening on');
     const url = /listening on (\S+)/.exec(output())![1]!;
     expect((await request(url, { path: '/healthz' })).json).toEqual({ ok: true });
-    expect((await request(url, { method: 'POST', path: '/v1/secret/data/a', token: 'sr.example', body: { data: { b: 'c' } } })).status).toBe(200);
-    expect((await request(url, { method: 'LIST', path: '/v1/secret/metadata/', token: 'sr.example' })).json.data.keys).toEqual(['a']);
+    expect(
+      (
+        await request(url, {
+          method: 'POST',
+          path: '/v1/secret/data/a',
+          token: 'sr.example',
+          body: { data: { b: 'c' } },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await request(url, { method: 'LIST', path: '/v1/secret/metadata/', token: 'sr.example' })).json.data.keys,
+    ).toEqual(['a']);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   });

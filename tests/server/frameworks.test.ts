@@ -47,8 +47,14 @@ describe('standalone', () => {
   it('bounds what a patch may grow a value to by the body limit', async () => {
     const send = (options: Parameters<typeof request>[1]) => request(started.url, { token: ROOT, ...options });
     const half = 'x'.repeat(MAX_BODY / 2);
-    expect((await send({ method: 'POST', path: '/v1/secret/data/grow', body: { data: { a: half } } })).status).toBe(200);
-    const patch = { method: 'PATCH', path: '/v1/secret/data/grow', headers: { 'Content-Type': 'application/merge-patch+json' } } as const;
+    expect((await send({ method: 'POST', path: '/v1/secret/data/grow', body: { data: { a: half } } })).status).toBe(
+      200,
+    );
+    const patch = {
+      method: 'PATCH',
+      path: '/v1/secret/data/grow',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+    } as const;
     const grown = await send({ ...patch, body: { data: { b: half } } });
     expect(grown.status).toBe(400);
     expect((await send({ path: '/v1/secret/data/grow' })).json.data.data).toEqual({ a: half });
@@ -125,14 +131,23 @@ describe('a single engine in Express 5', () => {
     const kv = new KvEngine({ storage: testStorage() });
     const app = express();
     // The service decides access itself; here, everything except destroy.
-    app.use(createEngineHandler({ mount: 'secret/', engine: kv, maxBodyBytes: MAX_BODY, authorize: ({ path }) => !path.startsWith('secret/destroy/') }));
+    app.use(
+      createEngineHandler({
+        mount: 'secret/',
+        engine: kv,
+        maxBodyBytes: MAX_BODY,
+        authorize: ({ path }) => !path.startsWith('secret/destroy/'),
+      }),
+    );
     const server = acceptListMethod(http.createServer(app));
     url = await listening(server);
     closers.push(() => new Promise((resolve) => server.close(resolve)));
   });
   wireSuite('KV engine alone in Express 5', { url: () => url, token: '', maxBodyBytes: MAX_BODY });
   it('asks the service authorize callback with full paths', async () => {
-    expect((await request(url, { method: 'PUT', path: '/v1/secret/destroy/wire/a', body: { versions: [1] } })).status).toBe(403);
+    expect(
+      (await request(url, { method: 'PUT', path: '/v1/secret/destroy/wire/a', body: { versions: [1] } })).status,
+    ).toBe(403);
     // Another path under /v1/ is the app's: Express answers its own 404.
     expect((await request(url, { path: '/v1/other/x' })).status).toBe(404);
   });

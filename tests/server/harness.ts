@@ -44,7 +44,16 @@ export function builtCli(): Promise<string> {
     const dir = `${root}.test-build`;
     mkdirSync(dir, { recursive: true });
     const outfile = `${dir}/cli-${process.pid}.mjs`;
-    await build({ entryPoints: [`${root}src/server/cli.ts`], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile, logLevel: 'silent' });
+    await build({
+      entryPoints: [`${root}src/server/cli.ts`],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      outfile,
+      logLevel: 'silent',
+    });
     return outfile;
   })();
   return cli;
@@ -87,16 +96,28 @@ export function request(baseUrl: string, options: RawRequest): Promise<RawRespon
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers['X-Vault-Token'] = options.token;
   // With Transfer-Encoding: chunked set, node:http chunks the body itself.
-  if (payload !== undefined && !headers['Transfer-Encoding']) headers['Content-Length'] = String(Buffer.byteLength(payload));
+  if (payload !== undefined && !headers['Transfer-Encoding'])
+    headers['Content-Length'] = String(Buffer.byteLength(payload));
   return new Promise((resolve, reject) => {
-    const req = client.request({ host: hostname, port, method: options.method ?? 'GET', path: options.path, headers, agent: false, ...options.tls }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: parseJson(text) });
-      });
-    });
+    const req = client.request(
+      {
+        host: hostname,
+        port,
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers,
+        agent: false,
+        ...options.tls,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: parseJson(text) });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });

@@ -13,7 +13,12 @@ beforeAll(async () => {
   started = await startServer({ maxBodyBytes: 4096 });
   root = started.rootToken;
   await send({ method: 'POST', path: '/v1/secret/data/team/public/x', token: root, body: { data: { open: 'yes' } } });
-  await send({ method: 'POST', path: '/v1/secret/data/team/protected/x', token: root, body: { data: { secret: 'hunter2' } } });
+  await send({
+    method: 'POST',
+    path: '/v1/secret/data/team/protected/x',
+    token: root,
+    body: { data: { secret: 'hunter2' } },
+  });
 }, 120_000);
 
 afterAll(() => started?.stop());
@@ -23,7 +28,16 @@ describe('wire format', () => {
     const write = await send({ method: 'PUT', path: '/v1/secret/data/wire', token: root, body: { data: { a: 1 } } });
     expect(write.status).toBe(200);
     expect(write.headers['content-type']).toBe('application/json');
-    expect(Object.keys(write.json)).toEqual(['request_id', 'lease_id', 'renewable', 'lease_duration', 'data', 'wrap_info', 'warnings', 'auth']);
+    expect(Object.keys(write.json)).toEqual([
+      'request_id',
+      'lease_id',
+      'renewable',
+      'lease_duration',
+      'data',
+      'wrap_info',
+      'warnings',
+      'auth',
+    ]);
 
     const deleted = await send({ method: 'DELETE', path: '/v1/secret/data/wire', token: root });
     expect(deleted.status).toBe(204);
@@ -65,14 +79,22 @@ describe('wire format', () => {
   });
 
   it('refuses unparsable JSON with 400', async () => {
-    const bad = await send({ method: 'POST', path: '/v1/secret/data/wire', token: root, rawBody: '{"data": hunter2', headers: { 'Content-Type': 'application/json' } });
+    const bad = await send({
+      method: 'POST',
+      path: '/v1/secret/data/wire',
+      token: root,
+      rawBody: '{"data": hunter2',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.json).toEqual({ errors: ['failed to parse JSON input: the body is not valid JSON'] });
   });
 
   it('answers 404 outside /v1/ and for unknown routes, 405 for a method a route lacks', async () => {
     expect((await send({ path: '/', token: root })).status).toBe(404);
-    expect((await send({ path: '/v1/nowhere/at/all', token: root })).json).toEqual({ errors: ['no handler for route "nowhere/at/all"'] });
+    expect((await send({ path: '/v1/nowhere/at/all', token: root })).json).toEqual({
+      errors: ['no handler for route "nowhere/at/all"'],
+    });
     expect((await send({ method: 'DELETE', path: '/v1/sys/health', token: root })).status).toBe(405);
   });
 
@@ -96,11 +118,18 @@ describe('response wrapping, which the server does not do', () => {
   // A client asking for a wrapped answer means to hand a single-use wrapping token to someone else; answering the
   // secret itself instead would put it in front of whoever was meant to see only the wrapper.
   it('is refused with 400 rather than answered unwrapped', async () => {
-    const read = await send({ path: '/v1/secret/data/team/protected/x', token: root, headers: { 'X-Vault-Wrap-TTL': '60s' } });
+    const read = await send({
+      path: '/v1/secret/data/team/protected/x',
+      token: root,
+      headers: { 'X-Vault-Wrap-TTL': '60s' },
+    });
     expect(read.status).toBe(400);
     expect(read.json.errors[0]).toMatch(/response wrapping is not supported/);
     expect(read.text).not.toContain('hunter2');
-    expect((await send({ path: '/v1/secret/data/team/protected/x', token: root, headers: { 'X-Vault-Wrap-TTL': '' } })).status).toBe(200);
+    expect(
+      (await send({ path: '/v1/secret/data/team/protected/x', token: root, headers: { 'X-Vault-Wrap-TTL': '' } }))
+        .status,
+    ).toBe(200);
   });
 
   it("refuses hvac's wrap_ttl, so no token is made", async () => {
@@ -129,7 +158,13 @@ describe('body size limit', () => {
   });
 
   it('refuses a chunked body once it passes the limit', async () => {
-    const refused = await send({ method: 'POST', path: '/v1/secret/data/big', token: root, rawBody: big, headers: { 'Transfer-Encoding': 'chunked' } });
+    const refused = await send({
+      method: 'POST',
+      path: '/v1/secret/data/big',
+      token: root,
+      rawBody: big,
+      headers: { 'Transfer-Encoding': 'chunked' },
+    });
     expect(refused.status).toBe(413);
     expect((await send({ path: '/v1/secret/data/big', token: root })).status).toBe(404);
   });
@@ -165,7 +200,9 @@ describe('paths are checked after percent-decoding', () => {
   it('takes a double-encoded %252e%252e as an ordinary name (404), and a trailing slash on a key as another key', async () => {
     expect((await send({ path: '/v1/secret/data/team/public/%252e%252e/protected/x', token: root })).status).toBe(404);
     expect((await send({ path: '/v1/secret/metadata/team/public/x/', token: root })).status).toBe(404);
-    expect((await send({ path: '/v1/secret/data/team/public/x', token: root })).json.data.data).toEqual({ open: 'yes' });
+    expect((await send({ path: '/v1/secret/data/team/public/x', token: root })).json.data.data).toEqual({
+      open: 'yes',
+    });
   });
 
   it('leaves the protected secret untouched', async () => {
@@ -178,7 +215,20 @@ describe('paths are checked after percent-decoding', () => {
 describe('bad input', () => {
   it('never gets a 5xx, whatever the method, path, token and body', async () => {
     const segment = fc.oneof(
-      fc.constantFrom('secret', 'data', 'metadata', 'sys', 'policies', 'acl', 'auth', 'token', 'cloud', 'role', 'login', 'config'),
+      fc.constantFrom(
+        'secret',
+        'data',
+        'metadata',
+        'sys',
+        'policies',
+        'acl',
+        'auth',
+        'token',
+        'cloud',
+        'role',
+        'login',
+        'config',
+      ),
       fc.constantFrom('%2e%2e', '.', '', '%00', '%zz', '%252e', '__proto__', 'constructor', 'a%2Fb', '+', '*'),
       fc.string({ maxLength: 6 }).map(encodeURIComponent),
     );
@@ -216,7 +266,12 @@ describe('bad input', () => {
 describe('request log', () => {
   it('logs one line per request with method, path and status, never a token or a secret', async () => {
     const before = started.logs.length;
-    await send({ method: 'POST', path: '/v1/secret/data/logged?version=1', token: root, body: { data: { password: 'hunter3' } } });
+    await send({
+      method: 'POST',
+      path: '/v1/secret/data/logged?version=1',
+      token: root,
+      body: { data: { password: 'hunter3' } },
+    });
     await send({ path: '/v1/secret/data/logged', token: 'sr.wrong-token-value' });
     const lines = started.logs.slice(before);
     expect(lines).toHaveLength(2);
@@ -224,6 +279,7 @@ describe('request log', () => {
     expect(lines[0]!.accessor).toEqual(expect.any(String));
     expect(lines[1]).toMatchObject({ method: 'GET', status: 403 });
     const everything = JSON.stringify(started.logs);
-    for (const secret of [root, 'sr.wrong-token-value', 'hunter2', 'hunter3', 'version=1']) expect(everything).not.toContain(secret);
+    for (const secret of [root, 'sr.wrong-token-value', 'hunter2', 'hunter3', 'version=1'])
+      expect(everything).not.toContain(secret);
   });
 });

@@ -35,7 +35,14 @@ describe('KV v2 over HTTP with node-vault', () => {
 
   it('wraps answers in the Vault envelope', async () => {
     const read = await client.read('secret/data/app/db');
-    expect(read).toMatchObject({ lease_id: '', renewable: false, lease_duration: 0, wrap_info: null, warnings: null, auth: null });
+    expect(read).toMatchObject({
+      lease_id: '',
+      renewable: false,
+      lease_duration: 0,
+      wrap_info: null,
+      warnings: null,
+      auth: null,
+    });
     expect(read.request_id).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -49,7 +56,12 @@ describe('KV v2 over HTTP with node-vault', () => {
 
   it('refuses a PATCH without the merge-patch content type with 415', async () => {
     const refused = await failure(
-      client.request({ method: 'PATCH', path: '/secret/data/patched', json: { data: { x: 1 } }, headers: { 'Content-Type': 'application/json' } }),
+      client.request({
+        method: 'PATCH',
+        path: '/secret/data/patched',
+        json: { data: { x: 1 } },
+        headers: { 'Content-Type': 'application/json' },
+      }),
     );
     expect(refused.statusCode).toBe(415);
   });

@@ -17,10 +17,14 @@ describe('policy names', () => {
   it('are trimmed and lower-cased, at most 128 characters, without control characters or /', () => {
     expect(canonicalPolicyName('  Ops\t')).toBe('ops');
     expect(canonicalPolicyName('a'.repeat(128))).toBe('a'.repeat(128));
-    expect(() => canonicalPolicyName('a'.repeat(129))).toThrow(new InvalidRequest('policy name must be at most 128 characters'));
+    expect(() => canonicalPolicyName('a'.repeat(129))).toThrow(
+      new InvalidRequest('policy name must be at most 128 characters'),
+    );
     expect(() => canonicalPolicyName(' \t ')).toThrow(new InvalidRequest('policy name must not be empty'));
     for (const name of ['a/b', 'a\u0000b', 'a\u001fb', 'a\u007fb']) {
-      expect(() => canonicalPolicyName(name)).toThrow(new InvalidRequest('policy name holds a character that is not allowed'));
+      expect(() => canonicalPolicyName(name)).toThrow(
+        new InvalidRequest('policy name holds a character that is not allowed'),
+      );
     }
   });
 });
@@ -29,13 +33,18 @@ describe('stored policies', () => {
   it('live under sys/policy/<canonical name>, text as written', async () => {
     const { storage, policies } = store();
     await policies.put(' Team ', READ_A);
-    expect(JSON.parse(Buffer.from((await storage.get('sys/policy/team'))!).toString())).toEqual({ name: 'team', policy: READ_A });
+    expect(JSON.parse(Buffer.from((await storage.get('sys/policy/team'))!).toString())).toEqual({
+      name: 'team',
+      policy: READ_A,
+    });
     expect(await policies.get('TEAM')).toEqual({ name: 'team', policy: READ_A });
   });
 
   it('refuse a text of white space only, as one not given', async () => {
     const { policies } = store();
-    await expect(policies.put('blank', ' \n\t ')).rejects.toThrow(new InvalidRequest("'policy' parameter not supplied or empty"));
+    await expect(policies.put('blank', ' \n\t ')).rejects.toThrow(
+      new InvalidRequest("'policy' parameter not supplied or empty"),
+    );
     expect(await policies.get('blank')).toBeUndefined();
   });
 
@@ -50,7 +59,9 @@ describe('stored policies', () => {
     for (const corrupt of [null, 'text', { name: 1, policy: READ_A }, { name: 'bad' }, { name: 'bad', policy: 2 }]) {
       const { storage, policies } = store();
       await storage.put('sys/policy/bad', encodeJson(corrupt));
-      await expect(policies.get('bad')).rejects.toThrow(new InvalidRequest('stored policy "sys/policy/bad" is corrupt; write it again'));
+      await expect(policies.get('bad')).rejects.toThrow(
+        new InvalidRequest('stored policy "sys/policy/bad" is corrupt; write it again'),
+      );
       expect(await policies.policiesFor(['bad'])).toEqual([]);
     }
   });
@@ -58,7 +69,9 @@ describe('stored policies', () => {
   it('that do not exist grant nothing; root holds no rules', async () => {
     const { policies } = store();
     await policies.put('real', READ_A);
-    expect((await policies.policiesFor(['missing', 'real', 'root'])).map(({ name, rules }) => [name, rules.length])).toEqual([
+    expect(
+      (await policies.policiesFor(['missing', 'real', 'root'])).map(({ name, rules }) => [name, rules.length]),
+    ).toEqual([
       ['real', 1],
       ['root', 0],
     ]);

@@ -22,7 +22,10 @@ describe('sys/policies/acl', () => {
   });
 
   it('stores, reads, lists and deletes a policy in Vault JSON form', async () => {
-    expect((await send({ method: 'PUT', path: '/v1/sys/policies/acl/Reader', token: root, body: { policy: readerJson } })).status).toBe(204);
+    expect(
+      (await send({ method: 'PUT', path: '/v1/sys/policies/acl/Reader', token: root, body: { policy: readerJson } }))
+        .status,
+    ).toBe(204);
     const read = await send({ path: '/v1/sys/policies/acl/reader', token: root });
     expect(read.json.data).toEqual({ name: 'reader', policy: readerJson });
     const listed = await send({ method: 'LIST', path: '/v1/sys/policies/acl', token: root });
@@ -34,13 +37,20 @@ describe('sys/policies/acl', () => {
 
   it('stores a policy in HCL form and reads the default policy', async () => {
     const hcl = 'path "secret/metadata/*" {\n  capabilities = ["list"]\n}\n';
-    expect((await send({ method: 'POST', path: '/v1/sys/policies/acl/lister', token: root, body: { policy: hcl } })).status).toBe(204);
+    expect(
+      (await send({ method: 'POST', path: '/v1/sys/policies/acl/lister', token: root, body: { policy: hcl } })).status,
+    ).toBe(204);
     expect((await send({ path: '/v1/sys/policies/acl/lister', token: root })).json.data.policy).toBe(hcl);
-    expect((await send({ path: '/v1/sys/policies/acl/default', token: root })).json.data.policy).toContain('auth/token/lookup-self');
+    expect((await send({ path: '/v1/sys/policies/acl/default', token: root })).json.data.policy).toContain(
+      'auth/token/lookup-self',
+    );
   });
 
   it.each([
-    [{ policy: '{"path": {"a": {"capabilities": ["fly"]}}}' }, 'failed to parse policy: path "a": invalid capability "fly"'],
+    [
+      { policy: '{"path": {"a": {"capabilities": ["fly"]}}}' },
+      'failed to parse policy: path "a": invalid capability "fly"',
+    ],
     [{ policy: 'path "a" {' }, 'failed to parse policy: line 1: expected a key, found end of input'],
     [{ policy: '' }, "'policy' parameter not supplied or empty"],
     [{}, "'policy' parameter not supplied or empty"],
@@ -53,7 +63,12 @@ describe('sys/policies/acl', () => {
   });
 
   it('protects the root and default policies', async () => {
-    const updateRoot = await send({ method: 'PUT', path: '/v1/sys/policies/acl/root', token: root, body: { policy: readerJson } });
+    const updateRoot = await send({
+      method: 'PUT',
+      path: '/v1/sys/policies/acl/root',
+      token: root,
+      body: { policy: readerJson },
+    });
     expect(updateRoot.json).toEqual({ errors: ['cannot update "root" policy'] });
     const deleteRoot = await send({ method: 'DELETE', path: '/v1/sys/policies/acl/ROOT', token: root });
     expect(deleteRoot.json).toEqual({ errors: ['cannot delete "root" policy'] });
@@ -64,17 +79,38 @@ describe('sys/policies/acl', () => {
 
   it('requires a token with the right capability', async () => {
     expect((await send({ method: 'LIST', path: '/v1/sys/policies/acl' })).status).toBe(403);
-    expect((await send({ method: 'PUT', path: '/v1/sys/policies/acl/x', token: 'sr.nope', body: { policy: readerJson } })).status).toBe(403);
+    expect(
+      (await send({ method: 'PUT', path: '/v1/sys/policies/acl/x', token: 'sr.nope', body: { policy: readerJson } }))
+        .status,
+    ).toBe(403);
   });
 
   it('needs update, never create alone, to write a policy that does not exist yet, on both endpoints', async () => {
     // A placeholder: a token or a role can name a policy before anyone writes it.
-    const write = (token: string, path: string) => send({ method: 'PUT', path, token, body: { policy: 'path "*" { capabilities = ["sudo", "read"] }', rules: 'path "*" { capabilities = ["sudo", "read"] }' } });
+    const write = (token: string, path: string) =>
+      send({
+        method: 'PUT',
+        path,
+        token,
+        body: {
+          policy: 'path "*" { capabilities = ["sudo", "read"] }',
+          rules: 'path "*" { capabilities = ["sudo", "read"] }',
+        },
+      });
     const tokenWith = async (capabilities: string) => {
       const name = `writer-${capabilities.replace(/\W/g, '')}`;
       const policy = `path "sys/policies/acl/*" { capabilities = [${capabilities}] }\npath "sys/policy/*" { capabilities = [${capabilities}] }`;
-      expect((await send({ method: 'PUT', path: `/v1/sys/policies/acl/${name}`, token: root, body: { policy } })).status).toBe(204);
-      return (await send({ method: 'POST', path: '/v1/auth/token/create', token: root, body: { policies: [name], no_default_policy: true } })).json.auth.client_token as string;
+      expect(
+        (await send({ method: 'PUT', path: `/v1/sys/policies/acl/${name}`, token: root, body: { policy } })).status,
+      ).toBe(204);
+      return (
+        await send({
+          method: 'POST',
+          path: '/v1/auth/token/create',
+          token: root,
+          body: { policies: [name], no_default_policy: true },
+        })
+      ).json.auth.client_token as string;
     };
     const creator = await tokenWith('"create", "read", "delete", "list", "sudo", "patch", "scan"');
     const updater = await tokenWith('"update"');
@@ -83,7 +119,9 @@ describe('sys/policies/acl', () => {
       expect(refused.status).toBe(403);
       expect((await send({ path: '/v1/sys/policies/acl/placeholder', token: root })).status).toBe(404);
       expect((await write(updater, `${base}placeholder`)).status).toBe(204);
-      expect((await send({ method: 'DELETE', path: '/v1/sys/policies/acl/placeholder', token: root })).status).toBe(204);
+      expect((await send({ method: 'DELETE', path: '/v1/sys/policies/acl/placeholder', token: root })).status).toBe(
+        204,
+      );
     }
   });
 
@@ -103,7 +141,14 @@ describe('the root token', () => {
   it('looks itself up', async () => {
     const client = vault({ endpoint: started.url, token: root });
     const self = await client.tokenLookupSelf();
-    expect(self.data).toMatchObject({ id: root, policies: ['root'], ttl: 0, expire_time: null, path: 'auth/token/root', renewable: false });
+    expect(self.data).toMatchObject({
+      id: root,
+      policies: ['root'],
+      ttl: 0,
+      expire_time: null,
+      path: 'auth/token/root',
+      renewable: false,
+    });
   });
 
   it('cannot be renewed', async () => {
@@ -113,7 +158,12 @@ describe('the root token', () => {
   });
 
   it('reports root capabilities everywhere', async () => {
-    const answer = await send({ method: 'POST', path: '/v1/sys/capabilities-self', token: root, body: { paths: ['secret/data/x', 'sys/anything'] } });
+    const answer = await send({
+      method: 'POST',
+      path: '/v1/sys/capabilities-self',
+      token: root,
+      body: { paths: ['secret/data/x', 'sys/anything'] },
+    });
     expect(answer.json.data).toEqual({ 'secret/data/x': ['root'], 'sys/anything': ['root'], capabilities: ['root'] });
     const refused = await send({ method: 'POST', path: '/v1/sys/capabilities-self', token: root, body: { paths: [] } });
     expect(refused.status).toBe(400);

@@ -17,7 +17,9 @@ afterEach(() => {
 });
 
 /** Starts `strongroom server` on a free port and waits for its banner. */
-async function start(env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; banner: string; exited: Promise<number | null> }> {
+async function start(
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string; banner: string; exited: Promise<number | null> }> {
   const child = spawn(process.execPath, [cli, 'server'], {
     env: { ...process.env, PORT: '0', STRONGROOM_ROOT_TOKEN: '', STRONGROOM_DATA_DIR: dataDir(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -42,7 +44,12 @@ describe('strongroom server', () => {
     const { url, banner } = await start();
     const token = /root token: (\S+)/.exec(banner)![1]!;
     expect(token).toMatch(/^sr\./);
-    const write = await request(url, { method: 'POST', path: '/v1/secret/data/hello', token, body: { data: { who: 'world' } } });
+    const write = await request(url, {
+      method: 'POST',
+      path: '/v1/secret/data/hello',
+      token,
+      body: { data: { who: 'world' } },
+    });
     expect(write.status).toBe(200);
   });
 
@@ -51,7 +58,9 @@ describe('strongroom server', () => {
     expect(banner).not.toContain('dev-root-token');
     expect(banner).toContain('KV v2 engine at');
     expect((await request(url, { path: '/v1/sys/health' })).json.sealed).toBe(false);
-    expect((await request(url, { method: 'LIST', path: '/v1/secret/metadata/', token: 'dev-root-token' })).status).toBe(404);
+    expect((await request(url, { method: 'LIST', path: '/v1/secret/metadata/', token: 'dev-root-token' })).status).toBe(
+      404,
+    );
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   });
@@ -62,13 +71,21 @@ describe('strongroom server', () => {
       const started = await start({ STRONGROOM_DATA_DIR, ...env });
       return { ...started, stop: async () => (started.child.kill('SIGTERM'), expect(await started.exited).toBe(0)) };
     };
-    const status = async (url: string, token: string) => (await request(url, { path: '/v1/auth/token/lookup-self', token })).status;
+    const status = async (url: string, token: string) =>
+      (await request(url, { path: '/v1/auth/token/lookup-self', token })).status;
 
     let server = await restart({});
     const generated = /root token: (\S+)/.exec(server.banner)![1]!;
     await server.stop();
     server = await restart({ STRONGROOM_ROOT_TOKEN: 'sr.first-root' });
-    const app = (await request(server.url, { method: 'POST', path: '/v1/auth/token/create', token: 'sr.first-root', body: { policies: ['default'] } })).json.auth;
+    const app = (
+      await request(server.url, {
+        method: 'POST',
+        path: '/v1/auth/token/create',
+        token: 'sr.first-root',
+        body: { policies: ['default'] },
+      })
+    ).json.auth;
     expect(await status(server.url, generated)).toBe(403);
     await server.stop();
 
@@ -76,7 +93,12 @@ describe('strongroom server', () => {
     expect(await status(server.url, 'sr.first-root')).toBe(403);
     expect(await status(server.url, 'sr.second-root')).toBe(200);
     expect(await status(server.url, app.client_token)).toBe(200);
-    const byAccessor = await request(server.url, { method: 'POST', path: '/v1/auth/token/lookup-accessor', token: 'sr.second-root', body: { accessor: app.accessor } });
+    const byAccessor = await request(server.url, {
+      method: 'POST',
+      path: '/v1/auth/token/lookup-accessor',
+      token: 'sr.second-root',
+      body: { accessor: app.accessor },
+    });
     expect(byAccessor.json.data.policies).toEqual(['default']);
     await server.stop();
 
@@ -115,7 +137,10 @@ describe('strongroom server', () => {
 describe('the command line', () => {
   /** Runs the command with `args` and answers its exit code and output. */
   function run(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const child = spawn(process.execPath, [cli, ...args], { env: { ...process.env, PORT: '0', STRONGROOM_DATA_DIR: dataDir() }, stdio: 'pipe' });
+    const child = spawn(process.execPath, [cli, ...args], {
+      env: { ...process.env, PORT: '0', STRONGROOM_DATA_DIR: dataDir() },
+      stdio: 'pipe',
+    });
     running.push(child);
     let stdout = '';
     let stderr = '';
@@ -124,23 +149,27 @@ describe('the command line', () => {
     return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
   }
 
-  it.each([['--help'], ['-h'], ['help'], ['server', '--help'], ['server', '-h']])('prints the usage and succeeds: strongroom %s', async (...args) => {
-    const { code, stdout, stderr } = await run(...args);
-    expect(code).toBe(0);
-    expect(stdout).toContain('usage: strongroom server');
-    expect(stderr).toBe('');
-  });
-
-  it.each([[['serve'], 'unknown command "serve"'], [[], 'a command is needed'], [['server', '--port', '8300'], 'unexpected argument "--port"']])(
-    'names what is wrong, then the usage, and fails: strongroom %s',
-    async (args, problem) => {
+  it.each([['--help'], ['-h'], ['help'], ['server', '--help'], ['server', '-h']])(
+    'prints the usage and succeeds: strongroom %s',
+    async (...args) => {
       const { code, stdout, stderr } = await run(...args);
-      expect(code).toBe(2);
-      expect(stdout).toBe('');
-      expect(stderr).toContain(`strongroom: ${problem}`);
-      expect(stderr).toContain('usage: strongroom server');
+      expect(code).toBe(0);
+      expect(stdout).toContain('usage: strongroom server');
+      expect(stderr).toBe('');
     },
   );
+
+  it.each([
+    [['serve'], 'unknown command "serve"'],
+    [[], 'a command is needed'],
+    [['server', '--port', '8300'], 'unexpected argument "--port"'],
+  ])('names what is wrong, then the usage, and fails: strongroom %s', async (args, problem) => {
+    const { code, stdout, stderr } = await run(...args);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`strongroom: ${problem}`);
+    expect(stderr).toContain('usage: strongroom server');
+  });
 });
 
 describe('close()', () => {

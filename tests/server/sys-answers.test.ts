@@ -16,10 +16,32 @@ async function server(): Promise<Started> {
 }
 afterAll(() => started?.stop());
 
-const send = async (options: Parameters<typeof request>[1]) => request((await server()).url, { token: ROOT, ...options });
-const KV_VIEW = { type: 'kv', description: 'key/value secret storage', options: { version: '2' }, local: false, seal_wrap: false, config: {} };
-const AWS_VIEW = { type: 'aws', description: 'cloud identity auth method', options: null, local: false, seal_wrap: false, config: {} };
-const TOKEN_VIEW = { type: 'token', description: 'token based credentials', options: null, local: false, seal_wrap: false, config: {} };
+const send = async (options: Parameters<typeof request>[1]) =>
+  request((await server()).url, { token: ROOT, ...options });
+const KV_VIEW = {
+  type: 'kv',
+  description: 'key/value secret storage',
+  options: { version: '2' },
+  local: false,
+  seal_wrap: false,
+  config: {},
+};
+const AWS_VIEW = {
+  type: 'aws',
+  description: 'cloud identity auth method',
+  options: null,
+  local: false,
+  seal_wrap: false,
+  config: {},
+};
+const TOKEN_VIEW = {
+  type: 'token',
+  description: 'token based credentials',
+  options: null,
+  local: false,
+  seal_wrap: false,
+  config: {},
+};
 
 describe('sys/ answers', () => {
   it('health and seal status, in full', async () => {
@@ -60,18 +82,27 @@ describe('sys/ answers', () => {
     expect((await send({ path: '/v1/sys/auth' })).json.data).toEqual({ 'cloud/': AWS_VIEW, 'token/': TOKEN_VIEW });
     expect((await send({ path: '/v1/sys/auth/cloud/' })).json.data).toEqual(AWS_VIEW);
     expect((await send({ path: '/v1/sys/auth/nowhere' })).json).toEqual({ errors: ['no auth method at this path'] });
-    expect((await send({ path: '/v1/sys/internal/ui/mounts/auth/cloud/login' })).json.data).toEqual({ path: 'auth/cloud/', ...AWS_VIEW });
+    expect((await send({ path: '/v1/sys/internal/ui/mounts/auth/cloud/login' })).json.data).toEqual({
+      path: 'auth/cloud/',
+      ...AWS_VIEW,
+    });
   });
 
   it('the refusal of a write to what is fixed, with its reason', async () => {
-    expect((await send({ method: 'POST', path: '/v1/sys/mounts/kv2', body: { type: 'kv' } })).json).toEqual({ errors: ['secrets engines are fixed: the KV engine at secret/'] });
-    expect((await send({ method: 'DELETE', path: '/v1/sys/auth/cloud' })).json).toEqual({ errors: ['auth methods are fixed: the cloud auth method at auth/cloud/ and tokens at auth/token/'] });
+    expect((await send({ method: 'POST', path: '/v1/sys/mounts/kv2', body: { type: 'kv' } })).json).toEqual({
+      errors: ['secrets engines are fixed: the KV engine at secret/'],
+    });
+    expect((await send({ method: 'DELETE', path: '/v1/sys/auth/cloud' })).json).toEqual({
+      errors: ['auth methods are fixed: the cloud auth method at auth/cloud/ and tokens at auth/token/'],
+    });
   });
 
   it('the audit hash of a value, and a 400 without one', async () => {
     const key = await send({ method: 'POST', path: '/v1/sys/audit-hash/file', body: { input: 'canary' } });
     expect(key.json.data.hash).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
-    expect((await send({ method: 'POST', path: '/v1/sys/audit-hash/file', body: { input: 'canary' } })).json.data.hash).toBe(key.json.data.hash);
+    expect(
+      (await send({ method: 'POST', path: '/v1/sys/audit-hash/file', body: { input: 'canary' } })).json.data.hash,
+    ).toBe(key.json.data.hash);
     expect((await send({ method: 'POST', path: '/v1/sys/audit-hash/file', body: {} })).status).toBe(400);
   });
 
@@ -94,8 +125,27 @@ describe('sys/ answers', () => {
 });
 
 describe('each route answers its own path only', () => {
-  const FIXED = ['sys/health', 'sys/seal-status', 'sys/init', 'sys/mounts', 'sys/auth', 'sys/audit', 'sys/policies/acl', 'sys/policy', 'sys/capabilities-self', 'sys/events/subscribe/secret'];
-  const PARAMETERS = ['sys/internal/ui/mounts/secret', 'sys/mounts/secret', 'sys/auth/cloud', 'sys/audit/file', 'sys/audit-hash/file', 'sys/policies/acl/default', 'sys/policy/default'];
+  const FIXED = [
+    'sys/health',
+    'sys/seal-status',
+    'sys/init',
+    'sys/mounts',
+    'sys/auth',
+    'sys/audit',
+    'sys/policies/acl',
+    'sys/policy',
+    'sys/capabilities-self',
+    'sys/events/subscribe/secret',
+  ];
+  const PARAMETERS = [
+    'sys/internal/ui/mounts/secret',
+    'sys/mounts/secret',
+    'sys/auth/cloud',
+    'sys/audit/file',
+    'sys/audit-hash/file',
+    'sys/policies/acl/default',
+    'sys/policy/default',
+  ];
   const noRoute = async (path: string) => {
     const answer = await send({ path: `/v1/${path}` });
     expect(answer.status).toBe(404);

@@ -11,7 +11,8 @@ beforeAll(async () => {
 });
 afterAll(() => started.stop());
 
-const ask = (paths: string[]) => request(started.url, { method: 'POST', path: '/v1/sys/capabilities-self', token: ROOT, body: { paths } });
+const ask = (paths: string[]) =>
+  request(started.url, { method: 'POST', path: '/v1/sys/capabilities-self', token: ROOT, body: { paths } });
 const names = (count: number) => Array.from({ length: count }, (_, index) => `secret/data/p${index}`);
 
 describe('sys/capabilities-self bounds the paths of one request', () => {

@@ -23,33 +23,80 @@ beforeAll(async () => {
     method: 'PUT',
     path: '/v1/sys/policies/acl/operator',
     token: root,
-    body: { policy: 'path "sys/policies/acl/*" { capabilities = ["create", "read", "update", "delete", "list"] }\npath "sys/policies/acl/admin" { capabilities = ["deny"] }\npath "sys/policy/admin" { capabilities = ["deny"] }\npath "sys/policy/*" { capabilities = ["create", "update"] }\npath "auth/token/create" { capabilities = ["update"] }' },
+    body: {
+      policy:
+        'path "sys/policies/acl/*" { capabilities = ["create", "read", "update", "delete", "list"] }\npath "sys/policies/acl/admin" { capabilities = ["deny"] }\npath "sys/policy/admin" { capabilities = ["deny"] }\npath "sys/policy/*" { capabilities = ["create", "update"] }\npath "auth/token/create" { capabilities = ["update"] }',
+    },
   });
-  await send({ method: 'PUT', path: '/v1/sys/policies/acl/admin', token: root, body: { policy: 'path "secret/*" { capabilities = ["read"] }' } });
-  operator = (await send({ method: 'POST', path: '/v1/auth/token/create', token: root, body: { policies: ['operator'] } })).json.auth.client_token;
+  await send({
+    method: 'PUT',
+    path: '/v1/sys/policies/acl/admin',
+    token: root,
+    body: { policy: 'path "secret/*" { capabilities = ["read"] }' },
+  });
+  operator = (
+    await send({ method: 'POST', path: '/v1/auth/token/create', token: root, body: { policies: ['operator'] } })
+  ).json.auth.client_token;
 });
 
 afterAll(() => started?.stop());
 
 describe('policy names are normalised before the permission check', () => {
-  it.each(['admin', 'ADMIN', 'Admin', '%20admin', 'admin%20', '%09ADMIN'])('a deny on admin also covers %s', async (name) => {
-    for (const base of ['/v1/sys/policies/acl/', '/v1/sys/policy/']) {
-      const write = await send({ method: 'PUT', path: `${base}${name}`, token: operator, body: { policy: 'path "*" { capabilities = ["sudo", "read"] }' } });
-      // A tab is refused as a path character (400) before the ACL is even asked; every other spelling is denied.
-      expect(write.status).toBe(name.startsWith('%09') ? 400 : 403);
-      expect((await send({ method: 'DELETE', path: `${base}${name}`, token: operator })).status).toBe(write.status);
-    }
-    expect((await send({ path: '/v1/sys/policies/acl/admin', token: root })).json.data.policy).toBe('path "secret/*" { capabilities = ["read"] }');
-  });
+  it.each(['admin', 'ADMIN', 'Admin', '%20admin', 'admin%20', '%09ADMIN'])(
+    'a deny on admin also covers %s',
+    async (name) => {
+      for (const base of ['/v1/sys/policies/acl/', '/v1/sys/policy/']) {
+        const write = await send({
+          method: 'PUT',
+          path: `${base}${name}`,
+          token: operator,
+          body: { policy: 'path "*" { capabilities = ["sudo", "read"] }' },
+        });
+        // A tab is refused as a path character (400) before the ACL is even asked; every other spelling is denied.
+        expect(write.status).toBe(name.startsWith('%09') ? 400 : 403);
+        expect((await send({ method: 'DELETE', path: `${base}${name}`, token: operator })).status).toBe(write.status);
+      }
+      expect((await send({ path: '/v1/sys/policies/acl/admin', token: root })).json.data.policy).toBe(
+        'path "secret/*" { capabilities = ["read"] }',
+      );
+    },
+  );
 
   it('still lets the operator manage other policies, stored under their canonical name', async () => {
-    expect((await send({ method: 'PUT', path: '/v1/sys/policies/acl/%20Team', token: operator, body: { policy: 'path "a" { capabilities = ["read"] }' } })).status).toBe(204);
+    expect(
+      (
+        await send({
+          method: 'PUT',
+          path: '/v1/sys/policies/acl/%20Team',
+          token: operator,
+          body: { policy: 'path "a" { capabilities = ["read"] }' },
+        })
+      ).status,
+    ).toBe(204);
     expect((await send({ path: '/v1/sys/policies/acl/team', token: operator })).json.data.name).toBe('team');
   });
 
   it('refuses names that cannot be canonical', async () => {
-    expect((await send({ method: 'PUT', path: '/v1/sys/policies/acl/%20', token: root, body: { policy: 'path "a" { capabilities = ["read"] }' } })).json).toEqual({ errors: ['policy name must not be empty'] });
-    expect((await send({ method: 'PUT', path: `/v1/sys/policies/acl/${'a'.repeat(200)}`, token: root, body: { policy: 'x' } })).status).toBe(400);
+    expect(
+      (
+        await send({
+          method: 'PUT',
+          path: '/v1/sys/policies/acl/%20',
+          token: root,
+          body: { policy: 'path "a" { capabilities = ["read"] }' },
+        })
+      ).json,
+    ).toEqual({ errors: ['policy name must not be empty'] });
+    expect(
+      (
+        await send({
+          method: 'PUT',
+          path: `/v1/sys/policies/acl/${'a'.repeat(200)}`,
+          token: root,
+          body: { policy: 'x' },
+        })
+      ).status,
+    ).toBe(400);
   });
 });
 
@@ -65,7 +112,9 @@ describe('health and mounts', () => {
     expect(mounts.json.data['secret/']).toMatchObject({ type: 'kv', options: { version: '2' } });
     expect((await send({ path: '/v1/sys/mounts/secret', token: root })).json.data.type).toBe('kv');
     expect((await send({ path: '/v1/sys/auth', token: root })).json.data['cloud/'].type).toBe('aws');
-    expect((await send({ method: 'POST', path: '/v1/sys/mounts/other', token: root, body: { type: 'kv' } })).status).toBe(405);
+    expect(
+      (await send({ method: 'POST', path: '/v1/sys/mounts/other', token: root, body: { type: 'kv' } })).status,
+    ).toBe(405);
     expect((await send({ method: 'DELETE', path: '/v1/sys/mounts/secret', token: root })).status).toBe(405);
     expect((await send({ path: '/v1/sys/mounts', token: operator })).status).toBe(403);
   });
@@ -75,7 +124,9 @@ describe('health and mounts', () => {
     const auth = await failure(client.enableAuth({ mount_point: 'aws', type: 'aws' }));
     expect(auth.statusCode).toBe(405);
     expect(auth.body.errors[0]).toMatch(/auth methods are fixed/);
-    const audit = await failure(client.enableAudit({ name: 'file', type: 'file', options: { file_path: '/tmp/audit.log' } }));
+    const audit = await failure(
+      client.enableAudit({ name: 'file', type: 'file', options: { file_path: '/tmp/audit.log' } }),
+    );
     expect(audit.statusCode).toBe(405);
     expect(audit.body.errors[0]).toMatch(/STRONGROOM_AUDIT_FILE/);
     expect((await send({ method: 'DELETE', path: '/v1/sys/audit/file', token: root })).status).toBe(405);
@@ -83,9 +134,17 @@ describe('health and mounts', () => {
   });
 
   it('lists the audit devices only for a caller with sudo on sys/audit, as Vault does', async () => {
-    const policy = (capabilities: string) => send({ method: 'PUT', path: '/v1/sys/policies/acl/audit-reader', token: root, body: { policy: `path "sys/audit" { capabilities = [${capabilities}] }` } });
+    const policy = (capabilities: string) =>
+      send({
+        method: 'PUT',
+        path: '/v1/sys/policies/acl/audit-reader',
+        token: root,
+        body: { policy: `path "sys/audit" { capabilities = [${capabilities}] }` },
+      });
     await policy('"read"');
-    const reader = (await send({ method: 'POST', path: '/v1/auth/token/create', token: root, body: { policies: ['audit-reader'] } })).json.auth.client_token;
+    const reader = (
+      await send({ method: 'POST', path: '/v1/auth/token/create', token: root, body: { policies: ['audit-reader'] } })
+    ).json.auth.client_token;
     expect((await send({ path: '/v1/sys/audit', token: reader })).status).toBe(403);
     await policy('"read", "sudo"');
     expect((await send({ path: '/v1/sys/audit', token: reader })).status).toBe(200);
@@ -112,7 +171,8 @@ describe('init and seal status, which Vault clients check before anything else',
     const client = vault({ endpoint: started.url });
     expect(await client.initialized()).toEqual({ initialized: true });
     expect((await client.status()).sealed).toBe(false);
-    const script = 'import sys, hvac\nc = hvac.Client(url=sys.argv[1])\nprint(c.sys.is_initialized(), c.sys.is_sealed())';
+    const script =
+      'import sys, hvac\nc = hvac.Client(url=sys.argv[1])\nprint(c.sys.is_initialized(), c.sys.is_sealed())';
     const { stdout } = await promisify(execFile)('/usr/bin/python3', ['-c', script, started.url]);
     expect(stdout.trim()).toBe('True False');
   });
@@ -125,10 +185,28 @@ describe('state lives in the storage', () => {
       expect(await second.app.ready()).toBeUndefined();
       const read = await request(second.url, { path: '/v1/sys/policies/acl/admin', token: root });
       expect(read.json.data.name).toBe('admin');
-      const created = (await request(second.url, { method: 'POST', path: '/v1/auth/token/create', token: operator, body: { policies: ['operator'] } })).json.auth;
+      const created = (
+        await request(second.url, {
+          method: 'POST',
+          path: '/v1/auth/token/create',
+          token: operator,
+          body: { policies: ['operator'] },
+        })
+      ).json.auth;
       expect((await send({ path: '/v1/auth/token/lookup-self', token: created.client_token })).status).toBe(200);
-      expect((await send({ method: 'POST', path: '/v1/auth/token/revoke-accessor', token: root, body: { accessor: created.accessor } })).status).toBe(204);
-      expect((await request(second.url, { path: '/v1/auth/token/lookup-self', token: created.client_token })).status).toBe(403);
+      expect(
+        (
+          await send({
+            method: 'POST',
+            path: '/v1/auth/token/revoke-accessor',
+            token: root,
+            body: { accessor: created.accessor },
+          })
+        ).status,
+      ).toBe(204);
+      expect(
+        (await request(second.url, { path: '/v1/auth/token/lookup-self', token: created.client_token })).status,
+      ).toBe(403);
     } finally {
       await second.stop();
     }
@@ -138,7 +216,10 @@ describe('state lives in the storage', () => {
     const second = await startServer({ storage, rootToken: '' });
     try {
       expect((await request(second.url, { path: '/v1/auth/token/lookup-self', token: root })).status).toBe(200);
-      expect((await request(second.url, { path: '/v1/auth/token/lookup-self', headers: { Authorization: 'Bearer ' } })).status).toBe(403);
+      expect(
+        (await request(second.url, { path: '/v1/auth/token/lookup-self', headers: { Authorization: 'Bearer ' } }))
+          .status,
+      ).toBe(403);
     } finally {
       await second.stop();
     }
@@ -146,7 +227,9 @@ describe('state lives in the storage', () => {
 
   it('refuses a maxBodyBytes that is not a positive number under its own name', () => {
     for (const maxBodyBytes of [0, -1, Number.NaN, '1024' as unknown as number]) {
-      expect(() => createServer({ maxBodyBytes, log: () => undefined })).toThrow(new TypeError('maxBodyBytes must be a positive number of bytes'));
+      expect(() => createServer({ maxBodyBytes, log: () => undefined })).toThrow(
+        new TypeError('maxBodyBytes must be a positive number of bytes'),
+      );
     }
   });
 

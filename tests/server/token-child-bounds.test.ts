@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTokenServer, type TokenServer } from './token-harness.js';
 
 const NAMED = ['alpha', 'beta', 'gamma'] as const;
-const MINTER = 'path "auth/token/create" { capabilities = ["update"] }\npath "auth/token/create-orphan" { capabilities = ["update"] }';
+const MINTER =
+  'path "auth/token/create" { capabilities = ["update"] }\npath "auth/token/create-orphan" { capabilities = ["update"] }';
 const REFUSALS = new Set([
   'child policies must be subset of parent',
   'restricted use token cannot generate child tokens',
@@ -20,8 +21,16 @@ beforeAll(async () => {
   server = await startTokenServer({ tokenMaxTtl: 4 * 3600 });
   await server.putPolicy('minter', MINTER);
   for (const name of NAMED) await server.putPolicy(name, `path "secret/data/${name}/*" { capabilities = ["read"] }`);
-  await server.putRole('near', { token_policies: ['minter', 'alpha'], token_bound_cidrs: ['127.0.0.1/32'], token_ttl: 900 });
-  await server.putRole('wide', { token_policies: ['minter', 'beta'], token_bound_cidrs: ['127.0.0.0/8', '10.0.0.0/8'], token_ttl: 1800 });
+  await server.putRole('near', {
+    token_policies: ['minter', 'alpha'],
+    token_bound_cidrs: ['127.0.0.1/32'],
+    token_ttl: 900,
+  });
+  await server.putRole('wide', {
+    token_policies: ['minter', 'beta'],
+    token_bound_cidrs: ['127.0.0.0/8', '10.0.0.0/8'],
+    token_ttl: 1800,
+  });
 }, 60_000);
 
 afterAll(() => server?.stop());
@@ -55,34 +64,43 @@ const expiry = (data: Record<string, any>) => (data.expire_time === null ? Infin
 describe('a child token', () => {
   it('never exceeds its parent', async () => {
     await fc.assert(
-      fc.asyncProperty(parentSpec, fc.array(fc.tuple(childRequest, orphanPath), { minLength: 1, maxLength: 3 }), async (spec, requests) => {
-        const parent = typeof spec === 'string' ? (await server.login(spec)).json.auth.client_token : await server.made(spec);
-        for (const [body, path] of requests) {
-          const before = await server.lookup(parent);
-          const made = await server.create(parent, body, path);
-          // Its last use went on an earlier request.
-          if (!before) {
-            expect(made.status).toBe(403);
-            break;
+      fc.asyncProperty(
+        parentSpec,
+        fc.array(fc.tuple(childRequest, orphanPath), { minLength: 1, maxLength: 3 }),
+        async (spec, requests) => {
+          const parent =
+            typeof spec === 'string' ? (await server.login(spec)).json.auth.client_token : await server.made(spec);
+          for (const [body, path] of requests) {
+            const before = await server.lookup(parent);
+            const made = await server.create(parent, body, path);
+            // Its last use went on an earlier request.
+            if (!before) {
+              expect(made.status).toBe(403);
+              break;
+            }
+            if (made.status !== 200) {
+              expect(made.status).toBe(400);
+              expect(REFUSALS, made.text).toContain(made.json.errors[0]);
+              if (before.num_uses > 0)
+                expect(made.json.errors).toEqual(['restricted use token cannot generate child tokens']);
+              continue;
+            }
+            expect(before.num_uses).toBe(0);
+            const child = (await server.lookup(made.json.auth.client_token))!;
+            expect(
+              child.policies.every((name: string) => before.policies.includes(name)),
+              `${child.policies} within ${before.policies}`,
+            ).toBe(true);
+            expect(child.policies).not.toContain('root');
+            if (child.orphan) {
+              expect(child.bound_cidrs).toBeUndefined();
+              continue;
+            }
+            expect(child.bound_cidrs).toEqual(before.bound_cidrs);
+            expect(expiry(child)).toBeLessThanOrEqual(expiry(before));
           }
-          if (made.status !== 200) {
-            expect(made.status).toBe(400);
-            expect(REFUSALS, made.text).toContain(made.json.errors[0]);
-            if (before.num_uses > 0) expect(made.json.errors).toEqual(['restricted use token cannot generate child tokens']);
-            continue;
-          }
-          expect(before.num_uses).toBe(0);
-          const child = (await server.lookup(made.json.auth.client_token))!;
-          expect(child.policies.every((name: string) => before.policies.includes(name)), `${child.policies} within ${before.policies}`).toBe(true);
-          expect(child.policies).not.toContain('root');
-          if (child.orphan) {
-            expect(child.bound_cidrs).toBeUndefined();
-            continue;
-          }
-          expect(child.bound_cidrs).toEqual(before.bound_cidrs);
-          expect(expiry(child)).toBeLessThanOrEqual(expiry(before));
-        }
-      }),
+        },
+      ),
       { seed: 2717, numRuns: 40 },
     );
   });

@@ -11,8 +11,16 @@ let server: TokenServer;
 
 beforeAll(async () => {
   server = await startTokenServer();
-  await server.putPolicy('app', 'path "secret/data/app/*" { capabilities = ["read"] }\npath "auth/token/create*" { capabilities = ["update"] }');
-  await server.send({ method: 'POST', path: '/v1/secret/data/app/db', token: server.root, body: { data: { password: 'p' } } });
+  await server.putPolicy(
+    'app',
+    'path "secret/data/app/*" { capabilities = ["read"] }\npath "auth/token/create*" { capabilities = ["update"] }',
+  );
+  await server.send({
+    method: 'POST',
+    path: '/v1/secret/data/app/db',
+    token: server.root,
+    body: { data: { password: 'p' } },
+  });
   await server.putRole('bound', { token_policies: ['app'], token_bound_cidrs: [`${INSIDE}/32`] });
 }, 60_000);
 
@@ -43,13 +51,18 @@ describe('bound CIDRs', () => {
 
   it('are not given to an orphan, which Vault binds to nothing (only a path allowed by policy makes one)', async () => {
     const parent = (await server.login('bound')).json.auth.client_token;
-    const orphan = (await server.create(parent, { policies: ['app'] }, 'auth/token/create-orphan')).json.auth.client_token;
+    const orphan = (await server.create(parent, { policies: ['app'] }, 'auth/token/create-orphan')).json.auth
+      .client_token;
     expect((await read(orphan, OUTSIDE)).status).toBe(200);
     expect((await server.lookup(orphan))!.bound_cidrs).toBeUndefined();
   });
 
   it('are refused before a use is counted: a request from elsewhere spends none', async () => {
-    await server.putRole('bound-twice', { token_policies: ['app'], token_bound_cidrs: [`${INSIDE}/32`], token_num_uses: 2 });
+    await server.putRole('bound-twice', {
+      token_policies: ['app'],
+      token_bound_cidrs: [`${INSIDE}/32`],
+      token_num_uses: 2,
+    });
     const token = (await server.login('bound-twice')).json.auth.client_token;
     expect((await read(token, OUTSIDE)).status).toBe(403);
     expect((await read(token, INSIDE)).status).toBe(200);

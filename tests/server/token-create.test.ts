@@ -6,7 +6,8 @@ import { startTokenServer, type TokenServer } from './token-harness.js';
 let server: TokenServer;
 let root: string;
 
-const MINTER = 'path "auth/token/create" { capabilities = ["update"] }\npath "auth/token/create-orphan" { capabilities = ["update"] }';
+const MINTER =
+  'path "auth/token/create" { capabilities = ["update"] }\npath "auth/token/create-orphan" { capabilities = ["update"] }';
 const SUDOER = 'path "auth/token/create" { capabilities = ["update", "sudo"] }';
 
 beforeAll(async () => {
@@ -29,8 +30,15 @@ const refusal = async (token: string, body: Record<string, unknown>, path?: stri
 describe('a use-limited token', () => {
   it('creates no child and no orphan: its use limit would not bind them', async () => {
     const limited = await server.made({ policies: ['minter', 'app'], num_uses: 5 });
-    for (const [body, path] of [[{}, undefined], [{ num_uses: 1 }, undefined], [{}, 'auth/token/create-orphan']] as const) {
-      expect(await refusal(limited, body, path)).toEqual({ status: 400, errors: ['restricted use token cannot generate child tokens'] });
+    for (const [body, path] of [
+      [{}, undefined],
+      [{ num_uses: 1 }, undefined],
+      [{}, 'auth/token/create-orphan'],
+    ] as const) {
+      expect(await refusal(limited, body, path)).toEqual({
+        status: 400,
+        errors: ['restricted use token cannot generate child tokens'],
+      });
     }
     // Each refused request still counted one use, as in Vault: two are left.
     expect((await server.lookup(limited))!.num_uses).toBe(2);
@@ -38,7 +46,10 @@ describe('a use-limited token', () => {
 
   it('creates nothing on its last use either', async () => {
     const last = await server.made({ policies: ['minter', 'app'], num_uses: 1 });
-    expect(await refusal(last, {})).toEqual({ status: 400, errors: ['restricted use token cannot generate child tokens'] });
+    expect(await refusal(last, {})).toEqual({
+      status: 400,
+      errors: ['restricted use token cannot generate child tokens'],
+    });
     expect(await server.lookup(last)).toBeUndefined();
   });
 
@@ -59,15 +70,25 @@ describe('policies and default', () => {
     const asked = await server.create(bare, { policies: ['app'] });
     expect(asked.json.auth.policies).toEqual(['app']);
     // default grants lookup-self; a child of a parent without it must not gain it.
-    expect((await server.send({ path: '/v1/auth/token/lookup-self', token: asked.json.auth.client_token })).status).toBe(403);
-    expect(await refusal(bare, { policies: ['app', 'default'] })).toEqual({ status: 400, errors: ['child policies must be subset of parent'] });
+    expect(
+      (await server.send({ path: '/v1/auth/token/lookup-self', token: asked.json.auth.client_token })).status,
+    ).toBe(403);
+    expect(await refusal(bare, { policies: ['app', 'default'] })).toEqual({
+      status: 400,
+      errors: ['child policies must be subset of parent'],
+    });
   });
 
   it('adds default to a child of a parent that holds it, unless no_default_policy', async () => {
     const parent = await server.made({ policies: ['minter', 'app'] });
     expect((await server.create(parent, { policies: ['app'] })).json.auth.policies).toEqual(['app', 'default']);
-    expect((await server.create(parent, { policies: ['App ', 'default'] })).json.auth.policies).toEqual(['app', 'default']);
-    expect((await server.create(parent, { policies: ['app'], no_default_policy: true })).json.auth.policies).toEqual(['app']);
+    expect((await server.create(parent, { policies: ['App ', 'default'] })).json.auth.policies).toEqual([
+      'app',
+      'default',
+    ]);
+    expect((await server.create(parent, { policies: ['app'], no_default_policy: true })).json.auth.policies).toEqual([
+      'app',
+    ]);
     expect((await server.create(parent, { no_default_policy: true })).json.auth.policies).toEqual(['app', 'minter']);
   });
 
@@ -81,7 +102,10 @@ describe('policies and default', () => {
   it('refuses any policy the parent lacks, among ones it holds', async () => {
     const parent = await server.made({ policies: ['minter', 'app'] });
     for (const policies of [['app', 'other'], ['other', 'app'], ['other'], ['root'], ['app', 'root']]) {
-      expect(await refusal(parent, { policies })).toEqual({ status: 400, errors: ['child policies must be subset of parent'] });
+      expect(await refusal(parent, { policies })).toEqual({
+        status: 400,
+        errors: ['child policies must be subset of parent'],
+      });
     }
   });
 });
@@ -95,13 +119,21 @@ describe('sudo on the path', () => {
     expect(periodic.json.auth.lease_duration).toBe(600);
     expect((await server.lookup(periodic.json.auth.client_token))!.period).toBe(600);
     expect((await server.create(sudoer, { policies: ['other'] })).json.auth.policies).toEqual(['default', 'other']);
-    expect((await server.create(sudoer, { policies: ['other'], no_default_policy: true })).json.auth.policies).toEqual(['other']);
+    expect((await server.create(sudoer, { policies: ['other'], no_default_policy: true })).json.auth.policies).toEqual([
+      'other',
+    ]);
   });
 
   it('does not let a token that is not root create a root token', async () => {
     const sudoer = await server.made({ policies: ['sudoer'] });
-    expect(await refusal(sudoer, { policies: ['root'] })).toEqual({ status: 400, errors: ['root tokens may not be created without parent token being root'] });
-    expect(await refusal(sudoer, { policies: ['other', 'root'] })).toEqual({ status: 400, errors: ['root tokens may not be created without parent token being root'] });
+    expect(await refusal(sudoer, { policies: ['root'] })).toEqual({
+      status: 400,
+      errors: ['root tokens may not be created without parent token being root'],
+    });
+    expect(await refusal(sudoer, { policies: ['other', 'root'] })).toEqual({
+      status: 400,
+      errors: ['root tokens may not be created without parent token being root'],
+    });
   });
 
   it('on create does not carry over to create-orphan, which has its own ACL', async () => {
@@ -116,8 +148,14 @@ describe('auth/token/create-orphan', () => {
     const orphan = await server.create(minter, { policies: ['app'] }, 'auth/token/create-orphan');
     expect(orphan.json.auth).toMatchObject({ orphan: true, policies: ['app', 'default'] });
     expect((await server.lookup(orphan.json.auth.client_token))!.path).toBe('auth/token/create-orphan');
-    expect(await refusal(minter, { policies: ['other'] }, 'auth/token/create-orphan')).toEqual({ status: 400, errors: ['child policies must be subset of parent'] });
-    expect(await refusal(minter, { period: 60 }, 'auth/token/create-orphan')).toEqual({ status: 400, errors: ['root or sudo privileges required to create periodic token'] });
+    expect(await refusal(minter, { policies: ['other'] }, 'auth/token/create-orphan')).toEqual({
+      status: 400,
+      errors: ['child policies must be subset of parent'],
+    });
+    expect(await refusal(minter, { period: 60 }, 'auth/token/create-orphan')).toEqual({
+      status: 400,
+      errors: ['root or sudo privileges required to create periodic token'],
+    });
     await server.send({ method: 'POST', path: '/v1/auth/token/revoke', token: root, body: { token: minter } });
     expect(await server.lookup(orphan.json.auth.client_token)).toBeDefined();
   });
@@ -132,7 +170,10 @@ describe('lifetimes', () => {
     const forever = await server.create(root, { policies: ['root'] });
     expect(forever.json.auth).toMatchObject({ lease_duration: 0, renewable: false });
     expect(forever.json.warnings).toBeNull();
-    expect((await server.lookup(forever.json.auth.client_token))!).toMatchObject({ expire_time: null, creation_ttl: 0 });
+    expect((await server.lookup(forever.json.auth.client_token))!).toMatchObject({
+      expire_time: null,
+      creation_ttl: 0,
+    });
     expect((await server.lookup(bounded.json.auth.client_token))!.creation_ttl).toBe(600);
     server.clock.advance(301);
     expect(await server.lookup(periodic.json.auth.client_token)).toBeUndefined();
@@ -144,7 +185,10 @@ describe('lifetimes', () => {
 
   it('refuses a non-expiring root token to an expiring root parent', async () => {
     const expiring = (await server.create(root, { policies: ['root'], ttl: '1h' })).json.auth.client_token;
-    expect(await refusal(expiring, { policies: ['root'] })).toEqual({ status: 400, errors: ['expiring root tokens cannot create non-expiring root tokens'] });
+    expect(await refusal(expiring, { policies: ['root'] })).toEqual({
+      status: 400,
+      errors: ['expiring root tokens cannot create non-expiring root tokens'],
+    });
     expect((await server.create(expiring, { policies: ['root'], ttl: 60 })).json.auth.lease_duration).toBe(60);
   });
 
@@ -152,8 +196,12 @@ describe('lifetimes', () => {
     const parent = (await server.create(root, { policies: ['minter', 'app'], ttl: 120 })).json.auth.client_token;
     const child = await server.create(parent, { ttl: 600 });
     expect(child.json.auth.lease_duration).toBe(120);
-    expect(child.json.warnings).toEqual(["TTL of 10m0s runs past the parent token's expiry: capped at 2m0s, when the parent expires"]);
-    expect((await server.lookup(child.json.auth.client_token))!.expire_time).toBe((await server.lookup(parent))!.expire_time);
+    expect(child.json.warnings).toEqual([
+      "TTL of 10m0s runs past the parent token's expiry: capped at 2m0s, when the parent expires",
+    ]);
+    expect((await server.lookup(child.json.auth.client_token))!.expire_time).toBe(
+      (await server.lookup(parent))!.expire_time,
+    );
     const orphan = await server.create(parent, { ttl: 600 }, 'auth/token/create-orphan');
     expect(orphan.json.auth.lease_duration).toBe(600);
     expect((await server.create(parent, { ttl: 60 })).json.warnings).toBeNull();

@@ -40,18 +40,32 @@ export async function startTokenServer(options: ServerOptions = {}): Promise<Tok
   const clock = new ManualClock(new Date());
   const started = await startServer({
     clock,
-    env: { CLOUD_ACCESS_KEY: operatorKey.accessKeyId, CLOUD_SECRET_KEY: operatorKey.secretAccessKey, CLOUD_REGION: 'us-east-1' },
+    env: {
+      CLOUD_ACCESS_KEY: operatorKey.accessKeyId,
+      CLOUD_SECRET_KEY: operatorKey.secretAccessKey,
+      CLOUD_REGION: 'us-east-1',
+    },
     ...options,
   });
   const root = started.rootToken;
-  const send = (options: RawRequest, from?: string) => request(started.url, from ? { ...options, tls: { ...options.tls, localAddress: from } } : options);
+  const send = (options: RawRequest, from?: string) =>
+    request(started.url, from ? { ...options, tls: { ...options.tls, localAddress: from } } : options);
   const expectStatus = async (response: Promise<RawResponse>, status: number) => {
     const answer = await response;
     if (answer.status !== status) throw new Error(`expected ${status}, got ${answer.status}: ${answer.text}`);
     return answer;
   };
-  const create = (token: string, body: Record<string, unknown>, path = 'auth/token/create') => send({ method: 'POST', path: `/v1/${path}`, token, body });
-  await expectStatus(send({ method: 'POST', path: '/v1/auth/cloud/config/client', token: root, body: { sts_endpoint: aws.url, iam_endpoint: aws.url, iam_server_id_header_value: SERVER_ID } }), 204);
+  const create = (token: string, body: Record<string, unknown>, path = 'auth/token/create') =>
+    send({ method: 'POST', path: `/v1/${path}`, token, body });
+  await expectStatus(
+    send({
+      method: 'POST',
+      path: '/v1/auth/cloud/config/client',
+      token: root,
+      body: { sts_endpoint: aws.url, iam_endpoint: aws.url, iam_server_id_header_value: SERVER_ID },
+    }),
+    204,
+  );
 
   return {
     started,
@@ -65,12 +79,28 @@ export async function startTokenServer(options: ServerOptions = {}): Promise<Tok
       return answer.status === 200 ? answer.json.data : undefined;
     },
     putPolicy: async (name, policy) => {
-      await expectStatus(send({ method: 'PUT', path: `/v1/sys/policies/acl/${name}`, token: root, body: { policy } }), 204);
+      await expectStatus(
+        send({ method: 'PUT', path: `/v1/sys/policies/acl/${name}`, token: root, body: { policy } }),
+        204,
+      );
     },
     putRole: async (name, settings) => {
-      await expectStatus(send({ method: 'POST', path: `/v1/auth/cloud/role/${name}`, token: root, body: { auth_type: 'iam', bound_iam_principal_arn: [user.arn], ...settings } }), 204);
+      await expectStatus(
+        send({
+          method: 'POST',
+          path: `/v1/auth/cloud/role/${name}`,
+          token: root,
+          body: { auth_type: 'iam', bound_iam_principal_arn: [user.arn], ...settings },
+        }),
+        204,
+      );
     },
-    login: (role) => send({ method: 'POST', path: '/v1/auth/cloud/login', body: buildIamLoginBody({ credentials: userKey, serverId: SERVER_ID, role }) }),
+    login: (role) =>
+      send({
+        method: 'POST',
+        path: '/v1/auth/cloud/login',
+        body: buildIamLoginBody({ credentials: userKey, serverId: SERVER_ID, role }),
+      }),
     stop: async () => {
       await started.stop();
       await aws.stop();

@@ -13,7 +13,8 @@ beforeAll(async () => {
 
 afterAll(() => server?.stop());
 
-const renewSelf = (token: string, body: object = {}) => server.send({ method: 'POST', path: '/v1/auth/token/renew-self', token, body });
+const renewSelf = (token: string, body: object = {}) =>
+  server.send({ method: 'POST', path: '/v1/auth/token/renew-self', token, body });
 
 describe('a login token', () => {
   it("renews through the auth method, by the role's current TTLs, up to its max TTL", async () => {

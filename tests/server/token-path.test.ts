@@ -13,17 +13,25 @@ let started: Started;
 let auditFile: string;
 let clock: ManualClock;
 const send = (options: Parameters<typeof request>[1]) => request(started.url, { token: ROOT, ...options });
-const create = async (body: object = {}) => (await send({ method: 'POST', path: '/v1/auth/token/create', body: { ttl: 600, ...body } })).json.auth.client_token as string;
-const auditHash = async (input: string) => (await send({ method: 'POST', path: '/v1/sys/audit-hash/file', body: { input } })).json.data.hash as string;
+const create = async (body: object = {}) =>
+  (await send({ method: 'POST', path: '/v1/auth/token/create', body: { ttl: 600, ...body } })).json.auth
+    .client_token as string;
+const auditHash = async (input: string) =>
+  (await send({ method: 'POST', path: '/v1/sys/audit-hash/file', body: { input } })).json.data.hash as string;
 /** Everything the server wrote where an operator reads: the request log and the audit file. */
 const written = () => `${JSON.stringify(started.logs)}\n${readFileSync(auditFile, 'utf8')}`;
-const WARNING = 'the token was sent in the request path, where logs and proxies can record it: send it in the request body ("token") instead';
+const WARNING =
+  'the token was sent in the request path, where logs and proxies can record it: send it in the request body ("token") instead';
 
 beforeAll(async () => {
   auditFile = join(mkdtempSync(join(tmpdir(), 'strongroom-token-path-')), 'audit.log');
   clock = new ManualClock('2026-03-01T00:00:00Z');
   started = await startServer({ clock, rootToken: ROOT, auditFile });
-  await send({ method: 'PUT', path: '/v1/sys/policies/acl/looker', body: { policy: 'path "auth/token/lookup" { capabilities = ["update"] }' } });
+  await send({
+    method: 'PUT',
+    path: '/v1/sys/policies/acl/looker',
+    body: { policy: 'path "auth/token/lookup" { capabilities = ["update"] }' },
+  });
 });
 
 afterAll(() => started?.stop());
@@ -63,7 +71,10 @@ describe('the token in the path', () => {
   it('is hashed in the audit log, where auditors find it with sys/audit-hash', async () => {
     const token = await create();
     await send({ path: `/v1/auth/token/lookup/${token}` });
-    const paths = readFileSync(auditFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line).request.path as string);
+    const paths = readFileSync(auditFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).request.path as string);
     expect(paths.at(-1)).toBe(`auth/token/lookup/${await auditHash(token)}`);
   });
 
@@ -117,14 +128,26 @@ describe('the token in the path', () => {
   it('is redacted in the refusal of every method a path does not take', async () => {
     const token = await create();
     // SCAN travels as GET ?scan=true.
-    for (const [method, path] of [['LIST', 'revoke'], ['SCAN', 'revoke'], ['PATCH', 'lookup'], ['PUT', 'lookup'], ['DELETE', 'renew'], ['GET', 'revoke']]) {
+    for (const [method, path] of [
+      ['LIST', 'revoke'],
+      ['SCAN', 'revoke'],
+      ['PATCH', 'lookup'],
+      ['PUT', 'lookup'],
+      ['DELETE', 'renew'],
+      ['GET', 'revoke'],
+    ]) {
       const scan = method === 'SCAN';
-      const refused = await send({ method: scan ? 'GET' : method, path: `/v1/auth/token/${path}/${token}${scan ? '?scan=true' : ''}` });
+      const refused = await send({
+        method: scan ? 'GET' : method,
+        path: `/v1/auth/token/${path}/${token}${scan ? '?scan=true' : ''}`,
+      });
       if (method === 'PUT') {
         expect(refused.status).toBe(200);
         continue;
       }
-      expect(refused.json, method).toEqual({ errors: [`${method} is not supported on "auth/token/${path}/<redacted>"`] });
+      expect(refused.json, method).toEqual({
+        errors: [`${method} is not supported on "auth/token/${path}/<redacted>"`],
+      });
     }
   });
 });

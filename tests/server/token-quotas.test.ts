@@ -21,7 +21,8 @@ beforeAll(async () => {
 
 afterAll(() => server?.stop());
 
-const revoke = (token: string) => server.send({ method: 'POST', path: '/v1/auth/token/revoke', token: root, body: { token } });
+const revoke = (token: string) =>
+  server.send({ method: 'POST', path: '/v1/auth/token/revoke', token: root, body: { token } });
 const statuses = async (calls: Array<() => Promise<{ status: number }>>) => {
   const answers: number[] = [];
   for (const call of calls) answers.push((await call()).status);
@@ -31,10 +32,14 @@ const statuses = async (calls: Array<() => Promise<{ status: number }>>) => {
 describe('the tokens made below one root-made token', () => {
   it(`number at most maxTokensPerParent (${PER_PARENT}); root, other tokens and logins go on`, async () => {
     const minter = await server.made({ policies: ['minter'], ttl: 60 });
-    expect(await statuses(Array.from({ length: PER_PARENT }, () => () => server.create(minter, {})))).toEqual([200, 200, 200]);
+    expect(await statuses(Array.from({ length: PER_PARENT }, () => () => server.create(minter, {})))).toEqual([
+      200, 200, 200,
+    ]);
     const refused = await server.create(minter, {});
     expect(refused.status).toBe(429);
-    expect(refused.json.errors).toEqual([`token limit reached: the tokens made below one token root created may number at most ${PER_PARENT} (maxTokensPerParent)`]);
+    expect(refused.json.errors).toEqual([
+      `token limit reached: the tokens made below one token root created may number at most ${PER_PARENT} (maxTokensPerParent)`,
+    ]);
     expect((await server.create(root, { ttl: 60 })).status).toBe(200);
     const another = await server.made({ policies: ['minter'], ttl: 60 });
     expect((await server.create(another, {})).status).toBe(200);
@@ -61,7 +66,13 @@ describe('the tokens made below one root-made token', () => {
     // The child and its child: two places.
     expect((await revoke(child)).status).toBe(204);
     expect(await server.lookup(grandchild)).toBeUndefined();
-    expect(await statuses([() => server.create(minter, {}), () => server.create(minter, {}), () => server.create(minter, {})])).toEqual([200, 200, 429]);
+    expect(
+      await statuses([
+        () => server.create(minter, {}),
+        () => server.create(minter, {}),
+        () => server.create(minter, {}),
+      ]),
+    ).toEqual([200, 200, 429]);
   });
 
   it('are counted down when expired tokens are swept', async () => {
@@ -82,7 +93,9 @@ describe('the tokens of one login role', () => {
     expect((await server.create(first.json.auth.client_token, {})).status).toBe(200);
     const refused = await server.login('fleet');
     expect(refused.status).toBe(429);
-    expect(refused.json.errors).toEqual([`token limit reached: the tokens of one login role may number at most ${PER_ROLE} (maxTokensPerRole)`]);
+    expect(refused.json.errors).toEqual([
+      `token limit reached: the tokens of one login role may number at most ${PER_ROLE} (maxTokensPerRole)`,
+    ]);
     expect((await server.create(first.json.auth.client_token, {})).status).toBe(429);
     expect((await server.login('batch')).status).toBe(200);
     expect((await server.create(root, { ttl: 60 })).status).toBe(200);
@@ -95,14 +108,22 @@ describe('the live-token bound of a process (maxTokens)', () => {
   it('refuses logins and tokens made by others once reached, but never root', async () => {
     const storage = testStorage();
     const small = await startServer({ storage, maxTokens: 3, maxTokensPerParent: 10 });
-    const send = (token: string, body: object) => request(small.url, { method: 'POST', path: '/v1/auth/token/create', token, body });
+    const send = (token: string, body: object) =>
+      request(small.url, { method: 'POST', path: '/v1/auth/token/create', token, body });
     try {
-      await request(small.url, { method: 'PUT', path: '/v1/sys/policies/acl/minter', token: small.rootToken, body: { policy: 'path "auth/token/create" { capabilities = ["update"] }' } });
+      await request(small.url, {
+        method: 'PUT',
+        path: '/v1/sys/policies/acl/minter',
+        token: small.rootToken,
+        body: { policy: 'path "auth/token/create" { capabilities = ["update"] }' },
+      });
       const minter = (await send(small.rootToken, { policies: ['minter'] })).json.auth.client_token;
       expect((await send(minter, {})).status).toBe(200);
       // Three live tokens now: root's, the minter and its child.
       expect((await send(minter, {})).status).toBe(429);
-      expect(await statuses(Array.from({ length: 3 }, () => () => send(small.rootToken, { ttl: 60 })))).toEqual([200, 200, 200]);
+      expect(await statuses(Array.from({ length: 3 }, () => () => send(small.rootToken, { ttl: 60 })))).toEqual([
+        200, 200, 200,
+      ]);
     } finally {
       await small.stop();
     }
@@ -115,10 +136,18 @@ describe('two servers over one storage', () => {
     const first = await startServer({ storage, rootToken: 'sr.shared-root', maxTokensPerParent: 4 });
     const second = await startServer({ storage, rootToken: 'sr.shared-root', maxTokensPerParent: 4 });
     try {
-      const on = (url: string, token: string, body: object) => request(url, { method: 'POST', path: '/v1/auth/token/create', token, body });
-      await request(first.url, { method: 'PUT', path: '/v1/sys/policies/acl/minter', token: 'sr.shared-root', body: { policy: 'path "auth/token/create" { capabilities = ["update"] }' } });
+      const on = (url: string, token: string, body: object) =>
+        request(url, { method: 'POST', path: '/v1/auth/token/create', token, body });
+      await request(first.url, {
+        method: 'PUT',
+        path: '/v1/sys/policies/acl/minter',
+        token: 'sr.shared-root',
+        body: { policy: 'path "auth/token/create" { capabilities = ["update"] }' },
+      });
       const minter = (await on(first.url, 'sr.shared-root', { policies: ['minter'] })).json.auth.client_token;
-      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => on(i % 2 ? first.url : second.url, minter, {})));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => on(i % 2 ? first.url : second.url, minter, {})),
+      );
       expect(answers.filter((answer) => answer.status === 200)).toHaveLength(4);
       expect(answers.filter((answer) => answer.status === 429)).toHaveLength(6);
     } finally {

@@ -47,8 +47,12 @@ interface Real {
 }
 
 const expired = (entry: Entry, now: number) => entry.expiresAt !== 0 && entry.expiresAt <= now;
-const valid = (entry: Entry, now: number): boolean => entry.present && !expired(entry, now) && (entry.parent === undefined || valid(entry.parent, now));
-const subtree = (model: Model, top: Entry): Entry[] => [top, ...model.entries.filter((entry) => entry.parent === top).flatMap((child) => subtree(model, child))];
+const valid = (entry: Entry, now: number): boolean =>
+  entry.present && !expired(entry, now) && (entry.parent === undefined || valid(entry.parent, now));
+const subtree = (model: Model, top: Entry): Entry[] => [
+  top,
+  ...model.entries.filter((entry) => entry.parent === top).flatMap((child) => subtree(model, child)),
+];
 const pick = (model: Model, index: number, filter: (entry: Entry) => boolean = () => true) => {
   const candidates = model.entries.filter(filter);
   return candidates.length === 0 ? undefined : candidates[index % candidates.length];
@@ -119,18 +123,35 @@ class Mint extends Step {
     super();
   }
   override async apply(model: Model, real: Real) {
-    const creator = this.kind === 'login' ? undefined : pick(model, this.creatorIndex, (entry) => valid(entry, model.now));
+    const creator =
+      this.kind === 'login' ? undefined : pick(model, this.creatorIndex, (entry) => valid(entry, model.now));
     const scope = this.kind === 'login' ? `role ${this.role}` : creator === model.root ? undefined : creator!.below;
     const limit = scope?.startsWith('role') ? LIMITS.maxTokensPerRole : LIMITS.maxTokensPerParent;
-    const refused = scope !== undefined && (model.live >= LIMITS.maxTokens || model.entries.filter((entry) => entry.present && entry.scope === scope).length >= limit);
+    const refused =
+      scope !== undefined &&
+      (model.live >= LIMITS.maxTokens ||
+        model.entries.filter((entry) => entry.present && entry.scope === scope).length >= limit);
     const creatorRecord = creator && (await real.tokens.find(creator.token));
-    const minting = real.tokens.mint(fieldsOf(this.uses, this.kind === 'login' ? this.role : undefined), this.ttl, creatorRecord ? { creator: creatorRecord, child: this.kind === 'child' } : undefined);
+    const minting = real.tokens.mint(
+      fieldsOf(this.uses, this.kind === 'login' ? this.role : undefined),
+      this.ttl,
+      creatorRecord ? { creator: creatorRecord, child: this.kind === 'child' } : undefined,
+    );
     if (refused) return void (await expect(minting).rejects.toBeInstanceOf(QuotaExceeded));
     const { token, record } = await minting;
     const parent = this.kind === 'child' ? creator : undefined;
     const asked = this.ttl === 0 ? 0 : model.now + this.ttl * 1000;
     const capped = parent && parent.expiresAt !== 0 && (asked === 0 || asked > parent.expiresAt);
-    const entry: Entry = { token, id: record.id, ...(parent ? { parent } : {}), ...(scope ? { scope } : {}), below: scope ?? `made by root: ${token}`, expiresAt: capped ? parent.expiresAt : asked, uses: this.uses, present: true };
+    const entry: Entry = {
+      token,
+      id: record.id,
+      ...(parent ? { parent } : {}),
+      ...(scope ? { scope } : {}),
+      below: scope ?? `made by root: ${token}`,
+      expiresAt: capped ? parent.expiresAt : asked,
+      uses: this.uses,
+      present: true,
+    };
     expect(record.expiresAt).toBe(entry.expiresAt);
     model.entries.push(entry);
     model.live += 1;
@@ -206,7 +227,10 @@ async function documents(store: JsonStore): Promise<Map<string, any>> {
 }
 
 async function agree(model: Model, real: Real): Promise<void> {
-  for (const entry of model.entries) expect(await real.tokens.find(entry.token), `validity of ${entry.token}`).toEqual(valid(entry, model.now) ? expect.anything() : undefined);
+  for (const entry of model.entries)
+    expect(await real.tokens.find(entry.token), `validity of ${entry.token}`).toEqual(
+      valid(entry, model.now) ? expect.anything() : undefined,
+    );
   const stored = await documents(real.store);
   const present = model.entries.filter((entry) => entry.present);
   const records = new Map<string, TokenRecord>(present.map((entry) => [entry.id, stored.get(`id/${entry.id}`)]));
@@ -228,14 +252,22 @@ async function agree(model: Model, real: Real): Promise<void> {
     expect(record.quota).toBe(known);
     real.scopes.set(entry.scope, known);
     expected.add(`count/${known}`);
-    expect(stored.get(`count/${known}`)).toEqual({ count: present.filter((other) => other.scope === entry.scope).length });
+    expect(stored.get(`count/${known}`)).toEqual({
+      count: present.filter((other) => other.scope === entry.scope).length,
+    });
   }
   expect(new Set(real.scopes.values()).size).toBe(real.scopes.size);
   expect([...stored.keys()].sort()).toEqual([...expected].sort());
 }
 
 const mint = fc
-  .tuple(fc.constantFrom<MintKind>('child', 'child', 'orphan', 'login'), fc.nat(20), fc.constantFrom(0, 0, 30, 90, 300), fc.constantFrom(0, 0, 1, 2), fc.constantFrom('a', 'b'))
+  .tuple(
+    fc.constantFrom<MintKind>('child', 'child', 'orphan', 'login'),
+    fc.nat(20),
+    fc.constantFrom(0, 0, 30, 90, 300),
+    fc.constantFrom(0, 0, 1, 2),
+    fc.constantFrom('a', 'b'),
+  )
   .map(([kind, creator, ttl, uses, role]) => new Mint(kind, creator, ttl, uses, role));
 // Mints weigh most, so that scopes and the live bound fill up between revocations and sweeps.
 const commands = fc.commands(
@@ -258,7 +290,8 @@ function strict(): Storage {
     ...withoutCommit(inner),
     compareAndDelete: (key, expected) => inner.compareAndDelete(key, expected),
     commit: async (operations) => {
-      for (const { type } of operations) if (type !== 'put' && type !== 'delete') throw new Error(`no such storage operation: ${JSON.stringify(type)}`);
+      for (const { type } of operations)
+        if (type !== 'put' && type !== 'delete') throw new Error(`no such storage operation: ${JSON.stringify(type)}`);
       return inner.commit(operations);
     },
   };

@@ -14,8 +14,25 @@ import { FaultyStorage, withoutCommit } from '../support/faulty-storage.js';
 import { testStorage } from '../support/test-storage.js';
 
 const KEY = Buffer.alloc(32, 3);
-const LIMITS: TokenLimits = { defaultTtl: 600, systemMaxTtl: 3600, maxTokens: 100, maxTokensPerParent: 3, maxTokensPerRole: 3 };
-const FIELDS: NewTokenFields = { policies: ['app'], meta: null, displayName: 'unit', path: 'auth/token/create', ttl: 0, explicitMaxTtl: 0, period: 0, numUses: 0, renewable: true, boundCidrs: [] };
+const LIMITS: TokenLimits = {
+  defaultTtl: 600,
+  systemMaxTtl: 3600,
+  maxTokens: 100,
+  maxTokensPerParent: 3,
+  maxTokensPerRole: 3,
+};
+const FIELDS: NewTokenFields = {
+  policies: ['app'],
+  meta: null,
+  displayName: 'unit',
+  path: 'auth/token/create',
+  ttl: 0,
+  explicitMaxTtl: 0,
+  period: 0,
+  numUses: 0,
+  renewable: true,
+  boundCidrs: [],
+};
 
 async function open(storage: Storage = testStorage(), limits: Partial<TokenLimits> = {}) {
   const store = new JsonStore(storage);
@@ -28,9 +45,11 @@ async function open(storage: Storage = testStorage(), limits: Partial<TokenLimit
 /** Records, by id, and quota counts, by scope, as stored. */
 async function stored(store: JsonStore) {
   const records = new Map<string, TokenRecord>();
-  for (const id of await store.list('sys/token/id/')) records.set(id, (await store.get<TokenRecord>(`sys/token/id/${id}`))!);
+  for (const id of await store.list('sys/token/id/'))
+    records.set(id, (await store.get<TokenRecord>(`sys/token/id/${id}`))!);
   const counts = new Map<string, number>();
-  for (const scope of await store.list('sys/token/count/')) counts.set(scope, (await store.get<{ count: number }>(`sys/token/count/${scope}`))!.count);
+  for (const scope of await store.list('sys/token/count/'))
+    counts.set(scope, (await store.get<{ count: number }>(`sys/token/count/${scope}`))!.count);
   return { records, counts };
 }
 
@@ -65,10 +84,13 @@ describe('a chain of tokens', () => {
   it(`may be ${MAX_CHAIN} tokens long below root, and no longer; an orphan starts a chain of its own`, async () => {
     const { tokens, root } = await open(testStorage(), { maxTokens: 2 * MAX_CHAIN, maxTokensPerParent: MAX_CHAIN });
     let { record, token } = await tokens.mint(FIELDS, 0, { creator: root, child: true });
-    for (let depth = 2; depth <= MAX_CHAIN; depth++) ({ record, token } = await tokens.mint(FIELDS, 0, { creator: record, child: true }));
+    for (let depth = 2; depth <= MAX_CHAIN; depth++)
+      ({ record, token } = await tokens.mint(FIELDS, 0, { creator: record, child: true }));
     expect(record.depth).toBe(MAX_CHAIN);
     expect(await tokens.find(token)).toBeDefined();
-    await expect(tokens.mint(FIELDS, 0, { creator: record, child: true })).rejects.toThrow(`token chain too deep: a token may have at most ${MAX_CHAIN} ancestors`);
+    await expect(tokens.mint(FIELDS, 0, { creator: record, child: true })).rejects.toThrow(
+      `token chain too deep: a token may have at most ${MAX_CHAIN} ancestors`,
+    );
     expect((await tokens.mint(FIELDS, 0, { creator: record, child: false })).record.depth).toBeUndefined();
   });
 });
@@ -77,10 +99,14 @@ describe('a sweep', () => {
   it('revokes a child whose parent is gone, and keeps one whose parent cannot be read now', async () => {
     const inner = new MemoryStorage();
     let unreadable = '';
-    const storage: Storage = { ...withoutCommit(inner), commit: (operations) => inner.commit(operations), get: async (key) => {
-      if (key === unreadable) throw new Error('storage hiccup');
-      return inner.get(key);
-    } };
+    const storage: Storage = {
+      ...withoutCommit(inner),
+      commit: (operations) => inner.commit(operations),
+      get: async (key) => {
+        if (key === unreadable) throw new Error('storage hiccup');
+        return inner.get(key);
+      },
+    };
     const { store, tokens, root } = await open(storage);
     const { record: parent } = await tokens.mint(FIELDS, 0, { creator: root, child: true });
     const { record: child } = await tokens.mint(FIELDS, 0, { creator: parent, child: true });
@@ -147,19 +173,25 @@ describe('quota counts', () => {
   it('refuse with 429 past the limit, and a corrupt count with a 500 that names it', async () => {
     const { store, tokens, root } = await open();
     const { record: top } = await tokens.mint(FIELDS, 0, { creator: root, child: true });
-    for (let i = 0; i < LIMITS.maxTokensPerParent; i++) await tokens.mint(FIELDS, 60, { creator: top, child: i % 2 === 0 });
+    for (let i = 0; i < LIMITS.maxTokensPerParent; i++)
+      await tokens.mint(FIELDS, 60, { creator: top, child: i % 2 === 0 });
     await expect(tokens.mint(FIELDS, 60, { creator: top, child: true })).rejects.toBeInstanceOf(QuotaExceeded);
     const [scope] = await store.list('sys/token/count/');
     for (const corrupt of [{ count: -1 }, { count: 1.5 }, { count: '2' }, {}, null, 3]) {
       await store.put(`sys/token/count/${scope}`, corrupt);
-      await expect(tokens.mint(FIELDS, 60, { creator: top, child: true })).rejects.toThrow(/stored token count "sys\/token\/count\/t\.[0-9a-f]+" is corrupt/);
+      await expect(tokens.mint(FIELDS, 60, { creator: top, child: true })).rejects.toThrow(
+        /stored token count "sys\/token\/count\/t\.[0-9a-f]+" is corrupt/,
+      );
     }
     // 0 is a count (none is ever written: the document goes with the last token), not a corrupt one.
     await store.put(`sys/token/count/${scope}`, { count: 0 });
     expect((await tokens.mint(FIELDS, 60, { creator: top, child: true })).record.quota).toBe(scope);
   });
 
-  for (const [label, atomic] of [['with atomic commits', true], ['with conditional writes only', false]] as const) {
+  for (const [label, atomic] of [
+    ['with atomic commits', true],
+    ['with conditional writes only', false],
+  ] as const) {
     it(`do not stop a revocation when the count is gone already, ${label}`, async () => {
       const inner = testStorage();
       const { store, tokens, root } = await open(atomic ? inner : withoutCommit(inner));
@@ -173,7 +205,10 @@ describe('quota counts', () => {
 
   // A crash at each storage call of a creation and of a revocation: afterwards the count is exact where the storage
   // commits atomically, and never below the records it counts where it does not.
-  for (const [label, atomic] of [['with atomic commits', true], ['with conditional writes only', false]] as const) {
+  for (const [label, atomic] of [
+    ['with atomic commits', true],
+    ['with conditional writes only', false],
+  ] as const) {
     it(`survive a crash at any step of a creation or a revocation, ${label}`, async () => {
       for (let step = 1; ; step++) {
         const inner = new MemoryStorage();
@@ -185,10 +220,13 @@ describe('quota counts', () => {
         const done = await (async () => {
           await tokens.mint(FIELDS, 60, { creator: top, child: true });
           await tokens.revoke(first);
-        })().then(() => true, (error: unknown) => {
-          expect(error).toBeInstanceOf(InternalError);
-          return false;
-        });
+        })().then(
+          () => true,
+          (error: unknown) => {
+            expect(error).toBeInstanceOf(InternalError);
+            return false;
+          },
+        );
         // The next process over the same storage.
         const { store, tokens: restarted } = await open(atomic ? inner : withoutCommit(inner));
         const { records, counts } = await stored(store);
@@ -196,7 +234,8 @@ describe('quota counts', () => {
         const [count = 0] = counts.values();
         if (atomic) expect(count, `step ${step}`).toBe(counted);
         else expect(count, `step ${step}`).toBeGreaterThanOrEqual(counted);
-        for (let room = LIMITS.maxTokensPerParent - count; room > 0; room--) await restarted.mint(FIELDS, 60, { creator: top, child: true });
+        for (let room = LIMITS.maxTokensPerParent - count; room > 0; room--)
+          await restarted.mint(FIELDS, 60, { creator: top, child: true });
         await expect(restarted.mint(FIELDS, 60, { creator: top, child: true })).rejects.toBeInstanceOf(QuotaExceeded);
         if (done) return;
       }
@@ -217,7 +256,9 @@ describe('uses and renewals racing others', () => {
     const { tokens, root } = await open();
     const { record } = await tokens.mint(FIELDS, 60, { creator: root, child: true });
     await tokens.revoke(record);
-    await expect(tokens.renew(record, { increment: 60, ttl: 0, period: 0, maxTtl: 0 })).rejects.toThrow('token was revoked');
+    await expect(tokens.renew(record, { increment: 60, ttl: 0, period: 0, maxTtl: 0 })).rejects.toThrow(
+      'token was revoked',
+    );
   });
 });
 
@@ -227,7 +268,11 @@ describe('a change that lands between a read and its write', () => {
     const inner = testStorage();
     const race = { key: '', change: async () => {} };
     const base: Storage = atomic
-      ? { ...withoutCommit(inner), commit: (operations) => inner.commit(operations), compareAndDelete: (key, expected) => inner.compareAndDelete(key, expected) }
+      ? {
+          ...withoutCommit(inner),
+          commit: (operations) => inner.commit(operations),
+          compareAndDelete: (key, expected) => inner.compareAndDelete(key, expected),
+        }
       : withoutCommit(inner);
     const storage: Storage = {
       ...base,
@@ -258,7 +303,7 @@ describe('a change that lands between a read and its write', () => {
     }
   });
 
-  it("keeps a count another process wrote while a revocation found none", async () => {
+  it('keeps a count another process wrote while a revocation found none', async () => {
     const { inner, storage, race } = racing(true);
     const { store, tokens, root } = await open(storage);
     const { record: top } = await tokens.mint(FIELDS, 0, { creator: root, child: true });
@@ -288,7 +333,10 @@ describe('writes that keep conflicting', () => {
   function conflicting() {
     const inner = new MemoryStorage();
     const state = { conflicts: 0 };
-    const storage: Storage = { ...withoutCommit(inner), commit: async (operations) => (state.conflicts-- > 0 ? false : inner.commit(operations)) };
+    const storage: Storage = {
+      ...withoutCommit(inner),
+      commit: async (operations) => (state.conflicts-- > 0 ? false : inner.commit(operations)),
+    };
     return { storage, state };
   }
 
@@ -298,7 +346,9 @@ describe('writes that keep conflicting', () => {
     state.conflicts = MAX_ATTEMPTS - 1;
     const { record } = await tokens.mint(FIELDS, 60, { creator: root, child: true });
     state.conflicts = MAX_ATTEMPTS;
-    await expect(tokens.mint(FIELDS, 60, { creator: root, child: true })).rejects.toThrow('too many concurrent token creations in one quota scope');
+    await expect(tokens.mint(FIELDS, 60, { creator: root, child: true })).rejects.toThrow(
+      'too many concurrent token creations in one quota scope',
+    );
     state.conflicts = MAX_ATTEMPTS;
     await expect(tokens.revoke(record)).rejects.toThrow('too many concurrent changes of one token to revoke it');
     state.conflicts = MAX_ATTEMPTS - 1;
@@ -310,7 +360,9 @@ describe('the limits', () => {
   it('must be positive integers: a limit of 1 holds one token', async () => {
     for (const name of ['maxTokens', 'maxTokensPerParent', 'maxTokensPerRole'] as const) {
       for (const value of [0, 1.5, -1]) {
-        await expect(createServer({ [name]: value, log: () => undefined }).ready()).rejects.toThrow(`${name} must be a positive integer, got ${value}`);
+        await expect(createServer({ [name]: value, log: () => undefined }).ready()).rejects.toThrow(
+          `${name} must be a positive integer, got ${value}`,
+        );
       }
     }
     const { tokens, root } = await open(testStorage(), { maxTokensPerParent: 1 });
@@ -321,8 +373,10 @@ describe('the limits', () => {
 });
 
 describe('the root token', () => {
-  const start = (storage: Storage, token?: string) => new TokenStore(new JsonStore(storage), new ManualClock(), KEY, LIMITS).ensureRoot(token);
-  const works = async (storage: Storage, token: string) => (await new TokenStore(new JsonStore(storage), new ManualClock(), KEY, LIMITS).find(token)) !== undefined;
+  const start = (storage: Storage, token?: string) =>
+    new TokenStore(new JsonStore(storage), new ManualClock(), KEY, LIMITS).ensureRoot(token);
+  const works = async (storage: Storage, token: string) =>
+    (await new TokenStore(new JsonStore(storage), new ManualClock(), KEY, LIMITS).find(token)) !== undefined;
 
   it('is made once, by the first start without one, however many start at once', async () => {
     const storage = testStorage();
@@ -342,9 +396,17 @@ describe('the root token', () => {
     const tokens = new TokenStore(new JsonStore(storage), new ManualClock(), KEY, LIMITS);
     const { token: made } = await tokens.mint(FIELDS, 0, { creator: (await tokens.find('sr.first'))!, child: true });
     await start(storage, 'sr.second');
-    expect([await works(storage, 'sr.first'), await works(storage, 'sr.second'), await works(storage, made)]).toEqual([false, true, true]);
+    expect([await works(storage, 'sr.first'), await works(storage, 'sr.second'), await works(storage, made)]).toEqual([
+      false,
+      true,
+      true,
+    ]);
     await start(storage, 'sr.first');
-    expect([await works(storage, 'sr.first'), await works(storage, 'sr.second'), await works(storage, made)]).toEqual([true, false, true]);
+    expect([await works(storage, 'sr.first'), await works(storage, 'sr.second'), await works(storage, made)]).toEqual([
+      true,
+      false,
+      true,
+    ]);
     await start(storage, 'sr.first');
     expect(await works(storage, 'sr.first')).toBe(true);
   });
@@ -352,7 +414,8 @@ describe('the root token', () => {
   it('keeps its entry (and accessor) from start to start, and rotates past a previous one revoked meanwhile', async () => {
     const storage = testStorage();
     await start(storage, 'sr.kept');
-    const accessor = async () => (await new TokenStore(new JsonStore(storage), new ManualClock(), KEY, LIMITS).find('sr.kept'))!.accessor;
+    const accessor = async () =>
+      (await new TokenStore(new JsonStore(storage), new ManualClock(), KEY, LIMITS).find('sr.kept'))!.accessor;
     const first = await accessor();
     await start(storage, 'sr.kept');
     expect(await accessor()).toBe(first);

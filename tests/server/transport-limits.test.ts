@@ -37,14 +37,22 @@ const head = (path: string, length: number, token?: string) =>
 describe('bodies without a valid token', () => {
   const server = serverWith({ rootToken: root, maxBodyBytes: 1000, maxUnauthenticatedBodyBytes: 100 });
   const send = (size: number, token?: string, chunked = false) =>
-    request(server().url, { method: 'POST', path: '/v1/secret/data/a', token, rawBody: kvBody(size), headers: chunked ? { 'Transfer-Encoding': 'chunked' } : {} });
+    request(server().url, {
+      method: 'POST',
+      path: '/v1/secret/data/a',
+      token,
+      rawBody: kvBody(size),
+      headers: chunked ? { 'Transfer-Encoding': 'chunked' } : {},
+    });
 
   it('are read up to maxUnauthenticatedBodyBytes, and refused with 413 one byte past it', async () => {
     for (const chunked of [false, true]) {
       expect((await send(100, undefined, chunked)).status).toBe(403);
       const refused = await send(101, undefined, chunked);
       expect(refused.status).toBe(413);
-      expect(refused.json).toEqual({ errors: ['request body is larger than the limit of 100 bytes for a request without a valid token'] });
+      expect(refused.json).toEqual({
+        errors: ['request body is larger than the limit of 100 bytes for a request without a valid token'],
+      });
       expect(refused.headers.connection).toBe('close');
       expect((await send(101, 'sr.not-a-token', chunked)).status).toBe(413);
     }
@@ -100,7 +108,10 @@ describe('the budget of bodies in flight', () => {
     served.socket.write(served === a ? kvBody(600).slice(599) : kvBody(403).slice(402));
     await expect.poll(() => served.status()).toBe(200);
     served.socket.destroy();
-    expect((await request(server().url, { method: 'POST', path: '/v1/secret/data/c', token: root, rawBody: kvBody(700) })).status).toBe(200);
+    expect(
+      (await request(server().url, { method: 'POST', path: '/v1/secret/data/c', token: root, rawBody: kvBody(700) }))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -152,7 +163,9 @@ describe('connections', () => {
     expect(extra.state.received).toContain('{"errors":["too many connections: this server serves at most 3 at once"]}');
     open[0]!.socket.destroy();
     // Once one is gone, a new connection takes its place.
-    await expect.poll(async () => (await request(server().url, { path: '/v1/sys/health' }).catch(() => ({ status: 0 }))).status).toBe(200);
+    await expect
+      .poll(async () => (await request(server().url, { path: '/v1/sys/health' }).catch(() => ({ status: 0 }))).status)
+      .toBe(200);
     for (const client of open) client.socket.destroy();
   });
 });
@@ -167,12 +180,16 @@ describe('the options', () => {
     ['requestTimeoutMs', 'of milliseconds'],
   ])('refuse a %s that is not a positive number', (name, unit) => {
     for (const value of [0, -1, Number.NaN, '1' as unknown as number]) {
-      expect(() => createServer({ [name]: value, log: () => undefined })).toThrow(new TypeError(`${name} must be a positive number${unit ? ` ${unit}` : ''}`));
+      expect(() => createServer({ [name]: value, log: () => undefined })).toThrow(
+        new TypeError(`${name} must be a positive number${unit ? ` ${unit}` : ''}`),
+      );
     }
   });
 
   it('refuse a budget smaller than one body', () => {
-    expect(() => createServer({ maxBodyBytes: 2000, maxInflightBodyBytes: 1999, log: () => undefined })).toThrow('maxInflightBodyBytes must be at least maxBodyBytes');
+    expect(() => createServer({ maxBodyBytes: 2000, maxInflightBodyBytes: 1999, log: () => undefined })).toThrow(
+      'maxInflightBodyBytes must be at least maxBodyBytes',
+    );
     expect(() => createServer({ maxBodyBytes: 2000, maxInflightBodyBytes: 2000, log: () => undefined })).not.toThrow();
   });
 });

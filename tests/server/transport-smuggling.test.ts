@@ -38,7 +38,12 @@ const statuses = (answers: string) => [...answers.matchAll(/^HTTP\/1\.1 (\d{3})/
 describe("an attacker's request cannot reach into the next client's", () => {
   beforeAll(async () => {
     for (const name of ['app', 'victim']) {
-      const written = await request(started.url, { method: 'POST', path: `/v1/secret/data/${name}`, token: rootToken, body: { data: { keep: 'me' } } });
+      const written = await request(started.url, {
+        method: 'POST',
+        path: `/v1/secret/data/${name}`,
+        token: rootToken,
+        body: { data: { keep: 'me' } },
+      });
       expect(written.status).toBe(200);
     }
   });

@@ -15,12 +15,37 @@ const certFile = join(dir, 'cert.pem');
 const keyFile = join(dir, 'key.pem');
 
 beforeAll(() => {
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    ],
+    { stdio: 'ignore' },
+  );
 });
 
 /** Runs `strongroom server` until its banner is complete; answers the banner and stops it. */
-async function banner(env: Record<string, string>): Promise<{ text: string; url: string | undefined; code: number | null }> {
-  const child = spawn(process.execPath, [await builtCli(), 'server'], { env: { ...process.env, PORT: '0', STRONGROOM_ROOT_TOKEN: 'sr.t', STRONGROOM_DATA_DIR: dataDir(), ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+async function banner(
+  env: Record<string, string>,
+): Promise<{ text: string; url: string | undefined; code: number | null }> {
+  const child = spawn(process.execPath, [await builtCli(), 'server'], {
+    env: { ...process.env, PORT: '0', STRONGROOM_ROOT_TOKEN: 'sr.t', STRONGROOM_DATA_DIR: dataDir(), ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let text = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   await new Promise<void>((resolve) => {
@@ -32,7 +57,15 @@ async function banner(env: Record<string, string>): Promise<{ text: string; url:
   });
   const url = /listening on (https?:\/\/\S+)/.exec(text)?.[1];
   if (child.exitCode === null) {
-    if (url) expect((await request(url.replace('0.0.0.0', '127.0.0.1'), { path: '/v1/sys/health', tls: { ca: readFileSync(certFile) } })).status).toBe(200);
+    if (url)
+      expect(
+        (
+          await request(url.replace('0.0.0.0', '127.0.0.1'), {
+            path: '/v1/sys/health',
+            tls: { ca: readFileSync(certFile) },
+          })
+        ).status,
+      ).toBe(200);
     child.kill('SIGTERM');
   }
   return { text, url, code: await exited };
@@ -40,12 +73,24 @@ async function banner(env: Record<string, string>): Promise<{ text: string; url:
 
 describe('TLS', () => {
   it('serves HTTPS from STRONGROOM_TLS_CERT_FILE and _KEY_FILE, LIST included', async () => {
-    const started = await startServer({ tls: { cert: readFileSync(certFile), key: readFileSync(keyFile) }, rootToken: 'sr.tls' });
+    const started = await startServer({
+      tls: { cert: readFileSync(certFile), key: readFileSync(keyFile) },
+      rootToken: 'sr.tls',
+    });
     try {
       expect(started.url).toMatch(/^https:/);
       const tls = { ca: readFileSync(certFile) };
-      await request(started.url, { method: 'POST', path: '/v1/secret/data/a/b', token: 'sr.tls', body: { data: { x: 'y' } }, tls });
-      expect((await request(started.url, { method: 'LIST', path: '/v1/secret/metadata/a', token: 'sr.tls', tls })).json.data.keys).toEqual(['b']);
+      await request(started.url, {
+        method: 'POST',
+        path: '/v1/secret/data/a/b',
+        token: 'sr.tls',
+        body: { data: { x: 'y' } },
+        tls,
+      });
+      expect(
+        (await request(started.url, { method: 'LIST', path: '/v1/secret/metadata/a', token: 'sr.tls', tls })).json.data
+          .keys,
+      ).toEqual(['b']);
       await expect(request(started.url.replace('https', 'http'), { path: '/v1/sys/health' })).rejects.toThrow();
     } finally {
       await started.stop();
@@ -53,7 +98,12 @@ describe('TLS', () => {
   });
 
   it('bounds a client over TLS as over plain HTTP: a trickled head gets 408, one connection too many gets nothing', async () => {
-    const started = await startServer({ tls: { cert: readFileSync(certFile), key: readFileSync(keyFile) }, rootToken: 'sr.tls', headersTimeoutMs: 300, maxConnections: 1 });
+    const started = await startServer({
+      tls: { cert: readFileSync(certFile), key: readFileSync(keyFile) },
+      rootToken: 'sr.tls',
+      headersTimeoutMs: 300,
+      maxConnections: 1,
+    });
     try {
       const { port } = new URL(started.url);
       const slow = tls.connect({ port: Number(port), host: '127.0.0.1', ca: readFileSync(certFile) });
@@ -74,7 +124,10 @@ describe('TLS', () => {
   });
 
   it('closes idle TLS connections when stopping, without waiting for their keep-alive to run out', async () => {
-    const started = await startServer({ tls: { cert: readFileSync(certFile), key: readFileSync(keyFile) }, rootToken: 'sr.tls' });
+    const started = await startServer({
+      tls: { cert: readFileSync(certFile), key: readFileSync(keyFile) },
+      rootToken: 'sr.tls',
+    });
     const { port } = new URL(started.url);
     const idle = tls.connect({ port: Number(port), host: '127.0.0.1', ca: readFileSync(certFile) });
     idle.on('error', () => undefined);
@@ -91,7 +144,11 @@ describe('TLS', () => {
   });
 
   it('the command serves TLS and warns about plain HTTP beyond loopback only', async () => {
-    const secure = await banner({ HOST: '0.0.0.0', STRONGROOM_TLS_CERT_FILE: certFile, STRONGROOM_TLS_KEY_FILE: keyFile });
+    const secure = await banner({
+      HOST: '0.0.0.0',
+      STRONGROOM_TLS_CERT_FILE: certFile,
+      STRONGROOM_TLS_KEY_FILE: keyFile,
+    });
     expect(secure.url).toMatch(/^https:\/\//);
     expect(secure.text).not.toContain('without TLS');
     const plain = await banner({ HOST: '0.0.0.0' });
@@ -122,7 +179,9 @@ describe('slow and vanishing clients', () => {
     let answer = '';
     socket.on('data', (chunk) => (answer += chunk.toString()));
     const closed = new Promise((resolve) => socket.on('close', resolve));
-    socket.write('POST /v1/secret/data/slow HTTP/1.1\r\nHost: x\r\nX-Vault-Token: sr.slow\r\nContent-Length: 100\r\n\r\n{"data":');
+    socket.write(
+      'POST /v1/secret/data/slow HTTP/1.1\r\nHost: x\r\nX-Vault-Token: sr.slow\r\nContent-Length: 100\r\n\r\n{"data":',
+    );
     const timer = setInterval(() => socket.writable && socket.write(' '), 100);
     await closed;
     clearInterval(timer);
@@ -132,7 +191,9 @@ describe('slow and vanishing clients', () => {
 
   it('logs a client that disconnects mid-body as a closed connection, not a 500', async () => {
     const socket = await connect();
-    socket.write('POST /v1/secret/data/gone HTTP/1.1\r\nHost: x\r\nX-Vault-Token: sr.slow\r\nContent-Length: 100\r\n\r\n{"data":');
+    socket.write(
+      'POST /v1/secret/data/gone HTTP/1.1\r\nHost: x\r\nX-Vault-Token: sr.slow\r\nContent-Length: 100\r\n\r\n{"data":',
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     socket.destroy();
     await expect.poll(() => started.logs.find((entry) => entry.path === '/v1/secret/data/gone')).toBeDefined();

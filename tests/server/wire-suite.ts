@@ -11,19 +11,32 @@ export interface WireTarget {
 }
 
 export function wireSuite(name: string, target: WireTarget): void {
-  const send = (options: Parameters<typeof request>[1]) => request(target.url(), { token: target.token || undefined, ...options });
+  const send = (options: Parameters<typeof request>[1]) =>
+    request(target.url(), { token: target.token || undefined, ...options });
 
   describe(`${name}: Vault wire rules`, () => {
     it('takes a body without Content-Type as JSON and answers the Vault envelope', async () => {
       const write = await send({ method: 'POST', path: '/v1/secret/data/wire/a', rawBody: '{"data":{"k":"v"}}' });
       expect(write.status).toBe(200);
       expect(write.headers['content-type']).toBe('application/json');
-      expect(write.json).toMatchObject({ lease_id: '', renewable: false, data: { version: 1 }, wrap_info: null, warnings: null, auth: null });
+      expect(write.json).toMatchObject({
+        lease_id: '',
+        renewable: false,
+        data: { version: 1 },
+        wrap_info: null,
+        warnings: null,
+        auth: null,
+      });
       expect((await send({ path: '/v1/secret/data/wire/a' })).json.data.data).toEqual({ k: 'v' });
     });
 
     it('takes text/plain and form types as JSON too, as Vault does', async () => {
-      const write = await send({ method: 'PUT', path: '/v1/secret/data/wire/b', rawBody: '{"data":{"k":"w"}}', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+      const write = await send({
+        method: 'PUT',
+        path: '/v1/secret/data/wire/b',
+        rawBody: '{"data":{"k":"w"}}',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      });
       expect(write.status).toBe(200);
     });
 
@@ -34,16 +47,31 @@ export function wireSuite(name: string, target: WireTarget): void {
     });
 
     it('applies PATCH with the merge-patch media type, and answers 415 without it', async () => {
-      const patched = await send({ method: 'PATCH', path: '/v1/secret/data/wire/a', body: { data: { extra: 1 } }, headers: { 'Content-Type': 'application/merge-patch+json' } });
+      const patched = await send({
+        method: 'PATCH',
+        path: '/v1/secret/data/wire/a',
+        body: { data: { extra: 1 } },
+        headers: { 'Content-Type': 'application/merge-patch+json' },
+      });
       expect(patched.status).toBe(200);
       expect((await send({ path: '/v1/secret/data/wire/a' })).json.data.data).toEqual({ k: 'v', extra: 1 });
-      const refused = await send({ method: 'PATCH', path: '/v1/secret/data/wire/a', body: { data: { x: 1 } }, headers: { 'Content-Type': 'application/json' } });
+      const refused = await send({
+        method: 'PATCH',
+        path: '/v1/secret/data/wire/a',
+        body: { data: { x: 1 } },
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(refused.status).toBe(415);
       expect(refused.json.errors).toEqual(expect.any(Array));
     });
 
     it('answers bad JSON with a Vault-shaped 400', async () => {
-      const bad = await send({ method: 'POST', path: '/v1/secret/data/wire/c', rawBody: '{"data": hunter2', headers: { 'Content-Type': 'application/json' } });
+      const bad = await send({
+        method: 'POST',
+        path: '/v1/secret/data/wire/c',
+        rawBody: '{"data": hunter2',
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(bad.status).toBe(400);
       expect(bad.headers['content-type']).toBe('application/json');
       expect(bad.json).toEqual({ errors: ['failed to parse JSON input: the body is not valid JSON'] });
@@ -54,7 +82,9 @@ export function wireSuite(name: string, target: WireTarget): void {
       const big = JSON.stringify({ data: { blob: 'x'.repeat(target.maxBodyBytes) } });
       const refused = await send({ method: 'POST', path: '/v1/secret/data/wire/big', rawBody: big });
       expect(refused.status).toBe(413);
-      expect(refused.json).toEqual({ errors: [`request body is larger than the limit of ${target.maxBodyBytes} bytes`] });
+      expect(refused.json).toEqual({
+        errors: [`request body is larger than the limit of ${target.maxBodyBytes} bytes`],
+      });
     });
 
     it('answers 204 without a body, and errors as {"errors": [...]}', async () => {

@@ -15,7 +15,12 @@ export function awsCertificates(kind: CertificateKind): TrustedCertificate[] {
   return readdirSync(folder)
     .filter((file) => file.endsWith('.pem'))
     .sort()
-    .map((file) => ({ name: `${kind}/${file.slice(0, -4)}`, type, pem: readFileSync(folder + file, 'utf8'), builtin: true }));
+    .map((file) => ({
+      name: `${kind}/${file.slice(0, -4)}`,
+      type,
+      pem: readFileSync(folder + file, 'utf8'),
+      builtin: true,
+    }));
 }
 
 /** All three kinds, as the built-in set. */
@@ -31,6 +36,10 @@ export function sampleFile(sample: SampleName, file: string): string {
 }
 
 /** A sample's own certificate file as a trusted certificate. */
-export function sampleCertificate(sample: SampleName, file: string, type: CertificateType = 'pkcs7'): TrustedCertificate {
+export function sampleCertificate(
+  sample: SampleName,
+  file: string,
+  type: CertificateType = 'pkcs7',
+): TrustedCertificate {
   return { name: `${sample}/${file}`, type, pem: sampleFile(sample, file), builtin: false };
 }

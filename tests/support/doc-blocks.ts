@@ -1,5 +1,16 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
@@ -42,7 +53,13 @@ export function runnableBlocks(file: string): DocBlock[] {
 
 /** README.md and every docs/*.md. */
 export function documentationFiles(): string[] {
-  return ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
+  return [
+    'README.md',
+    ...readdirSync(join(root, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .sort()
+      .map((name) => `docs/${name}`),
+  ];
 }
 
 /** A file name for a block: docs/kv.md line 12 -> docs-kv-md-12.ts. */
@@ -58,7 +75,10 @@ export interface DocApp {
   /** Writes the block's text unchanged, under blockFileName(block). */
   write(block: DocBlock): string;
   /** `tsc --noEmit` over the given .ts files with the app's tsconfig; answers its output (empty when clean). */
-  typecheck(files: string[], options?: { nodeTypes?: boolean; resolution?: 'nodenext' | 'node' }): { status: number | null; output: string };
+  typecheck(
+    files: string[],
+    options?: { nodeTypes?: boolean; resolution?: 'nodenext' | 'node' },
+  ): { status: number | null; output: string };
   /** Runs a block's file with node (a .ts file after stripping its types); answers exit status and output. */
   run(file: string): { status: number | null; output: string };
   remove(): void;

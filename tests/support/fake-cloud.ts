@@ -55,7 +55,9 @@ function principalOfArn(arn: string): { type: string; name: string } {
   const resource = arn.split(':').slice(5).join(':');
   const items = resource.split('/');
   const type = items[0] ?? '';
-  return type === 'assumed-role' ? { type: 'role', name: items[1] ?? '' } : { type, name: items[items.length - 1] ?? '' };
+  return type === 'assumed-role'
+    ? { type: 'role', name: items[1] ?? '' }
+    : { type, name: items[items.length - 1] ?? '' };
 }
 
 /** A GetCallerIdentity answer as STS gives it. */
@@ -77,8 +79,10 @@ export class FakeCloud implements CloudProvider {
   /** The provider's own credentials' account (what getCallerIdentity answers for the base credentials). */
   ownAccountId = FAKE_ACCOUNT;
   /** What forwardCallerIdentity answers; by default a successful GetCallerIdentity of `stsCaller`. */
-  forwardAnswer: (scope: CloudScope, request: SignedHttpRequest) => HttpResponseSnapshot | Promise<HttpResponseSnapshot> = () =>
-    callerIdentityResponse(this.stsCaller);
+  forwardAnswer: (
+    scope: CloudScope,
+    request: SignedHttpRequest,
+  ) => HttpResponseSnapshot | Promise<HttpResponseSnapshot> = () => callerIdentityResponse(this.stsCaller);
   stsCaller: CallerIdentity = {
     arn: `arn:aws:iam::${FAKE_ACCOUNT}:user/client`,
     userId: 'AIDACLIENTCLIENTCLIENT',
@@ -115,7 +119,11 @@ export class FakeCloud implements CloudProvider {
   }
 
   /** Adds an IAM user or role; answers its description with a fresh unique id (AIDA.../AROA...). */
-  addPrincipal(type: 'user' | 'role', name: string, options: { accountId?: string; path?: string } = {}): PrincipalDescription {
+  addPrincipal(
+    type: 'user' | 'role',
+    name: string,
+    options: { accountId?: string; path?: string } = {},
+  ): PrincipalDescription {
     const accountId = options.accountId ?? this.ownAccountId;
     const path = options.path ? `${options.path.replace(/^\/|\/$/g, '')}/` : '';
     const uniqueId = `${type === 'user' ? 'AIDA' : 'AROA'}FAKE${String(this.nextId++).padStart(12, '0')}`;
@@ -129,7 +137,11 @@ export class FakeCloud implements CloudProvider {
   }
 
   /** An IAM user owning static keys (for rotate-root); answers the user's first key. */
-  addUserWithKey(userName: string, key: { accessKeyId: string; secretAccessKey: string }, accountId = this.ownAccountId): AccessKey {
+  addUserWithKey(
+    userName: string,
+    key: { accessKeyId: string; secretAccessKey: string },
+    accountId = this.ownAccountId,
+  ): AccessKey {
     const accessKey: AccessKey = { userName, ...key };
     const user: StoredUser = {
       userName,
@@ -196,7 +208,11 @@ export class FakeCloud implements CloudProvider {
     this.enter('getCallerIdentity', scope, []);
     const user = this.userOfKey(scope);
     if (user) return { arn: user.arn, userId: user.userId, accountId: user.accountId };
-    return { arn: `arn:aws:iam::${this.ownAccountId}:user/provider`, userId: 'AIDAPROVIDERPROVIDER', accountId: this.ownAccountId };
+    return {
+      arn: `arn:aws:iam::${this.ownAccountId}:user/provider`,
+      userId: 'AIDAPROVIDERPROVIDER',
+      accountId: this.ownAccountId,
+    };
   }
 
   async getCurrentUser(scope: CloudScope): Promise<IamUser> {
@@ -216,9 +232,14 @@ export class FakeCloud implements CloudProvider {
     this.requireKeyOwner(scope);
     const user = this.users.get(userName);
     if (!user) throw new CloudUnavailable(`NoSuchEntity: The user with name ${userName} cannot be found.`);
-    if (user.keys.length >= 2) throw new CloudUnavailable('LimitExceeded: Cannot exceed quota for AccessKeysPerUser: 2');
+    if (user.keys.length >= 2)
+      throw new CloudUnavailable('LimitExceeded: Cannot exceed quota for AccessKeysPerUser: 2');
     const id = this.nextId++;
-    const key: AccessKey = { userName, accessKeyId: `AKIAFAKE${String(id).padStart(12, '0')}`, secretAccessKey: `fake-secret-${id}` };
+    const key: AccessKey = {
+      userName,
+      accessKeyId: `AKIAFAKE${String(id).padStart(12, '0')}`,
+      secretAccessKey: `fake-secret-${id}`,
+    };
     user.keys.push(key);
     return { ...key };
   }
@@ -228,7 +249,8 @@ export class FakeCloud implements CloudProvider {
     this.requireKeyOwner(scope);
     const user = this.users.get(userName);
     const index = user?.keys.findIndex((key) => key.accessKeyId === accessKeyId) ?? -1;
-    if (!user || index < 0) throw new CloudUnavailable(`NoSuchEntity: The Access Key with id ${accessKeyId} cannot be found.`);
+    if (!user || index < 0)
+      throw new CloudUnavailable(`NoSuchEntity: The Access Key with id ${accessKeyId} cannot be found.`);
     user.keys.splice(index, 1);
   }
 
@@ -246,10 +268,14 @@ export class FakeCloud implements CloudProvider {
     if (scope.stsRole) {
       const account = this.stsRoles.get(scope.stsRole.roleArn);
       if (account === undefined) {
-        throw new CloudUnavailable(`AccessDenied: not authorized to perform sts:AssumeRole on ${scope.stsRole.roleArn}`);
+        throw new CloudUnavailable(
+          `AccessDenied: not authorized to perform sts:AssumeRole on ${scope.stsRole.roleArn}`,
+        );
       }
       if (wanted !== undefined && wanted !== account) {
-        throw new AuthenticationRefused(`the STS role ${scope.stsRole.roleArn} belongs to account "${account}", not "${wanted}"`);
+        throw new AuthenticationRefused(
+          `the STS role ${scope.stsRole.roleArn} belongs to account "${account}", not "${wanted}"`,
+        );
       }
       return account;
     }
@@ -271,7 +297,8 @@ export class FakeCloud implements CloudProvider {
 
   private requireKeyOwner(scope: CloudScope): StoredUser {
     const user = this.userOfKey(scope);
-    if (!user) throw new CloudUnavailable('InvalidClientTokenId: The security token included in the request is invalid.');
+    if (!user)
+      throw new CloudUnavailable('InvalidClientTokenId: The security token included in the request is invalid.');
     return user;
   }
 }

@@ -1,8 +1,18 @@
 import type { ListPageOptions, Storage, StorageOperation } from '../../src/ports/storage.js';
 
-export type StorageCall = 'get' | 'put' | 'delete' | 'list' | 'compareAndPut' | 'compareAndDelete' | 'commit' | 'listPage';
+export type StorageCall =
+  'get' | 'put' | 'delete' | 'list' | 'compareAndPut' | 'compareAndDelete' | 'commit' | 'listPage';
 
-const ALL_CALLS: readonly StorageCall[] = ['get', 'put', 'delete', 'list', 'compareAndPut', 'compareAndDelete', 'commit', 'listPage'];
+const ALL_CALLS: readonly StorageCall[] = [
+  'get',
+  'put',
+  'delete',
+  'list',
+  'compareAndPut',
+  'compareAndDelete',
+  'commit',
+  'listPage',
+];
 
 export class InjectedFault extends Error {
   constructor(call: StorageCall, n: number) {

@@ -13,9 +13,12 @@ const run = promisify(execFile);
 function findBinaries(): string | undefined {
   const candidates = [process.env.POSTGRES_BIN, '/usr/lib/postgresql/15/bin'];
   if (existsSync('/usr/lib/postgresql')) {
-    for (const version of readdirSync('/usr/lib/postgresql').sort().reverse()) candidates.push(`/usr/lib/postgresql/${version}/bin`);
+    for (const version of readdirSync('/usr/lib/postgresql').sort().reverse())
+      candidates.push(`/usr/lib/postgresql/${version}/bin`);
   }
-  return candidates.find((dir): dir is string => dir !== undefined && existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
+  return candidates.find(
+    (dir): dir is string => dir !== undefined && existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')),
+  );
 }
 
 const binaries = findBinaries();
@@ -26,7 +29,8 @@ const binaries = findBinaries();
  */
 export function postgresAvailable(): boolean {
   if (binaries) return true;
-  const message = 'PostgreSQL binaries (initdb, pg_ctl) not found: install Debian\'s `postgresql` package or set POSTGRES_BIN';
+  const message =
+    "PostgreSQL binaries (initdb, pg_ctl) not found: install Debian's `postgresql` package or set POSTGRES_BIN";
   if (process.env.CI) throw new Error(`${message}. CI never skips the PostgreSQL tests.`);
   console.warn(`\n!!! SKIPPING PostgreSQL tests: ${message}.\n`);
   return false;
@@ -64,7 +68,9 @@ const runAsOwner = (command: string, args: string[]) =>
  * the flush for speed, which loses nothing unless the machine itself crashes. `maxConnections` (default 200): the
  * engine suites over PostgreSQL need more, since a test may open hundreds of storages (a pool each) before it ends.
  */
-export async function startPostgres(options: { durable?: boolean; maxConnections?: number } = {}): Promise<PostgresServer> {
+export async function startPostgres(
+  options: { durable?: boolean; maxConnections?: number } = {},
+): Promise<PostgresServer> {
   if (!binaries) throw new Error('PostgreSQL binaries not found (check postgresAvailable() first)');
   const root = mkdtempSync(join(tmpdir(), 'strongroom-pg-'));
   const data = join(root, 'data');
@@ -115,7 +121,17 @@ async function template(): Promise<string> {
   const building = mkdtempSync(join(tmpdir(), 'strongroom-pg-initdb-'));
   if (asRoot) chownSync(building, ...ownerIds());
   const data = join(building, 'data');
-  await runAsOwner(join(binaries!, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-N', '-E', 'UTF8', '--locale=C']);
+  await runAsOwner(join(binaries!, 'initdb'), [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '-N',
+    '-E',
+    'UTF8',
+    '--locale=C',
+  ]);
   try {
     renameSync(data, path);
   } catch {
@@ -126,7 +142,9 @@ async function template(): Promise<string> {
 }
 
 function ownerIds(): [number, number] {
-  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((entry: string) => entry.startsWith('postgres:'));
+  const line = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((entry: string) => entry.startsWith('postgres:'));
   if (!line) throw new Error('no postgres user to own the cluster (running as root)');
   const [, , uid, gid] = line.split(':');
   return [Number(uid), Number(gid)];

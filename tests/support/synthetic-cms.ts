@@ -45,11 +45,27 @@ export interface TestSigner {
   certificate: Certificate;
 }
 
-export async function createSigner(options: { name: string; notBefore: Date; notAfter: Date; serialNumber: string }): Promise<TestSigner> {
-  const algorithm = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256', publicExponent: new Uint8Array([1, 0, 1]), modulusLength: 2048 };
+export async function createSigner(options: {
+  name: string;
+  notBefore: Date;
+  notAfter: Date;
+  serialNumber: string;
+}): Promise<TestSigner> {
+  const algorithm = {
+    name: 'RSASSA-PKCS1-v1_5',
+    hash: 'SHA-256',
+    publicExponent: new Uint8Array([1, 0, 1]),
+    modulusLength: 2048,
+  };
   const keys = await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify']);
   const generated = await x509.X509CertificateGenerator.createSelfSigned(
-    { name: `CN=${options.name}`, notBefore: options.notBefore, notAfter: options.notAfter, serialNumber: options.serialNumber, keys },
+    {
+      name: `CN=${options.name}`,
+      notBefore: options.notBefore,
+      notAfter: options.notAfter,
+      serialNumber: options.serialNumber,
+      keys,
+    },
     webcrypto,
   );
   return {
@@ -98,9 +114,22 @@ export function buildCms(options: CmsOptions): string {
       attribute(OID.contentType, Buffer.from('06092a864886f70d010701', 'hex')),
       ...(options.signingTime ? [attribute(OID.signingTime, AsnConvert.serialize(new Time(options.signingTime)))] : []),
       ...(options.algorithmProtection
-        ? [attribute(OID.algorithmProtection, algorithmProtection(digestOid, options.algorithmProtection === 'mismatch' ? OID.rsaEncryption : signatureOid))]
+        ? [
+            attribute(
+              OID.algorithmProtection,
+              algorithmProtection(
+                digestOid,
+                options.algorithmProtection === 'mismatch' ? OID.rsaEncryption : signatureOid,
+              ),
+            ),
+          ]
         : []),
-      attribute(OID.messageDigest, AsnConvert.serialize(new OctetString(options.messageDigest ?? createHash(digest).update(options.content).digest()))),
+      attribute(
+        OID.messageDigest,
+        AsnConvert.serialize(
+          new OctetString(options.messageDigest ?? createHash(digest).update(options.content).digest()),
+        ),
+      ),
     ];
     signed = derSet(signedAttrs.map((item) => Buffer.from(AsnConvert.serialize(item))));
   }
@@ -109,7 +138,10 @@ export function buildCms(options: CmsOptions): string {
   const signerInfo = new SignerInfo({
     version: CMSVersion.v1,
     sid: new SignerIdentifier({
-      issuerAndSerialNumber: new IssuerAndSerialNumber({ issuer: tbs.issuer, serialNumber: options.serialNumber ?? tbs.serialNumber }),
+      issuerAndSerialNumber: new IssuerAndSerialNumber({
+        issuer: tbs.issuer,
+        serialNumber: options.serialNumber ?? tbs.serialNumber,
+      }),
     }),
     digestAlgorithm,
     signatureAlgorithm,
@@ -136,7 +168,9 @@ function attribute(type: string, value: ArrayBuffer | Buffer): Attribute {
 
 function algorithmProtection(digestOid: string, signatureOid: string): Buffer {
   const digest = Buffer.from(AsnConvert.serialize(new AlgorithmIdentifier({ algorithm: digestOid, parameters: null })));
-  const signature = Buffer.from(AsnConvert.serialize(new AlgorithmIdentifier({ algorithm: signatureOid, parameters: null })));
+  const signature = Buffer.from(
+    AsnConvert.serialize(new AlgorithmIdentifier({ algorithm: signatureOid, parameters: null })),
+  );
   signature[0] = 0xa1; // [1] IMPLICIT signatureAlgorithm
   return tlv(0x30, Buffer.concat([digest, signature]));
 }

@@ -34,7 +34,8 @@ const kind = selectedKind();
  * Every kind has the port's atomic members, so tests may call them as MemoryStorage's callers did; `watch` only
  * PostgreSQL has.
  */
-export type TestStorage = Storage & Required<Pick<Storage, 'compareAndPut' | 'compareAndDelete' | 'commit' | 'listPage'>>;
+export type TestStorage = Storage &
+  Required<Pick<Storage, 'compareAndPut' | 'compareAndDelete' | 'commit' | 'listPage'>>;
 
 /** What removes a storage and everything it holds. */
 type Cleanup = () => Promise<void>;
@@ -64,7 +65,10 @@ function make(): { storage: TestStorage; cleanup: Cleanup } {
       return { storage: new MemoryStorage(), cleanup: none };
     case 'encrypted':
       // EncryptedStorage has each atomic member its inner storage has, and MemoryStorage has them all.
-      return { storage: new EncryptedStorage({ storage: new MemoryStorage(), key: randomBytes(32) }) as TestStorage, cleanup: none };
+      return {
+        storage: new EncryptedStorage({ storage: new MemoryStorage(), key: randomBytes(32) }) as TestStorage,
+        cleanup: none,
+      };
     case 'sqlite': {
       directory ??= mkdtempSync(join(tmpdir(), 'strongroom-test-storage-'));
       const storage = new SqliteStorage({ path: join(directory, `${count++}.db`), synchronous: 'normal' });
@@ -86,7 +90,12 @@ afterAll(async () => {
   if (tables.length > 0) {
     const admin = postgres(inject('testPostgresUrl'), { max: 1, onnotice: () => undefined });
     try {
-      await admin.unsafe(`DROP TABLE IF EXISTS ${tables.splice(0).map((table) => `"${table}"`).join(', ')}`);
+      await admin.unsafe(
+        `DROP TABLE IF EXISTS ${tables
+          .splice(0)
+          .map((table) => `"${table}"`)
+          .join(', ')}`,
+      );
     } finally {
       await admin.end();
     }

@@ -70,7 +70,11 @@ const wrongKeyErrors = new Set(['InvalidCiphertextException', 'IncorrectKeyExcep
 
 const encryptAnswer = z.object({ CiphertextBlob: z.base64() });
 const decryptAnswer = z.object({ Plaintext: z.base64() });
-const errorAnswer = z.object({ __type: z.string().optional(), message: z.string().optional(), Message: z.string().optional() });
+const errorAnswer = z.object({
+  __type: z.string().optional(),
+  message: z.string().optional(),
+  Message: z.string().optional(),
+});
 
 /**
  * A root key that never leaves AWS KMS: `wrapKey` is KMS Encrypt and `unwrapKey` is Decrypt, called only when a
@@ -85,7 +89,8 @@ export class KmsRootKey implements RootKeyProvider {
 
   /** Checks the options, throwing a TypeError for an invalid one; KMS is first called by a wrap or unwrap. */
   constructor(private readonly options: KmsRootKeyOptions) {
-    if (typeof options?.keyId !== 'string' || options.keyId === '') throw new TypeError('KmsRootKey needs a keyId (a key id, key ARN, alias or alias ARN)');
+    if (typeof options?.keyId !== 'string' || options.keyId === '')
+      throw new TypeError('KmsRootKey needs a keyId (a key id, key ARN, alias or alias ARN)');
     this.endpoint = options.endpoint === undefined ? regionalKms(options.region) : kmsOverride(options.endpoint);
     this.clock = options.clock ?? systemClock;
     this.fetch = options.fetch ?? globalThis.fetch;
@@ -98,11 +103,19 @@ export class KmsRootKey implements RootKeyProvider {
   }
 
   async unwrapKey(wrapped: Uint8Array): Promise<Uint8Array> {
-    const answer = await this.call('Decrypt', { CiphertextBlob: Buffer.from(wrapped).toString('base64') }, decryptAnswer);
+    const answer = await this.call(
+      'Decrypt',
+      { CiphertextBlob: Buffer.from(wrapped).toString('base64') },
+      decryptAnswer,
+    );
     return Buffer.from(answer.Plaintext, 'base64');
   }
 
-  private async call<T>(action: 'Encrypt' | 'Decrypt', fields: Record<string, string>, schema: z.ZodType<T>): Promise<T> {
+  private async call<T>(
+    action: 'Encrypt' | 'Decrypt',
+    fields: Record<string, string>,
+    schema: z.ZodType<T>,
+  ): Promise<T> {
     const body = JSON.stringify({
       KeyId: this.options.keyId,
       EncryptionContext: this.options.encryptionContext ?? defaultContext,
@@ -161,7 +174,10 @@ export class KmsRootKey implements RootKeyProvider {
       });
       text = await response.text();
     } catch (error) {
-      return { retryable: true, error: new RootKeyUnavailable(`${label} at ${this.endpoint.origin}: ${describeTransportError(error)}`) };
+      return {
+        retryable: true,
+        error: new RootKeyUnavailable(`${label} at ${this.endpoint.origin}: ${describeTransportError(error)}`),
+      };
     }
     if (response.ok) return { retryable: false, value: text };
     const { code, message } = describeError(text, response.status);
@@ -170,7 +186,11 @@ export class KmsRootKey implements RootKeyProvider {
       return { retryable: false, error: new WrongRootKey(`${detail}; the KMS key does not open the stored keyring`) };
     }
     const throttled = code.includes('Throttl') || code === 'LimitExceededException';
-    return { retryable: throttled || isRetryableStatus(response.status), retryAfter: response.headers.get('retry-after'), error: new RootKeyUnavailable(detail) };
+    return {
+      retryable: throttled || isRetryableStatus(response.status),
+      retryAfter: response.headers.get('retry-after'),
+      error: new RootKeyUnavailable(detail),
+    };
   }
 }
 
@@ -184,13 +204,33 @@ function describeError(text: string, status: number): { code: string; message: s
   }
   const parsed = errorAnswer.safeParse(document);
   const type = parsed.success ? parsed.data.__type : undefined;
-  return { code: type ? (type.split('#').pop() as string) : `HTTP${status}`, message: parsed.success ? parsed.data.message ?? parsed.data.Message : undefined };
+  return {
+    code: type ? (type.split('#').pop() as string) : `HTTP${status}`,
+    message: parsed.success ? (parsed.data.message ?? parsed.data.Message) : undefined,
+  };
 }
 
 function defaultCredentials(env: Environment, clock: Clock, fetchImpl: typeof fetch): () => Promise<AwsCredentials> {
   const localTimeoutMs = 2_000;
   const imds = new ImdsClient({ endpoint: defaultImdsEndpoint, timeoutMs: localTimeoutMs, clock, fetch: fetchImpl });
   const api = new QueryApiClient({ fetch: fetchImpl, clock, timeoutMs: 10_000, retryBaseDelayMs: 200 });
-  const chain = new CredentialChain({ env, api, imds, clock, fetch: fetchImpl, localTimeoutMs, containerEndpoint: ecsCredentialsEndpoint });
-  return () => chain.resolve({ accessKey: '', secretKey: '', endpoint: '', iamEndpoint: '', stsEndpoint: '', stsRegion: '', maxRetries: -1 });
+  const chain = new CredentialChain({
+    env,
+    api,
+    imds,
+    clock,
+    fetch: fetchImpl,
+    localTimeoutMs,
+    containerEndpoint: ecsCredentialsEndpoint,
+  });
+  return () =>
+    chain.resolve({
+      accessKey: '',
+      secretKey: '',
+      endpoint: '',
+      iamEndpoint: '',
+      stsEndpoint: '',
+      stsRegion: '',
+      maxRetries: -1,
+    });
 }

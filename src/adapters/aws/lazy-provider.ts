@@ -20,7 +20,8 @@ const METHODS = [
 /** A CloudProvider that builds the built-in AwsCloudProvider with `options` when a method is first called. */
 export function lazyAwsProvider(options: AwsCloudProviderOptions): CloudProvider {
   let loading: Promise<CloudProvider> | undefined;
-  const provider = () => (loading ??= import('./provider.js').then(({ AwsCloudProvider }) => new AwsCloudProvider(options)));
+  const provider = () =>
+    (loading ??= import('./provider.js').then(({ AwsCloudProvider }) => new AwsCloudProvider(options)));
   const call =
     (method: ProviderMethod) =>
     async (...args: unknown[]): Promise<unknown> => {

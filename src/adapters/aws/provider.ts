@@ -127,7 +127,15 @@ export class AwsCloudProvider implements CloudProvider {
     const region = this.regionOf(scope);
     const endpoint = ec2Endpoint(scope.settings, region);
     const { roleArn = '', externalId = '' } = scope.stsRole ?? {};
-    const key = JSON.stringify(['ec2 DescribeInstances', scope.accountId ?? '', region, roleArn, externalId, endpoint.url.href, instanceId]);
+    const key = JSON.stringify([
+      'ec2 DescribeInstances',
+      scope.accountId ?? '',
+      region,
+      roleArn,
+      externalId,
+      endpoint.url.href,
+      instanceId,
+    ]);
     const cacheMs = Math.min(60, Math.max(0, scope.settings.instanceCacheSeconds ?? 0)) * 1000;
     const cached = this.instanceCache.get(key);
     if (cacheMs > 0 && cached && cached.until > this.clock.now().getTime()) return cached.description;
@@ -140,7 +148,8 @@ export class AwsCloudProvider implements CloudProvider {
         maxRetries: retriesFrom(scope.settings.maxRetries),
       };
       const description = await describeInstance(this.api, target, instanceId);
-      if (cacheMs > 0 && description?.state === 'running') this.instanceCache.remember(key, description, this.clock.now().getTime() + cacheMs);
+      if (cacheMs > 0 && description?.state === 'running')
+        this.instanceCache.remember(key, description, this.clock.now().getTime() + cacheMs);
       return description;
     });
   }
@@ -148,24 +157,42 @@ export class AwsCloudProvider implements CloudProvider {
   async getInstanceProfile(scope: CloudScope, arn: string): Promise<InstanceProfileDescription | undefined> {
     const parsed = parseArn(arn);
     if (parsed.type !== 'instance-profile') throw new InvalidRequest(`"${arn}" is not an instance profile ARN`);
-    return this.iamLookup(scope, parsed, 'iam GetInstanceProfile', (target) => iam.getInstanceProfile(this.api, target, parsed.name));
+    return this.iamLookup(scope, parsed, 'iam GetInstanceProfile', (target) =>
+      iam.getInstanceProfile(this.api, target, parsed.name),
+    );
   }
 
   async getPrincipal(scope: CloudScope, arn: string): Promise<PrincipalDescription | undefined> {
     const parsed = parseArn(arn);
     const type = principalTypeOf.get(parsed.type);
     if (type === undefined) throw new InvalidRequest(`"${arn}" names neither a user nor a role`);
-    return this.iamLookup(scope, parsed, `iam Get${type === 'user' ? 'User' : 'Role'}`, (target) => iam.getPrincipal(this.api, target, type, parsed.name));
+    return this.iamLookup(scope, parsed, `iam Get${type === 'user' ? 'User' : 'Role'}`, (target) =>
+      iam.getPrincipal(this.api, target, type, parsed.name),
+    );
   }
 
   /**
    * An IAM lookup by ARN, shared by identical concurrent callers (same entity, credentials scope and endpoint) and
    * metered per account and partition: IAM is one service per partition.
    */
-  private async iamLookup<T>(scope: CloudScope, arn: ParsedArn, what: string, run: (target: QueryTarget) => Promise<T>): Promise<T> {
+  private async iamLookup<T>(
+    scope: CloudScope,
+    arn: ParsedArn,
+    what: string,
+    run: (target: QueryTarget) => Promise<T>,
+  ): Promise<T> {
     const target = await this.iamTarget(scope, arn);
     const { roleArn = '', externalId = '' } = scope.stsRole ?? {};
-    const key = JSON.stringify([what, arn.accountId, arn.partition, roleArn, externalId, target.endpoint.url.href, arn.type, arn.name]);
+    const key = JSON.stringify([
+      what,
+      arn.accountId,
+      arn.partition,
+      roleArn,
+      externalId,
+      target.endpoint.url.href,
+      arn.type,
+      arn.name,
+    ]);
     return this.metered(key, `account ${arn.accountId} in IAM of ${arn.partition}`, what, () => run(target));
   }
 

@@ -39,7 +39,8 @@ export class BatchedGets {
     this.pending = new Map();
     this.scheduled = false;
     const keys = [...batch.keys()];
-    for (let start = 0; start < keys.length; start += MAX_BATCH) void this.answer(keys.slice(start, start + MAX_BATCH), batch);
+    for (let start = 0; start < keys.length; start += MAX_BATCH)
+      void this.answer(keys.slice(start, start + MAX_BATCH), batch);
   }
 
   private async answer(keys: readonly string[], batch: ReadonlyMap<string, Waiter[]>): Promise<void> {
@@ -48,7 +49,9 @@ export class BatchedGets {
       for (const key of keys) {
         const value = values.get(key);
         // Each caller owns what it gets (it may change it): callers of one key get copies after the first.
-        batch.get(key)!.forEach((waiter, index) => waiter.resolve(index === 0 || value === undefined ? value : value.slice()));
+        batch
+          .get(key)!
+          .forEach((waiter, index) => waiter.resolve(index === 0 || value === undefined ? value : value.slice()));
       }
     } catch (error) {
       for (const key of keys) for (const waiter of batch.get(key)!) waiter.reject(error);

@@ -23,7 +23,9 @@ export function childName(prefix: string, key: string): string {
 
 /** Where the keys of the children listed after `name` start. */
 export function boundAfterChild(prefix: string, name: string): Bound {
-  return name.endsWith('/') ? { key: `${prefix}${name.slice(0, -1)}0`, inclusive: true } : { key: prefix + name, inclusive: false };
+  return name.endsWith('/')
+    ? { key: `${prefix}${name.slice(0, -1)}0`, inclusive: true }
+    : { key: prefix + name, inclusive: false };
 }
 
 /**
@@ -47,5 +49,6 @@ export function assertDistinctKeys(keys: Iterable<string>): void {
 }
 
 export function checkPageLimit(limit: number): void {
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`listPage limit must be a positive integer, got ${limit}`);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new RangeError(`listPage limit must be a positive integer, got ${limit}`);
 }

@@ -9,7 +9,10 @@ export async function loadOptionalDriver<T>(packageName: string, entry: string):
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
-      throw new Error(`${entry} needs the ${packageName} package, which is not installed: run \`npm i ${packageName}\``, { cause: error });
+      throw new Error(
+        `${entry} needs the ${packageName} package, which is not installed: run \`npm i ${packageName}\``,
+        { cause: error },
+      );
     }
     throw error;
   }

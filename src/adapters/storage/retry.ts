@@ -5,7 +5,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * conflict), backing off with jitter so contenders spread out, until `budgetMs` has passed; then the last error
  * propagates. Each attempt must be a whole transaction, so a retry never repeats half of one.
  */
-export async function retryTransient<T>(attempt: () => Promise<T> | T, isTransient: (error: unknown) => boolean, budgetMs: number): Promise<T> {
+export async function retryTransient<T>(
+  attempt: () => Promise<T> | T,
+  isTransient: (error: unknown) => boolean,
+  budgetMs: number,
+): Promise<T> {
   const deadline = Date.now() + budgetMs;
   for (let round = 0; ; round++) {
     try {

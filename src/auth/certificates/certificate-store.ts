@@ -41,11 +41,15 @@ export function listCertificateNames(context: AuthContext): Promise<string[]> {
  * the detached RSA signature of the identity document. Built-in certificates of that type come first, then the
  * registered ones of that type in name order.
  */
-export async function certificatesFor(context: AuthContext, type: CertificateType): Promise<readonly TrustedCertificate[]> {
+export async function certificatesFor(
+  context: AuthContext,
+  type: CertificateType,
+): Promise<readonly TrustedCertificate[]> {
   const registered: TrustedCertificate[] = [];
   for (const name of await context.list(certificateDocuments)) {
     const stored = await context.read(certificateDocuments.named(name));
-    if (stored?.type === type) registered.push({ name, type, pem: `${stored.aws_public_cert.trim()}\n`, builtin: false });
+    if (stored?.type === type)
+      registered.push({ name, type, pem: `${stored.aws_public_cert.trim()}\n`, builtin: false });
   }
   // The same list object while none is registered, so that the signer lookup's snapshot of it serves every login.
   return registered.length === 0 ? BUILTIN_BY_TYPE[type] : [...BUILTIN_BY_TYPE[type], ...registered];

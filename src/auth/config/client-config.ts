@@ -50,10 +50,16 @@ export const DEFAULT_CLIENT_CONFIG: Readonly<ClientConfig> = Object.freeze({
 });
 
 /** The client configuration; a field it lacks (one added after it was written) reads as its default. */
-export const clientConfigDocument = storedDocument({ key: 'config/client', shape: storedClientConfig, defaults: DEFAULT_CLIENT_CONFIG });
+export const clientConfigDocument = storedDocument({
+  key: 'config/client',
+  shape: storedClientConfig,
+  defaults: DEFAULT_CLIENT_CONFIG,
+});
 
 function endpoint() {
-  return str({ maxLength: 2048 }).refine((value) => value === '' || endpointUrl(value) !== undefined, { message: ENDPOINT_RULE });
+  return str({ maxLength: 2048 }).refine((value) => value === '' || endpointUrl(value) !== undefined, {
+    message: ENDPOINT_RULE,
+  });
 }
 
 /** Like str(), but a refusal never echoes the value: it is a secret. */
@@ -77,24 +83,31 @@ export const clientConfigFields = z.object({
     description: 'The secret key of `access_key`. Write-only: never in a read, an error or a log.',
     default: DEFAULT_CLIENT_CONFIG.secret_key,
   }),
-  endpoint: endpoint().optional().meta({
-    description: `The EC2 endpoint, when not the region's own: ${URL_RULE}.`,
-    default: DEFAULT_CLIENT_CONFIG.endpoint,
-  }),
-  iam_endpoint: endpoint().optional().meta({
-    description: `The IAM endpoint, when not the partition's own: ${URL_RULE}.`,
-    default: DEFAULT_CLIENT_CONFIG.iam_endpoint,
-  }),
-  sts_endpoint: endpoint().optional().meta({
-    description: `The STS endpoint that checks iam logins, when not the global one: ${URL_RULE}.`,
-    default: DEFAULT_CLIENT_CONFIG.sts_endpoint,
-  }),
+  endpoint: endpoint()
+    .optional()
+    .meta({
+      description: `The EC2 endpoint, when not the region's own: ${URL_RULE}.`,
+      default: DEFAULT_CLIENT_CONFIG.endpoint,
+    }),
+  iam_endpoint: endpoint()
+    .optional()
+    .meta({
+      description: `The IAM endpoint, when not the partition's own: ${URL_RULE}.`,
+      default: DEFAULT_CLIENT_CONFIG.iam_endpoint,
+    }),
+  sts_endpoint: endpoint()
+    .optional()
+    .meta({
+      description: `The STS endpoint that checks iam logins, when not the global one: ${URL_RULE}.`,
+      default: DEFAULT_CLIENT_CONFIG.sts_endpoint,
+    }),
   sts_region: str({ maxLength: 64 }).optional().meta({
     description: 'The region whose STS checks iam logins when `sts_endpoint` is not set.',
     default: DEFAULT_CLIENT_CONFIG.sts_region,
   }),
   use_sts_region_from_client: bool().optional().meta({
-    description: "Check each iam login with the STS of the region in the client's signature, which overrides `sts_endpoint`.",
+    description:
+      "Check each iam login with the STS of the region in the client's signature, which overrides `sts_endpoint`.",
     default: DEFAULT_CLIENT_CONFIG.use_sts_region_from_client,
   }),
   allowed_sts_regions: stringList()
@@ -106,7 +119,8 @@ export const clientConfigFields = z.object({
       default: DEFAULT_CLIENT_CONFIG.allowed_sts_regions,
     }),
   iam_server_id_header_value: str({ maxLength: 1024 }).optional().meta({
-    description: 'A value iam logins must sign in the `X-Service-Cloud-IAM-Server-ID` header (or `X-Vault-AWS-IAM-Server-ID`); empty: none.',
+    description:
+      'A value iam logins must sign in the `X-Service-Cloud-IAM-Server-ID` header (or `X-Vault-AWS-IAM-Server-ID`); empty: none.',
     default: DEFAULT_CLIENT_CONFIG.iam_server_id_header_value,
   }),
   allowed_sts_header_values: stringList().optional().meta({

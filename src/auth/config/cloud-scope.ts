@@ -9,7 +9,11 @@ export interface CloudTarget {
   accountId?: string;
 }
 
-export function buildCloudScope(settings: CloudClientSettings, target: CloudTarget, sts: StsConfig | undefined): CloudScope {
+export function buildCloudScope(
+  settings: CloudClientSettings,
+  target: CloudTarget,
+  sts: StsConfig | undefined,
+): CloudScope {
   const scope: CloudScope = { settings };
   if (target.region) scope.region = target.region;
   if (target.accountId) scope.accountId = target.accountId;
@@ -41,7 +45,10 @@ export class CloudScopes {
   }
 
   async resolve(target: CloudTarget): Promise<CloudScope> {
-    const [config, sts] = await Promise.all([this.clientConfig(), target.accountId ? this.#stsConfig(target.accountId) : undefined]);
+    const [config, sts] = await Promise.all([
+      this.clientConfig(),
+      target.accountId ? this.#stsConfig(target.accountId) : undefined,
+    ]);
     return buildCloudScope(cloudClientSettings(config), target, sts);
   }
 

@@ -41,30 +41,47 @@ export interface IdentityConfig {
   ec2_metadata: string[];
 }
 
-const DEFAULT_STORED: StoredIdentityConfig = { iam_alias: 'role_id', iam_metadata: null, ec2_alias: 'role_id', ec2_metadata: null };
+const DEFAULT_STORED: StoredIdentityConfig = {
+  iam_alias: 'role_id',
+  iam_metadata: null,
+  ec2_alias: 'role_id',
+  ec2_metadata: null,
+};
 
 /** The identity configuration; a field it lacks reads as its default. */
-export const identityConfigDocument = storedDocument({ key: 'config/identity', shape: storedIdentityConfig, defaults: DEFAULT_STORED });
+export const identityConfigDocument = storedDocument({
+  key: 'config/identity',
+  shape: storedIdentityConfig,
+  defaults: DEFAULT_STORED,
+});
 
 const choices = (values: readonly string[]) => values.map((value) => `\`${value}\``).join(', ');
 
 export const identityConfigFields = z.object({
-  iam_alias: str({ maxLength: 64 }).optional().meta({
-    description: `What names the alias of an iam login: ${choices(IAM_ALIAS_VALUES)}; \`full_arn\` is the ARN STS reported.`,
-    default: DEFAULT_STORED.iam_alias,
-  }),
-  iam_metadata: stringList().optional().meta({
-    description: `The metadata of iam logins: \`default\` (${choices(DEFAULT_AUTH_METADATA)}), or a list of ${choices(IAM_METADATA_FIELDS)}.`,
-    default: 'default',
-  }),
-  ec2_alias: str({ maxLength: 64 }).optional().meta({
-    description: `What names the alias of an ec2 login: ${choices(EC2_ALIAS_VALUES)}.`,
-    default: DEFAULT_STORED.ec2_alias,
-  }),
-  ec2_metadata: stringList().optional().meta({
-    description: `The metadata of ec2 logins: \`default\` (${choices(DEFAULT_AUTH_METADATA)}), or a list of ${choices(EC2_METADATA_FIELDS)}.`,
-    default: 'default',
-  }),
+  iam_alias: str({ maxLength: 64 })
+    .optional()
+    .meta({
+      description: `What names the alias of an iam login: ${choices(IAM_ALIAS_VALUES)}; \`full_arn\` is the ARN STS reported.`,
+      default: DEFAULT_STORED.iam_alias,
+    }),
+  iam_metadata: stringList()
+    .optional()
+    .meta({
+      description: `The metadata of iam logins: \`default\` (${choices(DEFAULT_AUTH_METADATA)}), or a list of ${choices(IAM_METADATA_FIELDS)}.`,
+      default: 'default',
+    }),
+  ec2_alias: str({ maxLength: 64 })
+    .optional()
+    .meta({
+      description: `What names the alias of an ec2 login: ${choices(EC2_ALIAS_VALUES)}.`,
+      default: DEFAULT_STORED.ec2_alias,
+    }),
+  ec2_metadata: stringList()
+    .optional()
+    .meta({
+      description: `The metadata of ec2 logins: \`default\` (${choices(DEFAULT_AUTH_METADATA)}), or a list of ${choices(EC2_METADATA_FIELDS)}.`,
+      default: 'default',
+    }),
 });
 
 type IdentityConfigFields = z.output<typeof identityConfigFields>;
@@ -75,7 +92,9 @@ function goList(items: readonly string[]): string {
 
 function checkAlias<T extends string>(field: string, value: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(value)) {
-    throw new InvalidRequest(`${field} of ${JSON.stringify(value)} not in set of allowed values: [${allowed.join(' ')}]`);
+    throw new InvalidRequest(
+      `${field} of ${JSON.stringify(value)} not in set of allowed values: [${allowed.join(' ')}]`,
+    );
   }
   return value as T;
 }
@@ -85,16 +104,23 @@ function checkMetadata(selection: string[], available: readonly string[]): strin
   if (selection.length === 1 && selection[0] === 'default') return null;
   for (const item of selection) {
     if (item === 'default') {
-      throw new InvalidRequest(`${goList(selection)} contains default - default can't be used in combination with other fields`);
+      throw new InvalidRequest(
+        `${goList(selection)} contains default - default can't be used in combination with other fields`,
+      );
     }
     if (!available.includes(item)) {
-      throw new InvalidRequest(`${goList(selection)} contains an unavailable field, please select from ${goList(available)}`);
+      throw new InvalidRequest(
+        `${goList(selection)} contains an unavailable field, please select from ${goList(available)}`,
+      );
     }
   }
   return [...new Set(selection)];
 }
 
-export function applyIdentityConfigFields(current: StoredIdentityConfig | undefined, fields: IdentityConfigFields): StoredIdentityConfig {
+export function applyIdentityConfigFields(
+  current: StoredIdentityConfig | undefined,
+  fields: IdentityConfigFields,
+): StoredIdentityConfig {
   const next = { ...(current ?? DEFAULT_STORED) };
   if (fields.iam_alias !== undefined) next.iam_alias = checkAlias('iam_alias', fields.iam_alias, IAM_ALIAS_VALUES);
   if (fields.ec2_alias !== undefined) next.ec2_alias = checkAlias('ec2_alias', fields.ec2_alias, EC2_ALIAS_VALUES);

@@ -19,7 +19,9 @@ export async function rotateRoot(context: AuthContext): Promise<RotationResult> 
   const config = staticCredentials(await readClientConfig(context));
   const scope: CloudScope = { settings: cloudClientSettings(config), region: context.env.CLOUD_REGION || 'us-east-1' };
   const user = await callCloud('error calling GetUser', () => context.cloud.getCurrentUser(scope));
-  const created = await callCloud('error calling CreateAccessKey', () => context.cloud.createAccessKey(scope, user.userName));
+  const created = await callCloud('error calling CreateAccessKey', () =>
+    context.cloud.createAccessKey(scope, user.userName),
+  );
 
   try {
     await context.update(clientConfigDocument, (current) => {
@@ -35,14 +37,17 @@ export async function rotateRoot(context: AuthContext): Promise<RotationResult> 
     if (stored !== created.accessKeyId) {
       // Best effort: the failed store is what the caller must see, and a key left behind (also when the check above
       // could not read) blocks nothing but the next rotation (IAM allows two keys per user).
-      if (stored !== undefined) await context.cloud.deleteAccessKey(scope, user.userName, created.accessKeyId).catch(() => undefined);
+      if (stored !== undefined)
+        await context.cloud.deleteAccessKey(scope, user.userName, created.accessKeyId).catch(() => undefined);
       throw error;
     }
   }
 
   const warnings: string[] = [];
   try {
-    await callCloud('error deleting the old access key', () => context.cloud.deleteAccessKey(scope, user.userName, config.access_key));
+    await callCloud('error deleting the old access key', () =>
+      context.cloud.deleteAccessKey(scope, user.userName, config.access_key),
+    );
   } catch (error) {
     const detail = error instanceof Error ? error.message : 'unknown failure';
     warnings.push(

@@ -18,11 +18,16 @@ export type StsConfig = z.infer<typeof storedStsConfig>;
 export const stsConfigDocuments = documentFolder({ folder: 'config/sts/', shape: storedStsConfig });
 
 export const stsConfigFields = z.object({
-  sts_role: str({ maxLength: 2048 }).optional().describe('The ARN of the role to assume; required on create, never empty.'),
+  sts_role: str({ maxLength: 2048 })
+    .optional()
+    .describe('The ARN of the role to assume; required on create, never empty.'),
   external_id: str({ maxLength: 1224 }).optional().describe('The external id to assume it with; `""` removes it.'),
 });
 
-export function applyStsConfigFields(current: StsConfig | undefined, fields: z.output<typeof stsConfigFields>): StsConfig {
+export function applyStsConfigFields(
+  current: StsConfig | undefined,
+  fields: z.output<typeof stsConfigFields>,
+): StsConfig {
   if (fields.sts_role === undefined && !current) throw new InvalidRequest('missing sts role');
   const stsRole = fields.sts_role ?? current!.sts_role;
   if (stsRole.trim() === '') throw new InvalidRequest('sts role cannot be empty');
@@ -35,5 +40,7 @@ export async function readStsConfig(context: AuthContext, accountId: string): Pr
 }
 
 export function stsRoleBinding(config: StsConfig): StsRoleBinding {
-  return config.external_id ? { roleArn: config.sts_role, externalId: config.external_id } : { roleArn: config.sts_role };
+  return config.external_id
+    ? { roleArn: config.sts_role, externalId: config.external_id }
+    : { roleArn: config.sts_role };
 }

@@ -25,7 +25,7 @@ export const tidyConfigDocuments = documentFolder({ folder: 'config/tidy/', shap
 
 export const tidyConfigFields = z.object({
   safety_buffer: duration().optional().meta({
-    description: "How long past its expiration an entry is kept by the periodic tidy.",
+    description: 'How long past its expiration an entry is kept by the periodic tidy.',
     default: DEFAULT_SAFETY_BUFFER,
   }),
   disable_periodic_tidy: bool().optional().meta({
@@ -35,7 +35,10 @@ export const tidyConfigFields = z.object({
 });
 
 /** A create starts from the defaults; an update changes only the supplied fields. */
-export function applyTidyConfigFields(current: TidyConfig | undefined, fields: z.output<typeof tidyConfigFields>): TidyConfig {
+export function applyTidyConfigFields(
+  current: TidyConfig | undefined,
+  fields: z.output<typeof tidyConfigFields>,
+): TidyConfig {
   return { safety_buffer: DEFAULT_SAFETY_BUFFER, disable_periodic_tidy: false, ...current, ...suppliedFields(fields) };
 }
 

@@ -10,7 +10,9 @@ import { DEFAULT_MOUNT_MAX_TTL, type AuthEngineOptions } from './engine-options.
 import { PrincipalArnCache } from './principal-arn-cache.js';
 import type { DocumentFolder, StoredDocument } from './stored-document.js';
 
-type Change<T> = (current: T | undefined) => T | undefined | typeof unchanged | Promise<T | undefined | typeof unchanged>;
+type Change<T> = (
+  current: T | undefined,
+) => T | undefined | typeof unchanged | Promise<T | undefined | typeof unchanged>;
 
 /** The names of the documents in a folder listing; a name ending in '/' is a sub-folder. */
 function documentNames(names: string[]): string[] {
@@ -57,7 +59,9 @@ export class AuthContext {
   // hands on a promise costs it several more microtask turns.
   read<T>(document: StoredDocument<T>): Promise<T | undefined> {
     const key = this.prefix + document.key;
-    return this.store.getRaw(key).then((bytes) => (bytes === undefined ? undefined : document.format.read(decodeJson(bytes, key), key)));
+    return this.store
+      .getRaw(key)
+      .then((bytes) => (bytes === undefined ? undefined : document.format.read(decodeJson(bytes, key), key)));
   }
 
   async has(document: StoredDocument<unknown>): Promise<boolean> {

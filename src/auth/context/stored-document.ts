@@ -68,7 +68,11 @@ function corrupt(key: string, path: readonly PropertyKey[]): CorruptDocument {
   return new CorruptDocument(`stored entry ${JSON.stringify(key)} is corrupt: ${field} has the wrong shape`);
 }
 
-function documentFormat<S extends z.ZodObject>({ shape, upgrades = [], defaults }: FormatDefinition<S>): DocumentFormat<z.output<S>> {
+function documentFormat<S extends z.ZodObject>({
+  shape,
+  upgrades = [],
+  defaults,
+}: FormatDefinition<S>): DocumentFormat<z.output<S>> {
   const version = upgrades.length + 1;
   return {
     version,
@@ -77,7 +81,10 @@ function documentFormat<S extends z.ZodObject>({ shape, upgrades = [], defaults 
       if (isPlainObject(stored)) {
         const { version: from = UNVERSIONED, ...fields } = stored;
         if (typeof from !== 'number' || !Number.isSafeInteger(from) || from < 1) throw corrupt(key, ['version']);
-        if (from > version) throw new InternalError(`stored entry ${JSON.stringify(key)} has format version ${from}; this engine reads up to ${version}`);
+        if (from > version)
+          throw new InternalError(
+            `stored entry ${JSON.stringify(key)} has format version ${from}; this engine reads up to ${version}`,
+          );
         const current = upgrades.slice(from - 1).reduce((older, upgrade) => upgrade(older), fields);
         document = defaults ? { ...defaults, ...current } : current;
       }
@@ -92,12 +99,16 @@ function documentFormat<S extends z.ZodObject>({ shape, upgrades = [], defaults 
 }
 
 /** The one document stored under `key` (config/client, say). */
-export function storedDocument<S extends z.ZodObject>(definition: FormatDefinition<S> & { key: string }): StoredDocument<z.output<S>> {
+export function storedDocument<S extends z.ZodObject>(
+  definition: FormatDefinition<S> & { key: string },
+): StoredDocument<z.output<S>> {
   return { key: definition.key, format: documentFormat(definition) };
 }
 
 /** The documents of one kind stored in `folder`, one per name (roles, say). */
-export function documentFolder<S extends z.ZodObject>(definition: FormatDefinition<S> & { folder: string }): DocumentFolder<z.output<S>> {
+export function documentFolder<S extends z.ZodObject>(
+  definition: FormatDefinition<S> & { folder: string },
+): DocumentFolder<z.output<S>> {
   const { folder } = definition;
   const format = documentFormat(definition);
   return { folder, format, named: (name) => ({ key: folder + name, format }) };

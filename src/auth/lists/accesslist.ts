@@ -35,7 +35,10 @@ function accessListDocument(instanceId: string): StoredDocument<AccessListEntry>
   return accessListDocuments.named(instanceId);
 }
 
-export async function readAccessListEntry(context: AuthContext, instanceId: string): Promise<AccessListEntry | undefined> {
+export async function readAccessListEntry(
+  context: AuthContext,
+  instanceId: string,
+): Promise<AccessListEntry | undefined> {
   return context.read(accessListDocument(instanceId));
 }
 

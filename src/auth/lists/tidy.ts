@@ -56,7 +56,12 @@ export async function tidyList(context: AuthContext, kind: TidyKind, safetyBuffe
  * Starts a manual tidy in the background; answers false when a tidy of that list is already running. A failure is
  * handed to `onFailure`, since the request that started the job has long been answered.
  */
-export function startTidy(context: AuthContext, kind: TidyKind, safetyBuffer: number, onFailure: (error: unknown) => void): boolean {
+export function startTidy(
+  context: AuthContext,
+  kind: TidyKind,
+  safetyBuffer: number,
+  onFailure: (error: unknown) => void,
+): boolean {
   const job = context.jobs.start(jobName(kind), async () => {
     await tidyList(context, kind, safetyBuffer);
   });

@@ -45,13 +45,19 @@ async function renewEc2(context: AuthContext, data: Ec2InternalData): Promise<Li
   const role = await grantedRole(context, data.role_name, data.role_id);
   const sameEntry = (entry: AccessListEntry | undefined): AccessListEntry => {
     if (entry?.creation_time !== data.access_list_created) {
-      throw new AuthenticationRefused(`failed to verify the access list identity entry for instance ID: ${JSON.stringify(data.instance_id)}`);
+      throw new AuthenticationRefused(
+        `failed to verify the access list identity entry for instance ID: ${JSON.stringify(data.instance_id)}`,
+      );
     }
     return entry;
   };
   sameEntry(await readAccessListEntry(context, data.instance_id));
 
-  await checkEc2Instance(context, role, data.role_name, { instanceId: data.instance_id, accountId: data.account_id, region: data.region });
+  await checkEc2Instance(context, role, data.role_name, {
+    instanceId: data.instance_id,
+    accountId: data.account_id,
+    region: data.region,
+  });
 
   const { shortest, longest } = maxTtlBounds(context.mountMaxTtl, role.token.max_ttl, data.role_tag_max_ttl);
   const now = context.now().getTime();
@@ -78,9 +84,20 @@ async function renewIam(context: AuthContext, data: IamInternalData): Promise<Li
     const ref = { instanceId: data.inferred_entity_id, region: data.inferred_aws_region, accountId: data.account_id };
     await checkInferredInstance(context, scopes, role, data.role_name, ref);
   }
-  const entity = iamEntityFromCallerIdentity({ arn: data.client_arn, userId: data.client_user_id, accountId: data.account_id });
-  await requirePrincipalBound(context, scopes, role, entity, `role ${JSON.stringify(data.role_name)} no longer bound to ARN ${JSON.stringify(entity.canonicalArn)}`, {
-    fresh: true,
+  const entity = iamEntityFromCallerIdentity({
+    arn: data.client_arn,
+    userId: data.client_user_id,
+    accountId: data.account_id,
   });
+  await requirePrincipalBound(
+    context,
+    scopes,
+    role,
+    entity,
+    `role ${JSON.stringify(data.role_name)} no longer bound to ARN ${JSON.stringify(entity.canonicalArn)}`,
+    {
+      fresh: true,
+    },
+  );
   return grantLifetimes(role.token, maxTtlBounds(context.mountMaxTtl, role.token.max_ttl).shortest);
 }

@@ -1,7 +1,12 @@
 import { ok } from '../../core/framework/response.js';
 import { route, type Route } from '../../core/framework/routing-table.js';
 import type { AuthContext } from '../context/auth-context.js';
-import { applyClientConfigFields, clientConfigDocument, clientConfigFields, clientConfigView } from '../config/client-config.js';
+import {
+  applyClientConfigFields,
+  clientConfigDocument,
+  clientConfigFields,
+  clientConfigView,
+} from '../config/client-config.js';
 import { rotateRoot } from '../config/rotate-root.js';
 import { documentRoute } from './document-route.js';
 import { pathPattern } from './pattern.js';

@@ -1,7 +1,12 @@
 import { noContent, ok } from '../../core/framework/response.js';
 import { operation, route, type Route } from '../../core/framework/routing-table.js';
 import type { AuthContext } from '../context/auth-context.js';
-import { applyIdentityConfigFields, identityConfigDocument, identityConfigFields, readIdentityConfig } from '../config/identity-config.js';
+import {
+  applyIdentityConfigFields,
+  identityConfigDocument,
+  identityConfigFields,
+  readIdentityConfig,
+} from '../config/identity-config.js';
 import { pathPattern } from './pattern.js';
 
 export function configIdentityRoutes(context: AuthContext): Route[] {

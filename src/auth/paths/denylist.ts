@@ -31,7 +31,9 @@ export function denyListRoutes(context: AuthContext): Route[] {
         read: async ({ params }) => {
           const tag = roleTagForLookup(params.role_tag!);
           const entry = tag && (await readDenyListEntry(context, tag));
-          return entry ? ok({ creation_time: entry.creation_time, expiration_time: entry.expiration_time }) : notFound();
+          return entry
+            ? ok({ creation_time: entry.creation_time, expiration_time: entry.expiration_time })
+            : notFound();
         },
         delete: async ({ params }) => {
           const tag = roleTagForLookup(params.role_tag!);

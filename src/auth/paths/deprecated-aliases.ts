@@ -1,5 +1,11 @@
 import { PermissionDenied } from '../../lib/errors.js';
-import { readFields, type Handler, type OperationDef, type Route, type RouteContext } from '../../core/framework/routing-table.js';
+import {
+  readFields,
+  type Handler,
+  type OperationDef,
+  type Route,
+  type RouteContext,
+} from '../../core/framework/routing-table.js';
 
 // Release 1.7 of Vault renamed these words in its paths; the old spellings keep working unchanged.
 const RENAMES: readonly (readonly [RegExp, string])[] = [
@@ -29,7 +35,11 @@ function currentPath(source: string): (path: string) => string {
  * it (while still knowing them, for Vault's warning), so that a caller refused on either name gets a 403, never a
  * verdict on its fields.
  */
-function authorizedUnderBothNames(route: Route, definition: Handler<unknown> | OperationDef<unknown>, current: (path: string) => string): OperationDef<unknown> {
+function authorizedUnderBothNames(
+  route: Route,
+  definition: Handler<unknown> | OperationDef<unknown>,
+  current: (path: string) => string,
+): OperationDef<unknown> {
   const operation = typeof definition === 'function' ? { handler: definition } : definition;
   const schema = operation.fields ?? route.fields;
   const handler = async (context: RouteContext<unknown>) => {
@@ -37,7 +47,8 @@ function authorizedUnderBothNames(route: Route, definition: Handler<unknown> | O
     // The router asked `authorize` only when the request carries one and the route needs a capability.
     if (capability !== undefined && request.authorize) {
       for (const needed of [capability, ...(operation.alsoRequires?.(request) ?? [])]) {
-        if ((await request.authorize({ capability: needed, path: current(context.path) })) !== true) throw new PermissionDenied();
+        if ((await request.authorize({ capability: needed, path: current(context.path) })) !== true)
+          throw new PermissionDenied();
       }
     }
     return operation.handler({ ...context, fields: schema ? readFields(schema, context.input) : {} });
@@ -59,7 +70,10 @@ export function deprecatedAliases(routes: readonly Route[]): Route[] {
     if (alias === source) return [];
     const current = currentPath(source);
     const operations = Object.fromEntries(
-      Object.entries(route.operations).map(([name, definition]) => [name, authorizedUnderBothNames(route, definition, current)]),
+      Object.entries(route.operations).map(([name, definition]) => [
+        name,
+        authorizedUnderBothNames(route, definition, current),
+      ]),
     );
     return [
       {

@@ -31,12 +31,18 @@ const HELP: Readonly<Record<keyof LoginFields, FieldHelp>> = {
       'ec2: the base64 PKCS#7 of the `rsa2048` document (RSA-SHA256), or of the DSA-SHA1 `pkcs7` document when the engine option `allowSha1Signatures` is on. Line breaks and PEM armour are accepted.',
   },
   identity: { type: 'string', description: "ec2: the base64 identity document (the metadata service's `document`)." },
-  signature: { type: 'string', description: "ec2: the base64 RSA-SHA256 signature of `identity` (the metadata service's `signature`)." },
+  signature: {
+    type: 'string',
+    description: "ec2: the base64 RSA-SHA256 signature of `identity` (the metadata service's `signature`).",
+  },
   nonce: {
     type: 'string',
     description: 'ec2: see "Nonce and replay protection". At most 4096 characters on the wire; at most 128 are stored.',
   },
-  iam_http_request_method: { type: 'string', description: 'iam: the method of the signed `sts:GetCallerIdentity` request (`POST`).' },
+  iam_http_request_method: {
+    type: 'string',
+    description: 'iam: the method of the signed `sts:GetCallerIdentity` request (`POST`).',
+  },
   iam_request_url: { type: 'string', description: 'iam: the base64 URL of the signed request.' },
   iam_request_body: { type: 'string', description: 'iam: the base64 body of the signed request.' },
   iam_request_headers: {
@@ -79,7 +85,8 @@ export function loginRoutes(context: AuthContext): Route[] {
       unauthenticated: true,
       operations: {
         // Chained rather than awaited: a refused login (the common failure) then reaches the router without a rethrow.
-        write: ({ fields, has, request }) => login(context, { fields, has, remoteAddress: request.remoteAddress }).then((grant) => granted(grant)),
+        write: ({ fields, has, request }) =>
+          login(context, { fields, has, remoteAddress: request.remoteAddress }).then((grant) => granted(grant)),
       },
     }),
   ];

@@ -12,7 +12,9 @@ import { pathPattern } from './pattern.js';
 const roleTagFields = z.object({
   policies: stringList()
     .optional()
-    .describe("The policies the tag grants instead of the role's, all among the role's `token_policies`; absent: the role's."),
+    .describe(
+      "The policies the tag grants instead of the role's, all among the role's `token_policies`; absent: the role's.",
+    ),
   max_ttl: duration({ allowNegative: true }).optional().meta({
     description: 'The longest lifetime of a token granted with the tag; 0: no limit of its own.',
     default: 0,
@@ -33,7 +35,8 @@ type RoleTagFields = z.output<typeof roleTagFields>;
 const CAPPED = 'and will be capped at login time.';
 
 function refuseSeparators(field: string, values: readonly string[]): void {
-  if (values.some((value) => value.includes(':'))) throw new InvalidRequest(`${field} of a role tag cannot contain ':'`);
+  if (values.some((value) => value.includes(':')))
+    throw new InvalidRequest(`${field} of a role tag cannot contain ':'`);
 }
 
 /** The narrowing a tag may carry: policies within the role's, flags that do not contradict each other. */
@@ -46,7 +49,9 @@ function checkTagFields(role: StoredRole, fields: RoleTagFields, mountMaxTtl: nu
     throw new InvalidRequest('cannot set both disallow_reauthentication and allow_instance_migration');
   }
   if (fields.allow_instance_migration && !role.allow_instance_migration) {
-    warnings.push('Role does not allow instance migration. Login will not be allowed with this tag unless the role value is updated.');
+    warnings.push(
+      'Role does not allow instance migration. Login will not be allowed with this tag unless the role value is updated.',
+    );
   }
   const maxTtl = fields.max_ttl ?? 0;
   if (maxTtl < 0) throw new InvalidRequest('max_ttl cannot be negative');
@@ -54,7 +59,9 @@ function checkTagFields(role: StoredRole, fields: RoleTagFields, mountMaxTtl: nu
     warnings.push(`Given max TTL of ${maxTtl} is greater than the mount maximum of ${mountMaxTtl} seconds, ${CAPPED}`);
   }
   if (role.token.max_ttl !== 0 && maxTtl > role.token.max_ttl) {
-    warnings.push(`Given max TTL of ${maxTtl} is greater than the role maximum of ${role.token.max_ttl} seconds, ${CAPPED}`);
+    warnings.push(
+      `Given max TTL of ${maxTtl} is greater than the role maximum of ${role.token.max_ttl} seconds, ${CAPPED}`,
+    );
   }
   return warnings;
 }
@@ -76,7 +83,7 @@ export function roleTagRoutes(context: AuthContext): Route[] {
           refuseSeparators('policies', policies ?? []);
           refuseSeparators('instance_id', [instanceId]);
           // A tag without policies grants the role's: a role stored before root was refused must not pass it on.
-          refuseRootPolicy(policies ?? role.token.policies, 'the role tag\'s policies');
+          refuseRootPolicy(policies ?? role.token.policies, "the role tag's policies");
           const warnings = checkTagFields(role, { ...fields, policies }, context.mountMaxTtl);
           const value = signRoleTag(
             {

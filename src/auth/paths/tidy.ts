@@ -17,7 +17,10 @@ import { pathPattern } from './pattern.js';
 const STARTED =
   "Tidy operation successfully started. Any information from the operation will be reported through the engine's onInternalError hook.";
 const ALREADY_RUNNING = 'Tidy operation already in progress.';
-const LIST_NAME: Readonly<Record<TidyKind, string>> = { 'identity-accesslist': 'access list', 'roletag-denylist': 'role tag deny list' };
+const LIST_NAME: Readonly<Record<TidyKind, string>> = {
+  'identity-accesslist': 'access list',
+  'roletag-denylist': 'role tag deny list',
+};
 
 function tidyRoutesFor(context: AuthContext, kind: TidyKind): Route[] {
   return [
@@ -26,7 +29,10 @@ function tidyRoutesFor(context: AuthContext, kind: TidyKind): Route[] {
       summary: `How tidy treats the ${LIST_NAME[kind]}.`,
       document: () => tidyConfigDocuments.named(kind),
       fields: tidyConfigFields,
-      view: (config: TidyConfig) => ({ safety_buffer: config.safety_buffer, disable_periodic_tidy: config.disable_periodic_tidy }),
+      view: (config: TidyConfig) => ({
+        safety_buffer: config.safety_buffer,
+        disable_periodic_tidy: config.disable_periodic_tidy,
+      }),
       apply: applyTidyConfigFields,
     }),
     route({

@@ -43,7 +43,8 @@ export function readTime(encoding: Uint8Array, what: string): Date {
   }
   // Milliseconds: the first three digits of the fraction; the rest cannot change them.
   let milliseconds = 0;
-  for (let index = digits + 1, scale = 100; index < length - 1 && scale >= 1; index++, scale /= 10) milliseconds += digit(index) * scale;
+  for (let index = digits + 1, scale = 100; index < length - 1 && scale >= 1; index++, scale /= 10)
+    milliseconds += digit(index) * scale;
   // setUTCFullYear rather than Date.UTC, which reads the years 0 to 99 as 1900 to 1999.
   const time = new Date(0);
   time.setUTCFullYear(year, month - 1, day);

@@ -44,7 +44,8 @@ export class BerCursor {
     const tag = byteAt(bytes, position++);
     const highTag = (tag & 0x1f) === 0x1f;
     if (highTag) {
-      for (let count = 1; byteAt(bytes, position++) & 0x80; count++) if (count >= 4) throw new BerError('tag number too large');
+      for (let count = 1; byteAt(bytes, position++) & 0x80; count++)
+        if (count >= 4) throw new BerError('tag number too large');
     }
     const first = byteAt(bytes, position++);
     let length = first;
@@ -107,7 +108,8 @@ export class BerCursor {
   /** Reads the next element as an OBJECT IDENTIFIER and steps past it; its content is at contentStart..position. */
   objectIdentifier(what: string): void {
     const end = this.primitive(0x06, what);
-    if (end === this.contentStart || (this.bytes[end - 1] as number) & 0x80) throw new BerError(`${what}: invalid OBJECT IDENTIFIER`);
+    if (end === this.contentStart || (this.bytes[end - 1] as number) & 0x80)
+      throw new BerError(`${what}: invalid OBJECT IDENTIFIER`);
   }
 
   /** Whether the OBJECT IDENTIFIER just read has these content octets. */
@@ -115,7 +117,8 @@ export class BerCursor {
     const start = this.contentStart;
     if (this.position - start !== content.length) return false;
     // From the end: identifiers of one family share all but their last arcs.
-    for (let index = content.length - 1; index >= 0; index--) if (this.bytes[start + index] !== content[index]) return false;
+    for (let index = content.length - 1; index >= 0; index--)
+      if (this.bytes[start + index] !== content[index]) return false;
     return true;
   }
 
@@ -163,7 +166,8 @@ export class BerCursor {
     const { tag, contentStart, length } = this;
     if (length === INDEFINITE) {
       let position = contentStart;
-      while (byteAt(this.bytes, position) !== 0 || byteAt(this.bytes, position + 1) !== 0) position = this.endOf(position, depth + 1);
+      while (byteAt(this.bytes, position) !== 0 || byteAt(this.bytes, position + 1) !== 0)
+        position = this.endOf(position, depth + 1);
       return position + 2;
     }
     const end = contentStart + length;
@@ -196,7 +200,7 @@ export function encodeElement(identifier: number | Uint8Array, content: readonly
 export function derFramed(bytes: Uint8Array, offset: number, end: number): Buffer[] {
   const cursor = new BerCursor(bytes);
   const elements: Buffer[] = [];
-  for (cursor.position = offset; cursor.position < end; ) {
+  for (cursor.position = offset; cursor.position < end;) {
     cursor.peek();
     const { tag, start, contentStart, length } = cursor;
     let identifierEnd = start + 1;
@@ -204,7 +208,8 @@ export function derFramed(bytes: Uint8Array, offset: number, end: number): Buffe
     const identifier = bytes.subarray(start, identifierEnd);
     const elementEnd = cursor.skip();
     const contentEnd = length === INDEFINITE ? elementEnd - 2 : contentStart + length;
-    const content = tag & 0x20 ? derFramed(bytes, contentStart, contentEnd) : [bytes.subarray(contentStart, contentEnd)];
+    const content =
+      tag & 0x20 ? derFramed(bytes, contentStart, contentEnd) : [bytes.subarray(contentStart, contentEnd)];
     elements.push(encodeElement(identifier, content));
   }
   return elements;
@@ -216,7 +221,8 @@ export function objectIdentifierContent(text: string): Uint8Array {
   const octets: number[] = [];
   for (const arc of [top * 40 + second, ...rest]) {
     const base128 = [arc % 128];
-    for (let value = Math.floor(arc / 128); value > 0; value = Math.floor(value / 128)) base128.unshift(0x80 | value % 128);
+    for (let value = Math.floor(arc / 128); value > 0; value = Math.floor(value / 128))
+      base128.unshift(0x80 | (value % 128));
     octets.push(...base128);
   }
   return Uint8Array.from(octets);

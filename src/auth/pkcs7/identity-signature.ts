@@ -20,9 +20,12 @@ export function verifyIdentitySignature(
   signature: string,
   trusted: readonly TrustedCertificate[],
 ): VerifiedContent {
-  const document = identity.length <= MAX_IDENTITY_LENGTH ? decodeBase64(identity, { ignoreWhitespace: true }) : undefined;
-  if (!document || document.length === 0) throw new InvalidRequest('failed to base64 decode the instance identity document');
-  const signatureBytes = signature.length <= MAX_SIGNATURE_LENGTH ? decodeBase64(signature, { ignoreWhitespace: true }) : undefined;
+  const document =
+    identity.length <= MAX_IDENTITY_LENGTH ? decodeBase64(identity, { ignoreWhitespace: true }) : undefined;
+  if (!document || document.length === 0)
+    throw new InvalidRequest('failed to base64 decode the instance identity document');
+  const signatureBytes =
+    signature.length <= MAX_SIGNATURE_LENGTH ? decodeBase64(signature, { ignoreWhitespace: true }) : undefined;
   if (!signatureBytes || signatureBytes.length === 0) {
     throw new InvalidRequest('failed to base64 decode the SHA256 RSA signature of the instance identity document');
   }
@@ -33,6 +36,7 @@ export function verifyIdentitySignature(
     if (parsed?.keyType !== 'rsa') continue;
     if (signatureVerifies(parsed, 'sha256', document, signatureBytes)) signer ??= candidate;
   }
-  if (!signer) throw new AuthenticationRefused('instance identity verification using SHA256 RSA signature is unsuccessful');
+  if (!signer)
+    throw new AuthenticationRefused('instance identity verification using SHA256 RSA signature is unsuccessful');
   return { content: document, signer, algorithm: 'RSA-SHA256' };
 }

@@ -50,7 +50,10 @@ export function parseTrustedCertificate(certificate: TrustedCertificate): Parsed
 }
 
 // Spelled out rather than spread: this runs on every login, and a spread copies at several times the cost.
-function withCertificate(certificate: TrustedCertificate, parsed: Omit<ParsedCertificate, 'certificate'>): ParsedCertificate {
+function withCertificate(
+  certificate: TrustedCertificate,
+  parsed: Omit<ParsedCertificate, 'certificate'>,
+): ParsedCertificate {
   const { issuer, serialNumber, notBefore, notAfter, publicKey, keyType, rsa } = parsed;
   return { certificate, issuer, serialNumber, notBefore, notAfter, publicKey, keyType, rsa };
 }
@@ -73,7 +76,9 @@ function snapshotOf(trusted: readonly TrustedCertificate[]): Snapshot {
   const known = snapshots.get(trusted);
   if (known && stillHolds(known, trusted)) return known;
   const items = [...trusted];
-  const decoded = items.map((candidate) => (parseTrustedCertificate(candidate) ? (cache.get(candidate.pem) ?? null) : null));
+  const decoded = items.map((candidate) =>
+    parseTrustedCertificate(candidate) ? (cache.get(candidate.pem) ?? null) : null,
+  );
   const snapshot: Snapshot = {
     items,
     pems: items.map((candidate) => candidate.pem),
@@ -98,13 +103,18 @@ function stillHolds(snapshot: Snapshot, trusted: readonly TrustedCertificate[]):
  * The first trusted certificate with this issuer (DER) and serial number (INTEGER content octets), if any. Compares
  * serial hints before any bytes: the trusted set holds every region's certificate.
  */
-export function findTrustedCertificate(trusted: readonly TrustedCertificate[], issuer: Uint8Array, serialNumber: Uint8Array): ParsedCertificate | undefined {
+export function findTrustedCertificate(
+  trusted: readonly TrustedCertificate[],
+  issuer: Uint8Array,
+  serialNumber: Uint8Array,
+): ParsedCertificate | undefined {
   const hint = serialHint(serialNumber);
   const { items, hints, decoded } = snapshotOf(trusted);
   for (let index = 0; index < hints.length; index++) {
     if (hints[index] !== hint) continue;
     const parsed = decoded[index] as Decoded;
-    if (parsed.serialNumber.equals(serialNumber) && parsed.issuer.equals(issuer)) return withCertificate(items[index] as TrustedCertificate, parsed);
+    if (parsed.serialNumber.equals(serialNumber) && parsed.issuer.equals(issuer))
+      return withCertificate(items[index] as TrustedCertificate, parsed);
   }
   return undefined;
 }
@@ -150,7 +160,10 @@ function readCertificate(pem: string): Decoded {
     const key = x509.publicKey;
     return { publicKey: key, rsa: key.asymmetricKeyType === 'rsa' ? new RsaPublicKey(key) : undefined };
   });
-  const { issuer, serialNumber, notBefore, notAfter } = attempt('its issuer, serial number or validity cannot be read', () => tbsFields(x509.raw));
+  const { issuer, serialNumber, notBefore, notAfter } = attempt(
+    'its issuer, serial number or validity cannot be read',
+    () => tbsFields(x509.raw),
+  );
   return {
     issuer,
     serialNumber,
@@ -185,7 +198,12 @@ function tbsFields(der: Buffer): { issuer: Buffer; serialNumber: Buffer; notBefo
 }
 
 /** Whether `signature` over `data` verifies with the certificate's key (RSA PKCS#1 v1.5, or DSA with a DER signature). */
-export function signatureVerifies(certificate: ParsedCertificate, hash: 'sha1' | 'sha256', data: Uint8Array, signature: Uint8Array): boolean {
+export function signatureVerifies(
+  certificate: ParsedCertificate,
+  hash: 'sha1' | 'sha256',
+  data: Uint8Array,
+  signature: Uint8Array,
+): boolean {
   if (certificate.rsa) return certificate.rsa.verifies(hash, data, signature);
   try {
     return verify(hash, data, certificate.publicKey, signature);

@@ -3,7 +3,14 @@ import { AuthenticationRefused, InvalidRequest, isStrongroomError } from '../../
 import { decodeBase64 } from '../../lib/base64.js';
 import { readTime } from './asn1-time.js';
 import { BerCursor } from './ber.js';
-import { ID_DATA, readAlgorithm, readSignedData, type AttributeValue, type SignedAttributes, type Signer } from './signed-data.js';
+import {
+  ID_DATA,
+  readAlgorithm,
+  readSignedData,
+  type AttributeValue,
+  type SignedAttributes,
+  type Signer,
+} from './signed-data.js';
 import { findTrustedCertificate, signatureVerifies, type ParsedCertificate } from './parsed-certificate.js';
 import { binaryDigest } from './rsa-signature.js';
 import type { TrustedCertificate } from './trusted-certificate.js';
@@ -56,7 +63,10 @@ const SIGNATURES = new Map<string, { keyType: 'rsa' | 'dsa'; hash?: Hash }>([
 ]);
 
 // DSA only comes with SHA-1 (its signature OID fixes the hash).
-const ALGORITHM_NAMES = { rsa: { sha256: 'RSA-SHA256', sha1: 'RSA-SHA1' }, dsa: { sha256: undefined, sha1: 'DSA-SHA1' } } as const;
+const ALGORITHM_NAMES = {
+  rsa: { sha256: 'RSA-SHA256', sha1: 'RSA-SHA1' },
+  dsa: { sha256: undefined, sha1: 'DSA-SHA1' },
+} as const;
 
 /**
  * Verifies the `pkcs7` login field: base64 (line breaks allowed, PEM armour optional) of a CMS SignedData with
@@ -81,7 +91,8 @@ export function verifyPkcs7(
 }
 
 function decodeText(text: string): Buffer {
-  if (text.length > MAX_PKCS7_LENGTH) throw new InvalidRequest(`the PKCS#7 signature is longer than ${MAX_PKCS7_LENGTH} characters`);
+  if (text.length > MAX_PKCS7_LENGTH)
+    throw new InvalidRequest(`the PKCS#7 signature is longer than ${MAX_PKCS7_LENGTH} characters`);
   const armoured = /^\s*-----BEGIN (PKCS7|CMS)-----([A-Za-z0-9+/=\s]*)-----END \1-----\s*$/.exec(text);
   const body = armoured ? (armoured[2] as string) : text;
   const der = body.includes('-') ? undefined : decodeBase64(body, { ignoreWhitespace: true });
@@ -89,7 +100,12 @@ function decodeText(text: string): Buffer {
   return der;
 }
 
-function verifySigner(signer: Signer, content: Buffer, trusted: readonly TrustedCertificate[], allowSha1: boolean): VerifiedContent {
+function verifySigner(
+  signer: Signer,
+  content: Buffer,
+  trusted: readonly TrustedCertificate[],
+  allowSha1: boolean,
+): VerifiedContent {
   const algorithm = signatureAlgorithm(signer);
   if (algorithm.hash === 'sha1' && !allowSha1) throw new InvalidRequest(SHA1_DISABLED_MESSAGE);
 
@@ -102,7 +118,9 @@ function verifySigner(signer: Signer, content: Buffer, trusted: readonly Trusted
 
   const certificate = signerCertificate(signer, trusted);
   if (certificate.keyType !== algorithm.keyType) {
-    throw new AuthenticationRefused(`${VERIFY_FAILURE}: the signer's certificate does not hold a ${algorithm.keyType.toUpperCase()} key`);
+    throw new AuthenticationRefused(
+      `${VERIFY_FAILURE}: the signer's certificate does not hold a ${algorithm.keyType.toUpperCase()} key`,
+    );
   }
   if (!signatureVerifies(certificate, algorithm.hash, signedBytes, signer.signature)) {
     throw new AuthenticationRefused(`${VERIFY_FAILURE}: signature mismatch`);
@@ -127,19 +145,28 @@ function signatureAlgorithm(signer: Signer): { keyType: 'rsa' | 'dsa'; hash: Has
   const signature = SIGNATURES.get(signatureOid);
   if (!signature) throw new InvalidRequest(`${VERIFY_FAILURE}: unsupported signature algorithm ${signatureOid}`);
   if (signature.hash && signature.hash !== hash) {
-    throw new InvalidRequest(`${VERIFY_FAILURE}: signature algorithm ${signatureOid} does not match digest algorithm ${digestOid}`);
+    throw new InvalidRequest(
+      `${VERIFY_FAILURE}: signature algorithm ${signatureOid} does not match digest algorithm ${digestOid}`,
+    );
   }
   return { keyType: signature.keyType, hash, name: ALGORITHM_NAMES[signature.keyType][hash] as SignatureAlgorithmName };
 }
 
 /** Checks the signed attributes that bind the signature to the content and returns the signing time, if any. */
-function checkSignedAttributes(signer: Signer, attributes: SignedAttributes, content: Buffer, hash: Hash): Date | undefined {
+function checkSignedAttributes(
+  signer: Signer,
+  attributes: SignedAttributes,
+  content: Buffer,
+  hash: Hash,
+): Date | undefined {
   // Attribute values are read as received, so BER framing is allowed in them as in the rest of the document.
   const contentType = new BerCursor(requiredAttributeValue(attributes.contentType, 'contentType'));
   contentType.objectIdentifier('contentType');
   if (!contentType.objectIdentifierIs(ID_DATA)) throw malformed('the signed content type is not data');
 
-  const expected = new BerCursor(requiredAttributeValue(attributes.messageDigest, 'messageDigest')).octetString('messageDigest');
+  const expected = new BerCursor(requiredAttributeValue(attributes.messageDigest, 'messageDigest')).octetString(
+    'messageDigest',
+  );
   const actual = binaryDigest(hash, content);
   if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) {
     throw new AuthenticationRefused(`${VERIFY_FAILURE}: the message digest does not match the content`);
@@ -148,8 +175,13 @@ function checkSignedAttributes(signer: Signer, attributes: SignedAttributes, con
   const protection = attributeValue(attributes.algorithmProtection, 'CMSAlgorithmProtection');
   if (protection) {
     const declared = algorithmProtection(protection);
-    if (declared.digestAlgorithm !== signer.digestAlgorithm || declared.signatureAlgorithm !== signer.signatureAlgorithm) {
-      throw new AuthenticationRefused(`${VERIFY_FAILURE}: the algorithm protection attribute does not match the signer's algorithms`);
+    if (
+      declared.digestAlgorithm !== signer.digestAlgorithm ||
+      declared.signatureAlgorithm !== signer.signatureAlgorithm
+    ) {
+      throw new AuthenticationRefused(
+        `${VERIFY_FAILURE}: the algorithm protection attribute does not match the signer's algorithms`,
+      );
     }
   }
 
@@ -166,7 +198,8 @@ function algorithmProtection(value: Uint8Array): { digestAlgorithm: string; sign
   const digestAlgorithm = readAlgorithm(cursor, 'CMSAlgorithmProtection digestAlgorithm');
   let signatureAlgorithm: string | undefined;
   while (cursor.more(end)) {
-    if (signatureAlgorithm === undefined && cursor.peek() === 0xa1) signatureAlgorithm = readAlgorithm(cursor, 'CMSAlgorithmProtection signatureAlgorithm', 0xa1);
+    if (signatureAlgorithm === undefined && cursor.peek() === 0xa1)
+      signatureAlgorithm = readAlgorithm(cursor, 'CMSAlgorithmProtection signatureAlgorithm', 0xa1);
     else cursor.skip();
   }
   return { digestAlgorithm, signatureAlgorithm };
@@ -193,7 +226,8 @@ function requiredAttributeValue(value: AttributeValue, name: string): Uint8Array
 }
 
 function signerCertificate(signer: Signer, trusted: readonly TrustedCertificate[]): ParsedCertificate {
-  const found = signer.issuer && signer.serialNumber && findTrustedCertificate(trusted, signer.issuer, signer.serialNumber);
+  const found =
+    signer.issuer && signer.serialNumber && findTrustedCertificate(trusted, signer.issuer, signer.serialNumber);
   if (found) return found;
   throw new AuthenticationRefused(`${VERIFY_FAILURE}: no trusted certificate matches the signer`);
 }

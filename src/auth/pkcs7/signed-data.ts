@@ -115,7 +115,8 @@ function encapsulatedContent(cursor: BerCursor): Buffer {
   const end = cursor.enter(0x30, 'EncapsulatedContentInfo');
   expectMore(cursor, end, 'EncapsulatedContentInfo');
   cursor.objectIdentifier('eContentType');
-  if (!cursor.objectIdentifierIs(ID_DATA)) throw new BerError(`encapsulated content type ${lastOid(cursor)} is not data`);
+  if (!cursor.objectIdentifierIs(ID_DATA))
+    throw new BerError(`encapsulated content type ${lastOid(cursor)} is not data`);
   let content: Uint8Array | undefined;
   if (cursor.more(end)) {
     const explicit = cursor.enter(0xa0, 'eContent');
@@ -126,7 +127,8 @@ function encapsulatedContent(cursor: BerCursor): Buffer {
   }
   // Nothing may follow the one content: a second one is a document another reader could take for the signed one.
   cursor.leave(end, 'EncapsulatedContentInfo');
-  if (!content || content.length === 0) throw new InvalidRequest('instance identity document could not be found in the signature');
+  if (!content || content.length === 0)
+    throw new InvalidRequest('instance identity document could not be found in the signature');
   return Buffer.from(content.buffer, content.byteOffset, content.length);
 }
 
@@ -200,12 +202,15 @@ export function readName(cursor: BerCursor): Uint8Array {
     cursor.leave(relative, 'issuer RDN');
   }
   cursor.leave(name, 'issuer');
-  return cursor.der ? cursor.view(start, cursor.position) : (derFramed(cursor.bytes, start, cursor.position)[0] as Buffer);
+  return cursor.der
+    ? cursor.view(start, cursor.position)
+    : (derFramed(cursor.bytes, start, cursor.position)[0] as Buffer);
 }
 
 /** The index in ATTRIBUTE_TYPES of the attribute type just read, or -1. */
 function attributeSlot(cursor: BerCursor): number {
-  for (let slot = 0; slot < ATTRIBUTE_TYPES.length; slot++) if (cursor.objectIdentifierIs(ATTRIBUTE_TYPES[slot] as Uint8Array)) return slot;
+  for (let slot = 0; slot < ATTRIBUTE_TYPES.length; slot++)
+    if (cursor.objectIdentifierIs(ATTRIBUTE_TYPES[slot] as Uint8Array)) return slot;
   return -1;
 }
 
@@ -227,7 +232,8 @@ function readSignedAttributes(cursor: BerCursor): SignedAttributes {
     const valueStart = cursor.position;
     let count = 0;
     for (; cursor.more(set); count++) cursor.skip();
-    if (slot >= 0) values[slot] = values[slot] !== undefined || count !== 1 ? null : cursor.view(valueStart, cursor.position);
+    if (slot >= 0)
+      values[slot] = values[slot] !== undefined || count !== 1 ? null : cursor.view(valueStart, cursor.position);
     cursor.leave(set, 'Attribute values');
     cursor.leave(attribute, 'Attribute');
   }
@@ -235,14 +241,27 @@ function readSignedAttributes(cursor: BerCursor): SignedAttributes {
   const contentIsDer = cursor.der;
   cursor.leave(end, 'signed attributes');
   const [contentType, messageDigest, signingTime, algorithmProtection] = values;
-  return { contentType, messageDigest, signingTime, algorithmProtection, der: signedSet(cursor, start, contentStart, contentEnd, headerIsDer, contentIsDer) };
+  return {
+    contentType,
+    messageDigest,
+    signingTime,
+    algorithmProtection,
+    der: signedSet(cursor, start, contentStart, contentEnd, headerIsDer, contentIsDer),
+  };
 }
 
 /**
  * The DER SET OF the signed attributes that the signature covers: in every genuine document the [0] element is DER
  * already, and retagging it in place spares a copy; otherwise it is re-encoded with definite lengths.
  */
-function signedSet(cursor: BerCursor, start: number, contentStart: number, contentEnd: number, headerIsDer: boolean, contentIsDer: boolean): Uint8Array {
+function signedSet(
+  cursor: BerCursor,
+  start: number,
+  contentStart: number,
+  contentEnd: number,
+  headerIsDer: boolean,
+  contentIsDer: boolean,
+): Uint8Array {
   const der = cursor.bytes;
   if (!contentIsDer) return encodeElement(0x31, derFramed(der, contentStart, contentEnd));
   if (!headerIsDer) return encodeElement(0x31, [cursor.view(contentStart, contentEnd)]);

@@ -94,7 +94,8 @@ export function parseRoleTag(value: string): ParsedRoleTag {
   const seen = new Set<string>();
   for (const item of items.slice(2, -1)) {
     const key = item.slice(0, 2);
-    if (!['i=', 'r=', 'p=', 'd=', 'm=', 't='].includes(key)) throw new InvalidRequest(`unrecognized item ${JSON.stringify(item)} in tag`);
+    if (!['i=', 'r=', 'p=', 'd=', 'm=', 't='].includes(key))
+      throw new InvalidRequest(`unrecognized item ${JSON.stringify(item)} in tag`);
     // One spelling per signed tag: a repeated item could otherwise make a second, equally valid string of one tag.
     if (seen.has(key)) throw new InvalidRequest(`repeated item ${JSON.stringify(item)} in tag`);
     seen.add(key);

@@ -3,7 +3,14 @@ import { z } from 'zod';
 import { formatDuration } from '../../lib/duration.js';
 import { InvalidRequest } from '../../lib/errors.js';
 import { bool, str, stringList } from '../../core/framework/fields.js';
-import { BOUND_LIST_FIELDS, checksInstanceConstraints, EC2_INSTANCE_ENTITY, type AuthType, type BoundListField, type StoredRole } from './role.js';
+import {
+  BOUND_LIST_FIELDS,
+  checksInstanceConstraints,
+  EC2_INSTANCE_ENTITY,
+  type AuthType,
+  type BoundListField,
+  type StoredRole,
+} from './role.js';
 import { applyTokenFields, DEFAULT_TOKEN_SETTINGS, NO_LEGACY_FIELDS, tokenFieldShape } from './token-settings.js';
 
 /** The longest role_tag key EC2 accepts. */
@@ -25,7 +32,10 @@ const BOUND_LISTS: Readonly<Record<BoundListField, string>> = {
 };
 
 const boundListShape = Object.fromEntries(
-  BOUND_LIST_FIELDS.map((field) => [field, stringList().optional().meta({ description: BOUND_LISTS[field], default: [] })]),
+  BOUND_LIST_FIELDS.map((field) => [
+    field,
+    stringList().optional().meta({ description: BOUND_LISTS[field], default: [] }),
+  ]),
 ) as { [K in BoundListField]: z.ZodOptional<ReturnType<typeof stringList>> };
 
 export const roleFields = z.object({
@@ -49,11 +59,13 @@ export const roleFields = z.object({
     default: true,
   }),
   role_tag: str({ maxLength: 4096 }).optional().meta({
-    description: 'The key of the instance tag that carries a role tag; empty: role tags are off. For ec2 roles only; at most 127 characters.',
+    description:
+      'The key of the instance tag that carries a role tag; empty: role tags are off. For ec2 roles only; at most 127 characters.',
     default: '',
   }),
   allow_instance_migration: bool().optional().meta({
-    description: 'An instance may log in again after moving to another host (a newer `pendingTime`). For ec2 roles only.',
+    description:
+      'An instance may log in again after moving to another host (a newer `pendingTime`). For ec2 roles only.',
     default: false,
   }),
   disallow_reauthentication: bool().optional().meta({
@@ -66,7 +78,10 @@ export const roleFields = z.object({
 export type RoleFields = z.output<typeof roleFields>;
 
 function newRole(authType: AuthType): StoredRole {
-  const bounds = Object.fromEntries(BOUND_LIST_FIELDS.map((field) => [field, [] as string[]])) as Record<BoundListField, string[]>;
+  const bounds = Object.fromEntries(BOUND_LIST_FIELDS.map((field) => [field, [] as string[]])) as Record<
+    BoundListField,
+    string[]
+  >;
   return {
     role_id: randomUUID(),
     auth_type: authType,
@@ -86,7 +101,8 @@ function newRole(authType: AuthType): StoredRole {
 
 function authTypeOf(current: StoredRole | undefined, supplied: string | undefined): AuthType {
   if (current) {
-    if (supplied !== undefined && supplied !== current.auth_type) throw new InvalidRequest('changing auth_type on a role is not allowed');
+    if (supplied !== undefined && supplied !== current.auth_type)
+      throw new InvalidRequest('changing auth_type on a role is not allowed');
     return current.auth_type;
   }
   if (supplied === undefined) return 'iam';
@@ -96,14 +112,17 @@ function authTypeOf(current: StoredRole | undefined, supplied: string | undefine
 
 function checkInference(role: StoredRole): void {
   if (role.inferred_entity_type === '') {
-    if (role.inferred_aws_region !== '') throw new InvalidRequest('specified inferred_aws_region but not inferred_entity_type');
+    if (role.inferred_aws_region !== '')
+      throw new InvalidRequest('specified inferred_aws_region but not inferred_entity_type');
     return;
   }
-  if (role.auth_type !== 'iam') throw new InvalidRequest("specified inferred_entity_type but didn't allow iam auth_type");
+  if (role.auth_type !== 'iam')
+    throw new InvalidRequest("specified inferred_entity_type but didn't allow iam auth_type");
   if (role.inferred_entity_type !== EC2_INSTANCE_ENTITY) {
     throw new InvalidRequest(`specified invalid inferred_entity_type: ${role.inferred_entity_type}`);
   }
-  if (role.inferred_aws_region === '') throw new InvalidRequest('specified inferred_entity_type but not inferred_aws_region');
+  if (role.inferred_aws_region === '')
+    throw new InvalidRequest('specified inferred_entity_type but not inferred_aws_region');
 }
 
 /** Every configured constraint must be one that login checks for this role; at least one must be configured. */
@@ -115,9 +134,12 @@ function checkBounds(role: StoredRole, instanceBindsAllowed: boolean): void {
     if (field === 'bound_region') {
       if (role.auth_type !== 'ec2') throw new InvalidRequest('specified bound_region but not specifying ec2 auth_type');
     } else if (field === 'bound_iam_principal_arn') {
-      if (role.auth_type !== 'iam') throw new InvalidRequest('specified bound_iam_principal_arn but not specifying iam auth_type');
+      if (role.auth_type !== 'iam')
+        throw new InvalidRequest('specified bound_iam_principal_arn but not specifying iam auth_type');
     } else if (!instanceBindsAllowed) {
-      throw new InvalidRequest(`specified ${field} but not specifying ec2 auth_type or inferring ${EC2_INSTANCE_ENTITY}`);
+      throw new InvalidRequest(
+        `specified ${field} but not specifying ec2 auth_type or inferring ${EC2_INSTANCE_ENTITY}`,
+      );
     }
   }
   if (configured === 0) throw new InvalidRequest('at least one bound parameter should be specified on the role');
@@ -148,7 +170,9 @@ function applyEc2Switches(role: StoredRole, fields: RoleFields): void {
 function applyTokenLimits(role: StoredRole, mountMaxTtl: number): string[] {
   if (role.token.period > mountMaxTtl) {
     const period = formatDuration(role.token.period);
-    throw new InvalidRequest(`period of '${period}' is greater than the backend's maximum lease TTL of '${formatDuration(mountMaxTtl)}'`);
+    throw new InvalidRequest(
+      `period of '${period}' is greater than the backend's maximum lease TTL of '${formatDuration(mountMaxTtl)}'`,
+    );
   }
   if (role.token.max_ttl > mountMaxTtl) {
     return [

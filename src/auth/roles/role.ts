@@ -21,7 +21,10 @@ export type BoundListField = (typeof BOUND_LIST_FIELDS)[number];
 export const EC2_INSTANCE_ENTITY = 'ec2_instance';
 
 const strings = z.array(z.string());
-const boundLists = Object.fromEntries(BOUND_LIST_FIELDS.map((field) => [field, strings])) as Record<BoundListField, typeof strings>;
+const boundLists = Object.fromEntries(BOUND_LIST_FIELDS.map((field) => [field, strings])) as Record<
+  BoundListField,
+  typeof strings
+>;
 
 const storedRole = z.object({
   ...boundLists,

@@ -41,7 +41,12 @@ export const DEFAULT_TOKEN_SETTINGS: Readonly<TokenSettings> = Object.freeze({
   type: 'default',
 });
 
-export const NO_LEGACY_FIELDS: Readonly<LegacyTokenFields> = Object.freeze({ ttl: 0, max_ttl: 0, period: 0, policies: [] });
+export const NO_LEGACY_FIELDS: Readonly<LegacyTokenFields> = Object.freeze({
+  ttl: 0,
+  max_ttl: 0,
+  period: 0,
+  policies: [],
+});
 
 /** The deprecated fields: sent alone they fill their successor; sent with it, it wins; it sent alone clears them. */
 function legacy<T extends z.ZodType>(schema: T, successor: string, more = ''): T {
@@ -54,7 +59,8 @@ export const tokenFieldShape = {
     default: DEFAULT_TOKEN_SETTINGS.ttl,
   }),
   token_max_ttl: duration().optional().meta({
-    description: 'The longest lifetime of the tokens, renewals included; capped at `mountMaxTtl` (above it: a warning).',
+    description:
+      'The longest lifetime of the tokens, renewals included; capped at `mountMaxTtl` (above it: a warning).',
     default: DEFAULT_TOKEN_SETTINGS.max_ttl,
   }),
   token_period: duration().optional().meta({
@@ -66,7 +72,8 @@ export const tokenFieldShape = {
     default: DEFAULT_TOKEN_SETTINGS.explicit_max_ttl,
   }),
   token_policies: stringList().optional().meta({
-    description: 'The policies of the tokens, stored as given (trimmed). `root` is refused: an auth method mints no root tokens.',
+    description:
+      'The policies of the tokens, stored as given (trimmed). `root` is refused: an auth method mints no root tokens.',
     default: DEFAULT_TOKEN_SETTINGS.policies,
   }),
   token_bound_cidrs: stringList().optional().meta({
@@ -88,7 +95,11 @@ export const tokenFieldShape = {
   ttl: legacy(duration().optional(), 'token_ttl'),
   max_ttl: legacy(duration().optional(), 'token_max_ttl'),
   period: legacy(duration().optional(), 'token_period'),
-  policies: legacy(stringList().optional(), 'token_policies', ', sanitised: trimmed, lower-cased, de-duplicated and sorted'),
+  policies: legacy(
+    stringList().optional(),
+    'token_policies',
+    ', sanitised: trimmed, lower-cased, de-duplicated and sorted',
+  ),
 };
 
 type TokenFields = { [K in keyof typeof tokenFieldShape]: z.output<(typeof tokenFieldShape)[K]> };
@@ -107,20 +118,25 @@ const ROOT_POLICY = 'root';
  */
 export function refuseRootPolicy(policies: readonly string[], what: string): void {
   if (policies.some((policy) => policy.trim().toLowerCase() === ROOT_POLICY)) {
-    throw new InvalidRequest(`${what} cannot include the "${ROOT_POLICY}" policy: auth methods cannot create root tokens`);
+    throw new InvalidRequest(
+      `${what} cannot include the "${ROOT_POLICY}" policy: auth methods cannot create root tokens`,
+    );
   }
 }
 
 function tokenType(value: string): TokenType {
   const type = value === '' ? 'default' : value;
-  if (!(TOKEN_TYPES as readonly string[]).includes(type)) throw new InvalidRequest(`invalid 'token_type' value ${JSON.stringify(value)}`);
+  if (!(TOKEN_TYPES as readonly string[]).includes(type))
+    throw new InvalidRequest(`invalid 'token_type' value ${JSON.stringify(value)}`);
   return type as TokenType;
 }
 
 function boundCidrs(values: string[]): string[] {
   for (const value of values) {
     if (!parseCidr(value)) {
-      throw new InvalidRequest(`invalid value for field "token_bound_cidrs": ${JSON.stringify(value)} is not an IP address or CIDR block`);
+      throw new InvalidRequest(
+        `invalid value for field "token_bound_cidrs": ${JSON.stringify(value)} is not an IP address or CIDR block`,
+      );
     }
   }
   return values;
@@ -130,7 +146,12 @@ function boundCidrs(values: string[]): string[] {
  * A legacy field and its token_* successor: the token value wins when both are sent and is mirrored into the legacy
  * slot; a legacy value sent alone fills both; a token value sent alone clears the legacy slot.
  */
-function upgrade<T>(legacy: T | undefined, token: T | undefined, current: { legacy: T; token: T }, cleared: T): { legacy: T; token: T } {
+function upgrade<T>(
+  legacy: T | undefined,
+  token: T | undefined,
+  current: { legacy: T; token: T },
+  cleared: T,
+): { legacy: T; token: T } {
   if (token !== undefined) return { legacy: legacy !== undefined ? token : cleared, token };
   if (legacy !== undefined) return { legacy, token: legacy };
   return current;
@@ -171,7 +192,10 @@ export function applyTokenFields(
   if (token.max_ttl > 0 && token.ttl > token.max_ttl) {
     throw new InvalidRequest("'token_ttl' cannot be greater than 'token_max_ttl'");
   }
-  return { token, legacy: { ttl: ttl.legacy, max_ttl: maxTtl.legacy, period: period.legacy, policies: policies.legacy } };
+  return {
+    token,
+    legacy: { ttl: ttl.legacy, max_ttl: maxTtl.legacy, period: period.legacy, policies: policies.legacy },
+  };
 }
 
 /** The token fields of a read, with the legacy ones present only while they are set, as in Vault. */

@@ -48,7 +48,8 @@ export function int(options: { min?: number; max?: number } = {}) {
   const max = options.max ?? Number.MAX_SAFE_INTEGER;
   const schema = z.unknown().transform((value, ctx): number => {
     const n = toInteger(value);
-    if (n === undefined || !Number.isSafeInteger(n)) return fail(ctx, value, `expected an integer, got ${describe(value)}`);
+    if (n === undefined || !Number.isSafeInteger(n))
+      return fail(ctx, value, `expected an integer, got ${describe(value)}`);
     if (n < min) return fail(ctx, value, `must be at least ${min}, got ${n}`);
     if (n > max) return fail(ctx, value, `must be at most ${max}, got ${n}`);
     return n;
@@ -80,7 +81,12 @@ export class FieldProblem {
 
 /** The text of a string field (numbers and booleans count in their text form), or why it is not one. */
 export function textField(value: unknown, maxLength: number): string | FieldProblem {
-  const text = typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
+  const text =
+    typeof value === 'string'
+      ? value
+      : typeof value === 'number' || typeof value === 'boolean'
+        ? String(value)
+        : undefined;
   if (text === undefined) return new FieldProblem(`expected a string, got ${describe(value)}`);
   if (text.length > maxLength) return new FieldProblem(`must be at most ${maxLength} characters`);
   return text;
@@ -125,7 +131,8 @@ function listItems(value: unknown): unknown[] | undefined {
 export function stringList() {
   const schema = z.unknown().transform((value, ctx): string[] => {
     const items = listItems(value);
-    if (!items) return fail(ctx, value, `expected a list of strings or a comma-separated string, got ${describe(value)}`);
+    if (!items)
+      return fail(ctx, value, `expected a list of strings or a comma-separated string, got ${describe(value)}`);
     const out: string[] = [];
     for (const item of items) {
       if (typeof item !== 'string' && typeof item !== 'number') {
@@ -148,8 +155,10 @@ export function intList(options: { min?: number } = {}) {
     for (const item of items) {
       if (typeof item === 'string' && item.trim() === '') continue;
       const n = toInteger(item);
-      if (n === undefined || !Number.isSafeInteger(n)) return fail(ctx, value, `expected a list of integers, got an item ${describe(item)}`);
-      if (options.min !== undefined && n < options.min) return fail(ctx, value, `items must be at least ${options.min}, got ${n}`);
+      if (n === undefined || !Number.isSafeInteger(n))
+        return fail(ctx, value, `expected a list of integers, got an item ${describe(item)}`);
+      if (options.min !== undefined && n < options.min)
+        return fail(ctx, value, `items must be at least ${options.min}, got ${n}`);
       out.push(n);
     }
     return out;
@@ -180,7 +189,8 @@ export function stringMap() {
     if (!isPlainObject(value)) return fail(ctx, value, `expected a map of strings, got ${describe(value)}`);
     const out: Record<string, string> = {};
     for (const [key, item] of Object.entries(value)) {
-      if (typeof item !== 'string') return fail(ctx, value, `expected a string value for key ${describe(key)}, got ${describe(item)}`);
+      if (typeof item !== 'string')
+        return fail(ctx, value, `expected a string value for key ${describe(key)}, got ${describe(item)}`);
       Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
     }
     return out;

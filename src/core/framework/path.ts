@@ -17,13 +17,18 @@ export function validatePath(path: string): void {
   // Most paths are plain names and slashes: one test shows they hold no control character, surrogate, empty segment,
   // '.' or '..' (which needs a dot), so the checks below, which split the path, can only pass.
   if (path.length <= MAX_PATH_LENGTH && PLAIN_PATH.test(path)) return;
-  if (path.length > MAX_PATH_LENGTH) throw new InvalidRequest(`invalid path: longer than ${MAX_PATH_LENGTH} characters`);
+  if (path.length > MAX_PATH_LENGTH)
+    throw new InvalidRequest(`invalid path: longer than ${MAX_PATH_LENGTH} characters`);
   if (CONTROL_CHARACTERS.test(path)) throw new InvalidRequest('invalid path: it contains control characters');
   // A storage that keys by UTF-8 text turns every unpaired surrogate into U+FFFD, so distinct paths would collide.
-  if (UNPAIRED_SURROGATE.test(path)) throw new InvalidRequest('invalid path: not valid Unicode (an unpaired surrogate)');
+  if (UNPAIRED_SURROGATE.test(path))
+    throw new InvalidRequest('invalid path: not valid Unicode (an unpaired surrogate)');
   if (path === '') return;
   // The usual slip when mounting an engine behind a router: handing it the request's path from the server root.
-  if (path.startsWith('/')) throw new InvalidRequest(`invalid path ${JSON.stringify(path)}: a path is relative to the mount and never starts with '/'`);
+  if (path.startsWith('/'))
+    throw new InvalidRequest(
+      `invalid path ${JSON.stringify(path)}: a path is relative to the mount and never starts with '/'`,
+    );
   const segments = path.split('/');
   if (path.endsWith('/')) segments.pop();
   for (const segment of segments) {
@@ -47,7 +52,8 @@ export function checkStoragePrefix(prefix: unknown): void {
     valid = false;
   }
   if (!valid) {
-    const rule = "storagePrefix must be empty or a folder path ending in '/' (no leading '/', no '.', '..' or empty segments)";
+    const rule =
+      "storagePrefix must be empty or a folder path ending in '/' (no leading '/', no '.', '..' or empty segments)";
     throw new TypeError(`${rule}, got ${JSON.stringify(prefix)}`);
   }
 }

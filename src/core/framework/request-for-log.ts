@@ -16,7 +16,10 @@ export function requestForLog(request: EngineRequest): EngineRequest {
   if (remoteAddress !== undefined) logged.remoteAddress = remoteAddress;
   if (headers !== undefined && headers !== null) {
     logged.headers = Object.fromEntries(
-      Object.entries(headers).map(([name, value]) => [name, value !== undefined && CREDENTIAL_HEADER.test(name) ? '[redacted]' : value]),
+      Object.entries(headers).map(([name, value]) => [
+        name,
+        value !== undefined && CREDENTIAL_HEADER.test(name) ? '[redacted]' : value,
+      ]),
     );
   }
   return logged;
@@ -26,6 +29,10 @@ export function requestForLog(request: EngineRequest): EngineRequest {
  * Hands a server fault to the service's `onInternalError` hook with the request as logged. The request has been
  * answered (500) already: a hook that throws or rejects must not change that answer or end the process.
  */
-export function reportInternalError(hook: ((error: unknown, request: EngineRequest) => void) | undefined, error: unknown, request: EngineRequest): void {
+export function reportInternalError(
+  hook: ((error: unknown, request: EngineRequest) => void) | undefined,
+  error: unknown,
+  request: EngineRequest,
+): void {
   if (hook) runGuarded(() => hook(error, requestForLog(request)));
 }

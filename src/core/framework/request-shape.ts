@@ -25,7 +25,8 @@ function checkHeaders(headers: unknown): void {
   if (headers === undefined || headers === null) return;
   if (!isObjectLike(headers)) throw new InvalidRequest('the request headers must be an object');
   for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined && !isTextOrTextList(value)) throw new InvalidRequest(`header ${JSON.stringify(name)} must be a string or a list of strings`);
+    if (value !== undefined && !isTextOrTextList(value))
+      throw new InvalidRequest(`header ${JSON.stringify(name)} must be a string or a list of strings`);
   }
 }
 
@@ -104,7 +105,13 @@ export function checkRequestShape(request: unknown): asserts request is EngineRe
 /** A JSON scalar as JSON carries it: text, a finite number, a boolean, null, or an absent (undefined) member. */
 function isPlainScalar(value: unknown): boolean {
   const type = typeof value;
-  return type === 'string' || type === 'boolean' || value === null || value === undefined || (type === 'number' && Number.isFinite(value));
+  return (
+    type === 'string' ||
+    type === 'boolean' ||
+    value === null ||
+    value === undefined ||
+    (type === 'number' && Number.isFinite(value))
+  );
 }
 
 /** A plain object (or array) whose members are plain scalars or flat plain objects (see isFlatObject). */

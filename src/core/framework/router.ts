@@ -1,4 +1,10 @@
-import { InvalidRequest, NotFound, PermissionDenied, UnsupportedMediaType, UnsupportedOperation } from '../../lib/errors.js';
+import {
+  InvalidRequest,
+  NotFound,
+  PermissionDenied,
+  UnsupportedMediaType,
+  UnsupportedOperation,
+} from '../../lib/errors.js';
 import { ignoredFieldsWarning } from './field-help.js';
 import { isPlainObject } from './fields.js';
 import { validatePath } from './path.js';
@@ -48,7 +54,10 @@ function compile(route: Route): CompiledRoute {
   const regex = compilePattern(route.pattern);
   const params = [...regex.source.matchAll(/\(\?<(\w+)>/g)].map((group) => group[1] as string);
   const known: CompiledRoute['known'] = {};
-  for (const [operation, definition] of Object.entries(route.operations) as [Operation, Route['operations'][Operation]][]) {
+  for (const [operation, definition] of Object.entries(route.operations) as [
+    Operation,
+    Route['operations'][Operation],
+  ][]) {
     const fields = (typeof definition === 'object' ? definition.fields : undefined) ?? route.fields;
     known[operation] = new Set([...declaredFields(fields).map(([name]) => name), ...params]);
   }
@@ -106,7 +115,8 @@ function flagRequested(query: EngineRequest['query'], flag: 'list' | 'scan'): bo
 
 function normaliseMethod(request: EngineRequest): HttpMethod {
   const method = typeof request.method === 'string' ? request.method.toUpperCase() : '';
-  if (!(method in OPERATION_OF_METHOD)) throw new UnsupportedOperation(`unsupported method ${JSON.stringify(request.method)}`);
+  if (!(method in OPERATION_OF_METHOD))
+    throw new UnsupportedOperation(`unsupported method ${JSON.stringify(request.method)}`);
   if (method === 'GET' && flagRequested(request.query, 'list')) return 'LIST';
   if (method === 'GET' && flagRequested(request.query, 'scan')) return 'SCAN';
   return method as HttpMethod;
@@ -192,17 +202,22 @@ export class Dispatcher {
     if (typeof request.path !== 'string') throw new InvalidRequest('the request path must be a string');
     const fixed = this.fixed.get(request.path);
     if (!fixed) validatePath(request.path);
-    const path = (method === 'LIST' || method === 'SCAN') && request.path !== '' && !request.path.endsWith('/') ? `${request.path}/` : request.path;
+    const path =
+      (method === 'LIST' || method === 'SCAN') && request.path !== '' && !request.path.endsWith('/')
+        ? `${request.path}/`
+        : request.path;
     const operation = OPERATION_OF_METHOD[method];
 
     // A LIST or SCAN may have gained a '/': the table answers only for the path as it is looked up.
-    const matched = fixed && path === request.path ? { compiled: fixed.compiled, params: { ...fixed.params } } : this.match(path);
+    const matched =
+      fixed && path === request.path ? { compiled: fixed.compiled, params: { ...fixed.params } } : this.match(path);
     if (!matched) throw new NotFound(`unsupported path ${JSON.stringify(path)}`);
     const { compiled, params } = matched;
     const { route } = compiled;
     const definition = route.operations[operation];
     if (!definition) throw new UnsupportedOperation(`${method} is not supported on ${JSON.stringify(path)}`);
-    const operationDef = typeof definition === 'function' ? ({ handler: definition } as OperationDef<unknown>) : definition;
+    const operationDef =
+      typeof definition === 'function' ? ({ handler: definition } as OperationDef<unknown>) : definition;
     const target: Target = { request, path, params, compiled, operation, operationDef };
 
     // The capability (and so the existence check, a storage read) only matters when there is someone to ask.
@@ -243,11 +258,14 @@ export class Dispatcher {
     if (operation === 'patch' && mediaTypes) {
       const type = mediaTypeOf(request);
       if (!type || !mediaTypes.includes(type)) {
-        throw new UnsupportedMediaType(`PATCH requires Content-Type of ${mediaTypes.join(' or ')}, provided ${type ?? 'none'}`);
+        throw new UnsupportedMediaType(
+          `PATCH requires Content-Type of ${mediaTypes.join(' or ')}, provided ${type ?? 'none'}`,
+        );
       }
     }
 
-    const input = operation === 'write' || operation === 'patch' ? bodyInput(request.body) : queryInput(request.query, operation);
+    const input =
+      operation === 'write' || operation === 'patch' ? bodyInput(request.body) : queryInput(request.query, operation);
     const schema = opFields ?? compiled.route.fields;
     const fields = schema && !handlerReadsFields ? readFields(schema, input) : {};
     const warnings = ignoredFieldsWarning(input, compiled.known[operation] as ReadonlySet<string>);
@@ -280,7 +298,9 @@ export class Dispatcher {
 
 /** The methods that reach an operation (besides GET with `list=true` or `scan=true`), for the tables of docs/. */
 export function methodsOf(operation: Operation): HttpMethod[] {
-  return (Object.keys(OPERATION_OF_METHOD) as HttpMethod[]).filter((method) => OPERATION_OF_METHOD[method] === operation);
+  return (Object.keys(OPERATION_OF_METHOD) as HttpMethod[]).filter(
+    (method) => OPERATION_OF_METHOD[method] === operation,
+  );
 }
 
 /**

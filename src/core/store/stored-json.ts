@@ -62,7 +62,9 @@ export class JsonStore {
     const value = decodeJson<unknown>(bytes, key);
     const checked = this.shapes(key)?.safeParse(value);
     if (checked && !checked.success) {
-      throw new CorruptDocument(`stored entry ${JSON.stringify(key)} is corrupt: ${fieldOf(checked.error.issues[0])} has the wrong shape`);
+      throw new CorruptDocument(
+        `stored entry ${JSON.stringify(key)} is corrupt: ${fieldOf(checked.error.issues[0])} has the wrong shape`,
+      );
     }
     // The stored value, not zod's output: fields a newer version added are kept.
     return value as T;
@@ -104,8 +106,10 @@ export class JsonStore {
   async *keysBelow(prefix: string, page = 1000): AsyncGenerator<string> {
     const listPage = this.storage.listPage?.bind(this.storage);
     if (listPage) {
-      for (let after: string | undefined; ; ) {
-        const names = await this.call('list', () => listPage(prefix, { recursive: true, limit: page, ...(after === undefined ? {} : { after }) }));
+      for (let after: string | undefined; ;) {
+        const names = await this.call('list', () =>
+          listPage(prefix, { recursive: true, limit: page, ...(after === undefined ? {} : { after }) }),
+        );
         yield* names;
         if (names.length < page) return;
         after = names.at(-1);
@@ -134,7 +138,8 @@ export class JsonStore {
    * after a read, which callers serialise in-process.
    */
   async deleteIfUnchanged(key: string, expected: Uint8Array): Promise<boolean> {
-    if (this.storage.compareAndDelete) return this.settled(key, undefined, () => this.deleteBytesIfUnchanged(key, expected));
+    if (this.storage.compareAndDelete)
+      return this.settled(key, undefined, () => this.deleteBytesIfUnchanged(key, expected));
     const stored = await this.getRaw(key);
     if (stored === undefined || !sameBytes(stored, expected)) return false;
     await this.delete(key);
@@ -164,7 +169,11 @@ export class JsonStore {
     return this.call('delete', () => cad(key, expected));
   }
 
-  private async putBytesIfUnchanged(key: string, expected: Uint8Array | undefined, bytes: Uint8Array): Promise<boolean> {
+  private async putBytesIfUnchanged(
+    key: string,
+    expected: Uint8Array | undefined,
+    bytes: Uint8Array,
+  ): Promise<boolean> {
     const cas = this.storage.compareAndPut?.bind(this.storage);
     if (!cas) {
       await this.call('write', () => this.storage.put(key, bytes));
@@ -184,17 +193,20 @@ export class JsonStore {
   ): Promise<UpdateResult<T>> {
     for (let attempt = 0; attempt < MAX_CONFLICT_RETRIES; attempt++) {
       const raw = await this.getRaw(key);
-      const previous = raw === undefined ? undefined : this.decodeOrReplace<T>(raw, key, options.replaceCorrupt ?? false);
+      const previous =
+        raw === undefined ? undefined : this.decodeOrReplace<T>(raw, key, options.replaceCorrupt ?? false);
       const next = await change(previous);
       if (next === unchanged) return { previous, next: previous, written: false };
       if (next === undefined) {
         if (raw === undefined) return { previous, next, written: false };
         // With compareAndDelete, a document changed since it was read is not removed: the change runs again instead.
-        if (await this.settled(key, undefined, () => this.deleteBytesIfUnchanged(key, raw))) return { previous, next, written: true };
+        if (await this.settled(key, undefined, () => this.deleteBytesIfUnchanged(key, raw)))
+          return { previous, next, written: true };
         continue;
       }
       const bytes = encodeJson(next);
-      if (await this.settled(key, bytes, () => this.putBytesIfUnchanged(key, raw, bytes))) return { previous, next, written: true };
+      if (await this.settled(key, bytes, () => this.putBytesIfUnchanged(key, raw, bytes)))
+        return { previous, next, written: true };
     }
     throw new InternalError(`too many concurrent writers on ${JSON.stringify(key)}`);
   }

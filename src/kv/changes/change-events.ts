@@ -1,5 +1,10 @@
 import { formatTimestamp } from '../../lib/time.js';
-import { headHistory, type KvChangeOperation, type StoredChange, type StoredMetadata } from '../documents/head-document.js';
+import {
+  headHistory,
+  type KvChangeOperation,
+  type StoredChange,
+  type StoredMetadata,
+} from '../documents/head-document.js';
 
 /**
  * Change events: one per committed mutation of a key. Each change is also recorded in the key's head record, in the
@@ -41,7 +46,13 @@ export function keyChange(path: string, change: StoredChange): KeyChange {
 
 /** The event listeners receive for a change: its time formatted, now that someone listens. */
 export function eventOf(change: KeyChange): KvChangeEvent {
-  return { path: change.path, operation: change.operation, version: change.version, revision: change.revision, time: formatTimestamp(change.time) };
+  return {
+    path: change.path,
+    operation: change.operation,
+    version: change.version,
+    revision: change.revision,
+    time: formatTimestamp(change.time),
+  };
 }
 
 /** The changes of the key at `path` that its head (stored under `key`) remembers, oldest first. */
@@ -50,6 +61,10 @@ export function changesOf(path: string, head: StoredMetadata, key: string): KeyC
 }
 
 /** The change of a key's removal: one revision past the last record the remover saw. */
-export function removalChange(path: string, last: Pick<StoredMetadata, 'revision' | 'current_version'>, time: number): KeyChange {
+export function removalChange(
+  path: string,
+  last: Pick<StoredMetadata, 'revision' | 'current_version'>,
+  time: number,
+): KeyChange {
   return { path, operation: 'metadata-delete', version: last.current_version, revision: last.revision + 1, time };
 }

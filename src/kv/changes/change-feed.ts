@@ -54,7 +54,8 @@ export class ChangeFeed {
     options.signal?.addEventListener('abort', finish, { once: true });
     const iterator: AsyncIterableIterator<KvChangeEvent> = {
       async next() {
-        while (queue.length === 0 && !done && !options.signal?.aborted) await new Promise<void>((resolve) => (wake = resolve));
+        while (queue.length === 0 && !done && !options.signal?.aborted)
+          await new Promise<void>((resolve) => (wake = resolve));
         wake = undefined;
         const event = queue.shift();
         return event ? { value: event, done: false } : { value: undefined, done: true };
@@ -102,7 +103,11 @@ export class ChangeFeed {
       const last = this.delivered.get(change.path);
       if (last && !last.removed && change.revision <= last.revision) continue;
       if (last?.removed && change.revision <= last.revision && change.operation === 'metadata-delete') continue;
-      this.remember(change.path, { revision: change.revision, version: change.version, removed: change.operation === 'metadata-delete' });
+      this.remember(change.path, {
+        revision: change.revision,
+        version: change.version,
+        removed: change.operation === 'metadata-delete',
+      });
       let event: KvChangeEvent | undefined;
       for (const { prefix, listener } of this.subscriptions) {
         if (!change.path.startsWith(prefix)) continue;

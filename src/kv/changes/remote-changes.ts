@@ -85,7 +85,10 @@ export class RemoteChanges {
       } while (this.feed.remembered(path) !== known);
       if (record) return this.feed.deliver(changesOf(path, record, this.layout.metadata(path)));
       const last = this.feed.last(path);
-      if (last) this.feed.deliver([removalChange(path, { revision: last.revision, current_version: last.version }, this.clock())]);
+      if (last)
+        this.feed.deliver([
+          removalChange(path, { revision: last.revision, current_version: last.version }, this.clock()),
+        ]);
     });
   }
 
@@ -96,7 +99,12 @@ export class RemoteChanges {
       seen.add(path);
       await this.reconcile(path);
     }
-    await Promise.all(this.feed.knownPaths().filter((path) => !seen.has(path)).map((path) => this.reconcile(path)));
+    await Promise.all(
+      this.feed
+        .knownPaths()
+        .filter((path) => !seen.has(path))
+        .map((path) => this.reconcile(path)),
+    );
   }
 
   private async *allKeys(): AsyncGenerator<string> {

@@ -17,4 +17,8 @@ export type StoredConfig = z.infer<typeof storedConfig>;
 export const configFormat = documentFormat({ shape: storedConfig });
 
 /** The settings of an engine that never stored its config: every one unset. */
-export const DEFAULT_CONFIG: StoredConfig = Object.freeze({ max_versions: 0, cas_required: false, delete_version_after: 0 });
+export const DEFAULT_CONFIG: StoredConfig = Object.freeze({
+  max_versions: 0,
+  cas_required: false,
+  delete_version_after: 0,
+});

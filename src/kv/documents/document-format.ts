@@ -82,7 +82,11 @@ export function checkedPart<T>(shape: z.ZodType<T>, value: unknown, key: string,
 }
 
 /** The format of one kind of document, from its definition. */
-export function documentFormat<S extends z.ZodObject>({ shape, upgrades = [], defaults }: FormatDefinition<S>): DocumentFormat<z.output<S>> {
+export function documentFormat<S extends z.ZodObject>({
+  shape,
+  upgrades = [],
+  defaults,
+}: FormatDefinition<S>): DocumentFormat<z.output<S>> {
   const version = upgrades.length + FIRST;
   const defaulted = defaults ? Object.keys(defaults) : [];
   // Every read of a document of the current format that lacks no field answers it as decoded: no copy, no allocation.
@@ -92,7 +96,10 @@ export function documentFormat<S extends z.ZodObject>({ shape, upgrades = [], de
     let document = stored;
     if (from !== version) {
       if (typeof from !== 'number' || !Number.isSafeInteger(from) || from < FIRST) throw corrupt(key, 'field format');
-      if (from > version) throw new InternalError(`stored entry ${JSON.stringify(key)} has format ${from}; this engine reads formats up to ${version}`);
+      if (from > version)
+        throw new InternalError(
+          `stored entry ${JSON.stringify(key)} has format ${from}; this engine reads formats up to ${version}`,
+        );
       document = upgrades.slice(from - FIRST).reduce((older, step) => step(older), stored);
     }
     for (const name of defaulted) if (document[name] === undefined) return { ...defaults, ...document };
@@ -109,7 +116,11 @@ export function documentFormat<S extends z.ZodObject>({ shape, upgrades = [], de
 }
 
 /** The document stored under `key`, read through its format; undefined when there is none. */
-export async function readDocument<T>(json: JsonStore, format: Pick<DocumentFormat<T>, 'decode'>, key: string): Promise<T | undefined> {
+export async function readDocument<T>(
+  json: JsonStore,
+  format: Pick<DocumentFormat<T>, 'decode'>,
+  key: string,
+): Promise<T | undefined> {
   const bytes = await json.getRaw(key);
   return bytes === undefined ? undefined : format.decode(bytes, key);
 }

@@ -107,7 +107,10 @@ export type StoredMetadata = z.infer<typeof storedMetadata>;
  * How head records are read and written. Heads of the first layout, from before the key store counted revisions and
  * kept entry documents, lack the fields that came with those: they read as a head that has had neither.
  */
-export const headFormat = documentFormat({ shape: storedMetadata, defaults: { revision: 0, spilled: 0, garbage: [], retired: [] } });
+export const headFormat = documentFormat({
+  shape: storedMetadata,
+  defaults: { revision: 0, spilled: 0, garbage: [], retired: [] },
+});
 
 /** The changes a head records (`key`: where it is stored), each checked, for the events they give. */
 export function headHistory(head: StoredMetadata, key: string): StoredChange[] {

@@ -11,5 +11,6 @@ export const versionData = z.record(z.string(), z.unknown());
 
 /** A version blob, read as the data it holds. */
 export const versionBlob = {
-  decode: (bytes: Uint8Array, key: string): Record<string, unknown> => checked(versionData, decodeJson<unknown>(bytes, key), key),
+  decode: (bytes: Uint8Array, key: string): Record<string, unknown> =>
+    checked(versionData, decodeJson<unknown>(bytes, key), key),
 };

@@ -19,7 +19,9 @@ import { versionMetadata, type VersionMetadata } from '../rules/views.js';
 
 /** The operations on a key's versions: read, write, patch, subkeys, delete, undelete, destroy. */
 
-export const readFields = z.object({ version: int().optional().describe('The version to read; 0 or absent: the current one.') });
+export const readFields = z.object({
+  version: int().optional().describe('The version to read; 0 or absent: the current one.'),
+});
 export const subkeysFields = readFields.extend({
   depth: int().optional().meta({
     description: 'The depth below which nothing is shown: its members are leaves; 0: no limit.',
@@ -34,11 +36,15 @@ export const dataWriteFields = z.object({
 export const dataPatchFields = z.object({
   data: typed(z.unknown(), 'object or list')
     .optional()
-    .describe('A merge patch (an object), or with `application/json-patch+json` a list of JSON Patch operations; required.'),
+    .describe(
+      'A merge patch (an object), or with `application/json-patch+json` a list of JSON Patch operations; required.',
+    ),
   options: casOptions.optional(),
 });
 export const versionsFields = z.object({
-  versions: intList().optional().describe('The versions to act on; required. Versions the key does not keep are ignored.'),
+  versions: intList()
+    .optional()
+    .describe('The versions to act on; required. Versions the key does not keep are ignored.'),
 });
 
 export type DataWrite = z.output<typeof dataWriteFields>;
@@ -50,7 +56,10 @@ export type VersionRead<T> =
   | { state: 'hidden'; metadata: VersionMetadata }
   | { state: 'live'; value: T; metadata: VersionMetadata };
 
-type PatchStep = { state: 'missing' } | { state: 'hidden'; metadata: VersionMetadata } | { state: 'written'; metadata: VersionMetadata };
+type PatchStep =
+  | { state: 'missing' }
+  | { state: 'hidden'; metadata: VersionMetadata }
+  | { state: 'written'; metadata: VersionMetadata };
 export type PatchOutcome = Exclude<PatchStep, { state: 'written' }> | ({ state: 'written' } & KvWriteResult);
 
 /** What a write or patch answers: the new version's metadata, and warnings such as a failed cleanup of old versions. */
@@ -71,7 +80,9 @@ function patcher(mediaType: string, data: unknown, limits: ValueLimits): (curren
   const parsed = schema.safeParse({ data: requireData(data) });
   if (!parsed.success) throw new InvalidRequest(describeFieldError(parsed.error));
   const operations = parsed.data.data;
-  return Array.isArray(operations) ? (current) => applyJsonPatch(current, operations, limits) : (current) => mergePatch(current, operations);
+  return Array.isArray(operations)
+    ? (current) => applyJsonPatch(current, operations, limits)
+    : (current) => mergePatch(current, operations);
 }
 
 function requireVersions(versions: number[] | undefined, message: string): number[] {
@@ -83,7 +94,11 @@ export class DataOperations {
   constructor(private readonly context: KvContext) {}
 
   /** A version's data, shaped by `project`; no lock, but again if a concurrent prune removed the blob meanwhile. */
-  read<T>(path: string, version: number | undefined, project: (data: Record<string, unknown>) => T): Promise<VersionRead<T>> {
+  read<T>(
+    path: string,
+    version: number | undefined,
+    project: (data: Record<string, unknown>) => T,
+  ): Promise<VersionRead<T>> {
     const { keys } = this.context;
     return keys.consistent(async (): Promise<VersionRead<T>> => {
       const prefetch = version === undefined ? keys.prefetchLatest(path) : undefined;
@@ -97,7 +112,11 @@ export class DataOperations {
     });
   }
 
-  subkeys(path: string, version: number | undefined, depth: number | undefined): Promise<VersionRead<Record<string, unknown>>> {
+  subkeys(
+    path: string,
+    version: number | undefined,
+    depth: number | undefined,
+  ): Promise<VersionRead<Record<string, unknown>>> {
     return this.read(path, version, (data) => subkeys(data, depth ?? 0));
   }
 
@@ -110,7 +129,11 @@ export class DataOperations {
     configRead.catch(() => undefined);
     const { result, warnings } = await recordedChange(this.context, path, 'write', async (current, stage) => {
       const config = await configRead;
-      checkCas(fields.options?.cas, current?.current_version ?? 0, config.cas_required || current?.cas_required === true);
+      checkCas(
+        fields.options?.cas,
+        current?.current_version ?? 0,
+        config.cas_required || current?.cas_required === true,
+      );
       return append(current ?? newMetadata(time), data, { time, config, stage, limits: this.context.limits });
     });
     return { metadata: result, warnings };
@@ -122,24 +145,32 @@ export class DataOperations {
     const time = now(this.context);
     const config = await this.context.config.read();
     const { keys } = this.context;
-    const { result, warnings } = await recordedChange(this.context, path, 'patch', async (current, stage): Promise<Change<PatchStep>> => {
-      if (!current) return { next: unchanged, result: { state: 'missing' } };
-      checkCas(fields.options?.cas, current.current_version, config.cas_required || current.cas_required);
-      const head = findVersion(current, current.current_version);
-      if (!head) return { next: unchanged, result: { state: 'missing' } };
-      if (isHidden(head, time)) return { next: unchanged, result: { state: 'hidden', metadata: versionMetadata(current, head) } };
-      const patched = apply(await keys.data(path, current, head));
-      if (!isPlainObject(patched)) throw new InvalidRequest('the patched data must be a JSON object');
-      const appended = await append(current, patched, { time, config, stage, limits: this.context.limits });
-      return { ...appended, result: { state: 'written', metadata: appended.result } };
-    });
+    const { result, warnings } = await recordedChange(
+      this.context,
+      path,
+      'patch',
+      async (current, stage): Promise<Change<PatchStep>> => {
+        if (!current) return { next: unchanged, result: { state: 'missing' } };
+        checkCas(fields.options?.cas, current.current_version, config.cas_required || current.cas_required);
+        const head = findVersion(current, current.current_version);
+        if (!head) return { next: unchanged, result: { state: 'missing' } };
+        if (isHidden(head, time))
+          return { next: unchanged, result: { state: 'hidden', metadata: versionMetadata(current, head) } };
+        const patched = apply(await keys.data(path, current, head));
+        if (!isPlainObject(patched)) throw new InvalidRequest('the patched data must be a JSON object');
+        const appended = await append(current, patched, { time, config, stage, limits: this.context.limits });
+        return { ...appended, result: { state: 'written', metadata: appended.result } };
+      },
+    );
     return result.state === 'written' ? { ...result, warnings } : result;
   }
 
   /** Soft-deletes the current version (DELETE data/). */
   async deleteLatest(path: string): Promise<string[]> {
     const time = now(this.context);
-    return this.changeVersions(path, 'delete', undefined, (key) => ({ next: softDelete(key, [key.current_version], time) }));
+    return this.changeVersions(path, 'delete', undefined, (key) => ({
+      next: softDelete(key, [key.current_version], time),
+    }));
   }
 
   async deleteVersions(path: string, versions: number[] | undefined): Promise<string[]> {
@@ -187,7 +218,11 @@ interface AppendContext {
 }
 
 /** Stores the data (within the limits: a merge patch can grow a value too), then answers the record with the new version added (and older ones pruned). */
-async function append(key: StoredMetadata, data: Record<string, unknown>, { time, config, stage, limits }: AppendContext): Promise<Change<VersionMetadata>> {
+async function append(
+  key: StoredMetadata,
+  data: Record<string, unknown>,
+  { time, config, stage, limits }: AppendContext,
+): Promise<Change<VersionMetadata>> {
   checkValue(data, limits);
   const blob = await stage(data);
   const { next, added, dropped } = addVersion(key, blob, time, config);

@@ -25,14 +25,26 @@ export class FolderListing {
     private readonly readableByDefault: boolean,
   ) {}
 
-  names(request: Pick<EngineRequest, 'authorize'>, folder: string, fields: ListFields, recursive: boolean): Promise<string[]> {
+  names(
+    request: Pick<EngineRequest, 'authorize'>,
+    folder: string,
+    fields: ListFields,
+    recursive: boolean,
+  ): Promise<string[]> {
     return this.page(request, folder, fields, recursive, false);
   }
 
   /** A key deleted between the listing and its metadata read is left out. */
-  async detailed(request: Pick<EngineRequest, 'authorize'>, folder: string, fields: ListFields, recursive: boolean): Promise<DetailedListing> {
+  async detailed(
+    request: Pick<EngineRequest, 'authorize'>,
+    folder: string,
+    fields: ListFields,
+    recursive: boolean,
+  ): Promise<DetailedListing> {
     const names = await this.page(request, folder, fields, recursive, true);
-    const infos = await Promise.all(names.map((name) => (name.endsWith('/') ? Promise.resolve({}) : this.metadata.read(`${folder}${name}`))));
+    const infos = await Promise.all(
+      names.map((name) => (name.endsWith('/') ? Promise.resolve({}) : this.metadata.read(`${folder}${name}`))),
+    );
     const listing: DetailedListing = { keys: [], key_info: {} };
     names.forEach((name, index) => {
       const info = infos[index];
@@ -43,7 +55,13 @@ export class FolderListing {
     return listing;
   }
 
-  private page(request: Pick<EngineRequest, 'authorize'>, folder: string, fields: ListFields, recursive: boolean, detailed: boolean): Promise<string[]> {
+  private page(
+    request: Pick<EngineRequest, 'authorize'>,
+    folder: string,
+    fields: ListFields,
+    recursive: boolean,
+    detailed: boolean,
+  ): Promise<string[]> {
     const filters: NameFilter[] = [];
     // The caller's checks come first: a name it may not see costs no storage read.
     if (request.authorize) {

@@ -93,10 +93,7 @@ export async function deleteFolder(
   let removed = 0;
   let batch: string[] = [];
   const flush = async () => {
-    await require(
-      authorize,
-      batch.map((path) => ({ capability: 'delete', path: `metadata/${path}` })),
-    );
+    await require(authorize, batch.map((path) => ({ capability: 'delete', path: `metadata/${path}` })));
     // Every removal of the batch finishes before a failure is answered, so the answer never races a removal.
     const failed = (await Promise.allSettled(batch.map(remove))).find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;

@@ -32,7 +32,9 @@ export interface Visibility {
 
 async function verdicts(authorize: Authorize, checks: readonly CapabilityCheck[]): Promise<readonly unknown[]> {
   const many = (authorize as Partial<BulkAuthorizer>).many;
-  return typeof many === 'function' ? await many.call(authorize, checks) : await Promise.all(checks.map((check) => authorize(check)));
+  return typeof many === 'function'
+    ? await many.call(authorize, checks)
+    : await Promise.all(checks.map((check) => authorize(check)));
 }
 
 /**
@@ -49,7 +51,9 @@ export function visibleTo(authorize: Authorize, folder: string, visibility: Visi
   const strictFolders = listsMetadata && visibility.readable;
   return async (names) => {
     const checks: CapabilityCheck[] = names.map((name) =>
-      strictFolders && name.endsWith('/') ? { capability: 'list', path: listed + name } : { capability: visibility.capability, path: listed + name, listing: true },
+      strictFolders && name.endsWith('/')
+        ? { capability: 'list', path: listed + name }
+        : { capability: visibility.capability, path: listed + name, listing: true },
     );
     // For each check after the listing ones, the index of the name it is about.
     const about: number[] = [];

@@ -19,9 +19,11 @@ export const listFields = z.object({
     description: 'Leaves out keys whose current version has a deletion time, even a future one.',
     default: false,
   }),
-  readable_only: bool().optional().describe(
-    'Leaves out keys the caller may not read and folders it may not list; absent: the engine option `filterListings`.',
-  ),
+  readable_only: bool()
+    .optional()
+    .describe(
+      'Leaves out keys the caller may not read and folders it may not list; absent: the engine option `filterListings`.',
+    ),
 });
 export type ListFields = z.output<typeof listFields>;
 
@@ -36,7 +38,12 @@ export interface ListOptions {
   filters?: readonly NameFilter[];
 }
 
-export async function listKeys(pages: KeyPages, folder: string, fields: ListFields, options: ListOptions = {}): Promise<string[]> {
+export async function listKeys(
+  pages: KeyPages,
+  folder: string,
+  fields: ListFields,
+  options: ListOptions = {},
+): Promise<string[]> {
   const limit = fields.limit !== undefined && fields.limit > 0 ? fields.limit : Number.POSITIVE_INFINITY;
   const listed: string[] = [];
   let after = fields.after;

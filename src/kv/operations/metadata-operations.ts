@@ -50,7 +50,10 @@ export class MetadataOperations {
     const { result: found, warnings } = await recordedChange(this.context, path, 'metadata-patch', async (current) => {
       if (!current || !hasMetadataFields(fields)) return { next: unchanged, result: current !== undefined };
       checkMetadataCas(fields.metadata_cas, current, config);
-      return { next: { ...applyMetadataPatch(current, fields), metadata_version: nextMetadataVersion(current) }, result: true };
+      return {
+        next: { ...applyMetadataPatch(current, fields), metadata_version: nextMetadataVersion(current) },
+        result: true,
+      };
     });
     if (!found) return { state: 'missing' };
     return { state: 'patched', warnings: [...this.casWarnings(fields, config), ...warnings] };

@@ -58,7 +58,8 @@ export class OrphanReclaim {
     const grace = (options.graceSeconds ?? DEFAULT_GRACE_SECONDS) * 1000;
     const limit = options.limit ?? DEFAULT_LIMIT;
     if (!Number.isSafeInteger(limit) || limit < 1) throw new InvalidRequest('limit must be a positive integer');
-    if (!Number.isFinite(grace) || grace < 2 * WRITER_DEADLINE_MS) throw new InvalidRequest(`graceSeconds must be at least ${(2 * WRITER_DEADLINE_MS) / 1000}`);
+    if (!Number.isFinite(grace) || grace < 2 * WRITER_DEADLINE_MS)
+      throw new InvalidRequest(`graceSeconds must be at least ${(2 * WRITER_DEADLINE_MS) / 1000}`);
     if (this.json.canCommit) return { blobs: 0, entries: 0, complete: true };
     const started = this.now();
     const cutoff = started - grace;

@@ -11,7 +11,7 @@ const DISABLED = -1;
 /** The fields of `POST config`, each optional, converted loosely as Vault does ("10" for 10, "1h" for 3600 seconds). */
 export const configWriteFields = z.object({
   max_versions: int({ min: 0 }).optional().meta({
-    description: "The versions a key keeps unless its own `max_versions` is set; 0: 10.",
+    description: 'The versions a key keeps unless its own `max_versions` is set; 0: 10.',
     default: DEFAULT_CONFIG.max_versions,
   }),
   cas_required: bool().optional().meta({
@@ -19,7 +19,8 @@ export const configWriteFields = z.object({
     default: DEFAULT_CONFIG.cas_required,
   }),
   delete_version_after: duration({ allowNegative: true }).optional().meta({
-    description: "How long after its write a version reads as deleted, or the key's own value if shorter; 0: never; negative: off for every key.",
+    description:
+      "How long after its write a version reads as deleted, or the key's own value if shorter; 0: never; negative: off for every key.",
     default: DEFAULT_CONFIG.delete_version_after,
   }),
   metadata_cas_required: bool().optional().meta({

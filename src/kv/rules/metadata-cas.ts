@@ -17,20 +17,26 @@ export const metadataCasField = int({ min: 0 })
 const REQUIRED = 'metadata check-and-set parameter required for this call';
 const MISMATCH = 'metadata check-and-set parameter does not match the current version';
 const CREATE_NEEDS_ZERO = 'metadata_cas must be 0 when creating new metadata';
-const REQUIRED_IGNORED = '"metadata_cas_required" set to false, but is mandated by backend config. This value will be ignored.';
+const REQUIRED_IGNORED =
+  '"metadata_cas_required" set to false, but is mandated by backend config. This value will be ignored.';
 
 export function metadataVersionOf(key: StoredMetadata): number {
   return key.metadata_version ?? 0;
 }
 
 /** Throws InvalidRequest (400) when the change must not apply; `current` is undefined for a key about to be created. */
-export function checkMetadataCas(cas: number | undefined, current: StoredMetadata | undefined, config: StoredConfig): void {
+export function checkMetadataCas(
+  cas: number | undefined,
+  current: StoredMetadata | undefined,
+  config: StoredConfig,
+): void {
   if (current === undefined) {
     if (cas !== undefined && cas !== 0) throw new InvalidRequest(CREATE_NEEDS_ZERO);
     return;
   }
   if (cas === undefined) {
-    if (config.metadata_cas_required === true || current.metadata_cas_required === true) throw new InvalidRequest(REQUIRED);
+    if (config.metadata_cas_required === true || current.metadata_cas_required === true)
+      throw new InvalidRequest(REQUIRED);
   } else if (cas !== metadataVersionOf(current)) {
     throw new InvalidRequest(MISMATCH);
   }

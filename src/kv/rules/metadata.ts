@@ -11,7 +11,9 @@ import type { StoredMetadata } from '../documents/head-document.js';
 /** The fields of `POST metadata/<key>`, each optional. */
 export const metadataWriteFields = z.object({
   max_versions: int({ min: 0 }).optional().describe("The versions the key keeps; 0: the engine's setting."),
-  cas_required: bool().optional().describe("Every data write of the key must carry `options.cas`; `false` cannot lift the engine's `true`."),
+  cas_required: bool()
+    .optional()
+    .describe("Every data write of the key must carry `options.cas`; `false` cannot lift the engine's `true`."),
   delete_version_after: duration()
     .optional()
     .describe("How long after its write a version of the key reads as deleted; 0: the engine's setting."),
@@ -96,7 +98,12 @@ export function applyMetadataWrite(key: StoredMetadata, write: MetadataWrite): S
 /** custom_metadata merges per key (null removes one, null for the whole map removes all); a null duration is a no-op. */
 export function applyMetadataPatch(key: StoredMetadata, patch: MetadataPatch): StoredMetadata {
   const custom = patch.custom_metadata;
-  const customMetadata = custom === undefined ? key.custom_metadata : custom === null ? {} : (mergePatch(key.custom_metadata, custom) as Record<string, string>);
+  const customMetadata =
+    custom === undefined
+      ? key.custom_metadata
+      : custom === null
+        ? {}
+        : (mergePatch(key.custom_metadata, custom) as Record<string, string>);
   checkCustomMetadataSize(customMetadata);
   return {
     ...key,
@@ -104,11 +111,13 @@ export function applyMetadataPatch(key: StoredMetadata, patch: MetadataPatch): S
     cas_required: patch.cas_required === undefined ? key.cas_required : (patch.cas_required ?? false),
     delete_version_after: patch.delete_version_after ?? key.delete_version_after,
     custom_metadata: customMetadata,
-    metadata_cas_required: patch.metadata_cas_required === undefined ? key.metadata_cas_required : (patch.metadata_cas_required ?? false),
+    metadata_cas_required:
+      patch.metadata_cas_required === undefined ? key.metadata_cas_required : (patch.metadata_cas_required ?? false),
   };
 }
 
-const CAS_REQUIRED_IGNORED = '"cas_required" set to false, but is mandated by backend config. This value will be ignored.';
+const CAS_REQUIRED_IGNORED =
+  '"cas_required" set to false, but is mandated by backend config. This value will be ignored.';
 
 /** A key cannot weaken the engine's cas requirement: `cas_required: false` is stored anyway, and the caller is told. */
 export function casRequiredWarnings(config: StoredConfig): string[] {

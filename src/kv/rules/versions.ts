@@ -89,13 +89,22 @@ function changeVersions(
 
 /** Soft-deletes the listed versions; destroyed ones and ones already deleted keep their state and deletion time. */
 export function softDelete(key: StoredMetadata, numbers: readonly number[], now: number): StoredMetadata | undefined {
-  return changeVersions(key, numbers, (entry) => (entry.destroyed || isDeleted(entry, now) ? undefined : { ...entry, deletion: now }));
+  return changeVersions(key, numbers, (entry) =>
+    entry.destroyed || isDeleted(entry, now) ? undefined : { ...entry, deletion: now },
+  );
 }
 
 /** Clears the deletion time of the listed versions, then re-arms it from now by delete_version_after. */
-export function undelete(key: StoredMetadata, numbers: readonly number[], now: number, config: StoredConfig): StoredMetadata | undefined {
+export function undelete(
+  key: StoredMetadata,
+  numbers: readonly number[],
+  now: number,
+  config: StoredConfig,
+): StoredMetadata | undefined {
   const deletion = scheduledDeletion(now, key, config);
-  return changeVersions(key, numbers, (entry) => (entry.destroyed || entry.deletion === deletion ? undefined : { ...entry, deletion }));
+  return changeVersions(key, numbers, (entry) =>
+    entry.destroyed || entry.deletion === deletion ? undefined : { ...entry, deletion },
+  );
 }
 
 export interface Destroyed {

@@ -41,7 +41,10 @@ export class AtomicChanges {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const raw = await this.json.getRaw(key);
       const current = raw === undefined ? undefined : this.heads.decode(key, raw);
-      const view = current && options.load ? await this.entries.withEntries(folder, current, options.load(current), options.inlineAll) : current;
+      const view =
+        current && options.load
+          ? await this.entries.withEntries(folder, current, options.load(current), options.inlineAll)
+          : current;
       const time = this.now();
       const staged: Staged = new Map();
       const stage: Stage = async (data) => {
@@ -50,12 +53,16 @@ export class AtomicChanges {
         return id;
       };
       const outcome = await change(view, stage);
-      const removals = [...(current?.garbage ?? []).map((id) => this.layout.blob(id)), ...(current?.retired ?? []).map((version) => entryKey(folder, version))];
+      const removals = [
+        ...(current?.garbage ?? []).map((id) => this.layout.blob(id)),
+        ...(current?.retired ?? []).map((version) => entryKey(folder, version)),
+      ];
       removals.push(...(outcome.dropped ?? []).map((id) => this.layout.blob(id)));
       let next: StoredMetadata;
       let writes: StorageOperation[] = [];
       if (outcome.next === unchanged) {
-        if (!current || removals.length === 0) return { result: outcome.result, stored: current, pending: [], warnings: [] };
+        if (!current || removals.length === 0)
+          return { result: outcome.result, stored: current, pending: [], warnings: [] };
         next = laidOut({ ...current, garbage: [], retired: [], revision: current.revision + 1 });
       } else {
         const placed = placeData(this.layout, folder, current, outcome.next, staged, time, this.inlineEntries);
@@ -67,13 +74,32 @@ export class AtomicChanges {
         const rewritten = altered.length === 0 ? [] : await rewriteAltered(this.json, folder, altered, time);
         const { keep, out } = leavingHead(current, view, placed.next, options.inlineAll === true, this.inlineEntries);
         writes = [...placed.writes, ...rewritten];
-        for (const entry of out) writes.push({ type: 'put', key: entryKey(folder, entry.version), value: encodeJson(entryDocument(entry, time)) });
-        removals.push(...retired.map((version) => entryKey(folder, version)), ...prunedBlobs.map((id) => this.layout.blob(id)));
+        for (const entry of out)
+          writes.push({
+            type: 'put',
+            key: entryKey(folder, entry.version),
+            value: encodeJson(entryDocument(entry, time)),
+          });
+        removals.push(
+          ...retired.map((version) => entryKey(folder, version)),
+          ...prunedBlobs.map((id) => this.layout.blob(id)),
+        );
         const spilled = Math.max(current?.spilled ?? 0, out.at(-1)?.version ?? 0, placed.documented);
-        next = laidOut({ ...placed.next, versions: keep, spilled, garbage: [], retired: [], revision: (current?.revision ?? 0) + 1 });
+        next = laidOut({
+          ...placed.next,
+          versions: keep,
+          spilled,
+          garbage: [],
+          retired: [],
+          revision: (current?.revision ?? 0) + 1,
+        });
       }
       const { bytes: head, texts } = encodeHead(next, this.heads.encoded(key, current));
-      const operations = [...writes, { type: 'put' as const, key, value: head, expected: raw ?? null }, ...[...new Set(removals)].map(deletion)];
+      const operations = [
+        ...writes,
+        { type: 'put' as const, key, value: head, expected: raw ?? null },
+        ...[...new Set(removals)].map(deletion),
+      ];
       if (await this.apply(operations, key, head)) {
         this.heads.remember(key, head, next, texts);
         return { result: outcome.result, stored: next, pending: [], warnings: [] };
@@ -93,7 +119,10 @@ export class AtomicChanges {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const raw = await this.json.getRaw(key);
       if (raw === undefined) return;
-      const operations = [{ type: 'delete' as const, key, expected: raw }, ...(await this.contents(key, folder, raw)).map(deletion)];
+      const operations = [
+        { type: 'delete' as const, key, expected: raw },
+        ...(await this.contents(key, folder, raw)).map(deletion),
+      ];
       if (await this.apply(operations, key, undefined)) return;
     }
     throw new InternalError('the key kept changing while it was being deleted');
@@ -106,8 +135,14 @@ export class AtomicChanges {
       this.entries.withEntries(folder, current, range(keptRange(current).from, current.current_version), true),
       this.entries.stored(folder),
     ]);
-    const blobs = [...all.versions.flatMap((entry) => (entry.blob === undefined ? [] : [entry.blob])), ...current.garbage];
-    return [...documents.map((version) => entryKey(folder, version)), ...new Set(blobs.map((id) => this.layout.blob(id)))];
+    const blobs = [
+      ...all.versions.flatMap((entry) => (entry.blob === undefined ? [] : [entry.blob])),
+      ...current.garbage,
+    ];
+    return [
+      ...documents.map((version) => entryKey(folder, version)),
+      ...new Set(blobs.map((id) => this.layout.blob(id))),
+    ];
   }
 
   /**

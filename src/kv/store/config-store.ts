@@ -47,6 +47,10 @@ export class ConfigStore {
   async write(write: ConfigWrite): Promise<void> {
     if (Object.values(write).every((value) => value === undefined)) return;
     const key = this.layout.config;
-    await this.mutex.run(key, () => this.json.update<StoredConfig>(key, (stored: unknown) => applyConfigWrite(repairable(stored, key), write), { replaceCorrupt: true }));
+    await this.mutex.run(key, () =>
+      this.json.update<StoredConfig>(key, (stored: unknown) => applyConfigWrite(repairable(stored, key), write), {
+        replaceCorrupt: true,
+      }),
+    );
   }
 }

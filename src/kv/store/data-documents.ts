@@ -45,7 +45,8 @@ export function placeData(
   let documented = 0;
   const newest = proposed.current_version;
   const { from, to } = keptRange(proposed);
-  const toDocument = newest > (current?.current_version ?? 0) && (dataInDocument(current, newest) || to - from + 1 > inlineEntries);
+  const toDocument =
+    newest > (current?.current_version ?? 0) && (dataInDocument(current, newest) || to - from + 1 > inlineEntries);
   const added = toDocument ? findVersion(proposed, newest) : undefined;
   const data = added?.blob === undefined ? undefined : staged.get(added.blob);
   if (added && data) {
@@ -61,22 +62,35 @@ export function placeData(
     writes.push({ type: 'put', key: entryKey(folder, entry.version), value: encodeJson(document) });
     documented = entry.version;
   }
-  for (const [id, value] of staged) writes.push({ type: 'put', key: layout.blob(id), value: encodeJson(value), expected: null });
+  for (const [id, value] of staged)
+    writes.push({ type: 'put', key: layout.blob(id), value: encodeJson(value), expected: null });
   return { next, writes, documented };
 }
 
 /** The entries this change altered (a delete, undelete or destroy) of versions that keep their data in their document. */
-export function alteredDataDocuments(current: StoredMetadata | undefined, view: StoredMetadata | undefined, next: StoredMetadata): StoredVersion[] {
+export function alteredDataDocuments(
+  current: StoredMetadata | undefined,
+  view: StoredMetadata | undefined,
+  next: StoredMetadata,
+): StoredVersion[] {
   if (current?.documents_from === undefined) return [];
   const before = new Map(view?.versions.map((entry) => [entry.version, entry]));
-  return next.versions.filter((entry) => dataInDocument(current, entry.version) && before.has(entry.version) && before.get(entry.version) !== entry);
+  return next.versions.filter(
+    (entry) =>
+      dataInDocument(current, entry.version) && before.has(entry.version) && before.get(entry.version) !== entry,
+  );
 }
 
 /**
  * Rewrites the documents of altered entries (alteredDataDocuments): the new entry with the data it held (none once
  * destroyed), conditioned on the document's bytes as read here.
  */
-export function rewriteAltered(json: JsonStore, folder: string, altered: readonly StoredVersion[], time: number): Promise<StorageOperation[]> {
+export function rewriteAltered(
+  json: JsonStore,
+  folder: string,
+  altered: readonly StoredVersion[],
+  time: number,
+): Promise<StorageOperation[]> {
   return Promise.all(altered.map((entry) => rewrite(json, entryKey(folder, entry.version), entry, time)));
 }
 
@@ -85,6 +99,9 @@ async function rewrite(json: JsonStore, key: string, entry: StoredVersion, time:
   // The head the change read names a document that is gone: another process changed the key since.
   if (raw === undefined) throw new StaleRead();
   const { data } = entryFormat.decode(raw, key);
-  const document: StoredEntry = { ...entryDocument(entry, time), ...(entry.destroyed || data === undefined ? {} : { data }) };
+  const document: StoredEntry = {
+    ...entryDocument(entry, time),
+    ...(entry.destroyed || data === undefined ? {} : { data }),
+  };
   return { type: 'put', key, value: encodeJson(document), expected: raw };
 }

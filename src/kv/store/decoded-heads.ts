@@ -34,7 +34,6 @@ function freezeEncoded(record: StoredMetadata): StoredMetadata {
   return Object.freeze(record);
 }
 
-
 export class DecodedHeads {
   private readonly heads = new Map<string, Decoded>();
 

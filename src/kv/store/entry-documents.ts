@@ -106,7 +106,12 @@ export class EntryDocuments {
    * Writes an inline entry to its document before the head commits without it. Returns without writing when the head
    * changed meanwhile: the head's compareAndPut then fails and the change runs again on the fresh head.
    */
-  async spill(folder: string, entry: StoredVersion, time: number, headUnchanged: () => Promise<boolean>): Promise<void> {
+  async spill(
+    folder: string,
+    entry: StoredVersion,
+    time: number,
+    headUnchanged: () => Promise<boolean>,
+  ): Promise<void> {
     const key = entryKey(folder, entry.version);
     const document = entryDocument(entry, time);
     for (let attempt = 0; attempt < MAX_SPILL_ATTEMPTS; attempt++) {
@@ -120,12 +125,19 @@ export class EntryDocuments {
   }
 
   /** The record with the entries of the listed kept versions added from their documents. */
-  async withEntries(folder: string, key: StoredMetadata, numbers: readonly number[], forRemoval = false): Promise<StoredMetadata> {
+  async withEntries(
+    folder: string,
+    key: StoredMetadata,
+    numbers: readonly number[],
+    forRemoval = false,
+  ): Promise<StoredMetadata> {
     const inline = new Set(key.versions.map((entry) => entry.version));
     const { from, to } = keptRange(key);
     const wanted = [...new Set(numbers)].filter((version) => version >= from && version <= to && !inline.has(version));
     if (wanted.length === 0) return key;
-    const loaded = await Promise.all(wanted.map((version) => (forRemoval ? this.readForRemoval(folder, version) : this.read(folder, version))));
+    const loaded = await Promise.all(
+      wanted.map((version) => (forRemoval ? this.readForRemoval(folder, version) : this.read(folder, version))),
+    );
     return { ...key, versions: [...key.versions, ...loaded].sort((a, b) => a.version - b.version) };
   }
 

@@ -61,7 +61,12 @@ function valueText(value: unknown): string | undefined {
  * change drops parts at the start (pruning, a full history) and adds them at the end, so the parts are compared by
  * position once it is known where the list starts in the earlier one; a part found elsewhere is only written again.
  */
-function listText(parts: readonly unknown[], texts: string[], before: readonly unknown[] = [], beforeTexts: readonly string[] = []): string {
+function listText(
+  parts: readonly unknown[],
+  texts: string[],
+  before: readonly unknown[] = [],
+  beforeTexts: readonly string[] = [],
+): string {
   const shift = parts.length === 0 ? -1 : before.indexOf(parts[0]);
   let text = '[';
   for (let index = 0; index < parts.length; index++) {
@@ -101,7 +106,13 @@ export function laidOut(record: StoredMetadata): StoredMetadata {
   };
   for (const name in record) {
     // Defined, not assigned: a field named __proto__ stays a field.
-    if (!Object.hasOwn(out, name)) Object.defineProperty(out, name, { value: (record as unknown as Record<string, unknown>)[name], enumerable: true, writable: true, configurable: true });
+    if (!Object.hasOwn(out, name))
+      Object.defineProperty(out, name, {
+        value: (record as unknown as Record<string, unknown>)[name],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   }
   return headFormat.write(out);
 }
@@ -114,8 +125,10 @@ export function headText(record: StoredMetadata, previous?: EncodedHead): { text
   for (const name of Object.keys(fields)) {
     const value = fields[name];
     let encoded: string | undefined;
-    if (name === 'versions' && Array.isArray(value)) encoded = listText(value, texts.versions, previous?.record.versions, previous?.texts.versions);
-    else if (name === 'changes' && Array.isArray(value)) encoded = listText(value, texts.changes, previous?.record.changes, previous?.texts.changes);
+    if (name === 'versions' && Array.isArray(value))
+      encoded = listText(value, texts.versions, previous?.record.versions, previous?.texts.versions);
+    else if (name === 'changes' && Array.isArray(value))
+      encoded = listText(value, texts.changes, previous?.record.changes, previous?.texts.changes);
     else encoded = valueText(value);
     // JSON.stringify leaves out fields it cannot write (undefined): so does this.
     if (encoded === undefined) continue;

@@ -40,7 +40,9 @@ function slice(names: readonly string[], { after, limit }: ListPageOptions): str
 async function walk(storage: Storage, prefix: string, { after, limit }: ListPageOptions): Promise<string[]> {
   const page: string[] = [];
   // Each frame: a folder (relative to `prefix`) and its remaining children, smallest last so that pop() takes it.
-  const stack: Array<{ folder: string; children: string[] }> = [{ folder: '', children: (await storage.list(prefix)).reverse() }];
+  const stack: Array<{ folder: string; children: string[] }> = [
+    { folder: '', children: (await storage.list(prefix)).reverse() },
+  ];
   while (stack.length > 0 && page.length < limit) {
     const frame = stack[stack.length - 1]!;
     const child = frame.children.pop();

@@ -55,7 +55,9 @@ export class KeyStore {
   ) {
     this.entries = new EntryDocuments(json);
     this.heads = new DecodedHeads(json);
-    const atomic = json.canCommit ? new AtomicChanges(json, layout, this.entries, this.heads, now, INLINE_ENTRIES) : undefined;
+    const atomic = json.canCommit
+      ? new AtomicChanges(json, layout, this.entries, this.heads, now, INLINE_ENTRIES)
+      : undefined;
     this.changes = atomic ?? new OrderedChanges(json, layout, this.entries, now, INLINE_ENTRIES);
     this.transfers = atomic && new KeyTransfer(json, layout, this.entries, atomic, now);
   }

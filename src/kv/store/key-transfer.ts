@@ -53,10 +53,16 @@ export class KeyTransfer {
       if (existing !== undefined) throw new InvalidRequest(`the key ${JSON.stringify(to)} already exists`);
       const head = headFormat.decode(raw, source);
       if (options.cas !== undefined && options.cas !== head.current_version) throw new InvalidRequest(CAS_MISMATCH);
-      const made: StoredChange = { operation: options.keepSource ? 'copy' : 'move', version: head.current_version, revision: head.revision + 1, time: this.now() };
+      const made: StoredChange = {
+        operation: options.keepSource ? 'copy' : 'move',
+        version: head.current_version,
+        revision: head.revision + 1,
+        time: this.now(),
+      };
       const operations = await this.operations(from, to, head, raw, options, made);
       const next = operations.find((operation) => operation.key === target);
-      if (await this.atomic.apply(operations, target, next?.type === 'put' ? next.value : undefined)) return { source: head, made };
+      if (await this.atomic.apply(operations, target, next?.type === 'put' ? next.value : undefined))
+        return { source: head, made };
     }
     throw new InternalError(`too many concurrent writers on ${JSON.stringify(from)}`);
   }
@@ -80,7 +86,8 @@ export class KeyTransfer {
     const arriving = (entry: StoredVersion): StoredVersion => {
       if (carryDeleted || entry.destroyed || !isDeleted(entry, time)) return entry;
       withheld.add(entry.version);
-      if (!keepSource && entry.blob !== undefined) operations.push({ type: 'delete', key: this.layout.blob(entry.blob) });
+      if (!keepSource && entry.blob !== undefined)
+        operations.push({ type: 'delete', key: this.layout.blob(entry.blob) });
       const { blob: _blob, ...rest } = entry;
       return { ...rest, destroyed: true };
     };
@@ -99,7 +106,8 @@ export class KeyTransfer {
         }),
       );
     }
-    const rename = (entry: StoredVersion): StoredVersion => (entry.blob === undefined || !keepSource ? entry : { ...entry, blob: renamed.get(entry.blob) });
+    const rename = (entry: StoredVersion): StoredVersion =>
+      entry.blob === undefined || !keepSource ? entry : { ...entry, blob: renamed.get(entry.blob) };
     const inline = new Set(head.versions.map((entry) => entry.version));
     // A version keeping its data in its document has one, inline or not: it goes over as it is, data and all.
     const carried = await Promise.all(
@@ -128,13 +136,21 @@ export class KeyTransfer {
       revision: made.revision,
       changes: [made],
     };
-    operations.push({ type: 'put', key: this.layout.metadata(to), value: encodeJson(headFormat.write(next)), expected: null });
+    operations.push({
+      type: 'put',
+      key: this.layout.metadata(to),
+      value: encodeJson(headFormat.write(next)),
+      expected: null,
+    });
     if (keepSource) {
       // Rewriting the same bytes conditions the commit on the source being the one whose history was read.
       operations.push({ type: 'put', key: source, value: raw, expected: raw });
     } else {
       const documents = await this.entries.stored(sourceFolder);
-      operations.push({ type: 'delete', key: source, expected: raw }, ...documents.map((version): StorageOperation => ({ type: 'delete', key: entryKey(sourceFolder, version) })));
+      operations.push(
+        { type: 'delete', key: source, expected: raw },
+        ...documents.map((version): StorageOperation => ({ type: 'delete', key: entryKey(sourceFolder, version) })),
+      );
     }
     return operations;
   }

@@ -31,9 +31,11 @@ export const WRITER_DEADLINE_MS = 60_000;
  * Data documents (data-documents.ts) are written only within an atomic commit: a change written ahead of its commit
  * could not keep their rules. Over a storage without atomic commits such a key can be read and deleted, not changed.
  */
-const NEEDS_ATOMIC_COMMITS = 'this key keeps its versions in data documents, which only a storage with atomic commits can change';
+const NEEDS_ATOMIC_COMMITS =
+  'this key keeps its versions in data documents, which only a storage with atomic commits can change';
 
-const CLEANUP_WARNING = 'error occurred when cleaning up old versions, these will be cleaned up on the next change to this key';
+const CLEANUP_WARNING =
+  'error occurred when cleaning up old versions, these will be cleaned up on the next change to this key';
 
 function sameRecord(a: StoredMetadata | undefined, b: StoredMetadata | undefined): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -76,22 +78,31 @@ export class OrderedChanges {
     try {
       update = await this.json.update<StoredMetadata>(key, async (stored: unknown) => {
         current = stored === undefined ? undefined : headFormat.read(stored, key);
-        if (current?.documents_from !== undefined && options.inlineAll !== true) throw new InternalError(NEEDS_ATOMIC_COMMITS);
+        if (current?.documents_from !== undefined && options.inlineAll !== true)
+          throw new InternalError(NEEDS_ATOMIC_COMMITS);
         started = this.now();
         // Only a previous attempt that lost the race to another writer leaves staged blobs: nothing references them.
         lost = await this.removeBlobs([...lost, ...staged.splice(0)]);
         const confirmed = current !== undefined && this.cleanups.isConfirmed(key, current.garbage, current.retired);
         leftover = [...lost, ...(confirmed ? [] : await this.removeBlobs(current?.garbage ?? []))];
         unretiredBefore = confirmed ? [] : await this.entries.retire(folder, current?.retired ?? []);
-        const view = current && options.load ? await this.entries.withEntries(folder, current, options.load(current), options.inlineAll) : current;
+        const view =
+          current && options.load
+            ? await this.entries.withEntries(folder, current, options.load(current), options.inlineAll)
+            : current;
         outcome = await change(view, stage);
         if (outcome.next === unchanged) {
           retired = [];
           dropped = [...(outcome.dropped ?? [])];
           const garbage = [...leftover, ...dropped];
           if (!current) return unchanged;
-          const tidier = lost.length > 0 || garbage.length < current.garbage.length || unretiredBefore.length < current.retired.length;
-          return tidier ? headFormat.write({ ...current, garbage, retired: unretiredBefore, revision: current.revision + 1 }) : unchanged;
+          const tidier =
+            lost.length > 0 ||
+            garbage.length < current.garbage.length ||
+            unretiredBefore.length < current.retired.length;
+          return tidier
+            ? headFormat.write({ ...current, garbage, retired: unretiredBefore, revision: current.revision + 1 })
+            : unchanged;
         }
         retired = pruned(current, outcome.next);
         const [prunedBlobs, { versions, spilled }] = await Promise.all([
@@ -101,8 +112,16 @@ export class OrderedChanges {
         dropped = [...(outcome.dropped ?? []), ...prunedBlobs];
         const garbage = [...leftover, ...dropped];
         const revision = (current?.revision ?? 0) + 1;
-        if (this.now() - started > WRITER_DEADLINE_MS) throw new InternalError('the change took too long to commit; retry it');
-        return headFormat.write({ ...outcome.next, versions, spilled: Math.max(current?.spilled ?? 0, spilled), garbage, retired: [...unretiredBefore, ...retired], revision });
+        if (this.now() - started > WRITER_DEADLINE_MS)
+          throw new InternalError('the change took too long to commit; retry it');
+        return headFormat.write({
+          ...outcome.next,
+          versions,
+          spilled: Math.max(current?.spilled ?? 0, spilled),
+          garbage,
+          retired: [...unretiredBefore, ...retired],
+          revision,
+        });
       });
     } catch (error) {
       await this.discardUnreferenced(key, [...lost, ...staged]);
@@ -124,19 +143,28 @@ export class OrderedChanges {
    */
   async remove(path: string): Promise<void> {
     const key = this.layout.metadata(path);
-    const options: CommitOptions = { load: (current) => range(keptRange(current).from, current.current_version), inlineAll: true };
+    const options: CommitOptions = {
+      load: (current) => range(keptRange(current).from, current.current_version),
+      inlineAll: true,
+    };
     for (let round = 0; round < MAX_REMOVE_ROUNDS; round++) {
       const { stored, pending } = await this.change(
         path,
         async (current) => {
           // Committed even when nothing changed, so that every entry is inline before the documents go.
-          const destroyed = current && destroy(current, current.versions.map((entry) => entry.version));
+          const destroyed =
+            current &&
+            destroy(
+              current,
+              current.versions.map((entry) => entry.version),
+            );
           return { next: destroyed?.next ?? current ?? unchanged, dropped: destroyed?.dropped, result: undefined };
         },
         options,
       );
       if (!stored) return;
-      if (pending.length > 0) throw new InternalError('removing the data of the destroyed versions failed; retry the delete');
+      if (pending.length > 0)
+        throw new InternalError('removing the data of the destroyed versions failed; retry the delete');
       await this.entries.removeThrough(this.layout.entries(path), stored.current_version);
       // Another process may have changed the key since: then destroy what it added and try again.
       const raw = await this.json.getRaw(key);

@@ -16,7 +16,15 @@ const ECHO_LIMIT = 48;
 
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 const NAMED_ESCAPES: Readonly<Record<string, string>> = {
-  '\u0007': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '"': '\\"', '\\': '\\\\',
+  '\u0007': '\\a',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\v': '\\v',
+  '"': '\\"',
+  '\\': '\\\\',
 };
 
 function isPrintable(text: string): boolean {
@@ -57,7 +65,9 @@ function entryProblems(key: string, value: string | null): string[] {
   if (value === null) return problems;
   const valueBytes = Buffer.byteLength(value, 'utf8');
   if (valueBytes === 0 || valueBytes > MAX_VALUE_BYTES) {
-    problems.push(`${PREFIX}length of value for key ${quote(key)} is ${valueBytes} but must be 0 < len(value) <= ${MAX_VALUE_BYTES}`);
+    problems.push(
+      `${PREFIX}length of value for key ${quote(key)} is ${valueBytes} but must be 0 < len(value) <= ${MAX_VALUE_BYTES}`,
+    );
   }
   if (!isPrintable(value)) problems.push(`${PREFIX}value for key ${quote(key)} contains unprintable characters`);
   return problems;
@@ -83,7 +93,11 @@ function convert(key: string, value: unknown, problems: string[]): string | null
  */
 function parseMap(input: unknown, removals: boolean, ctx: z.core.$RefinementCtx): Record<string, string | null> {
   if (!isPlainObject(input)) {
-    ctx.issues.push({ code: 'custom', message: `expected a map of strings, got ${Array.isArray(input) ? 'an array' : typeof input}`, input });
+    ctx.issues.push({
+      code: 'custom',
+      message: `expected a map of strings, got ${Array.isArray(input) ? 'an array' : typeof input}`,
+      input,
+    });
     return z.NEVER;
   }
   const entries = Object.entries(input);
@@ -105,11 +119,19 @@ function parseMap(input: unknown, removals: boolean, ctx: z.core.$RefinementCtx)
 
 /** The field of metadata writes: a map of strings, null meaning empty. */
 export const customMetadata = () =>
-  typed(z.unknown().transform((input, ctx) => (input === null ? {} : (parseMap(input, false, ctx) as Record<string, string>))), 'map of strings');
+  typed(
+    z
+      .unknown()
+      .transform((input, ctx) => (input === null ? {} : (parseMap(input, false, ctx) as Record<string, string>))),
+    'map of strings',
+  );
 
 /** The field of metadata patches: null removes every entry, a null value removes that entry. */
 export const customMetadataPatch = () =>
-  typed(z.unknown().transform((input, ctx) => (input === null ? null : parseMap(input, true, ctx))), 'map of strings');
+  typed(
+    z.unknown().transform((input, ctx) => (input === null ? null : parseMap(input, true, ctx))),
+    'map of strings',
+  );
 
 /** A PATCH may only grow the map up to the limit (Vault checks the patch alone and lets it grow past 64). */
 export function checkCustomMetadataSize(merged: Record<string, string>): void {

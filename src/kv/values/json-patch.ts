@@ -23,7 +23,9 @@ export const MAX_PATCH_OPERATIONS = 1000;
  */
 const WORK_FACTOR = 8;
 
-const pointer = z.string().refine((text) => text === '' || text.startsWith('/'), 'must be a JSON pointer ("" or starting with "/")');
+const pointer = z
+  .string()
+  .refine((text) => text === '' || text.startsWith('/'), 'must be a JSON pointer ("" or starting with "/")');
 const withValue = z.object({ path: pointer, value: z.unknown().refine((value) => value !== undefined, 'is required') });
 const withFrom = z.object({ path: pointer, from: pointer });
 
@@ -66,7 +68,8 @@ function tokensOf(text: string): string[] {
 function arrayIndex(array: unknown[], token: string, text: string, appending: boolean): number {
   if (appending && token === '-') return array.length;
   const index = /^(0|[1-9]\d*)$/.test(token) ? Number(token) : Number.NaN;
-  if (!(index < array.length + (appending ? 1 : 0))) throw new OperationFailed(`path ${JSON.stringify(text)} does not exist`);
+  if (!(index < array.length + (appending ? 1 : 0)))
+    throw new OperationFailed(`path ${JSON.stringify(text)} does not exist`);
   return index;
 }
 
@@ -133,10 +136,14 @@ class Patcher {
         return;
       }
       case 'copy':
-        return this.insert(this.locate(operation.path), this.fresh(this.valueAt(this.locate(operation.from)), operation.path));
+        return this.insert(
+          this.locate(operation.path),
+          this.fresh(this.valueAt(this.locate(operation.from)), operation.path),
+        );
       case 'move': {
         if (operation.from === operation.path) return void this.valueAt(this.locate(operation.from));
-        if (operation.path.startsWith(`${operation.from}/`)) throw new OperationFailed(`cannot move ${JSON.stringify(operation.from)} into itself`);
+        if (operation.path.startsWith(`${operation.from}/`))
+          throw new OperationFailed(`cannot move ${JSON.stringify(operation.from)} into itself`);
         // `from` is no root here: moving the root anywhere else is moving it into itself.
         const from = this.locate(operation.from);
         const value = this.valueAt(from);
@@ -150,7 +157,10 @@ class Patcher {
   private measure(value: unknown): Measure {
     const measured = measure(value, this.limits.maxBytes, this.limits.maxDepth);
     this.work -= measured.bytes;
-    if (this.work < 0) throw new OperationFailed(`the operations do more work than a request may (${WORK_FACTOR} times the value size limit)`);
+    if (this.work < 0)
+      throw new OperationFailed(
+        `the operations do more work than a request may (${WORK_FACTOR} times the value size limit)`,
+      );
     return measured;
   }
 
@@ -163,7 +173,8 @@ class Patcher {
 
   /** Whether a value of this measure may go to `path` at all; whether the document has room is checked on insertion. */
   private checkFits({ bytes, height }: Measure, path: string): void {
-    if (tokensOf(path).length + height > this.limits.maxDepth) throw new OperationFailed(`the result would be ${tooDeep(this.limits)}`);
+    if (tokensOf(path).length + height > this.limits.maxDepth)
+      throw new OperationFailed(`the result would be ${tooDeep(this.limits)}`);
     if (bytes > this.limits.maxBytes) throw new OperationFailed(`the result would be ${tooLarge(this.limits)}`);
   }
 
@@ -173,7 +184,8 @@ class Patcher {
     if (token === undefined) return undefined;
     let parent: unknown = this.document;
     for (const step of tokens) parent = childOf(parent, step, text);
-    if (!Array.isArray(parent) && !isPlainObject(parent)) throw new OperationFailed(`path ${JSON.stringify(text)} does not exist`);
+    if (!Array.isArray(parent) && !isPlainObject(parent))
+      throw new OperationFailed(`path ${JSON.stringify(text)} does not exist`);
     return { parent, token, text };
   }
 
@@ -219,7 +231,8 @@ class Patcher {
   }
 
   private grow(bytes: number): void {
-    if (this.size + bytes > this.limits.maxBytes) throw new OperationFailed(`the result would be ${tooLarge(this.limits)}`);
+    if (this.size + bytes > this.limits.maxBytes)
+      throw new OperationFailed(`the result would be ${tooLarge(this.limits)}`);
     this.size += bytes;
   }
 }
@@ -228,7 +241,11 @@ class Patcher {
  * Applies the operations to a copy of `document`, within the limits a version's data has. A failing operation is a
  * 400 that names the operation and the reason, never the document.
  */
-export function applyJsonPatch(document: unknown, operations: readonly JsonPatchOperation[], limits: ValueLimits): unknown {
+export function applyJsonPatch(
+  document: unknown,
+  operations: readonly JsonPatchOperation[],
+  limits: ValueLimits,
+): unknown {
   const patcher = new Patcher(JSON.parse(JSON.stringify(document)), limits);
   operations.forEach((operation, index) => {
     try {

@@ -13,7 +13,8 @@ function checkedPath(path: unknown): string {
 /** A key path: non-empty, no '.', '..' or empty segments, no trailing '/'. */
 export function keyPath(path: unknown): string {
   const checked = checkedPath(path);
-  if (checked === '' || checked.endsWith('/')) throw new InvalidRequest(`invalid key path ${JSON.stringify(checked)}: a key is non-empty and does not end in '/'`);
+  if (checked === '' || checked.endsWith('/'))
+    throw new InvalidRequest(`invalid key path ${JSON.stringify(checked)}: a key is non-empty and does not end in '/'`);
   return checked;
 }
 

@@ -9,7 +9,9 @@ import { isPlainObject } from '../../core/framework/fields.js';
  */
 export function subkeys(data: Record<string, unknown>, depth: number): Record<string, unknown> {
   const root: Record<string, unknown> = {};
-  const pending: { source: Record<string, unknown>; target: Record<string, unknown>; level: number }[] = [{ source: data, target: root, level: 1 }];
+  const pending: { source: Record<string, unknown>; target: Record<string, unknown>; level: number }[] = [
+    { source: data, target: root, level: 1 },
+  ];
   while (pending.length > 0) {
     const { source, target, level } = pending.pop() as (typeof pending)[number];
     for (const [name, value] of Object.entries(source)) {

@@ -53,19 +53,31 @@ export class AuditLog {
       await this.#handle;
     } catch (cause) {
       this.#handle = undefined;
-      throw new InternalError(`the audit file ${JSON.stringify(this.file)} cannot be opened: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+      throw new InternalError(
+        `the audit file ${JSON.stringify(this.file)} cannot be opened: ${cause instanceof Error ? cause.message : String(cause)}`,
+        { cause },
+      );
     }
   }
 
   /** What `GET sys/audit` lists. */
   devices(): Record<string, unknown> {
     if (!this.file) return {};
-    return { [DEVICE_PATH]: { type: 'file', description: '', options: { file_path: this.file }, local: false, path: DEVICE_PATH } };
+    return {
+      [DEVICE_PATH]: {
+        type: 'file',
+        description: '',
+        options: { file_path: this.file },
+        local: false,
+        path: DEVICE_PATH,
+      },
+    };
   }
 
   /** `sys/audit-hash/<device>`: what the device writes in place of `input`. */
   hash(device: string, input: string): string {
-    if (!this.file || `${device.replace(/\/$/, '')}/` !== DEVICE_PATH) throw new InvalidRequest(`unknown audit backend ${JSON.stringify(device)}`);
+    if (!this.file || `${device.replace(/\/$/, '')}/` !== DEVICE_PATH)
+      throw new InvalidRequest(`unknown audit backend ${JSON.stringify(device)}`);
     return this.#hmac(input);
   }
 
@@ -78,7 +90,9 @@ export class AuditLog {
     if (typeof value === 'string') return this.#hmac(value);
     if (typeof value !== 'object' || value === null) return value;
     const root: unknown = Array.isArray(value) ? [] : {};
-    const stack: Array<[source: Record<string, unknown>, target: Record<string, unknown>]> = [[value as Record<string, unknown>, root as Record<string, unknown>]];
+    const stack: Array<[source: Record<string, unknown>, target: Record<string, unknown>]> = [
+      [value as Record<string, unknown>, root as Record<string, unknown>],
+    ];
     while (stack.length > 0) {
       const [source, target] = stack.pop()!;
       for (const [key, item] of Object.entries(source)) {
@@ -116,7 +130,8 @@ export class AuditLog {
     let result = text.split(JSON.stringify(path)).join(JSON.stringify(this.#pathOf(path)));
     for (const value of values) {
       const quoted = JSON.stringify(value);
-      if (!names.has(value) && result.includes(quoted)) result = result.split(quoted).join(JSON.stringify(this.#hmac(value)));
+      if (!names.has(value) && result.includes(quoted))
+        result = result.split(quoted).join(JSON.stringify(this.#hmac(value)));
     }
     return result;
   }
@@ -164,7 +179,12 @@ export class AuditLog {
   }
 
   async logRequest(event: AuditEvent): Promise<void> {
-    await this.#write({ time: event.time.toISOString(), type: 'request', auth: this.#authOf(event), request: this.#requestOf(event) });
+    await this.#write({
+      time: event.time.toISOString(),
+      type: 'request',
+      auth: this.#authOf(event),
+      request: this.#requestOf(event),
+    });
   }
 
   async logResponse(event: AuditEvent, outcome: AuditOutcome, finished: Date): Promise<void> {
@@ -193,7 +213,11 @@ export class AuditLog {
       auth: this.#authOf(event),
       request: this.#requestOf(event),
       response,
-      ...(errors && errors.length > 0 ? { error: this.#errorText(errors.join('; '), event.data, event.path) } : outcome.status >= 400 ? { error: `status ${outcome.status}` } : {}),
+      ...(errors && errors.length > 0
+        ? { error: this.#errorText(errors.join('; '), event.data, event.path) }
+        : outcome.status >= 400
+          ? { error: `status ${outcome.status}` }
+          : {}),
     });
   }
 

@@ -4,7 +4,13 @@ import type { Acl } from '../../acl/acl.js';
 import { tokenPolicies } from '../../acl/builtin-policies.js';
 import type { RequiredCapability } from '../../acl/capability.js';
 import { InvalidRequest, NotFound, PermissionDenied, UnsupportedOperation } from '../../lib/errors.js';
-import type { AuthGrant, BulkAuthorizer, CapabilityCheck, EngineRequest, EngineResponse } from '../../core/framework/request.js';
+import type {
+  AuthGrant,
+  BulkAuthorizer,
+  CapabilityCheck,
+  EngineRequest,
+  EngineResponse,
+} from '../../core/framework/request.js';
 import type { Clock } from '../../ports/clock.js';
 import type { AuditEvent, AuditLog } from './audit.js';
 import type { PolicyStore } from '../policies/policy-store.js';
@@ -51,7 +57,16 @@ function capabilityFor(method: ApiMethod, exists: boolean | undefined): Required
   }
 }
 
-const OPERATIONS: Record<ApiMethod, string> = { GET: 'read', HEAD: 'read', LIST: 'list', SCAN: 'scan', DELETE: 'delete', PATCH: 'patch', POST: 'update', PUT: 'update' };
+const OPERATIONS: Record<ApiMethod, string> = {
+  GET: 'read',
+  HEAD: 'read',
+  LIST: 'list',
+  SCAN: 'scan',
+  DELETE: 'delete',
+  PATCH: 'patch',
+  POST: 'update',
+  PUT: 'update',
+};
 
 export interface DispatchServices {
   mounts: readonly Mount[];
@@ -67,7 +82,8 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
   function callerOf(request: ApiRequest) {
     let lookup: Promise<TokenRecord | undefined> | undefined;
     let acl: Promise<Acl | undefined> | undefined;
-    const aclOf = () => (acl ??= state.resolve().then((entry) => (entry ? policies.aclFor(entry.policies) : undefined)));
+    const aclOf = () =>
+      (acl ??= state.resolve().then((entry) => (entry ? policies.aclFor(entry.policies) : undefined)));
     const state = {
       entry: undefined as TokenRecord | undefined,
       resolve(): Promise<TokenRecord | undefined> {
@@ -85,7 +101,8 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
         let engine: Promise<BulkAuthorizer | undefined> | undefined;
         const engineOf = () => (engine ??= aclOf().then((found) => found?.authorizer(mount)));
         const authorize = async (check: CapabilityCheck) => (await engineOf())?.(check) === true;
-        authorize.many = async (checks: readonly CapabilityCheck[]) => (await engineOf())?.many(checks) ?? checks.map(() => false);
+        authorize.many = async (checks: readonly CapabilityCheck[]) =>
+          (await engineOf())?.many(checks) ?? checks.map(() => false);
         return authorize;
       },
     };
@@ -96,7 +113,12 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
   async function mintFromGrant(grant: AuthGrant, mount: Mount, path: string) {
     const policies = tokenPolicies(grant);
     if (policies.includes('root')) throw new InvalidRequest('auth methods cannot create root tokens');
-    const wanted = { ttl: grant.ttl, period: grant.period, maxTtl: grant.max_ttl, explicitMaxTtl: grant.explicit_max_ttl };
+    const wanted = {
+      ttl: grant.ttl,
+      period: grant.period,
+      maxTtl: grant.max_ttl,
+      explicitMaxTtl: grant.explicit_max_ttl,
+    };
     const { ttl, warnings } = tokens.ttlFor(wanted);
     const { token, record } = await tokens.mint(
       {
@@ -118,7 +140,8 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
   }
 
   async function toEngine(mount: Mount, request: ApiRequest, caller: Caller, requestId: string): Promise<ApiResult> {
-    if (request.method === 'HEAD') throw new UnsupportedOperation(`HEAD is not supported on ${JSON.stringify(request.path)}`);
+    if (request.method === 'HEAD')
+      throw new UnsupportedOperation(`HEAD is not supported on ${JSON.stringify(request.path)}`);
     const response = await mount.engine.handle({
       method: request.method,
       path: request.path.slice(mount.prefix.length),
@@ -135,7 +158,11 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
     const { token, record, warnings } = await mintFromGrant(grant, mount, request.path);
     return {
       status: 200,
-      body: envelope(requestId, { data: body.data, warnings: [...(body.warnings ?? []), ...warnings], auth: authView(record, token, clock.now().getTime()) }),
+      body: envelope(requestId, {
+        data: body.data,
+        warnings: [...(body.warnings ?? []), ...warnings],
+        auth: authView(record, token, clock.now().getTime()),
+      }),
     };
   }
 
@@ -143,7 +170,8 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
     const route = routes.find((candidate) => candidate.pattern.test(request.path));
     if (!route) throw new NotFound(`no handler for route ${JSON.stringify(request.path)}`);
     const handler = route.methods[request.method];
-    if (!handler) throw new UnsupportedOperation(`${request.method} is not supported on ${JSON.stringify(request.path)}`);
+    if (!handler)
+      throw new UnsupportedOperation(`${request.method} is not supported on ${JSON.stringify(request.path)}`);
     const params: Record<string, string> = { ...route.pattern.exec(request.path)?.groups };
     if (!route.unauthenticated) {
       const aclPath = route.aclPath?.(params) ?? request.path;
@@ -177,14 +205,25 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
         await audit.logRequest(event);
       }
       refuseWrapping(request);
-      const result = mount ? await toEngine(mount, request, caller, requestId) : await toRoute(request, caller, requestId);
-      if (event) await audit.logResponse(event, { status: result.status, body: result.body as Record<string, unknown> | undefined }, clock.now());
+      const result = mount
+        ? await toEngine(mount, request, caller, requestId)
+        : await toRoute(request, caller, requestId);
+      if (event)
+        await audit.logResponse(
+          event,
+          { status: result.status, body: result.body as Record<string, unknown> | undefined },
+          clock.now(),
+        );
       return { result, caller: caller.entry };
     } catch (error) {
       const result = errorResult(error);
       if (event) {
         try {
-          await audit.logResponse(event, { status: result.status, body: result.body as Record<string, unknown> }, clock.now());
+          await audit.logResponse(
+            event,
+            { status: result.status, body: result.body as Record<string, unknown> },
+            clock.now(),
+          );
         } catch (auditError) {
           return { result: errorResult(auditError), caller: caller.entry, error: auditError };
         }

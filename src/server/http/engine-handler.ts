@@ -45,7 +45,9 @@ export function createEngineHandler(options: EngineHandlerOptions) {
         body: request.body,
         headers: request.headers,
         ...(request.remoteAddress !== undefined ? { remoteAddress: request.remoteAddress } : {}),
-        ...(authorize ? { authorize: (check: CapabilityCheck) => authorize({ ...check, path: mount + check.path }, request) } : {}),
+        ...(authorize
+          ? { authorize: (check: CapabilityCheck) => authorize({ ...check, path: mount + check.path }, request) }
+          : {}),
       });
       sendResult(res, engineResult(randomUUID(), response), { close: !req.complete });
     } catch (error) {

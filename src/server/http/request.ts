@@ -106,7 +106,8 @@ async function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Buffe
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) return stop(tooLarge());
-      if (hold && !hold.take(chunk.length)) return stop(new ServiceUnavailable('too many request bodies in flight: retry later'));
+      if (hold && !hold.take(chunk.length))
+        return stop(new ServiceUnavailable('too many request bodies in flight: retry later'));
       chunks.push(chunk);
     };
     const late = () => stop(new RequestTimeout(`request body did not arrive within ${timeoutMs} ms`));
@@ -177,7 +178,9 @@ export async function readRequest(req: IncomingMessage, limits: BodyLimits): Pro
   const query = parseQuery(rawQuery);
   const given = req.method ?? 'GET';
   if (!KNOWN_METHODS.has(given)) throw new InvalidRequest(`unsupported method ${JSON.stringify(given)}`);
-  const method = (given === 'GET' && isTrue(query.list) ? 'LIST' : given === 'GET' && isTrue(query.scan) ? 'SCAN' : given) as ApiMethod;
+  const method = (
+    given === 'GET' && isTrue(query.list) ? 'LIST' : given === 'GET' && isTrue(query.scan) ? 'SCAN' : given
+  ) as ApiMethod;
   if (method === 'LIST') delete query.list;
   if (method === 'SCAN') delete query.scan;
 

@@ -35,12 +35,19 @@ function positive(name: keyof TransportLimitOptions, value: number | undefined, 
 /** The limits with their defaults; a value that is not a positive number is refused with a TypeError naming it. */
 export function transportLimits(options: TransportLimitOptions): TransportLimits {
   const maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes, MIB);
-  const maxInflightBodyBytes = positive('maxInflightBodyBytes', options.maxInflightBodyBytes, Math.max(32 * MIB, maxBodyBytes));
+  const maxInflightBodyBytes = positive(
+    'maxInflightBodyBytes',
+    options.maxInflightBodyBytes,
+    Math.max(32 * MIB, maxBodyBytes),
+  );
   // A budget smaller than one body would refuse every body of the largest size allowed.
   if (maxInflightBodyBytes < maxBodyBytes) throw new TypeError('maxInflightBodyBytes must be at least maxBodyBytes');
   return {
     maxBodyBytes,
-    maxUnauthenticatedBodyBytes: Math.min(positive('maxUnauthenticatedBodyBytes', options.maxUnauthenticatedBodyBytes, 64 * 1024), maxBodyBytes),
+    maxUnauthenticatedBodyBytes: Math.min(
+      positive('maxUnauthenticatedBodyBytes', options.maxUnauthenticatedBodyBytes, 64 * 1024),
+      maxBodyBytes,
+    ),
     maxInflightBodyBytes,
     maxConnections: positive('maxConnections', options.maxConnections, 1024),
     headersTimeoutMs: positive('headersTimeoutMs', options.headersTimeoutMs, 10_000),

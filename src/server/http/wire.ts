@@ -64,11 +64,20 @@ export function sendResult(res: ServerResponse, result: ApiResult, { close = fal
     res.once('close', stop);
     return;
   }
-  const headers: Record<string, string | number> = { 'Cache-Control': 'no-store', ...(close ? { Connection: 'close' } : {}) };
+  const headers: Record<string, string | number> = {
+    'Cache-Control': 'no-store',
+    ...(close ? { Connection: 'close' } : {}),
+  };
   if (result.status === 204 || result.body === undefined) {
     res.writeHead(result.status, headers).end();
     return;
   }
   const text = `${JSON.stringify(result.body)}\n`;
-  res.writeHead(result.status, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) }).end(text);
+  res
+    .writeHead(result.status, {
+      ...headers,
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(text),
+    })
+    .end(text);
 }

@@ -12,7 +12,8 @@ function mergedRules(policies: readonly NamedPolicy[]): Map<string, CapabilityMa
   const merged = new Map<string, CapabilityMask>();
   for (const { rules } of policies) {
     const namesScan = rules.some((rule) => rule.capabilities.includes('scan'));
-    for (const rule of rules) merged.set(rule.path, mergeMasks(merged.get(rule.path), ruleMask(rule.capabilities, namesScan)));
+    for (const rule of rules)
+      merged.set(rule.path, mergeMasks(merged.get(rule.path), ruleMask(rule.capabilities, namesScan)));
   }
   return merged;
 }
@@ -51,7 +52,8 @@ export function hasMountAccess(policies: readonly NamedPolicy[], mount: string):
     }
     if (path.startsWith(mount) && grants(mask)) return true;
     const prefix = path.endsWith('*') ? path.slice(0, -1) : undefined;
-    if (prefix !== undefined && mount.startsWith(prefix) && prefix.length >= (covering?.prefix.length ?? 0)) covering = { prefix, mask };
+    if (prefix !== undefined && mount.startsWith(prefix) && prefix.length >= (covering?.prefix.length ?? 0))
+      covering = { prefix, mask };
   }
   return covering !== undefined && grants(covering.mask);
 }

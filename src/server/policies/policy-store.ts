@@ -24,14 +24,21 @@ interface StoredPolicy {
 export function canonicalPolicyName(name: string): string {
   const canonical = name.trim().toLowerCase();
   if (canonical === '') throw new InvalidRequest('policy name must not be empty');
-  if (canonical.length > MAX_POLICY_NAME) throw new InvalidRequest(`policy name must be at most ${MAX_POLICY_NAME} characters`);
+  if (canonical.length > MAX_POLICY_NAME)
+    throw new InvalidRequest(`policy name must be at most ${MAX_POLICY_NAME} characters`);
   // Control characters and '/' would make names that cannot be written back in a path.
-  if (/[\u0000-\u001f\u007f/]/.test(canonical)) throw new InvalidRequest('policy name holds a character that is not allowed');
+  if (/[\u0000-\u001f\u007f/]/.test(canonical))
+    throw new InvalidRequest('policy name holds a character that is not allowed');
   return canonical;
 }
 
 function isStoredPolicy(value: unknown): value is StoredPolicy {
-  return typeof value === 'object' && value !== null && typeof (value as StoredPolicy).name === 'string' && typeof (value as StoredPolicy).policy === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as StoredPolicy).name === 'string' &&
+    typeof (value as StoredPolicy).policy === 'string'
+  );
 }
 
 /** Told the canonical name of a policy this process wrote or deleted; the write is answered once it settles. */
@@ -46,7 +53,10 @@ export class PolicyStore {
 
   /** Stores the default policy unless it is there already (an operator may have edited it). */
   async initialise(): Promise<void> {
-    await this.store.update<StoredPolicy>(PREFIX + DEFAULT_POLICY_NAME, (current) => current ?? { name: DEFAULT_POLICY_NAME, policy: DEFAULT_POLICY });
+    await this.store.update<StoredPolicy>(
+      PREFIX + DEFAULT_POLICY_NAME,
+      (current) => current ?? { name: DEFAULT_POLICY_NAME, policy: DEFAULT_POLICY },
+    );
   }
 
   /** Every policy name, `root` included (Vault lists root although it cannot be read), sorted. */
@@ -59,7 +69,8 @@ export class PolicyStore {
     const key = PREFIX + canonicalPolicyName(name);
     const stored = await this.store.get<unknown>(key);
     if (stored === undefined) return undefined;
-    if (!isStoredPolicy(stored)) throw new InvalidRequest(`stored policy ${JSON.stringify(key)} is corrupt; write it again`);
+    if (!isStoredPolicy(stored))
+      throw new InvalidRequest(`stored policy ${JSON.stringify(key)} is corrupt; write it again`);
     return stored;
   }
 
@@ -67,7 +78,8 @@ export class PolicyStore {
   async put(name: string, text: unknown): Promise<void> {
     const canonical = canonicalPolicyName(name);
     if (canonical === ROOT_POLICY_NAME) throw new InvalidRequest('cannot update "root" policy');
-    if (typeof text !== 'string' || text.trim() === '') throw new InvalidRequest("'policy' parameter not supplied or empty");
+    if (typeof text !== 'string' || text.trim() === '')
+      throw new InvalidRequest("'policy' parameter not supplied or empty");
     parsePolicy(text);
     await this.store.put(PREFIX + canonical, { name: canonical, policy: text } satisfies StoredPolicy);
     await this.#changed(canonical);
@@ -75,7 +87,8 @@ export class PolicyStore {
 
   async delete(name: string): Promise<void> {
     const canonical = canonicalPolicyName(name);
-    if (canonical === ROOT_POLICY_NAME || canonical === DEFAULT_POLICY_NAME) throw new InvalidRequest(`cannot delete "${canonical}" policy`);
+    if (canonical === ROOT_POLICY_NAME || canonical === DEFAULT_POLICY_NAME)
+      throw new InvalidRequest(`cannot delete "${canonical}" policy`);
     await this.store.delete(PREFIX + canonical);
     await this.#changed(canonical);
   }

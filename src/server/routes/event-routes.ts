@@ -32,7 +32,11 @@ interface EventRouteOptions {
 }
 
 /** Writes a subscription's events to its response, until the response closes. */
-function streamEvents(res: ServerResponse, subscription: Subscription, options: EventRouteOptions & { prefix: string }): () => void {
+function streamEvents(
+  res: ServerResponse,
+  subscription: Subscription,
+  options: EventRouteOptions & { prefix: string },
+): () => void {
   const { kv, mount, prefix, onSlowSubscriber } = options;
   const send = (text: string) => {
     if (res.writableEnded || res.destroyed) return;
@@ -43,7 +47,8 @@ function streamEvents(res: ServerResponse, subscription: Subscription, options: 
     }
   };
   const unsubscribe = kv.subscribe(prefix, (event) => {
-    if (subscription.allows(`${mount}metadata/${event.path}`)) send(`event: kv-change\nid: ${event.revision}\ndata: ${JSON.stringify(event)}\n\n`);
+    if (subscription.allows(`${mount}metadata/${event.path}`))
+      send(`event: kv-change\nid: ${event.revision}\ndata: ${JSON.stringify(event)}\n\n`);
   });
   // A comment line now and then keeps proxies from closing an idle stream.
   const heartbeat = setInterval(() => send(': keep-alive\n\n'), HEARTBEAT_MS).unref();

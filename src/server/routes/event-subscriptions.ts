@@ -23,7 +23,11 @@ export interface SubscriptionLimits {
 export const DEFAULT_SUBSCRIPTION_LIMITS: SubscriptionLimits = { total: 256, perToken: 16, recheckMs: 5000 };
 
 /** The limits from createServer's options; anything but a positive integer is a TypeError naming the option. */
-export function subscriptionLimits(options: { maxEventSubscriptions?: number; maxEventSubscriptionsPerToken?: number; eventRecheckMs?: number }): SubscriptionLimits {
+export function subscriptionLimits(options: {
+  maxEventSubscriptions?: number;
+  maxEventSubscriptionsPerToken?: number;
+  eventRecheckMs?: number;
+}): SubscriptionLimits {
   const positive = (name: string, value: number | undefined, fallback: number) => {
     if (value === undefined) return fallback;
     if (!Number.isInteger(value) || value <= 0) throw new TypeError(`${name} must be a positive integer`);
@@ -31,7 +35,11 @@ export function subscriptionLimits(options: { maxEventSubscriptions?: number; ma
   };
   return {
     total: positive('maxEventSubscriptions', options.maxEventSubscriptions, DEFAULT_SUBSCRIPTION_LIMITS.total),
-    perToken: positive('maxEventSubscriptionsPerToken', options.maxEventSubscriptionsPerToken, DEFAULT_SUBSCRIPTION_LIMITS.perToken),
+    perToken: positive(
+      'maxEventSubscriptionsPerToken',
+      options.maxEventSubscriptionsPerToken,
+      DEFAULT_SUBSCRIPTION_LIMITS.perToken,
+    ),
     recheckMs: positive('eventRecheckMs', options.eventRecheckMs, DEFAULT_SUBSCRIPTION_LIMITS.recheckMs),
   };
 }
@@ -156,7 +164,9 @@ export class EventSubscriptions {
   constructor(private readonly services: Services) {
     services.tokens.onRevoke((id) => this.#byToken.get(id)?.end());
     services.policies.onChange(async (name) => {
-      const affected = [...this.#byToken.values()].filter((subscriptions) => subscriptions.record.policies.includes(name));
+      const affected = [...this.#byToken.values()].filter((subscriptions) =>
+        subscriptions.record.policies.includes(name),
+      );
       await Promise.all(affected.map((subscriptions) => subscriptions.refresh()));
     });
   }
@@ -169,7 +179,8 @@ export class EventSubscriptions {
    */
   async subscribe(caller: TokenRecord, token: string): Promise<(stream: EventStream) => Subscription | undefined> {
     const { total, perToken } = this.services.limits;
-    if (this.#open >= total) throw new QuotaExceeded(`too many event subscriptions: this server keeps at most ${total} open`);
+    if (this.#open >= total)
+      throw new QuotaExceeded(`too many event subscriptions: this server keeps at most ${total} open`);
     let subscriptions = this.#byToken.get(caller.id);
     if (subscriptions && subscriptions.size >= perToken) {
       throw new QuotaExceeded(`too many event subscriptions for this token: at most ${perToken} open at once`);

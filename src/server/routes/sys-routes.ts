@@ -27,12 +27,22 @@ const capabilitiesSchema = z.object({ paths: stringList().optional(), path: stri
 const auditHashSchema = z.object({ input: str() });
 
 function mountView(mount: Mount): Record<string, unknown> {
-  return { type: mount.type, description: mount.description, options: mount.options ?? null, local: false, seal_wrap: false, config: {} };
+  return {
+    type: mount.type,
+    description: mount.description,
+    options: mount.options ?? null,
+    local: false,
+    seal_wrap: false,
+    config: {},
+  };
 }
 
 export function sysRoutes({ mounts, policies, audit, clock, tokens }: SysServices): Route[] {
   // The legacy sys/policy endpoints answer with their data at the top level as well, as Vault does.
-  const legacy = (requestId: string, data: Record<string, unknown>): ApiResult => ({ status: 200, body: { ...data, ...envelope(requestId, { data }) } });
+  const legacy = (requestId: string, data: Record<string, unknown>): ApiResult => ({
+    status: 200,
+    body: { ...data, ...envelope(requestId, { data }) },
+  });
 
   const health: Route['methods']['GET'] = async () => ({
     status: 200,
@@ -52,7 +62,19 @@ export function sysRoutes({ mounts, policies, audit, clock, tokens }: SysService
   // init step: its state is ready when it answers, so it is always initialised and unsealed, with no key shares.
   const sealStatus: Route['methods']['GET'] = async () => ({
     status: 200,
-    body: { type: 'shamir', initialized: true, sealed: false, t: 0, n: 0, progress: 0, nonce: '', version: SERVER_VERSION, migration: false, recovery_seal: false, storage_type: 'strongroom' },
+    body: {
+      type: 'shamir',
+      initialized: true,
+      sealed: false,
+      t: 0,
+      n: 0,
+      progress: 0,
+      nonce: '',
+      version: SERVER_VERSION,
+      migration: false,
+      recovery_seal: false,
+      storage_type: 'strongroom',
+    },
   });
 
   // What `vault auth enable` and `vault audit enable` send: refused with the reason, where a 404 said nothing.
@@ -63,7 +85,8 @@ export function sysRoutes({ mounts, policies, audit, clock, tokens }: SysService
     return { POST: refuse, DELETE: refuse };
   };
 
-  const readPolicy = (field: 'policy' | 'rules', answer: (requestId: string, data: Record<string, unknown>) => ApiResult) =>
+  const readPolicy =
+    (field: 'policy' | 'rules', answer: (requestId: string, data: Record<string, unknown>) => ApiResult) =>
     async ({ params, requestId }: RouteContext) => {
       const policy = await policies.get(params.name!);
       return policy ? answer(requestId, { name: policy.name, [field]: policy.policy }) : notFound;
@@ -71,7 +94,8 @@ export function sysRoutes({ mounts, policies, audit, clock, tokens }: SysService
   // The policy text is `policy`, or `rules` on the legacy endpoints.
   const writePolicy = async ({ params, request }: RouteContext) => {
     const body = (request.body ?? {}) as Record<string, unknown>;
-    if (typeof body !== 'object' || Array.isArray(body)) throw new InvalidRequest('the request body must be a JSON object');
+    if (typeof body !== 'object' || Array.isArray(body))
+      throw new InvalidRequest('the request body must be a JSON object');
     await policies.put(params.name!, body.policy ?? body.rules);
     return noContent;
   };
@@ -97,8 +121,20 @@ export function sysRoutes({ mounts, policies, audit, clock, tokens }: SysService
   const mountOf = (path: string) => mounts.find(({ prefix }) => `${path.replace(/\/$/, '')}/`.startsWith(prefix));
   // What sys/auth lists, by the path below auth/: the cloud auth method, and tokens (which are not an engine here).
   const authMethods = new Map<string, Record<string, unknown>>([
-    ...mounts.filter((mount) => mount.prefix.startsWith('auth/')).map((mount) => [mount.prefix.slice('auth/'.length), mountView(mount)] as const),
-    ['token/', { type: 'token', description: 'token based credentials', options: null, local: false, seal_wrap: false, config: {} }],
+    ...mounts
+      .filter((mount) => mount.prefix.startsWith('auth/'))
+      .map((mount) => [mount.prefix.slice('auth/'.length), mountView(mount)] as const),
+    [
+      'token/',
+      {
+        type: 'token',
+        description: 'token based credentials',
+        options: null,
+        local: false,
+        seal_wrap: false,
+        config: {},
+      },
+    ],
   ]);
 
   // Vault's preflight answer: the caller's own token decides, without counting a use, and a mount it may not see is
@@ -109,7 +145,9 @@ export function sysRoutes({ mounts, policies, audit, clock, tokens }: SysService
     const asked = params.path!.endsWith('/') ? params.path! : `${params.path}/`;
     const mount = mountOf(asked);
     if (!mount || !hasMountAccess(await policies.policiesFor(caller.policies), mount.prefix)) {
-      throw new PermissionDenied(`preflight capability check returned 403, please ensure client's policies grant access to path ${JSON.stringify(asked)}`);
+      throw new PermissionDenied(
+        `preflight capability check returned 403, please ensure client's policies grant access to path ${JSON.stringify(asked)}`,
+      );
     }
     return ok(requestId, { path: mount.prefix, ...mountView(mount) });
   };
@@ -134,7 +172,14 @@ export function sysRoutes({ mounts, policies, audit, clock, tokens }: SysService
       pattern: /^sys\/mounts$/,
       methods: {
         GET: async ({ requestId }) =>
-          ok(requestId, Object.fromEntries(mounts.filter((mount) => !mount.prefix.startsWith('auth/')).map((mount) => [mount.prefix, mountView(mount)]))),
+          ok(
+            requestId,
+            Object.fromEntries(
+              mounts
+                .filter((mount) => !mount.prefix.startsWith('auth/'))
+                .map((mount) => [mount.prefix, mountView(mount)]),
+            ),
+          ),
       },
     },
     // Writes are declared (and refused) so that the ACL is asked first, as in Vault: a caller without `update` learns
@@ -150,7 +195,10 @@ export function sysRoutes({ mounts, policies, audit, clock, tokens }: SysService
         },
       },
     },
-    { pattern: /^sys\/auth$/, methods: { GET: async ({ requestId }) => ok(requestId, Object.fromEntries(authMethods)) } },
+    {
+      pattern: /^sys\/auth$/,
+      methods: { GET: async ({ requestId }) => ok(requestId, Object.fromEntries(authMethods)) },
+    },
     // Vault's root-protected paths (sys/auth/*, sys/audit, sys/audit/*) need sudo as well, whatever the operation.
     {
       pattern: /^sys\/auth\/(?<path>.+)$/,
@@ -169,7 +217,9 @@ export function sysRoutes({ mounts, policies, audit, clock, tokens }: SysService
     {
       pattern: /^sys\/audit\/(?<path>.+)$/,
       sudo: true,
-      methods: fixed("the audit device is set when the server starts (STRONGROOM_AUDIT_FILE, or createServer's auditFile), not over the API"),
+      methods: fixed(
+        "the audit device is set when the server starts (STRONGROOM_AUDIT_FILE, or createServer's auditFile), not over the API",
+      ),
     },
     {
       pattern: /^sys\/audit-hash\/(?<path>.+)$/,
@@ -197,7 +247,8 @@ export function sysRoutes({ mounts, policies, audit, clock, tokens }: SysService
           const body = fields(capabilitiesSchema, request.body);
           const paths = body.paths ?? body.path ?? [];
           if (paths.length === 0) throw new InvalidRequest('"paths" must be a non-empty list of paths');
-          if (paths.length > MAX_CAPABILITY_PATHS) throw new InvalidRequest(`"paths" may name at most ${MAX_CAPABILITY_PATHS} paths`);
+          if (paths.length > MAX_CAPABILITY_PATHS)
+            throw new InvalidRequest(`"paths" may name at most ${MAX_CAPABILITY_PATHS} paths`);
           // An authenticated route: the dispatcher has found the caller's token, or refused the request.
           const acl = await policies.aclFor(caller!.policies);
           const byPath = paths.map((path) => [path, acl.capabilities(path)] as const);

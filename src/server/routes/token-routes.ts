@@ -40,7 +40,8 @@ const renewSchema = tokenSchema.extend(incrementSchema.shape);
 // The older forms with the token in the path take it in the body too, which then wins, as in Vault.
 const inPathSchema = z.object({ token: str().optional() });
 const inPathRenewSchema = inPathSchema.extend(incrementSchema.shape);
-const IN_PATH_WARNING = 'the token was sent in the request path, where logs and proxies can record it: send it in the request body ("token") instead';
+const IN_PATH_WARNING =
+  'the token was sent in the request path, where logs and proxies can record it: send it in the request body ("token") instead';
 
 /**
  * A route of the older forms (auth/token/lookup/<token>, ...): the methods it does not take are refused here, with the
@@ -48,7 +49,9 @@ const IN_PATH_WARNING = 'the token was sent in the request path, where logs and 
  */
 function tokenInPath(pattern: RegExp, methods: Partial<Record<ApiMethod, RouteHandler>>): Route {
   const refuse: RouteHandler = async ({ request }) => {
-    throw new UnsupportedOperation(`${request.method} is not supported on ${JSON.stringify(redactTokenInPath(request.path))}`);
+    throw new UnsupportedOperation(
+      `${request.method} is not supported on ${JSON.stringify(redactTokenInPath(request.path))}`,
+    );
   };
   const taken = withPutAsPost({ pattern, methods }).methods;
   const every: readonly ApiMethod[] = ['GET', 'HEAD', 'LIST', 'SCAN', 'DELETE', 'PATCH', 'POST', 'PUT'];
@@ -56,10 +59,15 @@ function tokenInPath(pattern: RegExp, methods: Partial<Record<ApiMethod, RouteHa
 }
 
 /** The token an older form names: the body's, else the one in the path, which earns a warning. */
-function namedToken<T extends z.ZodObject>(schema: T, context: RouteContext): { input: z.infer<T>; token: string; warnings: string[] } {
+function namedToken<T extends z.ZodObject>(
+  schema: T,
+  context: RouteContext,
+): { input: z.infer<T>; token: string; warnings: string[] } {
   const input = fields(schema, context.request.body);
   const given = (input as { token?: string }).token;
-  return given === undefined ? { input, token: context.params.token!, warnings: [IN_PATH_WARNING] } : { input, token: given, warnings: [] };
+  return given === undefined
+    ? { input, token: context.params.token!, warnings: [IN_PATH_WARNING] }
+    : { input, token: given, warnings: [] };
 }
 
 export interface TokenServices {
@@ -78,23 +86,34 @@ export function tokenRoutes({ tokens, auth, clock, policies }: TokenServices): R
 
   const createSchema = createFields();
   const createKnown = new Set(Object.keys(createSchema.shape));
-  const create = (orphan: boolean) => async (context: RouteContext): Promise<ApiResult> => {
-    const parent = caller(context);
-    const input = fields(createSchema, context.request.body);
-    if (input.id !== undefined) throw new InvalidRequest('invalid value for field "id": the server makes every token itself; leave "id" out');
-    const sudo = (await policies.aclFor(parent.policies)).allows('sudo', context.request.path);
-    const plan = planToken(input, { parent, orphan, sudo, ttlFor: (wanted) => tokens.ttlFor(wanted) });
-    const { token, record } = await tokens.mint(plan.fields, plan.ttl, { creator: parent, child: plan.child });
-    const warnings = [...ignoredFieldsWarning(context.request.body, createKnown), ...plan.warnings];
-    // The store ends a child with its parent.
-    if (record.creationTtl < plan.ttl) {
-      warnings.push(`TTL of ${formatDuration(plan.ttl)} runs past the parent token's expiry: capped at ${formatDuration(record.creationTtl)}, when the parent expires`);
-    }
-    return { status: 200, body: envelope(context.requestId, { warnings, auth: authView(record, token, now()) }) };
-  };
+  const create =
+    (orphan: boolean) =>
+    async (context: RouteContext): Promise<ApiResult> => {
+      const parent = caller(context);
+      const input = fields(createSchema, context.request.body);
+      if (input.id !== undefined)
+        throw new InvalidRequest('invalid value for field "id": the server makes every token itself; leave "id" out');
+      const sudo = (await policies.aclFor(parent.policies)).allows('sudo', context.request.path);
+      const plan = planToken(input, { parent, orphan, sudo, ttlFor: (wanted) => tokens.ttlFor(wanted) });
+      const { token, record } = await tokens.mint(plan.fields, plan.ttl, { creator: parent, child: plan.child });
+      const warnings = [...ignoredFieldsWarning(context.request.body, createKnown), ...plan.warnings];
+      // The store ends a child with its parent.
+      if (record.creationTtl < plan.ttl) {
+        warnings.push(
+          `TTL of ${formatDuration(plan.ttl)} runs past the parent token's expiry: capped at ${formatDuration(record.creationTtl)}, when the parent expires`,
+        );
+      }
+      return { status: 200, body: envelope(context.requestId, { warnings, auth: authView(record, token, now()) }) };
+    };
 
   /** Renews through AuthMethod.renew() for a token minted from a login, by the token's own rules otherwise. */
-  const renew = async (record: TokenRecord, token: string, increment: number, requestId: string, notes: string[] = []): Promise<ApiResult> => {
+  const renew = async (
+    record: TokenRecord,
+    token: string,
+    increment: number,
+    requestId: string,
+    notes: string[] = [],
+  ): Promise<ApiResult> => {
     // Before asking the auth method: a token that cannot be renewed costs no cloud call.
     if (!record.renewable) throw new InvalidRequest('lease is not renewable');
     let changes: Partial<TokenRecord> = {};
@@ -103,12 +122,16 @@ export function tokenRoutes({ tokens, auth, clock, policies }: TokenServices): R
       const response = await auth.renew(record.grant);
       if (response.status !== 200) return engineResult(requestId, response);
       // The renewed grant carries the role's current TTLs; without one the issued grant's apply.
-      const renewed = response.body && 'auth' in response.body && response.body.auth ? response.body.auth : record.grant;
+      const renewed =
+        response.body && 'auth' in response.body && response.body.auth ? response.body.auth : record.grant;
       wanted = { increment, ttl: renewed.ttl, period: renewed.period, maxTtl: renewed.max_ttl };
       changes = { grant: renewed, period: renewed.period };
     }
     const { record: extended, warnings } = await tokens.renew(record, wanted, changes);
-    return { status: 200, body: envelope(requestId, { warnings: [...notes, ...warnings], auth: authView(extended, token, now()) }) };
+    return {
+      status: 200,
+      body: envelope(requestId, { warnings: [...notes, ...warnings], auth: authView(extended, token, now()) }),
+    };
   };
 
   const target = async (token: string): Promise<TokenRecord> => {
@@ -154,14 +177,20 @@ export function tokenRoutes({ tokens, auth, clock, policies }: TokenServices): R
     {
       pattern: /^auth\/token\/lookup-accessor$/,
       methods: {
-        POST: async ({ request, requestId }) => ok(requestId, lookupView(await byAccessor(fields(accessorSchema, request.body).accessor), '', now())),
+        POST: async ({ request, requestId }) =>
+          ok(requestId, lookupView(await byAccessor(fields(accessorSchema, request.body).accessor), '', now())),
       },
     },
     {
       pattern: /^auth\/token\/renew-self$/,
       methods: {
         POST: async (context) =>
-          renew(caller(context), context.request.token ?? '', fields(incrementSchema, context.request.body).increment ?? 0, context.requestId),
+          renew(
+            caller(context),
+            context.request.token ?? '',
+            fields(incrementSchema, context.request.body).increment ?? 0,
+            context.requestId,
+          ),
       },
     },
     {

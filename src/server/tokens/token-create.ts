@@ -26,7 +26,10 @@ export interface CreateContext {
   /** Whether the parent holds `sudo` on the path it called. */
   sudo: boolean;
   /** The store's TTL rules (system default and maximum). */
-  ttlFor: (wanted: { ttl: number; period: number; maxTtl: number; explicitMaxTtl: number }) => { ttl: number; warnings: string[] };
+  ttlFor: (wanted: { ttl: number; period: number; maxTtl: number; explicitMaxTtl: number }) => {
+    ttl: number;
+    warnings: string[];
+  };
 }
 
 export interface TokenPlan {
@@ -49,7 +52,12 @@ function sanitised(names: readonly string[]): string[] {
  * subset of the parent's (`default` included: asking for it without holding it fails), plus `default` if the parent
  * holds it. Asked with sudo: any, plus `default`. `no_default_policy` takes `default` out in every case.
  */
-function childPolicies(asked: readonly string[] | undefined, parent: TokenRecord, sudo: boolean, noDefault: boolean): string[] {
+function childPolicies(
+  asked: readonly string[] | undefined,
+  parent: TokenRecord,
+  sudo: boolean,
+  noDefault: boolean,
+): string[] {
   const held = new Set(sanitised(parent.policies));
   let policies: string[];
   let addDefault = false;
@@ -57,13 +65,15 @@ function childPolicies(asked: readonly string[] | undefined, parent: TokenRecord
     policies = [...held];
   } else {
     policies = sanitised(asked);
-    if (!sudo && !policies.every((name) => held.has(name))) throw new InvalidRequest('child policies must be subset of parent');
+    if (!sudo && !policies.every((name) => held.has(name)))
+      throw new InvalidRequest('child policies must be subset of parent');
     addDefault = !noDefault && (sudo || held.has(DEFAULT_POLICY_NAME));
   }
   if (addDefault && !policies.includes(ROOT_POLICY_NAME)) policies = sanitised([...policies, DEFAULT_POLICY_NAME]);
   if (noDefault) policies = policies.filter((name) => name !== DEFAULT_POLICY_NAME);
   // Sudo lets a token grant policies it lacks, but never root: that would make it root.
-  if (policies.includes(ROOT_POLICY_NAME) && !held.has(ROOT_POLICY_NAME)) throw new InvalidRequest('root tokens may not be created without parent token being root');
+  if (policies.includes(ROOT_POLICY_NAME) && !held.has(ROOT_POLICY_NAME))
+    throw new InvalidRequest('root tokens may not be created without parent token being root');
   return policies;
 }
 
@@ -74,7 +84,8 @@ function displayNameOf(name: string | undefined): string {
 
 export function planToken(input: CreateRequest, { parent, orphan, sudo, ttlFor }: CreateContext): TokenPlan {
   // On its last use the caller's entry reads 0 uses left, which would pass for unlimited: it is marked used up.
-  if (parent.numUses > 0 || parent.usedUp) throw new InvalidRequest('restricted use token cannot generate child tokens');
+  if (parent.numUses > 0 || parent.usedUp)
+    throw new InvalidRequest('restricted use token cannot generate child tokens');
   const policies = childPolicies(input.policies, parent, sudo, input.no_default_policy === true);
   if (input.no_parent && !sudo) throw new InvalidRequest('root or sudo privileges required to create orphan token');
   const period = input.period ?? 0;
@@ -83,9 +94,13 @@ export function planToken(input: CreateRequest, { parent, orphan, sudo, ttlFor }
   const asked = input.ttl ?? input.lease ?? 0;
   const explicitMaxTtl = input.explicit_max_ttl ?? 0;
   // Only a root token asked for without any lifetime never expires; explicit_max_ttl still bounds a root token.
-  const lifetime = period > 0 || asked > 0 || !policies.includes(ROOT_POLICY_NAME) ? ttlFor({ ttl: asked, period, maxTtl: 0, explicitMaxTtl }) : { ttl: explicitMaxTtl, warnings: [] };
+  const lifetime =
+    period > 0 || asked > 0 || !policies.includes(ROOT_POLICY_NAME)
+      ? ttlFor({ ttl: asked, period, maxTtl: 0, explicitMaxTtl })
+      : { ttl: explicitMaxTtl, warnings: [] };
   const forever = lifetime.ttl === 0;
-  if (forever && parent.expiresAt !== 0) throw new InvalidRequest('expiring root tokens cannot create non-expiring root tokens');
+  if (forever && parent.expiresAt !== 0)
+    throw new InvalidRequest('expiring root tokens cannot create non-expiring root tokens');
   return {
     child,
     ...lifetime,

@@ -42,7 +42,8 @@ export class TokenLedger {
    * and made again starts afresh). None for a token root creates, and for the root token: root is never refused.
    */
   scopeOf(fields: Pick<TokenRecord, 'path' | 'grant'>, creator: TokenRecord | undefined): string | undefined {
-    if (creator) return creator.policies.includes(ROOT_POLICY_NAME) ? undefined : (creator.quota ?? TOKEN_SCOPE + creator.id);
+    if (creator)
+      return creator.policies.includes(ROOT_POLICY_NAME) ? undefined : (creator.quota ?? TOKEN_SCOPE + creator.id);
     if (!fields.grant) return undefined;
     return ROLE_SCOPE + this.hash('role', `${fields.path}\n${String(fields.grant.internal_data.role_id)}`);
   }
@@ -59,22 +60,35 @@ export class TokenLedger {
     const limit = roles ? this.limits.maxTokensPerRole : this.limits.maxTokensPerParent;
     if (count >= limit) {
       const what = roles ? 'the tokens of one login role' : 'the tokens made below one token root created';
-      throw new QuotaExceeded(`token limit reached: ${what} may number at most ${limit} (${roles ? 'maxTokensPerRole' : 'maxTokensPerParent'})`);
+      throw new QuotaExceeded(
+        `token limit reached: ${what} may number at most ${limit} (${roles ? 'maxTokensPerRole' : 'maxTokensPerParent'})`,
+      );
     }
     return { count: count + 1 };
   }
 
   /** Stores a new token's documents (its record last) and counts it in `scope`, when it is counted. */
-  async create(documents: ReadonlyArray<readonly [key: string, value: unknown]>, scope: string | undefined): Promise<void> {
+  async create(
+    documents: ReadonlyArray<readonly [key: string, value: unknown]>,
+    scope: string | undefined,
+  ): Promise<void> {
     if (!this.store.canCommit) {
-      if (scope !== undefined) await this.store.update<unknown>(countKey(scope), (current) => this.#incremented(scope, current === undefined ? 0 : countIn(current, countKey(scope))));
+      if (scope !== undefined)
+        await this.store.update<unknown>(countKey(scope), (current) =>
+          this.#incremented(scope, current === undefined ? 0 : countIn(current, countKey(scope))),
+        );
       for (const [key, value] of documents) await this.store.put(key, value);
       return;
     }
     const puts = documents.map(([key, value]): StorageOperation => ({ type: 'put', key, value: encodeJson(value) }));
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const counted = scope === undefined ? [] : [await this.#counted(scope)];
-      const counts = counted.map(({ key, raw, count }): StorageOperation => ({ type: 'put', key, value: encodeJson(this.#incremented(scope!, count)), expected: raw ?? null }));
+      const counts = counted.map(({ key, raw, count }): StorageOperation => ({
+        type: 'put',
+        key,
+        value: encodeJson(this.#incremented(scope!, count)),
+        expected: raw ?? null,
+      }));
       if (await this.store.commit([...counts, ...puts])) return;
     }
     throw new InternalError('too many concurrent token creations in one quota scope');
@@ -89,15 +103,25 @@ export class TokenLedger {
       if (!(await this.store.deleteIfUnchanged(key, raw))) return false;
       for (const index of indexes) await this.store.delete(index);
       if (scope !== undefined) {
-        await this.store.update<unknown>(countKey(scope), (current) => (current === undefined ? unchanged : decremented(countIn(current, countKey(scope)))));
+        await this.store.update<unknown>(countKey(scope), (current) =>
+          current === undefined ? unchanged : decremented(countIn(current, countKey(scope))),
+        );
       }
       return true;
     }
-    const operations: StorageOperation[] = [{ type: 'delete', key, expected: raw }, ...indexes.map((index): StorageOperation => ({ type: 'delete', key: index }))];
+    const operations: StorageOperation[] = [
+      { type: 'delete', key, expected: raw },
+      ...indexes.map((index): StorageOperation => ({ type: 'delete', key: index })),
+    ];
     if (scope !== undefined) {
       const { key: countKey, raw: countRaw, count } = await this.#counted(scope);
       const next = decremented(count);
-      if (countRaw !== undefined) operations.push(next === undefined ? { type: 'delete', key: countKey, expected: countRaw } : { type: 'put', key: countKey, value: encodeJson(next), expected: countRaw });
+      if (countRaw !== undefined)
+        operations.push(
+          next === undefined
+            ? { type: 'delete', key: countKey, expected: countRaw }
+            : { type: 'put', key: countKey, value: encodeJson(next), expected: countRaw },
+        );
     }
     return this.store.commit(operations);
   }
@@ -110,6 +134,7 @@ const decremented = (count: number): { count: number } | undefined => (count > 1
 
 function countIn(document: unknown, key: string): number {
   const count = (document as { count?: unknown } | null)?.count;
-  if (!Number.isSafeInteger(count) || (count as number) < 0) throw new CorruptDocument(`stored token count ${JSON.stringify(key)} is corrupt`);
+  if (!Number.isSafeInteger(count) || (count as number) < 0)
+    throw new CorruptDocument(`stored token count ${JSON.stringify(key)} is corrupt`);
   return count as number;
 }

@@ -66,7 +66,10 @@ export const tokenRecordSchema = z.object({
 export type TokenRecord = z.infer<typeof tokenRecordSchema> & { grant?: AuthGrant };
 
 /** What whoever mints a token decides; the store sets the rest (identity, times, place in the tree and the quotas). */
-export type NewTokenFields = Omit<TokenRecord, 'id' | 'accessor' | 'issuedAt' | 'creationTtl' | 'expiresAt' | 'parent' | 'depth' | 'quota'>;
+export type NewTokenFields = Omit<
+  TokenRecord,
+  'id' | 'accessor' | 'issuedAt' | 'creationTtl' | 'expiresAt' | 'parent' | 'depth' | 'quota'
+>;
 
 export function parseTokenRecord(value: unknown, key: string): TokenRecord {
   const parsed = tokenRecordSchema.safeParse(value);

@@ -71,7 +71,11 @@ export class RootToken {
 
   /** Records that a root token exists; answers whether this call was the first to. */
   async #made(): Promise<boolean> {
-    return (await this.store.update(ROOT_MADE, (current) => (current === undefined ? { at: this.clock.now().getTime() } : unchanged))).written;
+    return (
+      await this.store.update(ROOT_MADE, (current) =>
+        current === undefined ? { at: this.clock.now().getTime() } : unchanged,
+      )
+    ).written;
   }
 
   /**

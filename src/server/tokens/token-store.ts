@@ -53,7 +53,8 @@ export class TokenStore {
     private readonly limits: TokenLimits,
   ) {
     for (const name of ['maxTokens', 'maxTokensPerParent', 'maxTokensPerRole'] as const) {
-      if (!(Number.isSafeInteger(limits[name]) && limits[name] > 0)) throw new TypeError(`${name} must be a positive integer, got ${String(limits[name])}`);
+      if (!(Number.isSafeInteger(limits[name]) && limits[name] > 0))
+        throw new TypeError(`${name} must be a positive integer, got ${String(limits[name])}`);
     }
     this.#ledger = new TokenLedger(store, limits, (kind, value) => this.#hash(kind, value));
     this.#root = new RootToken(store, clock, {
@@ -61,7 +62,9 @@ export class TokenStore {
       create: (token) => this.#create(token ?? newToken(), rootFields(), 0),
       setRetired: async (id, retired) => {
         const key = ID_PREFIX + id;
-        await this.store.update<unknown>(key, (current) => (current === undefined ? unchanged : { ...parseTokenRecord(current, key), retired }));
+        await this.store.update<unknown>(key, (current) =>
+          current === undefined ? unchanged : { ...parseTokenRecord(current, key), retired },
+        );
       },
       revoke: (record) => this.revoke(record),
     });
@@ -110,14 +113,20 @@ export class TokenStore {
    * The indexes go before the record, in one atomic commit where the storage has them: a crash leaves at worst an index
    * entry pointing nowhere.
    */
-  async #create(token: string, fields: NewTokenFields, ttl: number, creation?: Creation): Promise<{ token: string; record: TokenRecord }> {
+  async #create(
+    token: string,
+    fields: NewTokenFields,
+    ttl: number,
+    creation?: Creation,
+  ): Promise<{ token: string; record: TokenRecord }> {
     const scope = this.#ledger.scopeOf(fields, creation?.creator);
     if (scope !== undefined && this.#live >= this.limits.maxTokens) {
       throw new QuotaExceeded(`token limit reached: this server keeps at most ${this.limits.maxTokens} live tokens`);
     }
     const parent = creation?.child ? creation.creator : undefined;
     const depth = parent ? (parent.depth ?? 0) + 1 : 0;
-    if (depth > MAX_CHAIN) throw new InvalidRequest(`token chain too deep: a token may have at most ${MAX_CHAIN} ancestors`);
+    if (depth > MAX_CHAIN)
+      throw new InvalidRequest(`token chain too deep: a token may have at most ${MAX_CHAIN} ancestors`);
     const issuedAt = this.#now();
     const asked = ttl === 0 ? 0 : issuedAt + ttl * 1000;
     const limit = parent?.expiresAt ?? 0;
@@ -132,7 +141,9 @@ export class TokenStore {
       ...(parent ? { parent: parent.id, depth } : {}),
       quota: scope,
     };
-    const indexes: Array<readonly [string, unknown]> = [[ACCESSOR_PREFIX + this.#hash('accessor', record.accessor), { id: record.id }]];
+    const indexes: Array<readonly [string, unknown]> = [
+      [ACCESSOR_PREFIX + this.#hash('accessor', record.accessor), { id: record.id }],
+    ];
     if (parent) indexes.push([`${CHILD_PREFIX}${parent.id}/${record.id}`, {}]);
     await this.#ledger.create([...indexes, [ID_PREFIX + record.id, record]], scope);
     this.#live += 1;
@@ -140,9 +151,15 @@ export class TokenStore {
   }
 
   /** The TTL a new token gets, Vault's way, with the warnings of any capping. */
-  ttlFor(wanted: { ttl: number; period: number; maxTtl: number; explicitMaxTtl: number }): { ttl: number; warnings: string[] } {
+  ttlFor(wanted: { ttl: number; period: number; maxTtl: number; explicitMaxTtl: number }): {
+    ttl: number;
+    warnings: string[];
+  } {
     const now = this.#now();
-    return calculateTtl({ increment: 0, ...wanted }, { issuedAt: now, now, defaultTtl: this.limits.defaultTtl, systemMaxTtl: this.limits.systemMaxTtl });
+    return calculateTtl(
+      { increment: 0, ...wanted },
+      { issuedAt: now, now, defaultTtl: this.limits.defaultTtl, systemMaxTtl: this.limits.systemMaxTtl },
+    );
   }
 
   /**
@@ -198,7 +215,11 @@ export class TokenStore {
    * Extends a token by `ttl` (or its period), never past its maximum; answers the stored entry and any warnings. The
    * caller has checked that it is renewable.
    */
-  async renew(record: TokenRecord, wanted: { increment: number; ttl: number; period: number; maxTtl: number }, changes: Partial<TokenRecord> = {}) {
+  async renew(
+    record: TokenRecord,
+    wanted: { increment: number; ttl: number; period: number; maxTtl: number },
+    changes: Partial<TokenRecord> = {},
+  ) {
     const now = this.#now();
     const { ttl, warnings } = calculateTtl(
       { ...wanted, explicitMaxTtl: record.explicitMaxTtl },
@@ -206,7 +227,9 @@ export class TokenStore {
     );
     const key = ID_PREFIX + record.id;
     const { next } = await this.store.update<unknown>(key, (current) =>
-      current === undefined ? unchanged : { ...parseTokenRecord(current, key), ...changes, expiresAt: now + ttl * 1000 },
+      current === undefined
+        ? unchanged
+        : { ...parseTokenRecord(current, key), ...changes, expiresAt: now + ttl * 1000 },
     );
     if (next === undefined) throw new InvalidRequest('token was revoked');
     return { record: parseTokenRecord(next, key), warnings };
@@ -223,14 +246,17 @@ export class TokenStore {
    * revoked parent.
    */
   async revoke(record: Pick<TokenRecord, 'id'>): Promise<number> {
-    const pending: Array<{ id: string; link: string[]; expanded: boolean }> = [{ id: record.id, link: [], expanded: false }];
+    const pending: Array<{ id: string; link: string[]; expanded: boolean }> = [
+      { id: record.id, link: [], expanded: false },
+    ];
     let removed = 0;
     while (pending.length > 0) {
       const top = pending[pending.length - 1]!;
       if (!top.expanded) {
         top.expanded = true;
         // Child links are leaves named by the child's id: the folder holds no sub-folder.
-        for (const child of await this.store.list(`${CHILD_PREFIX}${top.id}/`)) pending.push({ id: child, link: [`${CHILD_PREFIX}${top.id}/${child}`], expanded: false });
+        for (const child of await this.store.list(`${CHILD_PREFIX}${top.id}/`))
+          pending.push({ id: child, link: [`${CHILD_PREFIX}${top.id}/${child}`], expanded: false });
         continue;
       }
       pending.pop();
@@ -281,7 +307,8 @@ export class TokenStore {
     }
     let revoked = 0;
     for (const record of records.values()) {
-      if (record && (this.#expired(record) || record.usedUp || (await this.#parentGone(record, records)))) revoked += await this.revoke(record);
+      if (record && (this.#expired(record) || record.usedUp || (await this.#parentGone(record, records))))
+        revoked += await this.revoke(record);
     }
     this.#live = records.size - revoked;
     return revoked;

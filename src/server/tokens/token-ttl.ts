@@ -38,7 +38,9 @@ export function calculateTtl(wanted: WantedTtl, context: TtlContext): { ttl: num
   if (period > 0) {
     let result = period;
     if (result > max) {
-      warnings.push(`period of ${formatDuration(period)} exceeded the effective max_ttl of ${formatDuration(max)}; period value is capped accordingly`);
+      warnings.push(
+        `period of ${formatDuration(period)} exceeded the effective max_ttl of ${formatDuration(max)}; period value is capped accordingly`,
+      );
       result = max;
     }
     if (explicitMaxTtl > 0) result = Math.min(result, explicitMaxTtl - elapsed);
@@ -50,7 +52,9 @@ export function calculateTtl(wanted: WantedTtl, context: TtlContext): { ttl: num
   const left = max - elapsed;
   if (left <= 0) throw new InvalidRequest('past the max TTL, cannot renew');
   if (result > left) {
-    warnings.push(`TTL of ${formatDuration(result)} exceeded the effective max_ttl of ${formatDuration(left)}; TTL value is capped accordingly`);
+    warnings.push(
+      `TTL of ${formatDuration(result)} exceeded the effective max_ttl of ${formatDuration(left)}; TTL value is capped accordingly`,
+    );
     result = left;
   }
   return { ttl: result, warnings };

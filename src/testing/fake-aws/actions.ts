@@ -1,5 +1,13 @@
 /** The EC2, IAM and STS actions the fake endpoint answers, over the in-memory state. */
-import { callerOf, FakeAwsError, randomId, type FakeAwsState, type FakeKey, type FakeRole, type FakeUser } from './state.js';
+import {
+  callerOf,
+  FakeAwsError,
+  randomId,
+  type FakeAwsState,
+  type FakeKey,
+  type FakeRole,
+  type FakeUser,
+} from './state.js';
 import { tag, wrap, type FakeService } from './xml.js';
 
 export interface ActionContext {
@@ -23,7 +31,8 @@ function required(context: Pick<ActionContext, 'params'>, name: string): string 
 function describeInstances(context: ActionContext): string {
   const requested = [...context.params].filter(([name]) => /^InstanceId\.\d+$/.test(name)).map(([, id]) => id);
   for (const id of requested) {
-    if (!/^i-[0-9a-f]{8,17}$/.test(id)) throw new FakeAwsError(400, 'InvalidInstanceID.Malformed', `Invalid id: "${id}"`);
+    if (!/^i-[0-9a-f]{8,17}$/.test(id))
+      throw new FakeAwsError(400, 'InvalidInstanceID.Malformed', `Invalid id: "${id}"`);
   }
   const visible = [...context.state.instances.values()].filter(
     (instance) => instance.accountId === accountOf(context) && instance.region === context.region,
@@ -34,7 +43,9 @@ function describeInstances(context: ActionContext): string {
   }
   const chosen = requested.length > 0 ? visible.filter((instance) => requested.includes(instance.instanceId)) : visible;
   const reservations = chosen.map((instance) => {
-    const tags = Object.entries(instance.tags).map(([key, value]) => wrap('item', tag('key', key) + tag('value', value)));
+    const tags = Object.entries(instance.tags).map(([key, value]) =>
+      wrap('item', tag('key', key) + tag('value', value)),
+    );
     const profile = instance.iamInstanceProfileArn
       ? wrap('iamInstanceProfile', tag('arn', instance.iamInstanceProfileArn) + tag('id', randomId('AIPA')))
       : '';
@@ -46,7 +57,8 @@ function describeInstances(context: ActionContext): string {
       tag('vpcId', instance.vpcId) +
       profile +
       wrap('tagSet', tags.join(''));
-    const reservation = tag('reservationId', randomId('r-', 8).toLowerCase()) + tag('ownerId', instance.accountId) + '<groupSet/>';
+    const reservation =
+      tag('reservationId', randomId('r-', 8).toLowerCase()) + tag('ownerId', instance.accountId) + '<groupSet/>';
     return wrap('item', reservation + wrap('instancesSet', wrap('item', description)));
   });
   return wrap('reservationSet', reservations.join(''));
@@ -73,7 +85,10 @@ const ec2Actions: Record<string, Action> = { DescribeInstances: describeInstance
 const iamActions: Record<string, Action> = {
   GetUser(context) {
     const user = userNamed(context, context.params.get('UserName'));
-    return wrap('User', tag('Path', user.path) + tag('UserName', user.userName) + tag('UserId', user.userId) + tag('Arn', user.arn));
+    return wrap(
+      'User',
+      tag('Path', user.path) + tag('UserName', user.userName) + tag('UserId', user.userId) + tag('Arn', user.arn),
+    );
   },
   GetRole(context) {
     const name = required(context, 'RoleName');
@@ -88,13 +103,18 @@ const iamActions: Record<string, Action> = {
     if (!profile) throw new FakeAwsError(404, 'NoSuchEntity', `Instance Profile ${name} cannot be found.`);
     const roles = profile.roleNames.flatMap((roleName) => context.state.roles.get(`${account}/${roleName}`) ?? []);
     const members = roles.map((role) => wrap('member', roleXml(role))).join('');
-    return wrap('InstanceProfile', tag('InstanceProfileName', profile.name) + tag('Arn', profile.arn) + wrap('Roles', members));
+    return wrap(
+      'InstanceProfile',
+      tag('InstanceProfileName', profile.name) + tag('Arn', profile.arn) + wrap('Roles', members),
+    );
   },
   ListAccessKeys(context) {
     const user = userNamed(context, context.params.get('UserName'));
-    const members = context.state.accessKeysOf(user).map((key) =>
-      wrap('member', tag('UserName', user.userName) + tag('AccessKeyId', key.accessKeyId) + tag('Status', 'Active')),
-    );
+    const members = context.state
+      .accessKeysOf(user)
+      .map((key) =>
+        wrap('member', tag('UserName', user.userName) + tag('AccessKeyId', key.accessKeyId) + tag('Status', 'Active')),
+      );
     return tag('UserName', user.userName) + wrap('AccessKeyMetadata', members.join('')) + tag('IsTruncated', 'false');
   },
   CreateAccessKey(context) {
@@ -124,8 +144,13 @@ const stsActions: Record<string, Action> = {
     const sessionName = required(context, 'RoleSessionName');
     const role = [...context.state.roles.values()].find((candidate) => candidate.arn === roleArn);
     const denied = () =>
-      new FakeAwsError(403, 'AccessDenied', `User: ${callerOf(context.caller.owner).arn} is not authorized to perform: sts:AssumeRole on resource: ${roleArn}`);
-    if (!role || (role.externalId !== undefined && context.params.get('ExternalId') !== role.externalId)) throw denied();
+      new FakeAwsError(
+        403,
+        'AccessDenied',
+        `User: ${callerOf(context.caller.owner).arn} is not authorized to perform: sts:AssumeRole on resource: ${roleArn}`,
+      );
+    if (!role || (role.externalId !== undefined && context.params.get('ExternalId') !== role.externalId))
+      throw denied();
     return assumedRoleXml(context, role, sessionName);
   },
 };
@@ -146,14 +171,26 @@ export const unsignedActions: Record<string, (context: Omit<ActionContext, 'call
 
 function assumedRoleXml(context: Omit<ActionContext, 'caller'>, role: FakeRole, sessionName: string): string {
   const durationSeconds = Number(context.params.get('DurationSeconds') ?? '3600');
-  const issued = context.state.issueSessionCredentials({ accountId: role.accountId, roleName: role.roleName, sessionName, durationSeconds });
+  const issued = context.state.issueSessionCredentials({
+    accountId: role.accountId,
+    roleName: role.roleName,
+    sessionName,
+    durationSeconds,
+  });
   const credentials =
     tag('AccessKeyId', issued.accessKeyId) +
     tag('SecretAccessKey', issued.secretAccessKey) +
     tag('SessionToken', issued.sessionToken) +
     tag('Expiration', issued.expiration.toISOString());
   const assumed = callerOf({ kind: 'session', role, sessionName });
-  return wrap('Credentials', credentials) + wrap('AssumedRoleUser', tag('AssumedRoleId', assumed.userId) + tag('Arn', assumed.arn));
+  return (
+    wrap('Credentials', credentials) +
+    wrap('AssumedRoleUser', tag('AssumedRoleId', assumed.userId) + tag('Arn', assumed.arn))
+  );
 }
 
-export const actionsOf: Record<FakeService, Record<string, Action>> = { ec2: ec2Actions, iam: iamActions, sts: stsActions };
+export const actionsOf: Record<FakeService, Record<string, Action>> = {
+  ec2: ec2Actions,
+  iam: iamActions,
+  sts: stsActions,
+};

@@ -37,7 +37,8 @@ export class FakeContainerCredentials {
       request.resume();
       const status = endpoint.statusOf(request.method, request.headers.authorization);
       endpoint.requests.push({ path: request.url ?? '/', status });
-      if (status !== 200) return void response.writeHead(status, { 'Content-Type': 'application/json' }).end('{"message":"refused"}');
+      if (status !== 200)
+        return void response.writeHead(status, { 'Content-Type': 'application/json' }).end('{"message":"refused"}');
       const issued = options.credentials();
       const body = {
         AccessKeyId: issued.accessKeyId,

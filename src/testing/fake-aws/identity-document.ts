@@ -120,7 +120,11 @@ export class IdentityDocumentSigner {
       subjectPublicKeyInfo: AsnConvert.parse(publicKey.export({ type: 'spki', format: 'der' }), SubjectPublicKeyInfo),
     });
     const signatureValue = sign('sha256', Buffer.from(AsnConvert.serialize(tbsCertificate)), privateKey);
-    const certificate = new Certificate({ tbsCertificate, signatureAlgorithm: algorithm, signatureValue: toArrayBuffer(signatureValue) });
+    const certificate = new Certificate({
+      tbsCertificate,
+      signatureAlgorithm: algorithm,
+      signatureValue: toArrayBuffer(signatureValue),
+    });
     const der = Buffer.from(AsnConvert.serialize(certificate)).toString('base64');
     const pem = `-----BEGIN CERTIFICATE-----\n${der.replace(/.{1,64}/g, '$&\n')}-----END CERTIFICATE-----\n`;
     return new IdentityDocumentSigner(pem, tbsCertificate, privateKey);
@@ -131,7 +135,9 @@ export class IdentityDocumentSigner {
    * PKCS#7 and with a detached signature, as the metadata service serves it.
    */
   sign(fields: IdentityDocumentFields): SignedIdentityDocument {
-    const pendingTime = (fields.pendingTime ?? new Date(Date.now() - 3_600_000)).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const pendingTime = (fields.pendingTime ?? new Date(Date.now() - 3_600_000))
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z');
     const document = JSON.stringify(
       {
         accountId: fields.accountId,
@@ -165,13 +171,24 @@ export class IdentityDocumentSigner {
       attribute(messageDigestOid, AsnConvert.serialize(new OctetString(createHash('sha256').update(content).digest()))),
     ];
     // The signature covers the attributes DER-encoded as a SET OF (tag 0x31), members in ascending byte order.
-    const encoded = signedAttrs.map((item) => Buffer.from(AsnConvert.serialize(item))).sort((a, b) => Buffer.compare(a, b));
-    const signedBytes = Buffer.concat([derHeader(0x31, encoded.reduce((sum, item) => sum + item.length, 0)), ...encoded]);
+    const encoded = signedAttrs
+      .map((item) => Buffer.from(AsnConvert.serialize(item)))
+      .sort((a, b) => Buffer.compare(a, b));
+    const signedBytes = Buffer.concat([
+      derHeader(
+        0x31,
+        encoded.reduce((sum, item) => sum + item.length, 0),
+      ),
+      ...encoded,
+    ]);
     const tbsCertificate = this.certificate;
     const signerInfo = new SignerInfo({
       version: CMSVersion.v1,
       sid: new SignerIdentifier({
-        issuerAndSerialNumber: new IssuerAndSerialNumber({ issuer: tbsCertificate.issuer, serialNumber: tbsCertificate.serialNumber }),
+        issuerAndSerialNumber: new IssuerAndSerialNumber({
+          issuer: tbsCertificate.issuer,
+          serialNumber: tbsCertificate.serialNumber,
+        }),
       }),
       digestAlgorithm,
       signatureAlgorithm: new SignatureAlgorithmIdentifier({ algorithm: sha256WithRsaOid, parameters: null }),

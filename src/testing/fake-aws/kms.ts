@@ -118,11 +118,16 @@ export class FakeKms {
 
   private encrypt(keyId: string | undefined, plaintext: unknown, context: Buffer): unknown {
     const id = this.resolve(keyId);
-    if (typeof plaintext !== 'string' || plaintext.length === 0) throw new KmsError(400, 'ValidationException', 'Plaintext is required');
+    if (typeof plaintext !== 'string' || plaintext.length === 0)
+      throw new KmsError(400, 'ValidationException', 'Plaintext is required');
     const nonce = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.keys.get(id)!, nonce);
     cipher.setAAD(context);
-    const sealed = Buffer.concat([cipher.update(Buffer.from(plaintext, 'base64')), cipher.final(), cipher.getAuthTag()]);
+    const sealed = Buffer.concat([
+      cipher.update(Buffer.from(plaintext, 'base64')),
+      cipher.final(),
+      cipher.getAuthTag(),
+    ]);
     const blob = Buffer.concat([Buffer.from([id.length]), Buffer.from(id), nonce, sealed]);
     return { CiphertextBlob: blob.toString('base64'), KeyId: `arn:aws:kms:${this.region}:${this.accountId}:key/${id}` };
   }
@@ -132,9 +137,14 @@ export class FakeKms {
     const idLength = blob[0] ?? 0;
     const id = blob.subarray(1, 1 + idLength).toString();
     const material = this.keys.get(id);
-    if (!material || blob.length < 1 + idLength + 28) throw new KmsError(400, 'InvalidCiphertextException', 'invalid ciphertext');
+    if (!material || blob.length < 1 + idLength + 28)
+      throw new KmsError(400, 'InvalidCiphertextException', 'invalid ciphertext');
     if (keyId !== undefined && this.resolve(keyId) !== id) {
-      throw new KmsError(400, 'IncorrectKeyException', 'The key ID in the request does not identify the key that encrypted the ciphertext');
+      throw new KmsError(
+        400,
+        'IncorrectKeyException',
+        'The key ID in the request does not identify the key that encrypted the ciphertext',
+      );
     }
     const nonce = blob.subarray(1 + idLength, 13 + idLength);
     const sealed = blob.subarray(13 + idLength);
@@ -143,7 +153,10 @@ export class FakeKms {
       decipher.setAAD(context);
       decipher.setAuthTag(sealed.subarray(sealed.length - 16));
       const plaintext = Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - 16)), decipher.final()]);
-      return { Plaintext: plaintext.toString('base64'), KeyId: `arn:aws:kms:${this.region}:${this.accountId}:key/${id}` };
+      return {
+        Plaintext: plaintext.toString('base64'),
+        KeyId: `arn:aws:kms:${this.region}:${this.accountId}:key/${id}`,
+      };
     } catch {
       throw new KmsError(400, 'InvalidCiphertextException', 'invalid ciphertext');
     }
@@ -155,23 +168,37 @@ export class FakeKms {
     if (!match) throw new KmsError(400, 'MissingAuthenticationTokenException', 'missing or malformed Authorization');
     const [, accessKeyId, date, region, service, signedHeaders, signature] = match as unknown as string[];
     const secret = this.options.credentials[accessKeyId as string];
-    if (secret === undefined) throw new KmsError(400, 'UnrecognizedClientException', 'The security token included in the request is invalid.');
+    if (secret === undefined)
+      throw new KmsError(400, 'UnrecognizedClientException', 'The security token included in the request is invalid.');
     const amzDate = String(request.headers['x-amz-date'] ?? '');
     const when = Date.parse(amzDate.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'));
     const now = (this.options.now ?? (() => new Date()))().getTime();
     if (!Number.isFinite(when) || Math.abs(now - when) > maxSkewMs || !amzDate.startsWith(date as string)) {
       throw new KmsError(400, 'InvalidSignatureException', 'Signature expired or dated in the future');
     }
-    if (service !== 'kms' || region !== this.region) throw new KmsError(400, 'InvalidSignatureException', 'wrong credential scope');
+    if (service !== 'kms' || region !== this.region)
+      throw new KmsError(400, 'InvalidSignatureException', 'wrong credential scope');
     const headers: Record<string, string> = {};
     for (const name of (signedHeaders as string).split(';')) headers[name] = String(request.headers[name] ?? '');
     const expected = aws4.sign(
-      { host: headers.host, path: request.url, method: request.method, service: 'kms', region, body: body.toString('utf8'), headers },
+      {
+        host: headers.host,
+        path: request.url,
+        method: request.method,
+        service: 'kms',
+        region,
+        body: body.toString('utf8'),
+        headers,
+      },
       { accessKeyId: accessKeyId as string, secretAccessKey: secret },
     );
     const computed = /Signature=([0-9a-f]{64})$/.exec(String(expected.headers?.Authorization ?? ''))?.[1] ?? '';
     if (computed.length !== 64 || !timingSafeEqual(Buffer.from(computed), Buffer.from(signature as string))) {
-      throw new KmsError(400, 'InvalidSignatureException', 'The request signature we calculated does not match the signature you provided.');
+      throw new KmsError(
+        400,
+        'InvalidSignatureException',
+        'The request signature we calculated does not match the signature you provided.',
+      );
     }
     return accessKeyId as string;
   }

@@ -85,9 +85,13 @@ export class FakeAws extends FakeAwsState {
    * fake issued.
    */
   readonly kms = new FakeKms({
-    credentials: new Proxy({}, {
-      get: (_, accessKeyId) => (typeof accessKeyId === 'string' ? this.keys.get(accessKeyId)?.secretAccessKey : undefined),
-    }),
+    credentials: new Proxy(
+      {},
+      {
+        get: (_, accessKeyId) =>
+          typeof accessKeyId === 'string' ? this.keys.get(accessKeyId)?.secretAccessKey : undefined,
+      },
+    ),
     now: () => this.clock.now(),
   });
 
@@ -127,7 +131,8 @@ export class FakeAws extends FakeAwsState {
 
   private async serve(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     // KMS speaks the JSON protocol, told apart by its target header; it checks its own signatures.
-    if (String(request.headers['x-amz-target'] ?? '').startsWith('TrentService.')) return this.kms.handle(request, response);
+    if (String(request.headers['x-amz-target'] ?? '').startsWith('TrentService.'))
+      return this.kms.handle(request, response);
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const received: ReceivedRequest = {
@@ -136,8 +141,16 @@ export class FakeAws extends FakeAwsState {
       rawHeaders: request.rawHeaders,
       body: Buffer.concat(chunks),
     };
-    const headers = Object.fromEntries([...headerMap(received.rawHeaders)].map(([name, values]) => [name, values.join(', ')]));
-    const entry: FakeAwsRequest = { method: received.method, path: received.target, host: headers.host ?? '', headers, status: 0 };
+    const headers = Object.fromEntries(
+      [...headerMap(received.rawHeaders)].map(([name, values]) => [name, values.join(', ')]),
+    );
+    const entry: FakeAwsRequest = {
+      method: received.method,
+      path: received.target,
+      host: headers.host ?? '',
+      headers,
+      status: 0,
+    };
     this.requests.push(entry);
     const scope = readScope(received);
     const service = scope && isService(scope.service) ? scope.service : undefined;
@@ -163,13 +176,19 @@ export class FakeAws extends FakeAwsState {
         const result = unsignedActions[action]!({ state: this, region: 'us-east-1', params });
         return this.reply(response, entry, 200, successXml('sts', action, result));
       }
-      if (!scope || !service) throw new FakeAwsError(403, 'MissingAuthenticationToken', 'Request is missing Authentication Token');
+      if (!scope || !service)
+        throw new FakeAwsError(403, 'MissingAuthenticationToken', 'Request is missing Authentication Token');
       this.authenticate(received, scope.accessKeyId, scope.sessionToken);
       if (service === 'iam' && !iamRegions.has(scope.region)) {
-        throw new FakeAwsError(403, 'SignatureDoesNotMatch', `Credential should be scoped to a valid region, not '${scope.region}'.`);
+        throw new FakeAwsError(
+          403,
+          'SignatureDoesNotMatch',
+          `Credential should be scoped to a valid region, not '${scope.region}'.`,
+        );
       }
       const handlers = actionsOf[service];
-      if (!Object.hasOwn(handlers, action)) throw new FakeAwsError(400, 'InvalidAction', `Could not find operation ${action}`);
+      if (!Object.hasOwn(handlers, action))
+        throw new FakeAwsError(400, 'InvalidAction', `Could not find operation ${action}`);
       this.throttle(service, scope.accessKeyId, scope.region, action);
       const caller = this.keys.get(scope.accessKeyId);
       const result = handlers[action]!({ state: this, caller: caller!, region: scope.region, params });
@@ -207,7 +226,13 @@ export class FakeAws extends FakeAwsState {
     if (!verdict.ok) throw new FakeAwsError(verdict.status, verdict.code, verdict.message);
   }
 
-  private reply(response: http.ServerResponse, entry: FakeAwsRequest, status: number, body: string, contentType = 'text/xml'): void {
+  private reply(
+    response: http.ServerResponse,
+    entry: FakeAwsRequest,
+    status: number,
+    body: string,
+    contentType = 'text/xml',
+  ): void {
     entry.status = status;
     response.writeHead(status, { 'Content-Type': contentType }).end(body);
   }

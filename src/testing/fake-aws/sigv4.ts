@@ -73,7 +73,12 @@ function canonicalQuery(search: string): string {
 
 function canonicalPath(path: string): string {
   const collapsed = path.replace(/\/{2,}/g, '/');
-  return collapsed.split('/').map((piece) => encode(decodeURIComponent(piece))).join('/') || '/';
+  return (
+    collapsed
+      .split('/')
+      .map((piece) => encode(decodeURIComponent(piece)))
+      .join('/') || '/'
+  );
 }
 
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
@@ -82,7 +87,8 @@ const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).u
 /** Checks the signature of `request` with `secret`; the caller has already matched the access key id. */
 export function verifySignature(request: ReceivedRequest, secret: string, now: Date): Verdict {
   const scope = readScope(request);
-  if (!scope) return { ok: false, status: 403, code: 'IncompleteSignature', message: 'Authorization header is malformed' };
+  if (!scope)
+    return { ok: false, status: 403, code: 'IncompleteSignature', message: 'Authorization header is malformed' };
   const headers = headerMap(request.rawHeaders);
   for (const required of ['host', 'x-amz-date']) {
     if (!scope.signedHeaders.includes(required)) {

@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../ports/clock.js';
 
 /** The AWS partitions the fake knows; a user's or role's partition is the one its ARN names. */
-export type FakePartition = 'aws' | 'aws-cn' | 'aws-us-gov' | 'aws-iso' | 'aws-iso-b' | 'aws-iso-e' | 'aws-iso-f' | 'aws-eusc';
+export type FakePartition =
+  'aws' | 'aws-cn' | 'aws-us-gov' | 'aws-iso' | 'aws-iso-b' | 'aws-iso-e' | 'aws-iso-f' | 'aws-eusc';
 
 /** An IAM user of the fake, as `createUser` made it. */
 export interface FakeUser {
@@ -129,7 +130,14 @@ export class FakeAwsState {
     const partition = input.partition ?? 'aws';
     const path = input.path ?? '/';
     const arn = `arn:${partition}:iam::${input.accountId}:user${path}${input.userName}`;
-    const user = { partition, accountId: input.accountId, userName: input.userName, path, arn, userId: randomId('AIDA') };
+    const user = {
+      partition,
+      accountId: input.accountId,
+      userName: input.userName,
+      path,
+      arn,
+      userId: randomId('AIDA'),
+    };
     this.users.set(`${input.accountId}/${input.userName}`, user);
     return user;
   }
@@ -164,7 +172,11 @@ export class FakeAwsState {
     if (this.accessKeysOf(user).length >= 2) {
       throw new FakeAwsError(409, 'LimitExceeded', 'Cannot exceed quota for AccessKeysPerUser: 2');
     }
-    const key = { accessKeyId: randomId('AKIA'), secretAccessKey: randomBytes(30).toString('base64'), owner: { kind: 'user' as const, user } };
+    const key = {
+      accessKeyId: randomId('AKIA'),
+      secretAccessKey: randomBytes(30).toString('base64'),
+      owner: { kind: 'user' as const, user },
+    };
     this.keys.set(key.accessKeyId, key);
     return { accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey };
   }
@@ -182,7 +194,8 @@ export class FakeAwsState {
     durationSeconds?: number;
   }): IssuedCredentials {
     const role = this.roles.get(`${input.accountId}/${input.roleName}`);
-    if (!role) throw new FakeAwsError(403, 'AccessDenied', `role ${input.roleName} does not exist in ${input.accountId}`);
+    if (!role)
+      throw new FakeAwsError(403, 'AccessDenied', `role ${input.roleName} does not exist in ${input.accountId}`);
     const expiration = new Date(this.clock.now().getTime() + (input.durationSeconds ?? 3600) * 1000);
     const key: FakeKey = {
       accessKeyId: randomId('ASIA'),
@@ -192,7 +205,12 @@ export class FakeAwsState {
       owner: { kind: 'session', role, sessionName: input.sessionName },
     };
     this.keys.set(key.accessKeyId, key);
-    return { accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey, sessionToken: key.sessionToken as string, expiration };
+    return {
+      accessKeyId: key.accessKeyId,
+      secretAccessKey: key.secretAccessKey,
+      sessionToken: key.sessionToken as string,
+      expiration,
+    };
   }
 
   /** A web identity token (as EKS projects into a pod) that AssumeRoleWithWebIdentity accepts for `roleArn`. */
@@ -203,7 +221,12 @@ export class FakeAwsState {
   }
 
   /** An instance profile holding the roles named (in the same account); `path` defaults to `/`. */
-  addInstanceProfile(input: { accountId: string; name: string; roleNames: string[]; path?: string }): FakeInstanceProfile {
+  addInstanceProfile(input: {
+    accountId: string;
+    name: string;
+    roleNames: string[];
+    path?: string;
+  }): FakeInstanceProfile {
     const arn = `arn:aws:iam::${input.accountId}:instance-profile${input.path ?? '/'}${input.name}`;
     const profile = { accountId: input.accountId, name: input.name, arn, roleNames: input.roleNames };
     this.instanceProfiles.set(`${input.accountId}/${input.name}`, profile);
@@ -211,7 +234,9 @@ export class FakeAwsState {
   }
 
   /** An EC2 instance; `state` defaults to `running`, `tags` to none. */
-  addInstance(input: Omit<FakeInstance, 'state' | 'tags'> & { state?: string; tags?: Record<string, string> }): FakeInstance {
+  addInstance(
+    input: Omit<FakeInstance, 'state' | 'tags'> & { state?: string; tags?: Record<string, string> },
+  ): FakeInstance {
     const instance = { ...input, state: input.state ?? 'running', tags: input.tags ?? {} };
     this.instances.set(input.instanceId, instance);
     return instance;

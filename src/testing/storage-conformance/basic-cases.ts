@@ -55,7 +55,11 @@ export const basicCases: ConformanceCase[] = [
       // Callers may reuse what get answers (EncryptedStorage writes a plaintext over it): it must be theirs alone.
       const answered = await storage.get('bin/mutable');
       answered?.fill(0);
-      checkBytes(await storage.get('bin/mutable'), encode('original'), 'a value answered by get, then changed by the caller');
+      checkBytes(
+        await storage.get('bin/mutable'),
+        encode('original'),
+        'a value answered by get, then changed by the caller',
+      );
     },
   },
   {
@@ -72,7 +76,17 @@ export const basicCases: ConformanceCase[] = [
   {
     name: 'unicode and punctuation in keys',
     async run(storage) {
-      const keys = ['ünï/cødé', '日本/語', 'emoji/😀🔑', 'quote/\'"`', 'percent/%_\\', 'pct/%_/a', 'pct/xy/b', 'space/a b', 'plus/a+b=c&d?e#f'];
+      const keys = [
+        'ünï/cødé',
+        '日本/語',
+        'emoji/😀🔑',
+        'quote/\'"`',
+        'percent/%_\\',
+        'pct/%_/a',
+        'pct/xy/b',
+        'space/a b',
+        'plus/a+b=c&d?e#f',
+      ];
       await putAll(storage, keys);
       for (const key of keys) checkBytes(await storage.get(key), encode(key), `get(${JSON.stringify(key)})`);
       checkEqual(await storage.list('emoji/'), ['😀🔑'], 'list of a folder with an emoji leaf');
@@ -84,7 +98,12 @@ export const basicCases: ConformanceCase[] = [
   {
     name: 'list answers direct children sorted by UTF-8 byte order, sub-folders once with a trailing slash',
     async run(storage) {
-      await putAll(storage, [...ORDERED_NAMES.map((name) => `order/${name}`), 'order/a/inner', 'order/a0', 'order/a/deep/er']);
+      await putAll(storage, [
+        ...ORDERED_NAMES.map((name) => `order/${name}`),
+        'order/a/inner',
+        'order/a0',
+        'order/a/deep/er',
+      ]);
       const expected = [...ORDERED_NAMES, 'a/', 'a0'].sort(compareKeys);
       checkEqual(expected.slice(0, 4), ['B', 'a', 'a-', 'a/'], 'the expected order itself');
       checkEqual(await storage.list('order/'), expected, 'list(order/)');
@@ -119,8 +138,13 @@ export const pagingCases: ConformanceCase[] = [
       await putAll(storage, [...ORDERED_NAMES.map((name) => `p/${name}`), 'p/a/1', 'p/a/2', 'p/a0', 'p/m/x/y']);
       const listed = await storage.list('p/');
       checkEqual(listed, [...names].sort(compareKeys), 'list(p/)');
-      for (const limit of [1, 2, 3, 5, 100]) checkEqual(await allPages(storage, 'p/', limit, false), listed, `pages of ${limit}`);
-      checkEqual(await storage.listPage!('p/', { after: 'a/', limit: 2 }), ['a0', 'm/'], 'after a sub-folder name skips its contents');
+      for (const limit of [1, 2, 3, 5, 100])
+        checkEqual(await allPages(storage, 'p/', limit, false), listed, `pages of ${limit}`);
+      checkEqual(
+        await storage.listPage!('p/', { after: 'a/', limit: 2 }),
+        ['a0', 'm/'],
+        'after a sub-folder name skips its contents',
+      );
       checkEqual(await storage.listPage!('p/', { after: 'a.', limit: 1 }), ['a/'], 'after a name that is not stored');
       checkEqual(await storage.listPage!('p/', { after: '😀', limit: 5 }), [], 'after the last name');
       checkEqual(await storage.listPage!('missing/', { limit: 5 }), [], 'a missing folder');
@@ -134,11 +158,24 @@ export const pagingCases: ConformanceCase[] = [
       const relative = ['a', 'a/b', 'a/b/c', 'a-b', 'a0', 'é/x', '😀', '\uFFFD/deep/key', 'z/z/z/z'];
       await putAll(storage, [...relative.map((name) => `r/${name}`), 'rr/outside', 'r']);
       const sorted = [...relative].sort(compareKeys);
-      for (const limit of [1, 2, 4, 100]) checkEqual(await allPages(storage, 'r/', limit, true), sorted, `recursive pages of ${limit}`);
-      checkEqual(await storage.listPage!('r/', { recursive: true, after: 'a/b', limit: 2 }), ['a/b/c', 'a0'], 'recursive after a key');
-      checkEqual(await storage.listPage!('r/a/', { recursive: true, limit: 10 }), ['b', 'b/c'], 'recursive below a sub-folder');
+      for (const limit of [1, 2, 4, 100])
+        checkEqual(await allPages(storage, 'r/', limit, true), sorted, `recursive pages of ${limit}`);
+      checkEqual(
+        await storage.listPage!('r/', { recursive: true, after: 'a/b', limit: 2 }),
+        ['a/b/c', 'a0'],
+        'recursive after a key',
+      );
+      checkEqual(
+        await storage.listPage!('r/a/', { recursive: true, limit: 10 }),
+        ['b', 'b/c'],
+        'recursive below a sub-folder',
+      );
       const root = await allPages(storage, '', 3, true);
-      checkEqual(root, ['r', ...relative.map((name) => `r/${name}`), 'rr/outside'].sort(compareKeys), 'recursive from the root');
+      checkEqual(
+        root,
+        ['r', ...relative.map((name) => `r/${name}`), 'rr/outside'].sort(compareKeys),
+        'recursive from the root',
+      );
     },
   },
 ];

@@ -8,7 +8,8 @@ const INCREMENTS = 25;
 const decode = (value: Uint8Array | undefined) => (value === undefined ? undefined : new TextDecoder().decode(value));
 
 /** Alternates contenders between the storage and its sibling handle, when there is one. */
-const handleFor = (storage: Storage, sibling: Storage | undefined, index: number) => (sibling && index % 2 ? sibling : storage);
+const handleFor = (storage: Storage, sibling: Storage | undefined, index: number) =>
+  sibling && index % 2 ? sibling : storage;
 
 /** A read-modify-write counter through compareAndPut, retried on conflict: the lost-update test. */
 async function increment(storage: Storage, key: string): Promise<number> {
@@ -51,7 +52,7 @@ export const concurrencyCases: ConformanceCase[] = [
         );
         const winners = results.flatMap((won, index) => (won ? [index] : []));
         checkEqual(winners.length, 1, `winners from ${start ? 'a present value' : 'absence'}`);
-        checkBytes(await storage.get('race'), encode(`winner-${winners[0]}`), 'the stored value is the winner\'s');
+        checkBytes(await storage.get('race'), encode(`winner-${winners[0]}`), "the stored value is the winner's");
       }
     },
   },
@@ -73,12 +74,17 @@ export const concurrencyCases: ConformanceCase[] = [
     async run(storage, sibling) {
       await Promise.all(
         Array.from({ length: WORKERS }, async (_, worker) => {
-          for (let step = 0; step < INCREMENTS; step++) await incrementByCommit(handleFor(storage, sibling, worker), worker, step);
+          for (let step = 0; step < INCREMENTS; step++)
+            await incrementByCommit(handleFor(storage, sibling, worker), worker, step);
         }),
       );
       checkEqual(decode(await storage.get('ledger/counter')), String(WORKERS * INCREMENTS), 'the counter');
       for (let worker = 0; worker < WORKERS; worker++) {
-        checkEqual(await storage.list(`ledger/steps/${worker}/`), [String(INCREMENTS - 1)], `worker ${worker}'s step keys`);
+        checkEqual(
+          await storage.list(`ledger/steps/${worker}/`),
+          [String(INCREMENTS - 1)],
+          `worker ${worker}'s step keys`,
+        );
       }
     },
   },
@@ -96,10 +102,12 @@ export const concurrencyCases: ConformanceCase[] = [
       );
       const winners = claims.flatMap((won, index) => (won ? [index] : []));
       checkEqual(winners.length, 1, 'commits that claimed the absent key');
-      checkEqual(await storage.list('claim/by/'), [String(winners[0])], 'only the winner\'s second put applied');
+      checkEqual(await storage.list('claim/by/'), [String(winners[0])], "only the winner's second put applied");
       const owner = (await storage.get('claim/owner'))!;
       const deletes = await Promise.all(
-        Array.from({ length: CONTENDERS }, (_, index) => handleFor(storage, sibling, index).compareAndDelete!('claim/owner', owner)),
+        Array.from({ length: CONTENDERS }, (_, index) =>
+          handleFor(storage, sibling, index).compareAndDelete!('claim/owner', owner),
+        ),
       );
       checkEqual(deletes.filter(Boolean).length, 1, 'compareAndDelete calls that deleted');
       check((await storage.get('claim/owner')) === undefined, 'the claimed key is gone');

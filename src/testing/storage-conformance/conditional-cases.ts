@@ -70,7 +70,10 @@ export const conditionalCases: ConformanceCase[] = [
         ['a put expecting other bytes', { type: 'put', key: 'n/b', value: encode('x'), expected: encode('other') }],
         ['a delete expecting other bytes', { type: 'delete', key: 'n/b', expected: encode('other') }],
         ['a delete expecting bytes of a missing key', { type: 'delete', key: 'n/missing', expected: encode('x') }],
-        ['a put expecting bytes of a missing key', { type: 'put', key: 'n/missing', value: encode('x'), expected: encode('x') }],
+        [
+          'a put expecting bytes of a missing key',
+          { type: 'put', key: 'n/missing', value: encode('x'), expected: encode('x') },
+        ],
       ];
       for (const [label, last] of failing) {
         const operations: StorageOperation[] = [

@@ -40,18 +40,27 @@ export interface ConformanceReport {
 }
 
 /** Every case of the suite, in the order `runStorageConformance` runs them. */
-export const storageConformanceCases: readonly ConformanceCase[] = [...basicCases, ...pagingCases, ...conditionalCases, ...concurrencyCases];
+export const storageConformanceCases: readonly ConformanceCase[] = [
+  ...basicCases,
+  ...pagingCases,
+  ...conditionalCases,
+  ...concurrencyCases,
+];
 
 /**
  * Runs one case on a storage from `options.create` and releases it afterwards, whatever happened. Skips (does not fail)
  * a case that needs an optional member the storage does not have. Test runners call this once per case.
  */
-export async function runConformanceCase<S extends Storage>(testCase: ConformanceCase, options: StorageConformanceOptions<S>): Promise<ConformanceOutcome> {
+export async function runConformanceCase<S extends Storage>(
+  testCase: ConformanceCase,
+  options: StorageConformanceOptions<S>,
+): Promise<ConformanceOutcome> {
   const storage = await options.create();
   const handles: S[] = [];
   try {
     const missing = (testCase.requires ?? []).filter((member) => typeof storage[member] !== 'function');
-    if (missing.length > 0) return { name: testCase.name, status: 'skipped', message: `the storage has no ${missing.join(', ')}` };
+    if (missing.length > 0)
+      return { name: testCase.name, status: 'skipped', message: `the storage has no ${missing.join(', ')}` };
     const sibling = options.sibling ? await options.sibling(storage) : undefined;
     if (sibling) handles.push(sibling);
     await testCase.run(storage, sibling);
@@ -65,7 +74,9 @@ export async function runConformanceCase<S extends Storage>(testCase: Conformanc
 }
 
 /** Runs the whole suite, one fresh storage per case, and reports every outcome; it never throws for a failed case. */
-export async function runStorageConformance<S extends Storage>(options: StorageConformanceOptions<S>): Promise<ConformanceReport> {
+export async function runStorageConformance<S extends Storage>(
+  options: StorageConformanceOptions<S>,
+): Promise<ConformanceReport> {
   const outcomes: ConformanceOutcome[] = [];
   for (const testCase of storageConformanceCases) outcomes.push(await runConformanceCase(testCase, options));
   const failures = outcomes.filter((outcome) => outcome.status === 'failed');

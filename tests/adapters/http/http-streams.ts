@@ -4,14 +4,19 @@
 import fc from 'fast-check';
 
 const pick = <T>(...values: T[]) => fc.constantFrom(...values);
-const weighted = <T>(...choices: [number, fc.Arbitrary<T>][]) => fc.oneof(...choices.map(([weight, arbitrary]) => ({ weight, arbitrary })));
+const weighted = <T>(...choices: [number, fc.Arbitrary<T>][]) =>
+  fc.oneof(...choices.map(([weight, arbitrary]) => ({ weight, arbitrary })));
 // Mostly well formed, so that streams get past the first line often enough to reach the framing.
 const often = <T>(usual: T, ...rare: T[]) => weighted([9, fc.constant(usual)], [1, pick(...rare)]);
 
 // Every message has many line ends: each is rarely wrong, or few messages would get as far as their body.
 const eol = weighted([40, fc.constant('\r\n')], [1, pick('\n', '\r', '\r\r\n', '\n\r')]);
 const goodLine = fc
-  .tuple(pick('LIST', 'GET', 'POST', 'DELETE'), pick('/v1/secret/metadata/', '/v1/a?after=b', '/v1/x#f?y', '/LIST'), often('HTTP/1.1', 'HTTP/1.0'))
+  .tuple(
+    pick('LIST', 'GET', 'POST', 'DELETE'),
+    pick('/v1/secret/metadata/', '/v1/a?after=b', '/v1/x#f?y', '/LIST'),
+    often('HTTP/1.1', 'HTTP/1.0'),
+  )
   .map(([method, target, version]) => `${method} ${target} ${version}\r\nHost: x\r\n`);
 const badLine = fc
   .tuple(
@@ -68,8 +73,32 @@ const codingHeader = weighted(
   ],
 );
 const otherHeader = weighted(
-  [6, pick('Host: x', 'X-Note: LIST /v1/evil HTTP/1.1', 'Connection: keep-alive', 'Expect: 100-continue', 'X-Empty:', 'X-High: \xe9')],
-  [1, pick(' folded', '\tfolded', 'X-Nul: a\0b', 'X-Cr: a\rb', 'NoColon', ': empty', 'Upgrade: websocket', 'Connection: upgrade', 'Connection: close', 'Expect: nothing')],
+  [
+    6,
+    pick(
+      'Host: x',
+      'X-Note: LIST /v1/evil HTTP/1.1',
+      'Connection: keep-alive',
+      'Expect: 100-continue',
+      'X-Empty:',
+      'X-High: \xe9',
+    ),
+  ],
+  [
+    1,
+    pick(
+      ' folded',
+      '\tfolded',
+      'X-Nul: a\0b',
+      'X-Cr: a\rb',
+      'NoColon',
+      ': empty',
+      'Upgrade: websocket',
+      'Connection: upgrade',
+      'Connection: close',
+      'Expect: nothing',
+    ),
+  ],
 );
 const line = (header: fc.Arbitrary<string>) => fc.tuple(header, eol).map(([text, end]) => text + end);
 // Mostly one framing header, which node:http accepts, so that the body's framing is what decides; sometimes two.
@@ -77,19 +106,40 @@ const framing = weighted(
   [2, fc.constant({ lines: [] as string[], chunked: false })],
   [3, line(lengthHeader).map((text) => ({ lines: [text], chunked: false }))],
   [3, line(codingHeader).map((text) => ({ lines: [text], chunked: true }))],
-  [1, fc.tuple(line(lengthHeader), line(codingHeader), fc.boolean()).map(([a, b, chunked]) => ({ lines: [a, b], chunked }))],
+  [
+    1,
+    fc
+      .tuple(line(lengthHeader), line(codingHeader), fc.boolean())
+      .map(([a, b, chunked]) => ({ lines: [a, b], chunked })),
+  ],
 );
 
 // Bodies that are requests themselves, which a shim that misreads the framing would rewrite; a leading CRLF lines
 // one up behind a chunk size line read as a request line.
 const body = weighted(
   [1, fc.string({ maxLength: 24 })],
-  [2, pick('LIST /v1/evil HTTP/1.1\r\nHost: x\r\n\r\n', '\r\nLIST /v1/evil HTTP/1.1\r\nHost: x\r\n\r\n', '0\r\n\r\nLIST /v1/evil HTTP/1.1\r\n\r\n', '\r\n', '')],
+  [
+    2,
+    pick(
+      'LIST /v1/evil HTTP/1.1\r\nHost: x\r\n\r\n',
+      '\r\nLIST /v1/evil HTTP/1.1\r\nHost: x\r\n\r\n',
+      '0\r\n\r\nLIST /v1/evil HTTP/1.1\r\n\r\n',
+      '\r\n',
+      '',
+    ),
+  ],
 );
 
 const chunking = fc.record({
   sizes: fc.array(fc.integer({ min: 1, max: 9 }), { maxLength: 3 }),
-  digits: often((size: number) => size.toString(16), (size) => size.toString(16).toUpperCase(), (size) => `000000000000000000${size.toString(16)}`, (size) => `${size + 1}`, (size) => `0x${size}`, (size) => ` ${size}`),
+  digits: often(
+    (size: number) => size.toString(16),
+    (size) => size.toString(16).toUpperCase(),
+    (size) => `000000000000000000${size.toString(16)}`,
+    (size) => `${size + 1}`,
+    (size) => `0x${size}`,
+    (size) => ` ${size}`,
+  ),
   extension: often('', ';a=b', ';a="x;y\\"z"', '; a', ';a=b c', ';\0', ';a\n'),
   sizeEnd: eol,
   dataEnd: eol,
@@ -109,16 +159,31 @@ function chunked(text: string, how: typeof chunking extends fc.Arbitrary<infer C
 }
 
 const message = fc
-  .record({ line: requestLine, framing, others: fc.array(line(otherHeader), { maxLength: 2 }), at: fc.nat(), headEnd: eol, body, chunking })
+  .record({
+    line: requestLine,
+    framing,
+    others: fc.array(line(otherHeader), { maxLength: 2 }),
+    at: fc.nat(),
+    headEnd: eol,
+    body,
+    chunking,
+  })
   .map(({ line: first, framing: { lines, chunked: encode }, others, at, headEnd, body: text, chunking: how }) => {
     const headers = [...others];
     headers.splice(at % (headers.length + 1), 0, ...lines);
     const n = text.length;
-    const head = (first + headers.join('') + headEnd).replaceAll('{n}', String(n)).replaceAll('{n+1}', String(n + 1)).replaceAll('{n-1}', String(Math.max(0, n - 1)));
+    const head = (first + headers.join('') + headEnd)
+      .replaceAll('{n}', String(n))
+      .replaceAll('{n+1}', String(n + 1))
+      .replaceAll('{n-1}', String(Math.max(0, n - 1)));
     return head + (encode ? chunked(text, how) : text);
   });
 
-const mutation = fc.record({ at: fc.nat(), op: pick('delete', 'insert', 'duplicate'), byte: pick('\r', '\n', ' ', '\t', '\0', ':', '0', 'L', ';') });
+const mutation = fc.record({
+  at: fc.nat(),
+  op: pick('delete', 'insert', 'duplicate'),
+  byte: pick('\r', '\n', ' ', '\t', '\0', ':', '0', 'L', ';'),
+});
 
 type Mutation = typeof mutation extends fc.Arbitrary<infer M> ? M : never;
 
@@ -131,10 +196,39 @@ function mutate(text: string, { at, op, byte }: Mutation): string {
 
 /** Pipelined messages, mostly well formed, sometimes with a few random cuts and insertions. */
 export const requestStream = fc
-  .tuple(often('', '\r\n', '\n', '\r'), fc.array(message, { minLength: 1, maxLength: 4 }), weighted([2, fc.constant([] as Mutation[])], [1, fc.array(mutation, { minLength: 1, maxLength: 2 })]))
+  .tuple(
+    often('', '\r\n', '\n', '\r'),
+    fc.array(message, { minLength: 1, maxLength: 4 }),
+    weighted([2, fc.constant([] as Mutation[])], [1, fc.array(mutation, { minLength: 1, maxLength: 2 })]),
+  )
   .map(([before, messages, mutations]) => mutations.reduce(mutate, before + messages.join('')));
 
 /** Random sequences of the tokens requests are made of. */
 export const tokenSoup = fc
-  .array(pick('LIST', 'GET', ' ', '/v1/a', '?', 'HTTP/1.1', '\r\n', '\r\n', '\n', '\r', 'Host: x', 'Content-Length: ', 'Transfer-Encoding: chunked', '0', '5', '1a', ';x', 'abc', ':', '\0', '\t'), { maxLength: 40 })
+  .array(
+    pick(
+      'LIST',
+      'GET',
+      ' ',
+      '/v1/a',
+      '?',
+      'HTTP/1.1',
+      '\r\n',
+      '\r\n',
+      '\n',
+      '\r',
+      'Host: x',
+      'Content-Length: ',
+      'Transfer-Encoding: chunked',
+      '0',
+      '5',
+      '1a',
+      ';x',
+      'abc',
+      ':',
+      '\0',
+      '\t',
+    ),
+    { maxLength: 40 },
+  )
   .map((tokens) => tokens.join(''));

@@ -20,7 +20,11 @@ describe.each([
   ['node:http behind the LIST shim', true],
 ])('%s', (_name, shim) => {
   /** A listening server; `raw` receives each TCP socket before node:http (or the shim) sees it. */
-  async function serve(handler: http.RequestListener, options: http.ServerOptions = {}, raw?: (socket: net.Socket) => void) {
+  async function serve(
+    handler: http.RequestListener,
+    options: http.ServerOptions = {},
+    raw?: (socket: net.Socket) => void,
+  ) {
     const plain = http.createServer(options, handler);
     const server = shim ? acceptListMethod(plain) : plain;
     if (raw) server.prependListener('connection', raw);

@@ -73,16 +73,29 @@ describe('the LIST shim reads every stream as node:http does', () => {
       { numRuns, seed },
     );
 
-  it('for pipelined requests with every spelling of framing, cut and spliced at random', () => everyStream(requestStream, 400, 20260427));
+  it('for pipelined requests with every spelling of framing, cut and spliced at random', () =>
+    everyStream(requestStream, 400, 20260427));
 
   it('for random sequences of request tokens', () => everyStream(tokenSoup, 200, 20260428));
 
   it.each([
-    ['a Content-Length padded with zeros past 8 KiB', `POST /v1/a HTTP/1.1\r\nHost: x\r\nContent-Length: ${'0'.repeat(9000)}24\r\n\r\nLIST /v1/b HTTP/1.1\r\nHost: x\r\n\r\n`],
-    ['a Transfer-Encoding padded with spaces past 8 KiB', `POST /v1/a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding:${' '.repeat(9000)}chunked\r\n\r\n1f\r\nLIST /v1/b HTTP/1.1\r\nHost: x\r\n\r\n\r\n0\r\n\r\n`],
-    ['a chunked body that holds request lines', 'POST /v1/a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1b\r\nLIST /v1/b HTTP/1.1\r\nHost: x\r\n\r\n0\r\n\r\nLIST /v1/c HTTP/1.1\r\nHost: x\r\n\r\n'],
+    [
+      'a Content-Length padded with zeros past 8 KiB',
+      `POST /v1/a HTTP/1.1\r\nHost: x\r\nContent-Length: ${'0'.repeat(9000)}24\r\n\r\nLIST /v1/b HTTP/1.1\r\nHost: x\r\n\r\n`,
+    ],
+    [
+      'a Transfer-Encoding padded with spaces past 8 KiB',
+      `POST /v1/a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding:${' '.repeat(9000)}chunked\r\n\r\n1f\r\nLIST /v1/b HTTP/1.1\r\nHost: x\r\n\r\n\r\n0\r\n\r\n`,
+    ],
+    [
+      'a chunked body that holds request lines',
+      'POST /v1/a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n1b\r\nLIST /v1/b HTTP/1.1\r\nHost: x\r\n\r\n0\r\n\r\nLIST /v1/c HTTP/1.1\r\nHost: x\r\n\r\n',
+    ],
     ['a body after bare-LF headers', 'POST /v1/a HTTP/1.1\nHost: x\nContent-Length: 20\n\nLIST /v1/b HTTP/1.1\n\n'],
-    ['two Content-Length headers', 'POST /v1/a HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nContent-Length: 20\r\n\r\nLIST /v1/b HTTP/1.1\r\n\r\n'],
+    [
+      'two Content-Length headers',
+      'POST /v1/a HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nContent-Length: 20\r\n\r\nLIST /v1/b HTTP/1.1\r\n\r\n',
+    ],
   ])('for %s', async (_name, text) => {
     await compare(text);
   });

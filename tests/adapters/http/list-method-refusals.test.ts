@@ -9,7 +9,8 @@ function rewrite(input: string): { out: string; refusal: string | undefined } {
   const results = [1, input.length + 1].map((step) => {
     const rewriter = new ListMethodRewriter();
     const out: Buffer[] = [];
-    for (let at = 0; at < input.length; at += step) out.push(...rewriter.push(Buffer.from(input.slice(at, at + step), 'latin1')));
+    for (let at = 0; at < input.length; at += step)
+      out.push(...rewriter.push(Buffer.from(input.slice(at, at + step), 'latin1')));
     return { out: Buffer.concat(out).toString('latin1'), refusal: rewriter.refusal };
   });
   expect(results[0]).toEqual(results[1]);
@@ -31,9 +32,24 @@ describe('refused, with nothing passed on after the refused byte but NUL', () =>
     ['HTTP/2.0', 'GET /a HTTP/2.0\r\n', 'GET /a HTTP/', /not ending in HTTP\/1\.0 or HTTP\/1\.1 and CRLF/],
     ['HTTP/1.2', 'GET /a HTTP/1.2\r\n', 'GET /a HTTP/1.', /not ending in HTTP\/1\.0 or HTTP\/1\.1 and CRLF/],
     ['HTTP/1.?', 'GET /a HTTP/1.?\r\n', 'GET /a HTTP/1.', /not ending in HTTP\/1\.0 or HTTP\/1\.1 and CRLF/],
-    ['a space after the version', 'GET /a HTTP/1.1 \r\n', 'GET /a HTTP/1.1', /not ending in HTTP\/1\.0 or HTTP\/1\.1 and CRLF/],
-    ['a bare CR after the version', 'GET /a HTTP/1.1\r\r\n', 'GET /a HTTP/1.1\r', /not ending in HTTP\/1\.0 or HTTP\/1\.1 and CRLF/],
-    ['a bare LF after the version', 'GET /a HTTP/1.1\nHost: x\n\n', 'GET /a HTTP/1.1', /not ending in HTTP\/1\.0 or HTTP\/1\.1 and CRLF/],
+    [
+      'a space after the version',
+      'GET /a HTTP/1.1 \r\n',
+      'GET /a HTTP/1.1',
+      /not ending in HTTP\/1\.0 or HTTP\/1\.1 and CRLF/,
+    ],
+    [
+      'a bare CR after the version',
+      'GET /a HTTP/1.1\r\r\n',
+      'GET /a HTTP/1.1\r',
+      /not ending in HTTP\/1\.0 or HTTP\/1\.1 and CRLF/,
+    ],
+    [
+      'a bare LF after the version',
+      'GET /a HTTP/1.1\nHost: x\n\n',
+      'GET /a HTTP/1.1',
+      /not ending in HTTP\/1\.0 or HTTP\/1\.1 and CRLF/,
+    ],
     ['a header line ended by a bare LF', head('X-A: b\nContent-Length: 5\n\n'), head('X-A: b'), /bare LF/],
     ['headers ended by a bare LF', head('\n'), head(''), /bare LF/],
     ['obs-fold', head('X-A: b\r\n c\r\n\r\n'), head('X-A: b\r\n'), /obs-fold/],
@@ -45,33 +61,133 @@ describe('refused, with nothing passed on after the refused byte but NUL', () =>
     ['a DEL in a value', head('X-A: b\x7fc\r\n\r\n'), head('X-A: b'), /control character in a header value/],
     ['a CR inside a value', head('X-A: b\rc\r\n\r\n'), head('X-A: b\r'), /CR not followed by LF in a header line/],
     ['a CR not followed by LF after the headers', head('\rX'), head('\r'), /end of the headers/],
-    ['two Content-Length headers', head('Content-Length: 1\r\nContent-Length: 1\r\n\r\nx'), head('Content-Length: 1\r\nContent-Length: 1\r'), /repeated or conflicting/],
-    ['Content-Length, then Transfer-Encoding', head('Content-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n'), head('Content-Length: 1\r\nTransfer-Encoding: chunked\r'), /repeated or conflicting/],
-    ['Transfer-Encoding, then Content-Length', head('Transfer-Encoding: chunked\r\nContent-Length: 1\r\n\r\n'), head('Transfer-Encoding: chunked\r\nContent-Length: 1\r'), /repeated or conflicting/],
-    ['two Transfer-Encoding headers', head('Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n'), head('Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r'), /repeated or conflicting/],
-    ['a coding before chunked', head('Transfer-Encoding: gzip, chunked\r\n\r\n'), head('Transfer-Encoding: gzip, chunked\r'), /other than chunked/],
-    ['a Content-Length with a sign', head('Content-Length: -1\r\n\r\n'), head('Content-Length: -1\r'), /not a number of bytes/],
+    [
+      'two Content-Length headers',
+      head('Content-Length: 1\r\nContent-Length: 1\r\n\r\nx'),
+      head('Content-Length: 1\r\nContent-Length: 1\r'),
+      /repeated or conflicting/,
+    ],
+    [
+      'Content-Length, then Transfer-Encoding',
+      head('Content-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n'),
+      head('Content-Length: 1\r\nTransfer-Encoding: chunked\r'),
+      /repeated or conflicting/,
+    ],
+    [
+      'Transfer-Encoding, then Content-Length',
+      head('Transfer-Encoding: chunked\r\nContent-Length: 1\r\n\r\n'),
+      head('Transfer-Encoding: chunked\r\nContent-Length: 1\r'),
+      /repeated or conflicting/,
+    ],
+    [
+      'two Transfer-Encoding headers',
+      head('Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n'),
+      head('Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r'),
+      /repeated or conflicting/,
+    ],
+    [
+      'a coding before chunked',
+      head('Transfer-Encoding: gzip, chunked\r\n\r\n'),
+      head('Transfer-Encoding: gzip, chunked\r'),
+      /other than chunked/,
+    ],
+    [
+      'a Content-Length with a sign',
+      head('Content-Length: -1\r\n\r\n'),
+      head('Content-Length: -1\r'),
+      /not a number of bytes/,
+    ],
     ['an empty Content-Length', head('Content-Length: \r\n\r\n'), head('Content-Length: \r'), /not a number of bytes/],
-    ['a Content-Length list', head('Content-Length: 5, 5\r\n\r\n'), head('Content-Length: 5, 5\r'), /not a number of bytes/],
-    ['a space inside a Content-Length', head('Content-Length: 1 2\r\n\r\n'), head('Content-Length: 1 2\r'), /not a number of bytes/],
-    ['a Content-Length in hex', head('Content-Length: 0x10\r\n\r\n'), head('Content-Length: 0x10\r'), /not a number of bytes/],
-    ['a Content-Length with an exponent', head('Content-Length: 1e1\r\n\r\n'), head('Content-Length: 1e1\r'), /not a number of bytes/],
-    ['a Content-Length of 2^53', head('Content-Length: 9007199254740992\r\n\r\n'), head('Content-Length: 9007199254740992\r'), /not a number of bytes/],
+    [
+      'a Content-Length list',
+      head('Content-Length: 5, 5\r\n\r\n'),
+      head('Content-Length: 5, 5\r'),
+      /not a number of bytes/,
+    ],
+    [
+      'a space inside a Content-Length',
+      head('Content-Length: 1 2\r\n\r\n'),
+      head('Content-Length: 1 2\r'),
+      /not a number of bytes/,
+    ],
+    [
+      'a Content-Length in hex',
+      head('Content-Length: 0x10\r\n\r\n'),
+      head('Content-Length: 0x10\r'),
+      /not a number of bytes/,
+    ],
+    [
+      'a Content-Length with an exponent',
+      head('Content-Length: 1e1\r\n\r\n'),
+      head('Content-Length: 1e1\r'),
+      /not a number of bytes/,
+    ],
+    [
+      'a Content-Length of 2^53',
+      head('Content-Length: 9007199254740992\r\n\r\n'),
+      head('Content-Length: 9007199254740992\r'),
+      /not a number of bytes/,
+    ],
     ['a chunk size line without a size', chunked(';a\r\n'), chunked(''), /does not start with a hex digit/],
     ['a space before a chunk size', chunked(' 5\r\n'), chunked(''), /does not start with a hex digit/],
     ['a space after a chunk size', chunked('5 \r\n'), chunked('5'), /invalid character after a chunk size/],
     ['a chunk size ended by a bare LF', chunked('5\nabcde\r\n'), chunked('5'), /invalid character after a chunk size/],
     ['a chunk size of 2^53', chunked('20000000000000\r\n'), chunked('2000000000000'), /chunk size too large/],
-    ['a chunk size past 2^53 by its last digit', chunked('20000000000001\r\n'), chunked('2000000000000'), /chunk size too large/],
-    ['a bare LF in a chunk extension', chunked('5;a\nabcde\r\n'), chunked('5;a'), /control character in a chunk extension/],
-    ['a DEL in a chunk extension', chunked('5;a\x7f\r\nabcde\r\n'), chunked('5;a'), /control character in a chunk extension/],
+    [
+      'a chunk size past 2^53 by its last digit',
+      chunked('20000000000001\r\n'),
+      chunked('2000000000000'),
+      /chunk size too large/,
+    ],
+    [
+      'a bare LF in a chunk extension',
+      chunked('5;a\nabcde\r\n'),
+      chunked('5;a'),
+      /control character in a chunk extension/,
+    ],
+    [
+      'a DEL in a chunk extension',
+      chunked('5;a\x7f\r\nabcde\r\n'),
+      chunked('5;a'),
+      /control character in a chunk extension/,
+    ],
     ['a chunk size line ended by a bare CR', chunked('5\rabcde'), chunked('5\r'), /chunk size line not ended by CRLF/],
-    ['chunk data running past its size', chunked('5\r\nabcdef\r\n'), chunked('5\r\nabcde'), /chunk data not followed by CRLF/],
-    ['chunk data followed by a bare LF', chunked('5\r\nabcde\n0\r\n\r\n'), chunked('5\r\nabcde'), /chunk data not followed by CRLF/],
-    ['chunk data followed by a bare CR', chunked('5\r\nabcde\rX'), chunked('5\r\nabcde\r'), /chunk data not followed by CRLF/],
-    ['a Content-Length in the trailers', chunked('0\r\nContent-Length: 5\r\n\r\n'), chunked('0\r\nContent-Length: 5\r'), /content-length header in the trailers/],
-    ['a Transfer-Encoding in the trailers', chunked('0\r\nTransfer-Encoding: chunked\r\n\r\n'), chunked('0\r\nTransfer-Encoding: chunked\r'), /transfer-encoding header in the trailers/],
-    ['an Upgrade in the trailers', chunked('0\r\nUpgrade: x\r\n\r\n'), chunked('0\r\nUpgrade: x\r'), /upgrade header in the trailers/],
+    [
+      'chunk data running past its size',
+      chunked('5\r\nabcdef\r\n'),
+      chunked('5\r\nabcde'),
+      /chunk data not followed by CRLF/,
+    ],
+    [
+      'chunk data followed by a bare LF',
+      chunked('5\r\nabcde\n0\r\n\r\n'),
+      chunked('5\r\nabcde'),
+      /chunk data not followed by CRLF/,
+    ],
+    [
+      'chunk data followed by a bare CR',
+      chunked('5\r\nabcde\rX'),
+      chunked('5\r\nabcde\r'),
+      /chunk data not followed by CRLF/,
+    ],
+    [
+      'a Content-Length in the trailers',
+      chunked('0\r\nContent-Length: 5\r\n\r\n'),
+      chunked('0\r\nContent-Length: 5\r'),
+      /content-length header in the trailers/,
+    ],
+    [
+      'a Transfer-Encoding in the trailers',
+      chunked('0\r\nTransfer-Encoding: chunked\r\n\r\n'),
+      chunked('0\r\nTransfer-Encoding: chunked\r'),
+      /transfer-encoding header in the trailers/,
+    ],
+    [
+      'an Upgrade in the trailers',
+      chunked('0\r\nUpgrade: x\r\n\r\n'),
+      chunked('0\r\nUpgrade: x\r'),
+      /upgrade header in the trailers/,
+    ],
     ['a bare LF in the trailers', chunked('0\r\nX-T: 1\n\r\n'), chunked('0\r\nX-T: 1'), /bare LF/],
   ])('%s', (_name, input, passed, reason) => {
     const { out, refusal } = rewrite(input + then);
@@ -82,8 +198,13 @@ describe('refused, with nothing passed on after the refused byte but NUL', () =>
   it('a framing header longer than 256 bytes, and not one of exactly 256', () => {
     const value = (size: number) => `${' '.repeat(size - 1)}5`;
     expect(rewrite(head(`Content-Length:${value(256)}\r\n\r\nabcde${then}`)).refusal).toBeUndefined();
-    expect(rewrite(head(`Content-Length:${value(257)}\r\n\r\nabcde`))).toEqual({ out: `${head(`Content-Length:${value(257).slice(0, 256)}`)}\0`, refusal: 'a content-length header longer than 256 bytes' });
-    expect(rewrite(head(`Transfer-Encoding:${' '.repeat(9000)}chunked\r\n\r\n`)).refusal).toBe('a transfer-encoding header longer than 256 bytes');
+    expect(rewrite(head(`Content-Length:${value(257)}\r\n\r\nabcde`))).toEqual({
+      out: `${head(`Content-Length:${value(257).slice(0, 256)}`)}\0`,
+      refusal: 'a content-length header longer than 256 bytes',
+    });
+    expect(rewrite(head(`Transfer-Encoding:${' '.repeat(9000)}chunked\r\n\r\n`)).refusal).toBe(
+      'a transfer-encoding header longer than 256 bytes',
+    );
     // Other headers may be as long as node:http lets them be.
     expect(rewrite(head(`X-Long: ${'a'.repeat(9000)}\r\n\r\n${then}`)).out).toContain('GET /v1/next?list=true');
   });
@@ -98,7 +219,10 @@ describe('taken, as node:http takes it', () => {
     ['a Content-Length with leading zeros', head('Content-Length: 0005\r\n\r\nabcde')],
     ['the largest Content-Length kept exact', head('Content-Length: 9007199254740991\r\n\r\n')],
     ['chunked in capitals', head('Transfer-Encoding: CHUNKED\r\n\r\n5\r\nabcde\r\n0\r\n\r\n')],
-    ['hex sizes in both cases, with leading zeros and extensions', chunked('0A;a=b;c="d;\\"e"\r\n0123456789\r\n00b\r\nabcdefghijk\r\n000\r\n\r\n')],
+    [
+      'hex sizes in both cases, with leading zeros and extensions',
+      chunked('0A;a=b;c="d;\\"e"\r\n0123456789\r\n00b\r\nabcdefghijk\r\n000\r\n\r\n'),
+    ],
     ['trailers', chunked('1\r\nx\r\n0\r\nX-T: 1\r\nX-U:\r\n\r\n')],
     ['spaces and tabs in a quoted chunk extension', chunked('3;a="b c\td"\r\nabc\r\n0\r\n\r\n')],
     ['the largest chunk size kept exact', chunked('1fffffffffffff\r\n')],
@@ -123,14 +247,20 @@ describe('taken, as node:http takes it', () => {
 
   it('rewrites a LIST with a query to &list=true, and leaves LISTS and LIS alone', () => {
     expect(rewrite('LIST /a?b=c HTTP/1.1\r\n\r\n').out).toBe('GET /a?b=c&list=true HTTP/1.1\r\n\r\n');
-    expect(rewrite('LISTS /a HTTP/1.1\r\n\r\nLIS /a HTTP/1.1\r\n\r\n').out).toBe('LISTS /a HTTP/1.1\r\n\r\nLIS /a HTTP/1.1\r\n\r\n');
+    expect(rewrite('LISTS /a HTTP/1.1\r\n\r\nLIS /a HTTP/1.1\r\n\r\n').out).toBe(
+      'LISTS /a HTTP/1.1\r\n\r\nLIS /a HTTP/1.1\r\n\r\n',
+    );
   });
 
   it('stops reading the stream after an upgrade or a CONNECT, and only then', () => {
     for (const first of ['GET /a HTTP/1.1\r\nUpgrade: websocket\r\n\r\n', 'CONNECT h:1 HTTP/1.1\r\n\r\n']) {
       expect(rewrite(first + then)).toEqual({ out: first + then, refusal: undefined });
     }
-    for (const first of ['GET /a HTTP/1.1\r\nUpgrades: x\r\n\r\n', 'CONNECTS h:1 HTTP/1.1\r\n\r\n', 'CONNEC h:1 HTTP/1.1\r\n\r\n']) {
+    for (const first of [
+      'GET /a HTTP/1.1\r\nUpgrades: x\r\n\r\n',
+      'CONNECTS h:1 HTTP/1.1\r\n\r\n',
+      'CONNEC h:1 HTTP/1.1\r\n\r\n',
+    ]) {
       expect(rewrite(first + then).out).toBe(first + next);
     }
   });

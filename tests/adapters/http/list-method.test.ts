@@ -19,8 +19,15 @@ interface Message {
 function render(message: Message, rewritten: boolean): string {
   const { method, target, framing, body } = message;
   const line =
-    rewritten && method === 'LIST' ? `GET ${target}${target.includes('?') ? '&' : '?'}list=true HTTP/1.1` : `${method} ${target} HTTP/1.1`;
-  const framingHeader = framing === 'length' ? `Content-Length: ${Buffer.byteLength(body)}\r\n` : framing === 'chunked' ? 'Transfer-Encoding: chunked\r\n' : '';
+    rewritten && method === 'LIST'
+      ? `GET ${target}${target.includes('?') ? '&' : '?'}list=true HTTP/1.1`
+      : `${method} ${target} HTTP/1.1`;
+  const framingHeader =
+    framing === 'length'
+      ? `Content-Length: ${Buffer.byteLength(body)}\r\n`
+      : framing === 'chunked'
+        ? 'Transfer-Encoding: chunked\r\n'
+        : '';
   const head = `${line}\r\nHost: example\r\n${framingHeader}X-Note: LIST /not/a/request HTTP/1.1\r\n\r\n`;
   if (framing === 'length') return head + body;
   if (framing === 'none') return head;
@@ -60,17 +67,22 @@ function feed(input: Buffer, cuts: number[]): string {
 describe('ListMethodRewriter', () => {
   it('rewrites exactly the LIST request lines, wherever the stream is cut', () => {
     fc.assert(
-      fc.property(fc.array(message, { minLength: 1, maxLength: 5 }), fc.array(fc.nat(), { maxLength: 12 }), (messages, cuts) => {
-        const input = Buffer.from(messages.map((m) => render(m, false)).join(''));
-        expect(feed(input, cuts)).toBe(messages.map((m) => render(m, true)).join(''));
-      }),
+      fc.property(
+        fc.array(message, { minLength: 1, maxLength: 5 }),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (messages, cuts) => {
+          const input = Buffer.from(messages.map((m) => render(m, false)).join(''));
+          expect(feed(input, cuts)).toBe(messages.map((m) => render(m, true)).join(''));
+        },
+      ),
     );
   });
 
   it('keeps empty lines between requests', () => {
-    expect(feed(Buffer.from('\r\nLIST /a HTTP/1.1\r\nHost: x\r\n\r\n'), [1])).toBe('\r\nGET /a?list=true HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(feed(Buffer.from('\r\nLIST /a HTTP/1.1\r\nHost: x\r\n\r\n'), [1])).toBe(
+      '\r\nGET /a?list=true HTTP/1.1\r\nHost: x\r\n\r\n',
+    );
   });
-
 });
 
 describe('acceptListMethod', () => {
@@ -134,7 +146,10 @@ describe('acceptListMethod', () => {
 
   it("keeps node:http's headersTimeout in force for a head trickled a byte at a time (issue 18.6)", async () => {
     const server = acceptListMethod(
-      http.createServer({ headersTimeout: 500, requestTimeout: 1000, keepAliveTimeout: 5000, connectionsCheckingInterval: 100 }, (_req, res) => res.end('ok')),
+      http.createServer(
+        { headersTimeout: 500, requestTimeout: 1000, keepAliveTimeout: 5000, connectionsCheckingInterval: 100 },
+        (_req, res) => res.end('ok'),
+      ),
     );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
@@ -166,7 +181,9 @@ describe('acceptListMethod', () => {
         socket.write(`${refused}LIST /v1/after HTTP/1.1\r\nHost: x\r\n\r\n`);
         await new Promise((resolve) => socket.on('close', resolve));
         expect(seen).toEqual(['GET /first']);
-        expect(received).toMatch(/^HTTP\/1.1 200 OK\r\n[^]*\r\n\r\nokHTTP\/1.1 400 Bad Request\r\nConnection: close\r\n\r\n$/);
+        expect(received).toMatch(
+          /^HTTP\/1.1 200 OK\r\n[^]*\r\n\r\nokHTTP\/1.1 400 Bad Request\r\nConnection: close\r\n\r\n$/,
+        );
       }
     });
   });

@@ -27,7 +27,13 @@ export interface RecordingServer {
 export async function startRecordingServer({ shim }: { shim: boolean }): Promise<RecordingServer> {
   let current: Outcome = { requests: [], errors: [] };
   const plain = http.createServer((req, res) => {
-    const seen: Seen = { method: req.method ?? '', url: req.url ?? '', body: '', complete: false, upgrade: req.headers.upgrade !== undefined };
+    const seen: Seen = {
+      method: req.method ?? '',
+      url: req.url ?? '',
+      body: '',
+      complete: false,
+      upgrade: req.headers.upgrade !== undefined,
+    };
     current.requests.push(seen);
     // The parser hands every body byte to push() as it reads it, and null at the message's end; recording there
     // keeps what was parsed even when a later parse error destroys the request before its 'data' events run.

@@ -1,9 +1,16 @@
 import { expect, it } from 'vitest';
 import type { Storage } from '../../../src/index.js';
-import { runConformanceCase, storageConformanceCases, type StorageConformanceOptions } from '../../../src/testing/index.js';
+import {
+  runConformanceCase,
+  storageConformanceCases,
+  type StorageConformanceOptions,
+} from '../../../src/testing/index.js';
 
 /** One vitest test per conformance case, so a failure names its case. */
-export function conformanceTests<S extends Storage>(options: StorageConformanceOptions<S>, expectSkipped: readonly string[] = []): void {
+export function conformanceTests<S extends Storage>(
+  options: StorageConformanceOptions<S>,
+  expectSkipped: readonly string[] = [],
+): void {
   for (const testCase of storageConformanceCases) {
     it(testCase.name, { timeout: 60_000 }, async () => {
       const outcome = await runConformanceCase(testCase, options);

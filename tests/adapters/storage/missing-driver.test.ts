@@ -12,21 +12,44 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 async function errorFromBundle(entry: string, format: 'esm' | 'cjs', script: string): Promise<string> {
   const extension = format === 'esm' ? 'mjs' : 'cjs';
   const outfile = join(directory, `${entry}.${extension}`);
-  await build({ entryPoints: [`src/${entry}.ts`], bundle: true, platform: 'node', format, outfile, external: ['libsql', 'postgres'], logLevel: 'silent' });
-  const load = format === 'esm' ? `const m = await import(${JSON.stringify(outfile)});` : `const m = require(${JSON.stringify(outfile)});`;
+  await build({
+    entryPoints: [`src/${entry}.ts`],
+    bundle: true,
+    platform: 'node',
+    format,
+    outfile,
+    external: ['libsql', 'postgres'],
+    logLevel: 'silent',
+  });
+  const load =
+    format === 'esm'
+      ? `const m = await import(${JSON.stringify(outfile)});`
+      : `const m = require(${JSON.stringify(outfile)});`;
   const program = `${format === 'esm' ? '' : '(async () => {'}${load} try { ${script} } catch (error) { console.log(error.message); }${format === 'esm' ? '' : '})()'}`;
-  return execFileSync(process.execPath, [format === 'esm' ? '--input-type=module' : '--input-type=commonjs', '-e', program], { cwd: directory, encoding: 'utf8' });
+  return execFileSync(
+    process.execPath,
+    [format === 'esm' ? '--input-type=module' : '--input-type=commonjs', '-e', program],
+    { cwd: directory, encoding: 'utf8' },
+  );
 }
 
 describe('an adapter whose driver package is not installed', () => {
   for (const format of ['esm', 'cjs'] as const) {
     it(`strongroom/sqlite (${format}) names the package to install on first use`, async () => {
       const message = await errorFromBundle('sqlite', format, `await new m.SqliteStorage({ path: 'x.db' }).get('k');`);
-      expect(message.trim()).toBe('strongroom/sqlite needs the libsql package, which is not installed: run `npm i libsql`');
+      expect(message.trim()).toBe(
+        'strongroom/sqlite needs the libsql package, which is not installed: run `npm i libsql`',
+      );
     });
     it(`strongroom/postgres (${format}) names the package to install on first use`, async () => {
-      const message = await errorFromBundle('postgres', format, `await new m.PostgresStorage({ connectionString: 'postgres://127.0.0.1:1/x' }).get('k');`);
-      expect(message.trim()).toBe('strongroom/postgres needs the postgres package, which is not installed: run `npm i postgres`');
+      const message = await errorFromBundle(
+        'postgres',
+        format,
+        `await new m.PostgresStorage({ connectionString: 'postgres://127.0.0.1:1/x' }).get('k');`,
+      );
+      expect(message.trim()).toBe(
+        'strongroom/postgres needs the postgres package, which is not installed: run `npm i postgres`',
+      );
     });
     it(`strongroom/postgres (${format}) still closes after an operation failed for want of the driver`, async () => {
       const script = `const storage = new m.PostgresStorage({ connectionString: 'postgres://127.0.0.1:1/x' }); await storage.get('k').catch(() => {}); await storage.close(); console.log('closed');`;

@@ -28,7 +28,11 @@ describe.skipIf(!available)('PostgresStorage.watch across outages', { timeout: 6
 
   /** Watches through the proxy, writes directly; `outage` cuts the watcher off for longer than its connect timeout. */
   async function watchAcross(outage: { begin(): Promise<void>; end(): Promise<void> }): Promise<void> {
-    const watcher = new PostgresStorage({ connectionString: `postgres://postgres@127.0.0.1:${proxy.port}/postgres`, connectTimeoutSeconds: 1, watchHeartbeatSeconds: 0.5 });
+    const watcher = new PostgresStorage({
+      connectionString: `postgres://postgres@127.0.0.1:${proxy.port}/postgres`,
+      connectTimeoutSeconds: 1,
+      watchHeartbeatSeconds: 0.5,
+    });
     const writer = new PostgresStorage({ connectionString: server.url });
     const changed: string[] = [];
     let resets = 0;

@@ -12,7 +12,8 @@ class FakeServer {
   refuseListen = 0;
 
   notify(channel: string, payload: string): void {
-    for (const session of this.sessions) if (session.receiving && !session.ended) session.channels.get(channel)?.(payload);
+    for (const session of this.sessions)
+      if (session.receiving && !session.ended) session.channels.get(channel)?.(payload);
   }
 
   sql(): ListeningSql {
@@ -70,10 +71,15 @@ describe('the heartbeat of a PostgreSQL change watch', () => {
     const server = new FakeServer();
     const changed: string[] = [];
     let resets = 0;
-    const watch = await watchTable(server.sql(), { table: 'strongroom', listener: async () => server.session(), heartbeatMs: 20 }, 'kv/', {
-      changed: (key) => changed.push(key),
-      reset: () => resets++,
-    });
+    const watch = await watchTable(
+      server.sql(),
+      { table: 'strongroom', listener: async () => server.session(), heartbeatMs: 20 },
+      'kv/',
+      {
+        changed: (key) => changed.push(key),
+        reset: () => resets++,
+      },
+    );
     try {
       server.notify('strongroom_changes', 'kv/a');
       server.notify('strongroom_changes', 'other/b');
@@ -101,8 +107,16 @@ describe('the heartbeat of a PostgreSQL change watch', () => {
     const server = new FakeServer();
     let probes = 0;
     const sql = server.sql();
-    const counting: ListeningSql = { ...sql, unsafe: async (query, params) => (query.startsWith('SELECT pg_notify') && probes++, sql.unsafe(query, params)) };
-    const watch = await watchTable(counting, { table: 'strongroom', listener: async () => server.session(), heartbeatMs: 0 }, '', { changed: () => undefined, reset: () => undefined });
+    const counting: ListeningSql = {
+      ...sql,
+      unsafe: async (query, params) => (query.startsWith('SELECT pg_notify') && probes++, sql.unsafe(query, params)),
+    };
+    const watch = await watchTable(
+      counting,
+      { table: 'strongroom', listener: async () => server.session(), heartbeatMs: 0 },
+      '',
+      { changed: () => undefined, reset: () => undefined },
+    );
     await new Promise((resolve) => setTimeout(resolve, 60));
     await watch.close();
     expect(probes).toBe(0);
@@ -110,8 +124,12 @@ describe('the heartbeat of a PostgreSQL change watch', () => {
 
   it('refuses a heartbeat interval that is negative, not a number or longer than an hour', () => {
     for (const watchHeartbeatSeconds of [-1, Number.NaN, 3601]) {
-      expect(() => new PostgresStorage({ connectionString: 'postgres://localhost/x', watchHeartbeatSeconds })).toThrow('watchHeartbeatSeconds must be between 0 and 3600');
+      expect(() => new PostgresStorage({ connectionString: 'postgres://localhost/x', watchHeartbeatSeconds })).toThrow(
+        'watchHeartbeatSeconds must be between 0 and 3600',
+      );
     }
-    expect(() => new PostgresStorage({ connectionString: 'postgres://localhost/x', watchHeartbeatSeconds: 0 })).not.toThrow();
+    expect(
+      () => new PostgresStorage({ connectionString: 'postgres://localhost/x', watchHeartbeatSeconds: 0 }),
+    ).not.toThrow();
   });
 });

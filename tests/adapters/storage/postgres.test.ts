@@ -27,7 +27,11 @@ async function waitForLockWait(url: string): Promise<void> {
  * Runs `ours` while a rival transaction holds the change `rivalChange` made, uncommitted, until `ours` waits on it;
  * then the rival commits and `ours` is answered.
  */
-async function behindRival(url: string, rivalChange: (tx: postgres.TransactionSql) => Promise<unknown>, ours: () => Promise<boolean>): Promise<boolean> {
+async function behindRival(
+  url: string,
+  rivalChange: (tx: postgres.TransactionSql) => Promise<unknown>,
+  ours: () => Promise<boolean>,
+): Promise<boolean> {
   const rival = postgres(url, { max: 1, onnotice: () => undefined });
   try {
     let pending: Promise<boolean> | undefined;
@@ -60,14 +64,18 @@ describe.skipIf(!available)('PostgresStorage conformance (a second pool on the s
       tableOf.set(storage, table);
       return storage;
     },
-    sibling: async (storage) => new PostgresStorage({ connectionString: server.url, table: tableOf.get(storage)!, poolSize: 4 }),
+    sibling: async (storage) =>
+      new PostgresStorage({ connectionString: server.url, table: tableOf.get(storage)!, poolSize: 4 }),
     cleanup: async (storage) => storage.close(),
   });
 });
 
 describe.skipIf(!available)('PostgresStorage against a real server', () => {
   it('creates its table on first use, and migrate() is idempotent from several clients at once', async () => {
-    const clients = Array.from({ length: 4 }, () => new PostgresStorage({ connectionString: server.url, table: 'migrated', poolSize: 2 }));
+    const clients = Array.from(
+      { length: 4 },
+      () => new PostgresStorage({ connectionString: server.url, table: 'migrated', poolSize: 2 }),
+    );
     await Promise.all(clients.map((client) => client.migrate()));
     await Promise.all(clients.map((client, index) => client.put(`m/${index}`, new Uint8Array([index]))));
     expect(await clients[0]!.list('m/')).toEqual(['0', '1', '2', '3']);
@@ -75,7 +83,11 @@ describe.skipIf(!available)('PostgresStorage against a real server', () => {
   });
 
   it('answers a clear error while the server is down (KV: 500 through onInternalError) and recovers when it returns', async () => {
-    const storage = new PostgresStorage({ connectionString: server.url.replace('postgres@', 'postgres:secret-pw@'), table: 'outage', connectTimeoutSeconds: 2 });
+    const storage = new PostgresStorage({
+      connectionString: server.url.replace('postgres@', 'postgres:secret-pw@'),
+      table: 'outage',
+      connectTimeoutSeconds: 2,
+    });
     const faults: unknown[] = [];
     const kv = new KvEngine({ storage, onInternalError: (error) => faults.push(error) });
     const write = (value: string) => kv.handle({ method: 'POST', path: 'data/app/db', body: { data: { value } } });
@@ -129,11 +141,31 @@ describe.skipIf(!available)('PostgresStorage against a real server', () => {
       { type: 'put', key: 'u/b', value: encode('mine'), expected: encode('other') },
     ] as const;
     for (const failing of later) {
-      expect(await storage.commit([{ type: 'put', key: 'u/a', value: encode('2'), expected: encode('1') }, failing, { type: 'put', key: 'u/c', value: encode('new') }])).toBe(false);
-      expect([decode(await storage.get('u/a')), decode(await storage.get('u/b')), await storage.get('u/c')]).toEqual(['1', 'taken', undefined]);
+      expect(
+        await storage.commit([
+          { type: 'put', key: 'u/a', value: encode('2'), expected: encode('1') },
+          failing,
+          { type: 'put', key: 'u/c', value: encode('new') },
+        ]),
+      ).toBe(false);
+      expect([decode(await storage.get('u/a')), decode(await storage.get('u/b')), await storage.get('u/c')]).toEqual([
+        '1',
+        'taken',
+        undefined,
+      ]);
     }
-    expect(await storage.commit([{ type: 'put', key: 'u/a', value: encode('2'), expected: encode('1') }, { type: 'delete', key: 'u/b', expected: encode('taken') }, { type: 'put', key: 'u/c', value: encode('new') }])).toBe(true);
-    expect([decode(await storage.get('u/a')), await storage.get('u/b'), decode(await storage.get('u/c'))]).toEqual(['2', undefined, 'new']);
+    expect(
+      await storage.commit([
+        { type: 'put', key: 'u/a', value: encode('2'), expected: encode('1') },
+        { type: 'delete', key: 'u/b', expected: encode('taken') },
+        { type: 'put', key: 'u/c', value: encode('new') },
+      ]),
+    ).toBe(true);
+    expect([decode(await storage.get('u/a')), await storage.get('u/b'), decode(await storage.get('u/c'))]).toEqual([
+      '2',
+      undefined,
+      'new',
+    ]);
     await storage.close();
   });
 
@@ -157,10 +189,18 @@ describe.skipIf(!available)('PostgresStorage against a real server', () => {
   it('a commit larger than one statement covers runs as a transaction, as atomic', async () => {
     const storage = new PostgresStorage({ connectionString: server.url, table: 'large_commit' });
     await storage.put('l/guard', encode('v1'));
-    const puts = Array.from({ length: 20 }, (_, index) => ({ type: 'put' as const, key: `l/${String(index).padStart(2, '0')}`, value: encode(String(index)) }));
-    expect(await storage.commit([...puts, { type: 'put', key: 'l/guard', value: encode('v2'), expected: encode('stale') }])).toBe(false);
+    const puts = Array.from({ length: 20 }, (_, index) => ({
+      type: 'put' as const,
+      key: `l/${String(index).padStart(2, '0')}`,
+      value: encode(String(index)),
+    }));
+    expect(
+      await storage.commit([...puts, { type: 'put', key: 'l/guard', value: encode('v2'), expected: encode('stale') }]),
+    ).toBe(false);
     expect(await storage.list('l/')).toEqual(['guard']);
-    expect(await storage.commit([...puts, { type: 'put', key: 'l/guard', value: encode('v2'), expected: encode('v1') }])).toBe(true);
+    expect(
+      await storage.commit([...puts, { type: 'put', key: 'l/guard', value: encode('v2'), expected: encode('v1') }]),
+    ).toBe(true);
     expect((await storage.list('l/')).length).toBe(21);
     expect(decode(await storage.get('l/guard'))).toBe('v2');
     await storage.close();
@@ -181,28 +221,45 @@ describe.skipIf(!available)('PostgresStorage against a real server', () => {
     const storage = new PostgresStorage({ connectionString: server.url, table: 'batched', poolSize: 1 });
     await storage.put('b/1', encode('one'));
     await storage.put('b/2', encode('two'));
-    const [first, again, second, missing] = await Promise.all(['b/1', 'b/1', 'b/2', 'b/none'].map((key) => storage.get(key)));
+    const [first, again, second, missing] = await Promise.all(
+      ['b/1', 'b/1', 'b/2', 'b/none'].map((key) => storage.get(key)),
+    );
     expect([first, again, second, missing].map(decode)).toEqual(['one', 'one', 'two', undefined]);
     first![0] = 0;
     expect(decode(again)).toBe('one');
     expect(decode(await storage.get('b/1'))).toBe('one');
     // More keys than one statement lists as parameters go as one array.
     const keys = Array.from({ length: 12 }, (_, index) => `b/${index + 1}`);
-    expect((await Promise.all(keys.map((key) => storage.get(key)))).map(decode)).toEqual(['one', 'two', ...Array(10).fill(undefined)]);
+    expect((await Promise.all(keys.map((key) => storage.get(key)))).map(decode)).toEqual([
+      'one',
+      'two',
+      ...Array(10).fill(undefined),
+    ]);
     await storage.close();
   });
 
   it('rejects bad options with clear errors', () => {
     expect(() => new PostgresStorage({ connectionString: '' })).toThrow(/connectionString/);
     // What the driver cannot parse is refused at once, without repeating the text, which holds the password.
-    for (const malformed of ['postgres://app:pa#ss/hunter2@127.0.0.1:5432/db', 'postgres://app:hunter2@127.0.0.1:99999/db', 'hunter2', 'mysql://app:hunter2@127.0.0.1/db']) {
+    for (const malformed of [
+      'postgres://app:pa#ss/hunter2@127.0.0.1:5432/db',
+      'postgres://app:hunter2@127.0.0.1:99999/db',
+      'hunter2',
+      'mysql://app:hunter2@127.0.0.1/db',
+    ]) {
       expect(() => new PostgresStorage({ connectionString: malformed })).toThrow(
         new TypeError(
           "PostgresStorage's connectionString is not a postgres:// or postgresql:// URL that the driver can read (characters such as # / ? @ % in the user name or password must be percent-encoded)",
         ),
       );
     }
-    for (const accepted of ['postgres://x', 'postgresql://u:p%23w@h:5432/db?sslmode=require', 'postgres://u:p@h1:5432,h2:5433/db', 'postgres:///db', 'postgres://[::1]/db']) {
+    for (const accepted of [
+      'postgres://x',
+      'postgresql://u:p%23w@h:5432/db?sslmode=require',
+      'postgres://u:p@h1:5432,h2:5433/db',
+      'postgres:///db',
+      'postgres://[::1]/db',
+    ]) {
       expect(() => new PostgresStorage({ connectionString: accepted })).not.toThrow();
     }
     expect(() => new PostgresStorage({ connectionString: 'postgres://x', table: 'a"; drop' })).toThrow(/table name/);

@@ -27,7 +27,13 @@ describe('SqliteStorage conformance (a second connection on the same file as sib
 
 describe('SqliteStorage on a real file', () => {
   const open = async () => {
-    const { default: Database } = (await import('libsql')) as unknown as { default: new (path: string) => { exec(sql: string): void; pragma(sql: string, o?: object): unknown; close(): void } };
+    const { default: Database } = (await import('libsql')) as unknown as {
+      default: new (path: string) => {
+        exec(sql: string): void;
+        pragma(sql: string, o?: object): unknown;
+        close(): void;
+      };
+    };
     return Database;
   };
 
@@ -61,7 +67,9 @@ describe('SqliteStorage on a real file', () => {
 
     holder.exec('BEGIN IMMEDIATE');
     const started = Date.now();
-    await expect(storage.commit([{ type: 'put', key: 'late', value: new Uint8Array([3]) }])).rejects.toMatchObject({ code: expect.stringMatching(/^SQLITE_BUSY/) });
+    await expect(storage.commit([{ type: 'put', key: 'late', value: new Uint8Array([3]) }])).rejects.toMatchObject({
+      code: expect.stringMatching(/^SQLITE_BUSY/),
+    });
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     holder.exec('ROLLBACK');
     holder.close();
@@ -106,7 +114,12 @@ describe('SqliteStorage on a real file', () => {
     expect(() => new SqliteStorage({ path: 'x.db', synchronous: 'off' as 'full' })).toThrow(/synchronous/);
     const storage = new SqliteStorage({ path: join(directory, 'pages.db') });
     await expect(storage.listPage('', { limit: 0 })).rejects.toThrow(/positive integer/);
-    await expect(storage.commit([{ type: 'delete', key: 'a' }, { type: 'put', key: 'a', value: new Uint8Array() }])).rejects.toThrow(/twice/);
+    await expect(
+      storage.commit([
+        { type: 'delete', key: 'a' },
+        { type: 'put', key: 'a', value: new Uint8Array() },
+      ]),
+    ).rejects.toThrow(/twice/);
     await storage.close();
   });
 });

@@ -45,7 +45,10 @@ function octets(value: asn1js.AsnType, what: string): Buffer {
 
 function attributeValue(attributes: Attribute[], type: string): ArrayBuffer {
   const matching = attributes.filter((attribute) => attribute.attrType === type);
-  check(matching.length === 1 && matching[0]!.attrValues.length === 1, `attribute ${type} must occur once with one value`);
+  check(
+    matching.length === 1 && matching[0]!.attrValues.length === 1,
+    `attribute ${type} must occur once with one value`,
+  );
   return matching[0]!.attrValues[0]!;
 }
 
@@ -85,12 +88,18 @@ function judge(der: Buffer, trusted: readonly TrustedCertificate[]): Buffer {
   check(encapsulated.eContentType === id_data, 'content type is not data');
   const eContent = encapsulated.eContent;
   check(eContent, 'no attached content');
-  const content = eContent.single ? Buffer.from(eContent.single.buffer) : octets(element(eContent.any!, 'eContent'), 'eContent');
+  const content = eContent.single
+    ? Buffer.from(eContent.single.buffer)
+    : octets(element(eContent.any!, 'eContent'), 'eContent');
   check(signedData.signerInfos.length === 1, 'not exactly one signer');
   const signer = signedData.signerInfos[0]!;
   const sid = signer.sid.issuerAndSerialNumber;
   check(sid, 'the signer is not named by issuer and serial number');
-  const certificate = trustedSigner(trusted, Buffer.from(AsnConvert.serialize(sid.issuer)), Buffer.from(sid.serialNumber));
+  const certificate = trustedSigner(
+    trusted,
+    Buffer.from(AsnConvert.serialize(sid.issuer)),
+    Buffer.from(sid.serialNumber),
+  );
 
   const hash = DIGESTS[signer.digestAlgorithm.algorithm];
   const signature = SIGNATURES[signer.signatureAlgorithm.algorithm];
@@ -101,11 +110,16 @@ function judge(der: Buffer, trusted: readonly TrustedCertificate[]): Buffer {
   let signed: Buffer = content;
   if (signer.signedAttrs) {
     const attributes = signer.signedAttrs;
-    check(element(attributeValue(attributes, CONTENT_TYPE), 'contentType').valueBlock.toString() === id_data, 'content type attribute is not data');
+    check(
+      element(attributeValue(attributes, CONTENT_TYPE), 'contentType').valueBlock.toString() === id_data,
+      'content type attribute is not data',
+    );
     const digest = octets(element(attributeValue(attributes, MESSAGE_DIGEST), 'messageDigest'), 'messageDigest');
     check(digest.equals(createHash(hash).update(content).digest()), 'message digest mismatch');
     // RFC 5652 §5.4: the signature covers the DER encoding of the attributes as a SET OF.
-    const set = new asn1js.Set({ value: attributes.map((attribute) => element(AsnConvert.serialize(attribute), 'attribute')) });
+    const set = new asn1js.Set({
+      value: attributes.map((attribute) => element(AsnConvert.serialize(attribute), 'attribute')),
+    });
     signed = Buffer.from(set.toBER());
   }
   check(verify(hash, signed, certificate.publicKey, Buffer.from(signer.signature.buffer)), 'signature mismatch');

@@ -90,25 +90,91 @@ export const oddValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: fc.array(oddText, { maxLength: 5 }) },
   { weight: 4, arbitrary: fc.dictionary(oddText, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }) },
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 2 }).map(prototypeKeys) },
-  { weight: 1, arbitrary: fc.constantFrom(257, 300).chain((depth) => fc.boolean().map((array) => deeplyNested(depth, array))) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(257, 300).chain((depth) => fc.boolean().map((array) => deeplyNested(depth, array))),
+  },
 );
 
 export const KV_FIELDS = [
-  'data', 'options', 'cas', 'version', 'versions', 'max_versions', 'cas_required', 'delete_version_after', 'custom_metadata',
-  'after', 'limit', 'exclude_deleted', 'depth', 'list',
+  'data',
+  'options',
+  'cas',
+  'version',
+  'versions',
+  'max_versions',
+  'cas_required',
+  'delete_version_after',
+  'custom_metadata',
+  'after',
+  'limit',
+  'exclude_deleted',
+  'depth',
+  'list',
 ];
 
 export const AUTH_FIELDS = [
-  'access_key', 'secret_key', 'endpoint', 'iam_endpoint', 'sts_endpoint', 'sts_region', 'use_sts_region_from_client',
-  'iam_server_id_header_value', 'allowed_sts_header_values', 'max_retries', 'iam_alias', 'ec2_alias', 'iam_metadata',
-  'ec2_metadata', 'aws_public_cert', 'type', 'sts_role', 'external_id', 'safety_buffer', 'disable_periodic_tidy',
-  'auth_type', 'bound_ami_id', 'bound_account_id', 'bound_region', 'bound_vpc_id', 'bound_subnet_id', 'bound_iam_role_arn',
-  'bound_iam_instance_profile_arn', 'bound_ec2_instance_id', 'bound_iam_principal_arn', 'inferred_entity_type',
-  'inferred_aws_region', 'resolve_aws_unique_ids', 'role_tag', 'allow_instance_migration', 'disallow_reauthentication',
-  'token_ttl', 'token_max_ttl', 'token_period', 'token_explicit_max_ttl', 'token_policies', 'token_bound_cidrs',
-  'token_no_default_policy', 'token_num_uses', 'token_type', 'policies', 'ttl', 'max_ttl', 'period', 'instance_id', 'role',
-  'pkcs7', 'identity', 'signature', 'nonce', 'iam_http_request_method', 'iam_request_url', 'iam_request_body',
-  'iam_request_headers', 'hmac_key', 'role_id',
+  'access_key',
+  'secret_key',
+  'endpoint',
+  'iam_endpoint',
+  'sts_endpoint',
+  'sts_region',
+  'use_sts_region_from_client',
+  'iam_server_id_header_value',
+  'allowed_sts_header_values',
+  'max_retries',
+  'iam_alias',
+  'ec2_alias',
+  'iam_metadata',
+  'ec2_metadata',
+  'aws_public_cert',
+  'type',
+  'sts_role',
+  'external_id',
+  'safety_buffer',
+  'disable_periodic_tidy',
+  'auth_type',
+  'bound_ami_id',
+  'bound_account_id',
+  'bound_region',
+  'bound_vpc_id',
+  'bound_subnet_id',
+  'bound_iam_role_arn',
+  'bound_iam_instance_profile_arn',
+  'bound_ec2_instance_id',
+  'bound_iam_principal_arn',
+  'inferred_entity_type',
+  'inferred_aws_region',
+  'resolve_aws_unique_ids',
+  'role_tag',
+  'allow_instance_migration',
+  'disallow_reauthentication',
+  'token_ttl',
+  'token_max_ttl',
+  'token_period',
+  'token_explicit_max_ttl',
+  'token_policies',
+  'token_bound_cidrs',
+  'token_no_default_policy',
+  'token_num_uses',
+  'token_type',
+  'policies',
+  'ttl',
+  'max_ttl',
+  'period',
+  'instance_id',
+  'role',
+  'pkcs7',
+  'identity',
+  'signature',
+  'nonce',
+  'iam_http_request_method',
+  'iam_request_url',
+  'iam_request_body',
+  'iam_request_headers',
+  'hmac_key',
+  'role_id',
 ];
 
 function fieldsOf(names: readonly string[]) {
@@ -146,7 +212,12 @@ const authorize = fc.oneof(
   { weight: 4, arbitrary: fc.constant(undefined) },
   { weight: 4, arbitrary: fc.constant(() => true) },
   { weight: 1, arbitrary: fc.constant(() => false) },
-  { weight: 1, arbitrary: fc.nat().map((seed) => (check: CapabilityCheck) => (check.path.length + check.capability.length + seed) % 2 === 0) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .nat()
+      .map((seed) => (check: CapabilityCheck) => (check.path.length + check.capability.length + seed) % 2 === 0),
+  },
 );
 
 /** Paths: an engine's roots followed by names of stored objects or hostile segments, or raw hostile text. */
@@ -158,7 +229,10 @@ export function hostilePath(roots: readonly string[], names: readonly string[]):
   );
   const joined = fc
     .tuple(fc.constantFrom(...roots), fc.array(segment, { maxLength: 2 }), fc.nat(4))
-    .map(([root, segments, slash]) => [root, ...segments].filter((part) => part !== '').join('/') + (slash === 0 ? '/' : ''));
+    .map(
+      ([root, segments, slash]) =>
+        [root, ...segments].filter((part) => part !== '').join('/') + (slash === 0 ? '/' : ''),
+    );
   return fc.oneof(
     { weight: 30, arbitrary: joined },
     { weight: 2, arbitrary: oddText },
@@ -167,7 +241,11 @@ export function hostilePath(roots: readonly string[], names: readonly string[]):
 }
 
 /** A request as a hostile or broken transport might build it: most parts well-formed, any part possibly not. */
-export function hostileRequest(target: { roots: readonly string[]; names: readonly string[]; fields: readonly string[] }): fc.Arbitrary<EngineRequest> {
+export function hostileRequest(target: {
+  roots: readonly string[];
+  names: readonly string[];
+  fields: readonly string[];
+}): fc.Arbitrary<EngineRequest> {
   const fields = fieldsOf(target.fields);
   return fc
     .record({
@@ -176,11 +254,19 @@ export function hostileRequest(target: { roots: readonly string[]; names: readon
         { weight: 1, arbitrary: fc.constantFrom(...ODD_METHODS) },
         { weight: 1, arbitrary: oddValue },
       ),
-      path: fc.oneof({ weight: 30, arbitrary: hostilePath(target.roots, target.names) }, { weight: 1, arbitrary: oddValue }),
-      query: fc.option(fc.oneof({ weight: 4, arbitrary: fields }, { weight: 1, arbitrary: fc.constant({ list: 'true' }) }), { nil: undefined }),
+      path: fc.oneof(
+        { weight: 30, arbitrary: hostilePath(target.roots, target.names) },
+        { weight: 1, arbitrary: oddValue },
+      ),
+      query: fc.option(
+        fc.oneof({ weight: 4, arbitrary: fields }, { weight: 1, arbitrary: fc.constant({ list: 'true' }) }),
+        { nil: undefined },
+      ),
       body: fc.option(fields, { nil: undefined }),
       headers,
-      remoteAddress: fc.option(fc.oneof(fc.constantFrom('10.0.0.1', '::1', '::ffff:10.0.0.1', '999.1.1.1'), oddText), { nil: undefined }),
+      remoteAddress: fc.option(fc.oneof(fc.constantFrom('10.0.0.1', '::1', '::ffff:10.0.0.1', '999.1.1.1'), oddText), {
+        nil: undefined,
+      }),
       authorize,
     })
     .map((request) => request as unknown as EngineRequest);
@@ -190,7 +276,10 @@ export function hostileRequest(target: { roots: readonly string[]; names: readon
  * A valid request with one part replaced by a hostile value: a body or query field (set, or added under an odd name),
  * which drives hostile values past routing into every handler's own checks.
  */
-export function mutatedRequest(templates: readonly EngineRequest[], fieldNames: readonly string[]): fc.Arbitrary<EngineRequest> {
+export function mutatedRequest(
+  templates: readonly EngineRequest[],
+  fieldNames: readonly string[],
+): fc.Arbitrary<EngineRequest> {
   return fc
     .record({
       template: fc.constantFrom(...templates),
@@ -205,6 +294,8 @@ export function mutatedRequest(templates: readonly EngineRequest[], fieldNames: 
         Object.defineProperty(copy, field, { value, enumerable: true, writable: true, configurable: true });
         return copy;
       };
-      return inQuery ? { ...template, query: place(template.query) as EngineRequest['query'] } : { ...template, body: place(template.body) };
+      return inQuery
+        ? { ...template, query: place(template.query) as EngineRequest['query'] }
+        : { ...template, body: place(template.body) };
     });
 }

@@ -30,7 +30,11 @@ export async function snapshot(storage: Storage, prefix = ''): Promise<Record<st
   return state;
 }
 
-async function document(storage: Storage, key: string, problems: string[]): Promise<Record<string, unknown> | undefined> {
+async function document(
+  storage: Storage,
+  key: string,
+  problems: string[],
+): Promise<Record<string, unknown> | undefined> {
   const bytes = await storage.get(key);
   if (bytes === undefined) {
     problems.push(`${key}: listed but unreadable`);
@@ -51,7 +55,12 @@ const isText = (value: unknown): value is string => typeof value === 'string';
 const isTextList = (value: unknown): value is string[] => Array.isArray(value) && value.every(isText);
 const isTime = (value: unknown): boolean => isText(value) && parseTimestamp(value) !== undefined;
 
-function expectShape(key: string, record: Record<string, unknown>, shape: Record<string, (value: unknown) => boolean>, problems: string[]): void {
+function expectShape(
+  key: string,
+  record: Record<string, unknown>,
+  shape: Record<string, (value: unknown) => boolean>,
+  problems: string[],
+): void {
   for (const [field, valid] of Object.entries(shape)) {
     if (!valid(record[field])) problems.push(`${key}: field ${field} is ${JSON.stringify(record[field])}`);
   }
@@ -74,7 +83,12 @@ export interface KvKeyState {
  * A KV key as stored: its head record and the authoritative entry of every kept version. A kept version that is not
  * inline and has no entry document is a problem (a version the head promises but nothing describes).
  */
-export async function kvKeyState(storage: Storage, prefix: string, path: string, problems: string[] = []): Promise<KvKeyState | undefined> {
+export async function kvKeyState(
+  storage: Storage,
+  prefix: string,
+  path: string,
+  problems: string[] = [],
+): Promise<KvKeyState | undefined> {
   const key = `${prefix}metadata/${path}`;
   if ((await storage.get(key)) === undefined) return undefined;
   const record = await document(storage, key, problems);
@@ -85,7 +99,8 @@ export async function kvKeyState(storage: Storage, prefix: string, path: string,
     return { record, versions: [] };
   }
   const byVersion = new Map<number, Record<string, unknown>>();
-  for (const entry of inline as Record<string, unknown>[]) if (isCount(entry.version)) byVersion.set(entry.version, entry);
+  for (const entry of inline as Record<string, unknown>[])
+    if (isCount(entry.version)) byVersion.set(entry.version, entry);
   for (let version = Math.max(oldest, 1); version <= current; version++) {
     if (byVersion.has(version)) continue;
     const entryKey = `${kvEntryFolder(prefix, path)}${version}`;
@@ -94,7 +109,8 @@ export async function kvKeyState(storage: Storage, prefix: string, path: string,
       continue;
     }
     const entry = await document(storage, entryKey, problems);
-    if (entry && (entry.version !== version || !isText(entry.write))) problems.push(`${entryKey}: not the entry of version ${version}`);
+    if (entry && (entry.version !== version || !isText(entry.write)))
+      problems.push(`${entryKey}: not the entry of version ${version}`);
     if (entry) byVersion.set(version, entry);
   }
   return { record, versions: [...byVersion.values()].sort((a, b) => (a.version as number) - (b.version as number)) };
@@ -110,7 +126,13 @@ function dataInDocument(record: Record<string, unknown>, version: unknown): bool
  * The data a kept version holds, decoded (undefined where it is missing): from its entry document for a version that
  * keeps it there, else from its blob. Undefined as a whole for a version that references no data (destroyed).
  */
-export async function kvVersionData(storage: Storage, prefix: string, path: string, record: Record<string, unknown>, entry: Record<string, unknown>): Promise<{ value: unknown } | undefined> {
+export async function kvVersionData(
+  storage: Storage,
+  prefix: string,
+  path: string,
+  record: Record<string, unknown>,
+  entry: Record<string, unknown>,
+): Promise<{ value: unknown } | undefined> {
   if (dataInDocument(record, entry.version) && entry.destroyed !== true) {
     const bytes = await storage.get(`${kvEntryFolder(prefix, path)}${String(entry.version)}`);
     return { value: bytes && (JSON.parse(decoder.decode(bytes)) as Record<string, unknown>).data };
@@ -124,9 +146,16 @@ export async function kvVersionData(storage: Storage, prefix: string, path: stri
  * Versions that keep their data in their entry document: the document exists (inline or not), describes the entry
  * the head holds, and holds the data exactly while the version is not destroyed.
  */
-async function checkDataDocuments(storage: Storage, prefix: string, path: string, state: KvKeyState, problems: string[]): Promise<void> {
+async function checkDataDocuments(
+  storage: Storage,
+  prefix: string,
+  path: string,
+  state: KvKeyState,
+  problems: string[],
+): Promise<void> {
   const { record } = state;
-  if (record.documents_from !== undefined && !isCount(record.documents_from)) problems.push(`${prefix}metadata/${path}: documents_from malformed`);
+  if (record.documents_from !== undefined && !isCount(record.documents_from))
+    problems.push(`${prefix}metadata/${path}: documents_from malformed`);
   for (const entry of state.versions) {
     if (!dataInDocument(record, entry.version)) continue;
     const entryKey = `${kvEntryFolder(prefix, path)}${String(entry.version)}`;
@@ -136,23 +165,35 @@ async function checkDataDocuments(storage: Storage, prefix: string, path: string
     }
     const stored = await document(storage, entryKey, problems);
     if (!stored) continue;
-    if (stored.deletion !== entry.deletion || stored.destroyed !== entry.destroyed || stored.created !== entry.created) {
+    if (
+      stored.deletion !== entry.deletion ||
+      stored.destroyed !== entry.destroyed ||
+      stored.created !== entry.created
+    ) {
       problems.push(`${entryKey}: differs from the authoritative entry of version ${String(entry.version)}`);
     }
     if (entry.destroyed === true ? stored.data !== undefined : !isPlainObject(stored.data)) {
-      problems.push(`${entryKey}: ${entry.destroyed === true ? 'destroyed, but still holds data' : 'live, but holds no data object'}`);
+      problems.push(
+        `${entryKey}: ${entry.destroyed === true ? 'destroyed, but still holds data' : 'live, but holds no data object'}`,
+      );
     }
   }
 }
 
 /** Versions of one KV key: their blobs, and the rules that tie them to current_version and oldest_version. */
-function checkVersions(key: string, record: Record<string, unknown>, versions: Record<string, unknown>[], problems: string[]): { blob: string; version: number }[] {
+function checkVersions(
+  key: string,
+  record: Record<string, unknown>,
+  versions: Record<string, unknown>[],
+  problems: string[],
+): { blob: string; version: number }[] {
   const { current_version: current, oldest_version: oldest, versions: inline } = record;
   if (!isCount(current) || !isCount(oldest) || !Array.isArray(inline)) return [];
   const blobs: { blob: string; version: number }[] = [];
   let previous = 0;
   for (const entry of inline as Record<string, unknown>[]) {
-    if (!isCount(entry.version) || entry.version <= previous) problems.push(`${key}: inline versions not strictly ascending at ${JSON.stringify(entry.version)}`);
+    if (!isCount(entry.version) || entry.version <= previous)
+      problems.push(`${key}: inline versions not strictly ascending at ${JSON.stringify(entry.version)}`);
     else previous = entry.version;
   }
   for (const entry of versions) {
@@ -160,21 +201,32 @@ function checkVersions(key: string, record: Record<string, unknown>, versions: R
     if (isCount(version) && (version > current || version < oldest)) {
       problems.push(`${key}: version ${version} outside oldest ${oldest} .. current ${current}`);
     }
-    if (destroyed === true && blob !== undefined) problems.push(`${key}: destroyed version ${String(version)} still references data`);
+    if (destroyed === true && blob !== undefined)
+      problems.push(`${key}: destroyed version ${String(version)} still references data`);
     if (dataInDocument(record, version)) {
-      if (blob !== undefined) problems.push(`${key}: version ${String(version)} keeps its data in its document but references a blob`);
-    } else if (destroyed !== true && !isText(blob)) problems.push(`${key}: live version ${String(version)} has no data reference`);
+      if (blob !== undefined)
+        problems.push(`${key}: version ${String(version)} keeps its data in its document but references a blob`);
+    } else if (destroyed !== true && !isText(blob))
+      problems.push(`${key}: live version ${String(version)} has no data reference`);
     if (isText(blob) && isCount(version)) blobs.push({ blob, version });
   }
   // Only a write adds versions, and pruning never removes the one it added: the newest entry is the current one, and
   // it is always inline in the head record (the commit point of every write).
   const newest = inline.length === 0 ? 0 : (inline[inline.length - 1] as { version: unknown }).version;
-  if (newest !== current) problems.push(`${key}: newest inline version ${String(newest)} but current_version ${current}`);
+  if (newest !== current)
+    problems.push(`${key}: newest inline version ${String(newest)} but current_version ${current}`);
   return blobs;
 }
 
 /** Blobs still referenced by the entry documents of pruned versions whose removal is pending: garbage too. */
-async function retiredBlobs(storage: Storage, prefix: string, path: string, retired: number[], tidy: boolean, problems: string[]): Promise<string[]> {
+async function retiredBlobs(
+  storage: Storage,
+  prefix: string,
+  path: string,
+  retired: number[],
+  tidy: boolean,
+  problems: string[],
+): Promise<string[]> {
   const blobs: string[] = [];
   for (const version of retired) {
     const entryKey = `${kvEntryFolder(prefix, path)}${version}`;
@@ -212,10 +264,20 @@ export async function kvProblems(storage: Storage, options: KvCheckOptions = {})
     expectShape(
       key,
       record,
-      { created: isCount, updated: isCount, max_versions: isCount, delete_version_after: isCount, revision: isCount, spilled: isCount, garbage: isTextList, retired: isCountList },
+      {
+        created: isCount,
+        updated: isCount,
+        max_versions: isCount,
+        delete_version_after: isCount,
+        revision: isCount,
+        spilled: isCount,
+        garbage: isTextList,
+        retired: isCountList,
+      },
       problems,
     );
-    if (!isPlainObject(record.custom_metadata) || !Object.values(record.custom_metadata).every(isText)) problems.push(`${key}: custom_metadata malformed`);
+    if (!isPlainObject(record.custom_metadata) || !Object.values(record.custom_metadata).every(isText))
+      problems.push(`${key}: custom_metadata malformed`);
     await checkDataDocuments(storage, prefix, path, state, problems);
     for (const { blob, version } of checkVersions(key, record, state.versions, problems)) {
       const owner = `${key}@${version}`;
@@ -224,7 +286,8 @@ export async function kvProblems(storage: Storage, options: KvCheckOptions = {})
     }
     for (const id of isTextList(record.garbage) ? record.garbage : []) garbage.add(id);
     const retired = isCountList(record.retired) ? record.retired : [];
-    for (const id of await retiredBlobs(storage, prefix, path, retired, options.tidy === true, problems)) garbage.add(id);
+    for (const id of await retiredBlobs(storage, prefix, path, retired, options.tidy === true, problems))
+      garbage.add(id);
   }
   for (const [blob, owner] of referenced) {
     const data = await storage.get(`${prefix}versions/${blob.slice(0, 2)}/${blob}`);
@@ -244,7 +307,17 @@ export async function kvProblems(storage: Storage, options: KvCheckOptions = {})
   const config = await storage.get(`${prefix}config`);
   if (config !== undefined) {
     const record = await document(storage, `${prefix}config`, problems);
-    if (record) expectShape(`${prefix}config`, record, { max_versions: isCount, cas_required: (v) => typeof v === 'boolean', delete_version_after: Number.isSafeInteger }, problems);
+    if (record)
+      expectShape(
+        `${prefix}config`,
+        record,
+        {
+          max_versions: isCount,
+          cas_required: (v) => typeof v === 'boolean',
+          delete_version_after: Number.isSafeInteger,
+        },
+        problems,
+      );
   }
   return problems;
 }
@@ -292,7 +365,11 @@ function denyListProblems(key: string, name: string, record: Record<string, unkn
     problems.push(`${key}: its key is no role tag`);
   }
   expectShape(key, record, { creation_time: isTime, expiration_time: isTime }, problems);
-  if (isTime(record.creation_time) && isTime(record.expiration_time) && String(record.creation_time) > String(record.expiration_time)) {
+  if (
+    isTime(record.creation_time) &&
+    isTime(record.expiration_time) &&
+    String(record.creation_time) > String(record.expiration_time)
+  ) {
     problems.push(`${key}: expires before it was created`);
   }
 }
@@ -312,10 +389,21 @@ export async function authProblems(storage: Storage, prefix = 'auth/'): Promise<
       expectShape(key, record, ROLE, problems);
     } else if (path === 'config/client') expectShape(key, record, CLIENT_CONFIG, problems);
     else if (path.startsWith('config/tidy/')) {
-      expectShape(key, record, { safety_buffer: isCount, disable_periodic_tidy: (value) => typeof value === 'boolean' }, problems);
+      expectShape(
+        key,
+        record,
+        { safety_buffer: isCount, disable_periodic_tidy: (value) => typeof value === 'boolean' },
+        problems,
+      );
     } else if (path.startsWith('config/certificate/')) {
-      expectShape(key, record, { aws_public_cert: isText, type: (value) => value === 'pkcs7' || value === 'identity' }, problems);
-    } else if (path.startsWith('config/sts/')) expectShape(key, record, { sts_role: (value) => isText(value) && value !== '' }, problems);
+      expectShape(
+        key,
+        record,
+        { aws_public_cert: isText, type: (value) => value === 'pkcs7' || value === 'identity' },
+        problems,
+      );
+    } else if (path.startsWith('config/sts/'))
+      expectShape(key, record, { sts_role: (value) => isText(value) && value !== '' }, problems);
     else if (path !== 'config/identity') problems.push(`${key}: unexpected document`);
   }
   return problems;

@@ -72,7 +72,10 @@ export class KvLedger {
     const tag = isPlainObject(data) ? data.tag : undefined;
     for (const [key, acks] of this.acks) {
       const ack = acks.find((candidate) => candidate.tag === tag);
-      if (ack) return (this.resets.get(key) ?? []).some((reset) => reset.started < ack.acknowledged && reset.finished > ack.issued);
+      if (ack)
+        return (this.resets.get(key) ?? []).some(
+          (reset) => reset.started < ack.acknowledged && reset.finished > ack.issued,
+        );
     }
     return false;
   }
@@ -81,11 +84,16 @@ export class KvLedger {
     const problems: string[] = [];
     for (const [key, tags] of this.attempted) {
       const state = await kvKeyState(storage, prefix, key, problems);
-      const record = state && { oldest_version: state.record.oldest_version as number, versions: state.versions as unknown as StoredVersionRecord[] };
+      const record = state && {
+        oldest_version: state.record.oldest_version as number,
+        versions: state.versions as unknown as StoredVersionRecord[],
+      };
       const held = new Map<number, string>();
       const seen = new Map<string, number>();
       for (const entry of record?.versions ?? []) {
-        const stored = state && (await kvVersionData(storage, prefix, key, state.record, entry as unknown as Record<string, unknown>));
+        const stored =
+          state &&
+          (await kvVersionData(storage, prefix, key, state.record, entry as unknown as Record<string, unknown>));
         if (!stored) continue;
         const { value } = stored;
         const tag = isPlainObject(value) ? value.tag : undefined;
@@ -93,7 +101,8 @@ export class KvLedger {
           problems.push(`${key}@${entry.version}: holds data no write of this key sent (${JSON.stringify(tag)})`);
           continue;
         }
-        if (seen.has(tag)) problems.push(`${key}: write ${tag} appears as version ${seen.get(tag)} and ${entry.version}`);
+        if (seen.has(tag))
+          problems.push(`${key}: write ${tag} appears as version ${seen.get(tag)} and ${entry.version}`);
         seen.set(tag, entry.version);
         held.set(entry.version, tag);
       }
@@ -104,7 +113,9 @@ export class KvLedger {
         if (!record) problems.push(`${key}: acknowledged version ${ack.version} (${ack.tag}) lost with the whole key`);
         else if (!entry && !pruned) problems.push(`${key}: acknowledged version ${ack.version} (${ack.tag}) lost`);
         else if (entry && !entry.destroyed && held.get(ack.version) !== ack.tag) {
-          problems.push(`${key}@${ack.version}: acknowledged for ${ack.tag} but holds ${held.get(ack.version) ?? 'nothing'}`);
+          problems.push(
+            `${key}@${ack.version}: acknowledged for ${ack.tag} but holds ${held.get(ack.version) ?? 'nothing'}`,
+          );
         }
       }
     }

@@ -65,33 +65,73 @@ async function changeRequest(kv: KvEngine, operation: KvChangeName, { key, pick 
     case 'deleteLatest':
       return { method: 'DELETE', path: `data/${key}` };
     case 'deleteVersions':
-      return { method: 'POST', path: `delete/${key}`, body: { versions: versionsAround(await currentVersion(kv, key), pick) } };
+      return {
+        method: 'POST',
+        path: `delete/${key}`,
+        body: { versions: versionsAround(await currentVersion(kv, key), pick) },
+      };
     case 'undelete':
-      return { method: 'POST', path: `undelete/${key}`, body: { versions: versionsAround(await currentVersion(kv, key), pick) } };
+      return {
+        method: 'POST',
+        path: `undelete/${key}`,
+        body: { versions: versionsAround(await currentVersion(kv, key), pick) },
+      };
     case 'destroy':
-      return { method: 'PUT', path: `destroy/${key}`, body: { versions: versionsAround(await currentVersion(kv, key), pick + 1) } };
+      return {
+        method: 'PUT',
+        path: `destroy/${key}`,
+        body: { versions: versionsAround(await currentVersion(kv, key), pick + 1) },
+      };
     case 'metadataWrite':
-      return { method: 'POST', path: `metadata/${key}`, body: { max_versions: 2 + (pick % 4), custom_metadata: { pick: String(pick) } } };
+      return {
+        method: 'POST',
+        path: `metadata/${key}`,
+        body: { max_versions: 2 + (pick % 4), custom_metadata: { pick: String(pick) } },
+      };
     case 'metadataPatch':
-      return { method: 'PATCH', path: `metadata/${key}`, headers: MERGE, body: { custom_metadata: { [`m${pick % 3}`]: pick % 2 ? 'x' : null } } };
+      return {
+        method: 'PATCH',
+        path: `metadata/${key}`,
+        headers: MERGE,
+        body: { custom_metadata: { [`m${pick % 3}`]: pick % 2 ? 'x' : null } },
+      };
     case 'metadataDelete':
       return { method: 'DELETE', path: `metadata/${key}` };
     case 'config':
-      return { method: 'POST', path: 'config', body: { max_versions: 3 + (pick % 5), delete_version_after: pick % 2 ? '1h' : '0s' } };
+      return {
+        method: 'POST',
+        path: 'config',
+        body: { max_versions: 3 + (pick % 5), delete_version_after: pick % 2 ? '1h' : '0s' },
+      };
   }
 }
 
-async function writeRequest(kv: KvEngine, operation: KvWriteName, { key, pick }: KvStep, tag: string): Promise<EngineRequest> {
+async function writeRequest(
+  kv: KvEngine,
+  operation: KvWriteName,
+  { key, pick }: KvStep,
+  tag: string,
+): Promise<EngineRequest> {
   if (operation === 'write') return { method: 'POST', path: `data/${key}`, body: { data: { tag, pick } } };
   if (operation === 'casWrite') {
-    return { method: 'POST', path: `data/${key}`, body: { data: { tag }, options: { cas: await currentVersion(kv, key) } } };
+    return {
+      method: 'POST',
+      path: `data/${key}`,
+      body: { data: { tag }, options: { cas: await currentVersion(kv, key) } },
+    };
   }
-  if (operation === 'mergePatch') return { method: 'PATCH', path: `data/${key}`, headers: MERGE, body: { data: { tag, [`p${pick % 4}`]: pick } } };
+  if (operation === 'mergePatch')
+    return { method: 'PATCH', path: `data/${key}`, headers: MERGE, body: { data: { tag, [`p${pick % 4}`]: pick } } };
   return {
     method: 'PATCH',
     path: `data/${key}`,
     headers: JSON_PATCH,
-    body: { data: [{ op: 'add', path: '/tag', value: tag }, { op: 'add', path: `/j${pick % 4}`, value: [pick] }] },
+    body: {
+      data: [
+        { op: 'add', path: '/tag', value: tag },
+        { op: 'add', path: `/j${pick % 4}`, value: [pick] },
+      ],
+    },
   };
 }
 
@@ -115,6 +155,7 @@ export async function runKvStep(kv: KvEngine, step: KvStep, ledger: KvLedger, re
   }
   const write = ledger.issue(step.key);
   const response = await kv.handle(await writeRequest(reader, operation, step, write.tag));
-  if (response.status === 200) ledger.acknowledged(step.key, write, (response.body as { data: { version: number } }).data.version);
+  if (response.status === 200)
+    ledger.acknowledged(step.key, write, (response.body as { data: { version: number } }).data.version);
   return response;
 }

@@ -120,7 +120,8 @@ export class InterleavingStorage implements Storage {
   }
 
   private async pause(): Promise<void> {
-    for (let turns = Math.floor(this.next() * 5); turns > 0; turns--) await new Promise((resolve) => setImmediate(resolve));
+    for (let turns = Math.floor(this.next() * 5); turns > 0; turns--)
+      await new Promise((resolve) => setImmediate(resolve));
   }
 
   async get(key: string) {

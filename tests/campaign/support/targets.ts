@@ -18,7 +18,9 @@ const PROTOTYPES: [string, object][] = [
 ];
 
 export function prototypeState(): Record<string, string[]> {
-  return Object.fromEntries(PROTOTYPES.map(([name, prototype]) => [name, Reflect.ownKeys(prototype).map(String).sort()]));
+  return Object.fromEntries(
+    PROTOTYPES.map(([name, prototype]) => [name, Reflect.ownKeys(prototype).map(String).sort()]),
+  );
 }
 
 /** 500 is a fault of the server side; nothing here injects one, so any is a bug. 502 only where the fake cloud answers. */
@@ -47,7 +49,11 @@ export interface Target {
 export async function kvTarget(): Promise<Target> {
   const audited = new AuditedStorage(new MemoryStorage());
   const faults: unknown[] = [];
-  const kv = new KvEngine({ storage: audited, clock: new ManualClock('2026-03-01T12:00:00Z'), onInternalError: (error) => faults.push(error) });
+  const kv = new KvEngine({
+    storage: audited,
+    clock: new ManualClock('2026-03-01T12:00:00Z'),
+    onInternalError: (error) => faults.push(error),
+  });
   await kv.handle({ method: 'POST', path: 'data/web', body: { data: { password: 'p' } } });
   await kv.handle({ method: 'POST', path: 'data/a.b/c', body: { data: { nested: { x: [1] } } } });
   await kv.handle({ method: 'POST', path: 'metadata/web', body: { custom_metadata: { owner: 'ops' } } });
@@ -61,10 +67,24 @@ export async function authTarget(): Promise<Target> {
   cloud.addPrincipal('role', 'web');
   // The fake cloud's refusals (502) are reported too; only other faults count here.
   const onInternalError = (error: unknown) => (error instanceof CloudUnavailable ? undefined : faults.push(error));
-  const auth = new AuthEngine({ storage: audited, cloud, env: {}, clock: new ManualClock('2026-03-01T12:00:00Z'), onInternalError });
+  const auth = new AuthEngine({
+    storage: audited,
+    cloud,
+    env: {},
+    clock: new ManualClock('2026-03-01T12:00:00Z'),
+    onInternalError,
+  });
   const setup: EngineRequest[] = [
-    { method: 'POST', path: 'role/web', body: { auth_type: 'iam', bound_iam_principal_arn: 'arn:aws:iam::123456789012:role/web' } },
-    { method: 'POST', path: 'role/tagged', body: { auth_type: 'ec2', bound_ami_id: 'ami-1', role_tag: 'VaultRole', token_policies: 'a,b' } },
+    {
+      method: 'POST',
+      path: 'role/web',
+      body: { auth_type: 'iam', bound_iam_principal_arn: 'arn:aws:iam::123456789012:role/web' },
+    },
+    {
+      method: 'POST',
+      path: 'role/tagged',
+      body: { auth_type: 'ec2', bound_ami_id: 'ami-1', role_tag: 'VaultRole', token_policies: 'a,b' },
+    },
     { method: 'POST', path: 'config/client', body: { access_key: 'AKIAEXAMPLE', secret_key: 'not-a-real-secret' } },
     { method: 'POST', path: 'config/sts/123456789012', body: { sts_role: 'arn:aws:iam::123456789012:role/reader' } },
   ];
@@ -72,5 +92,11 @@ export async function authTarget(): Promise<Target> {
   const tag = await auth.handle({ method: 'POST', path: 'role/tagged/tag', body: { policies: 'a' } });
   const value = (tag.body as { data: { tag_value: string } }).data.tag_value;
   expect((await auth.handle({ method: 'POST', path: `roletag-denylist/${value}` })).status).toBe(204);
-  return { handle: (request) => auth.handle(request), renew: (grant) => auth.renew(grant as never), cloud, audited, faults };
+  return {
+    handle: (request) => auth.handle(request),
+    renew: (grant) => auth.renew(grant as never),
+    cloud,
+    audited,
+    faults,
+  };
 }

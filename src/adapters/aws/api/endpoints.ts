@@ -6,7 +6,16 @@ import { endpointUrl, ENDPOINT_RULE } from '../../../lib/endpoint-url.js';
 import { CloudUnavailable, InvalidRequest } from '../../../lib/errors.js';
 import type { CloudClientSettings } from '../../../ports/cloud.js';
 
-export const partitions = ['aws', 'aws-cn', 'aws-us-gov', 'aws-iso', 'aws-iso-b', 'aws-iso-e', 'aws-iso-f', 'aws-eusc'] as const;
+export const partitions = [
+  'aws',
+  'aws-cn',
+  'aws-us-gov',
+  'aws-iso',
+  'aws-iso-b',
+  'aws-iso-e',
+  'aws-iso-f',
+  'aws-eusc',
+] as const;
 export type Partition = (typeof partitions)[number];
 
 /** A URL to send to and the region whose SigV4 scope the request must carry. */
@@ -25,14 +34,54 @@ interface PartitionFacts {
 }
 
 const partitionFacts: Readonly<Record<Partition, PartitionFacts>> = {
-  'aws-us-gov': { regions: /^us-gov-/, dnsSuffix: 'amazonaws.com', iamRegion: 'us-gov-west-1', iamHost: 'iam.us-gov.amazonaws.com' },
-  'aws-cn': { regions: /^cn-/, dnsSuffix: 'amazonaws.com.cn', iamRegion: 'cn-north-1', iamHost: 'iam.cn-north-1.amazonaws.com.cn' },
-  'aws-iso': { regions: /^us-iso-/, dnsSuffix: 'c2s.ic.gov', iamRegion: 'us-iso-east-1', iamHost: 'iam.us-iso-east-1.c2s.ic.gov' },
-  'aws-iso-b': { regions: /^us-isob-/, dnsSuffix: 'sc2s.sgov.gov', iamRegion: 'us-isob-east-1', iamHost: 'iam.us-isob-east-1.sc2s.sgov.gov' },
-  'aws-iso-e': { regions: /^eu-isoe-/, dnsSuffix: 'cloud.adc-e.uk', iamRegion: 'eu-isoe-west-1', iamHost: 'iam.eu-isoe-west-1.cloud.adc-e.uk' },
-  'aws-iso-f': { regions: /^us-isof-/, dnsSuffix: 'csp.hci.ic.gov', iamRegion: 'us-isof-south-1', iamHost: 'iam.us-isof-south-1.csp.hci.ic.gov' },
-  'aws-eusc': { regions: /^eusc-/, dnsSuffix: 'amazonaws.eu', iamRegion: 'eusc-de-east-1', iamHost: 'iam.eusc-de-east-1.amazonaws.eu' },
-  aws: { regions: /^(?:us|eu|ap|sa|ca|me|af|il|mx)-/, dnsSuffix: 'amazonaws.com', iamRegion: 'us-east-1', iamHost: 'iam.amazonaws.com' },
+  'aws-us-gov': {
+    regions: /^us-gov-/,
+    dnsSuffix: 'amazonaws.com',
+    iamRegion: 'us-gov-west-1',
+    iamHost: 'iam.us-gov.amazonaws.com',
+  },
+  'aws-cn': {
+    regions: /^cn-/,
+    dnsSuffix: 'amazonaws.com.cn',
+    iamRegion: 'cn-north-1',
+    iamHost: 'iam.cn-north-1.amazonaws.com.cn',
+  },
+  'aws-iso': {
+    regions: /^us-iso-/,
+    dnsSuffix: 'c2s.ic.gov',
+    iamRegion: 'us-iso-east-1',
+    iamHost: 'iam.us-iso-east-1.c2s.ic.gov',
+  },
+  'aws-iso-b': {
+    regions: /^us-isob-/,
+    dnsSuffix: 'sc2s.sgov.gov',
+    iamRegion: 'us-isob-east-1',
+    iamHost: 'iam.us-isob-east-1.sc2s.sgov.gov',
+  },
+  'aws-iso-e': {
+    regions: /^eu-isoe-/,
+    dnsSuffix: 'cloud.adc-e.uk',
+    iamRegion: 'eu-isoe-west-1',
+    iamHost: 'iam.eu-isoe-west-1.cloud.adc-e.uk',
+  },
+  'aws-iso-f': {
+    regions: /^us-isof-/,
+    dnsSuffix: 'csp.hci.ic.gov',
+    iamRegion: 'us-isof-south-1',
+    iamHost: 'iam.us-isof-south-1.csp.hci.ic.gov',
+  },
+  'aws-eusc': {
+    regions: /^eusc-/,
+    dnsSuffix: 'amazonaws.eu',
+    iamRegion: 'eusc-de-east-1',
+    iamHost: 'iam.eusc-de-east-1.amazonaws.eu',
+  },
+  aws: {
+    regions: /^(?:us|eu|ap|sa|ca|me|af|il|mx)-/,
+    dnsSuffix: 'amazonaws.com',
+    iamRegion: 'us-east-1',
+    iamHost: 'iam.amazonaws.com',
+  },
 };
 
 export const iamRegionOf = (partition: Partition): string => partitionFacts[partition].iamRegion;

@@ -51,7 +51,7 @@ function rawHeaders(request: SignedHttpRequest, host: string, body: Buffer): str
   }
   if (contentLength === undefined) raw.push('Content-Length', String(body.length));
   else if (contentLength !== String(body.length)) {
-    throw new InvalidRequest('the signed request\'s Content-Length does not match its body');
+    throw new InvalidRequest("the signed request's Content-Length does not match its body");
   }
   return raw;
 }
@@ -106,7 +106,7 @@ export async function forwardSignedRequest(
   try {
     clientUrl = new URL(request.url);
   } catch {
-    throw new InvalidRequest('the signed request\'s URL is not a valid URL');
+    throw new InvalidRequest("the signed request's URL is not a valid URL");
   }
   const body = Buffer.from(request.body, 'utf8');
   const headers = rawHeaders(request, clientUrl.host, body);

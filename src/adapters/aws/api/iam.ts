@@ -9,7 +9,6 @@ function result(root: XmlNode, action: string): XmlNode {
   return child(root, `${action}Result`);
 }
 
-
 export async function getInstanceProfile(
   api: QueryApiClient,
   target: QueryTarget,

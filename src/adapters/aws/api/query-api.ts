@@ -99,7 +99,10 @@ export class QueryApiClient {
     const label = `${target.service} ${action}`;
     const { url, region } = target.endpoint;
     const signed = target.credentials
-      ? signRequest({ url, method: 'POST', service: target.service, region, body, now: this.transport.clock.now() }, target.credentials)
+      ? signRequest(
+          { url, method: 'POST', service: target.service, region, body, now: this.transport.clock.now() },
+          target.credentials,
+        )
       : { 'Content-Type': formContentType };
     // fetch derives Host from the URL, which is exactly the host that was signed.
     const headers = Object.entries(signed).filter(([name]) => name.toLowerCase() !== 'host');

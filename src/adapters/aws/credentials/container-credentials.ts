@@ -28,7 +28,8 @@ function isLocal(url: URL): boolean {
 
 /** The endpoint to ask, or undefined when the container variables are unset. */
 export function containerEndpointOf(env: SourceContext['env'], relativeBase: string): URL | undefined {
-  if (env.AWS_CONTAINER_CREDENTIALS_RELATIVE_URI) return new URL(env.AWS_CONTAINER_CREDENTIALS_RELATIVE_URI, relativeBase);
+  if (env.AWS_CONTAINER_CREDENTIALS_RELATIVE_URI)
+    return new URL(env.AWS_CONTAINER_CREDENTIALS_RELATIVE_URI, relativeBase);
   const full = env.AWS_CONTAINER_CREDENTIALS_FULL_URI;
   if (!full) return undefined;
   let url: URL;
@@ -38,7 +39,9 @@ export function containerEndpointOf(env: SourceContext['env'], relativeBase: str
     throw new CloudUnavailable('AWS_CONTAINER_CREDENTIALS_FULL_URI is not a valid URL');
   }
   if (url.protocol === 'https:' || (url.protocol === 'http:' && isLocal(url))) return url;
-  throw new CloudUnavailable('AWS_CONTAINER_CREDENTIALS_FULL_URI must be https:// or a loopback or container-agent address');
+  throw new CloudUnavailable(
+    'AWS_CONTAINER_CREDENTIALS_FULL_URI must be https:// or a loopback or container-agent address',
+  );
 }
 
 export async function containerCredentials(context: SourceContext, url: URL): Promise<AwsCredentials> {
@@ -61,9 +64,12 @@ export async function containerCredentials(context: SourceContext, url: URL): Pr
     status = response.status;
     body = await response.text();
   } catch (error) {
-    throw new CloudUnavailable(`the container credentials endpoint ${url.origin} failed: ${describeTransportError(error)}`);
+    throw new CloudUnavailable(
+      `the container credentials endpoint ${url.origin} failed: ${describeTransportError(error)}`,
+    );
   }
-  if (status !== 200) throw new CloudUnavailable(`the container credentials endpoint ${url.origin} answered HTTP ${status}`);
+  if (status !== 200)
+    throw new CloudUnavailable(`the container credentials endpoint ${url.origin} answered HTTP ${status}`);
   let json: unknown;
   try {
     json = JSON.parse(body);
@@ -72,7 +78,8 @@ export async function containerCredentials(context: SourceContext, url: URL): Pr
     json = undefined;
   }
   const parsed = answerSchema.safeParse(json);
-  if (!parsed.success) throw new CloudUnavailable(`the container credentials endpoint ${url.origin} answered unusable credentials`);
+  if (!parsed.success)
+    throw new CloudUnavailable(`the container credentials endpoint ${url.origin} answered unusable credentials`);
   return {
     accessKeyId: parsed.data.AccessKeyId,
     secretAccessKey: parsed.data.SecretAccessKey,

@@ -31,13 +31,18 @@ function run(command: string, env: Environment, timeoutMs: number): Promise<stri
     child.on('error', (error) => reject(new CloudUnavailable(`could not start: ${error.message}`)));
     child.on('close', (code, signal) => {
       if (code === 0) return resolve(Buffer.concat(chunks).toString('utf8'));
-      const why = size > maxOutputBytes ? 'printed too much' : signal ? `was killed (${signal})` : `exited with code ${code}`;
+      const why =
+        size > maxOutputBytes ? 'printed too much' : signal ? `was killed (${signal})` : `exited with code ${code}`;
       reject(new CloudUnavailable(why));
     });
   });
 }
 
-export async function processCredentials(command: string, env: Environment, timeoutMs: number): Promise<AwsCredentials> {
+export async function processCredentials(
+  command: string,
+  env: Environment,
+  timeoutMs: number,
+): Promise<AwsCredentials> {
   const output = await run(command, env, timeoutMs);
   let parsed: z.infer<typeof processOutput>;
   try {

@@ -12,13 +12,7 @@ export type Environment = Record<string, string | undefined>;
 
 /** The names the debug hook reports: where the provider's own credentials came from. */
 export type CredentialSourceName =
-  | 'config/client'
-  | 'env:CLOUD'
-  | 'env:AWS'
-  | 'shared-config'
-  | 'web-identity'
-  | 'container'
-  | 'instance-metadata';
+  'config/client' | 'env:CLOUD' | 'env:AWS' | 'shared-config' | 'web-identity' | 'container' | 'instance-metadata';
 
 export interface SourceContext {
   env: Environment;
@@ -57,7 +51,11 @@ export function defaultRegionOf(env: Environment): string {
  * STS for the chain's own AssumeRole calls: `sts_endpoint` of config/client, else the standard AWS_ENDPOINT_URL_STS /
  * AWS_ENDPOINT_URL variables, else the regional STS.
  */
-export function chainStsTarget(context: SourceContext, region: string, credentials: AwsCredentials | undefined): QueryTarget {
+export function chainStsTarget(
+  context: SourceContext,
+  region: string,
+  credentials: AwsCredentials | undefined,
+): QueryTarget {
   const { settings, env } = context;
   const override = settings.stsEndpoint || env.AWS_ENDPOINT_URL_STS || env.AWS_ENDPOINT_URL || '';
   const endpoint: Endpoint = stsEndpoint({ ...settings, stsEndpoint: override }, region);

@@ -12,7 +12,13 @@ import { runGuarded } from '../../../lib/guarded-callback.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { CloudClientSettings } from '../../../ports/cloud.js';
 import { containerCredentials, containerEndpointOf } from './container-credentials.js';
-import { defaultRegionOf, type CredentialSourceName, type Environment, type SourceContext, type SourcedCredentials } from './credential-source.js';
+import {
+  defaultRegionOf,
+  type CredentialSourceName,
+  type Environment,
+  type SourceContext,
+  type SourcedCredentials,
+} from './credential-source.js';
 import { awsEnvCredentials, cloudEnvCredentials } from './env-credentials.js';
 import type { ImdsClient } from '../api/imds.js';
 import { instanceRoleCredentials } from './instance-role.js';
@@ -77,7 +83,10 @@ export class CredentialChain {
       if (!settings.accessKey || !settings.secretKey) {
         throw new CloudUnavailable('config/client has an access_key or a secret_key but not both');
       }
-      return now({ source: 'config/client', credentials: { accessKeyId: settings.accessKey, secretAccessKey: settings.secretKey } });
+      return now({
+        source: 'config/client',
+        credentials: { accessKeyId: settings.accessKey, secretAccessKey: settings.secretKey },
+      });
     }
     const { env } = this.options;
     const fromCloud = cloudEnvCredentials(env);
@@ -106,11 +115,17 @@ export class CredentialChain {
       return this.cached(['web-identity', role, settings.stsEndpoint], async () => ({
         source: 'web-identity',
         detail: role.roleArn,
-        credentials: await this.labelled('web identity (AWS_WEB_IDENTITY_TOKEN_FILE)', webIdentityCredentials(context, role)),
+        credentials: await this.labelled(
+          'web identity (AWS_WEB_IDENTITY_TOKEN_FILE)',
+          webIdentityCredentials(context, role),
+        ),
       }));
     }
     if (containerEndpointOf(env, this.options.containerEndpoint)) {
-      return this.cached(['container'], async () => ({ source: 'container', credentials: await this.sourcesFor(context).container() }));
+      return this.cached(['container'], async () => ({
+        source: 'container',
+        credentials: await this.sourcesFor(context).container(),
+      }));
     }
     return this.cached(['instance-metadata'], async () => ({
       source: 'instance-metadata',
@@ -148,10 +163,15 @@ export class CredentialChain {
     load: () => Promise<SourcedCredentials>,
   ): Promise<{ sourced: SourcedCredentials; fetched: boolean }> {
     let fetched = false;
-    const sourced = await cachedLoad(this.loaded, fingerprint(keyMaterial), (value) => isFresh(value.credentials, this.options.clock), () => {
-      fetched = true;
-      return load();
-    });
+    const sourced = await cachedLoad(
+      this.loaded,
+      fingerprint(keyMaterial),
+      (value) => isFresh(value.credentials, this.options.clock),
+      () => {
+        fetched = true;
+        return load();
+      },
+    );
     return { sourced, fetched };
   }
 
@@ -168,6 +188,13 @@ export class CredentialChain {
     this.lastReported = tag;
     const { expiresAt } = sourced.credentials;
     // A debug hook: its failure must not fail the cloud call it reports on.
-    runGuarded(() => onCredentials({ source: sourced.source, ...(sourced.detail && { detail: sourced.detail }), fetched, ...(expiresAt && { expiresAt }) }));
+    runGuarded(() =>
+      onCredentials({
+        source: sourced.source,
+        ...(sourced.detail && { detail: sourced.detail }),
+        fetched,
+        ...(expiresAt && { expiresAt }),
+      }),
+    );
   }
 }

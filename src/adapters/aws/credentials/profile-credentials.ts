@@ -36,13 +36,17 @@ export async function profileCredentials(
   visited: readonly string[] = [],
 ): Promise<AwsCredentials> {
   const profile = files.profiles.get(name);
-  if (!profile) throw new CloudUnavailable(`profile "${name}" is not in ${files.paths.join(' or ') || 'any shared file'}`);
+  if (!profile)
+    throw new CloudUnavailable(`profile "${name}" is not in ${files.paths.join(' or ') || 'any shared file'}`);
   if (visited.includes(name) || visited.length >= maxChainLength) {
-    throw new CloudUnavailable(`profile "${name}": source_profile chain loops or is too long (${[...visited, name].join(' -> ')})`);
+    throw new CloudUnavailable(
+      `profile "${name}": source_profile chain loops or is too long (${[...visited, name].join(' -> ')})`,
+    );
   }
   const fail = (why: string) => new CloudUnavailable(`profile "${name}": ${why}`);
   try {
-    if (profile.role_arn) return await assumedRole({ context, files, sources, visited: [...visited, name] }, name, profile);
+    if (profile.role_arn)
+      return await assumedRole({ context, files, sources, visited: [...visited, name] }, name, profile);
     const statics = staticKeys(profile);
     if (statics) return statics;
     if (profile.credential_process) {
@@ -56,7 +60,11 @@ export async function profileCredentials(
 }
 
 function staticKeys(profile: Profile): AwsCredentials | undefined {
-  const { aws_access_key_id: accessKeyId, aws_secret_access_key: secretAccessKey, aws_session_token: sessionToken } = profile;
+  const {
+    aws_access_key_id: accessKeyId,
+    aws_secret_access_key: secretAccessKey,
+    aws_session_token: sessionToken,
+  } = profile;
   if (!accessKeyId || !secretAccessKey) return undefined;
   return { accessKeyId, secretAccessKey, ...(sessionToken && { sessionToken }) };
 }
@@ -90,7 +98,10 @@ async function sourceCredentials(resolution: Resolution, name: string, profile: 
   switch (profile.credential_source) {
     case 'Environment': {
       const fromEnv = awsEnvCredentials(context.env);
-      if (!fromEnv) throw new CloudUnavailable('credential_source Environment, but AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY are not set');
+      if (!fromEnv)
+        throw new CloudUnavailable(
+          'credential_source Environment, but AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY are not set',
+        );
       return fromEnv;
     }
     case 'EcsContainer':

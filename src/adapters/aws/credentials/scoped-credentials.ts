@@ -58,10 +58,15 @@ export class ScopedCredentials {
 
   private ownAccount(generation: string, settings: CloudClientSettings, region: string): Promise<string> {
     const key = JSON.stringify([generation, partitionOfRegion(stsEndpoint(settings, region).region)]);
-    return cachedLoad(this.ownAccounts, key, () => true, async () => {
-      const identity = await getCallerIdentity(this.api, await this.stsTarget(settings, region));
-      return identity.accountId;
-    });
+    return cachedLoad(
+      this.ownAccounts,
+      key,
+      () => true,
+      async () => {
+        const identity = await getCallerIdentity(this.api, await this.stsTarget(settings, region));
+        return identity.accountId;
+      },
+    );
   }
 
   private assumed(
@@ -72,16 +77,29 @@ export class ScopedCredentials {
   ): Promise<AwsCredentials> {
     const sts = stsEndpoint(scope.settings, region);
     const key = JSON.stringify([generation, sts.url.href, sts.region, scope.accountId, role.roleArn, role.externalId]);
-    return cachedLoad(this.assumedRoles, key, (credentials) => isFresh(credentials, this.clock), async () => {
-      const sessionName = `strongroom-${this.clock.now().getTime()}`;
-      return assumeRole(this.api, await this.stsTarget(scope.settings, region), role, sessionName);
-    });
+    return cachedLoad(
+      this.assumedRoles,
+      key,
+      (credentials) => isFresh(credentials, this.clock),
+      async () => {
+        const sessionName = `strongroom-${this.clock.now().getTime()}`;
+        return assumeRole(this.api, await this.stsTarget(scope.settings, region), role, sessionName);
+      },
+    );
   }
 
   /** Fingerprints what decides identity and endpoints; a new fingerprint empties the caches of the old one. */
   private generationOf(settings: CloudClientSettings, base: AwsCredentials): string {
     const { endpoint, iamEndpoint, stsEndpoint: sts, stsRegion } = settings;
-    const material = [base.accessKeyId, base.secretAccessKey, base.sessionToken ?? '', endpoint, iamEndpoint, sts, stsRegion];
+    const material = [
+      base.accessKeyId,
+      base.secretAccessKey,
+      base.sessionToken ?? '',
+      endpoint,
+      iamEndpoint,
+      sts,
+      stsRegion,
+    ];
     const fingerprint = createHash('sha256').update(JSON.stringify(material)).digest('hex');
     if (fingerprint !== this.fingerprint) {
       this.fingerprint = fingerprint;

@@ -23,6 +23,10 @@ export async function webIdentityCredentials(context: SourceContext, role: WebId
     RoleSessionName: role.sessionName || `strongroom-${context.clock.now().getTime()}`,
     WebIdentityToken: token,
   };
-  const answer = await context.api.call(chainStsTarget(context, role.region, undefined), 'AssumeRoleWithWebIdentity', params);
+  const answer = await context.api.call(
+    chainStsTarget(context, role.region, undefined),
+    'AssumeRoleWithWebIdentity',
+    params,
+  );
   return credentialsOfAnswer(answer, 'AssumeRoleWithWebIdentity');
 }

@@ -14,7 +14,6 @@ function parentOf(key: string): { folder: string; name: string } {
 
 /** A native comparison through a Buffer view of the same memory (no copy). */
 
-
 /** The index of the first name sorting strictly after `after` (names.length when none does). */
 function firstAfter(names: readonly string[], after: string): number {
   let low = 0;

@@ -51,13 +51,19 @@ export function commitStatement(table: string, operations: readonly StorageOpera
     const after = checks.length === 0 ? '' : ` AND EXISTS (SELECT 1 FROM c${checks.length - 1})`;
     const key = param(operation.key);
     if (operation.type === 'delete') {
-      statements.push(`${name} AS (DELETE FROM ${table} WHERE key = ${key} AND value = ${param(toBuffer(operation.expected!))}${after} RETURNING 1)`);
+      statements.push(
+        `${name} AS (DELETE FROM ${table} WHERE key = ${key} AND value = ${param(toBuffer(operation.expected!))}${after} RETURNING 1)`,
+      );
     } else if (operation.expected === null) {
       const value = param(toBuffer(operation.value));
-      statements.push(`${name} AS (INSERT INTO ${table} (key, value) SELECT ${key}::text, ${value}::bytea WHERE true${after} ON CONFLICT (key) DO NOTHING RETURNING 1)`);
+      statements.push(
+        `${name} AS (INSERT INTO ${table} (key, value) SELECT ${key}::text, ${value}::bytea WHERE true${after} ON CONFLICT (key) DO NOTHING RETURNING 1)`,
+      );
     } else {
       const value = param(toBuffer(operation.value));
-      statements.push(`${name} AS (UPDATE ${table} SET value = ${value} WHERE key = ${key} AND value = ${param(toBuffer(operation.expected))}${after} RETURNING 1)`);
+      statements.push(
+        `${name} AS (UPDATE ${table} SET value = ${value} WHERE key = ${key} AND value = ${param(toBuffer(operation.expected))}${after} RETURNING 1)`,
+      );
     }
     checks.push(name);
   }
@@ -90,12 +96,28 @@ export async function operationInTransaction(run: RunStatement, operation: Stora
   const { key, expected } = operation;
   if (operation.type === 'put') {
     const value = toBuffer(operation.value);
-    if (expected === undefined) return (await run('INSERT INTO $table (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value])).count === 1;
-    if (expected === null) return (await run('INSERT INTO $table (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, value])).count === 1;
-    return (await run('UPDATE $table SET value = $2 WHERE key = $1 AND value = $3', [key, value, toBuffer(expected)])).count === 1;
+    if (expected === undefined)
+      return (
+        (
+          await run(
+            'INSERT INTO $table (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+            [key, value],
+          )
+        ).count === 1
+      );
+    if (expected === null)
+      return (
+        (await run('INSERT INTO $table (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, value]))
+          .count === 1
+      );
+    return (
+      (await run('UPDATE $table SET value = $2 WHERE key = $1 AND value = $3', [key, value, toBuffer(expected)]))
+        .count === 1
+    );
   }
-  if (expected === undefined) return (await run('DELETE FROM $table WHERE key = $1', [key])), true;
-  if (expected !== null) return (await run('DELETE FROM $table WHERE key = $1 AND value = $2', [key, toBuffer(expected)])).count === 1;
+  if (expected === undefined) return (await run('DELETE FROM $table WHERE key = $1', [key]), true);
+  if (expected !== null)
+    return (await run('DELETE FROM $table WHERE key = $1 AND value = $2', [key, toBuffer(expected)])).count === 1;
   // "Must be absent": a placeholder insert proves absence and holds concurrent inserters off until we commit.
   const inserted = await run(`INSERT INTO $table (key, value) VALUES ($1, '') ON CONFLICT (key) DO NOTHING`, [key]);
   // Removes our placeholder; when the key existed the commit rolls back, restoring it.

@@ -1,5 +1,11 @@
 import { compareKeys } from '../../../lib/key-order.js';
-import type { ListPageOptions, Storage, StorageOperation, StorageWatch, StorageWatchHandlers } from '../../../ports/storage.js';
+import type {
+  ListPageOptions,
+  Storage,
+  StorageOperation,
+  StorageWatch,
+  StorageWatchHandlers,
+} from '../../../ports/storage.js';
 import { assertDistinctKeys, checkPageLimit, pageStart } from '../key-range.js';
 import { loadOptionalDriver } from '../optional-driver.js';
 import { BatchedGets } from '../batched-gets.js';
@@ -51,7 +57,8 @@ type Connect = (url: string, options: Record<string, unknown>) => Sql;
 const TRANSIENT = new Set(['40001', '40P01']);
 const isTransient = (error: unknown) => TRANSIENT.has(String((error as { code?: unknown }).code));
 /** Failures to reach the server at all, as opposed to errors in a statement. */
-const UNREACHABLE = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|CONNECT_TIMEOUT|CONNECTION_CLOSED|CONNECTION_ENDED|CONNECTION_DESTROYED|57P01|57P02|57P03)$/;
+const UNREACHABLE =
+  /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|CONNECT_TIMEOUT|CONNECTION_CLOSED|CONNECTION_ENDED|CONNECTION_DESTROYED|57P01|57P02|57P03)$/;
 
 /** Thrown when a commit's condition does not hold, to roll its transaction back. */
 class ConditionFailed extends Error {}
@@ -89,11 +96,15 @@ export class PostgresStorage implements Storage {
     }
     checkConnectionString(options.connectionString);
     const table = options.table ?? 'strongroom';
-    if (!/^([A-Za-z_][A-Za-z0-9_]*\.)?[A-Za-z_][A-Za-z0-9_]*$/.test(table)) throw new TypeError(`invalid table name ${JSON.stringify(table)}`);
+    if (!/^([A-Za-z_][A-Za-z0-9_]*\.)?[A-Za-z_][A-Za-z0-9_]*$/.test(table))
+      throw new TypeError(`invalid table name ${JSON.stringify(table)}`);
     const poolSize = options.poolSize ?? 10;
     if (!Number.isInteger(poolSize) || poolSize < 1) throw new TypeError('poolSize must be a positive integer');
     this.options = options;
-    this.table = table.split('.').map((part) => `"${part}"`).join('.');
+    this.table = table
+      .split('.')
+      .map((part) => `"${part}"`)
+      .join('.');
     this.where = describeServer(options.connectionString);
     this.retryBudgetMs = options.retryBudgetMs ?? 5_000;
     this.statementOptions = { prepare: options.prepare ?? true };
@@ -111,7 +122,9 @@ export class PostgresStorage implements Storage {
     await this.guard(() =>
       sql.begin(async (tx) => {
         await tx`SELECT pg_advisory_xact_lock(hashtext(${this.table}))`;
-        await tx.unsafe(`CREATE TABLE IF NOT EXISTS ${this.table} (key text COLLATE "C" PRIMARY KEY, value bytea NOT NULL)`);
+        await tx.unsafe(
+          `CREATE TABLE IF NOT EXISTS ${this.table} (key text COLLATE "C" PRIMARY KEY, value bytea NOT NULL)`,
+        );
       }),
     );
   }
@@ -128,7 +141,10 @@ export class PostgresStorage implements Storage {
   }
 
   async put(key: string, value: Uint8Array): Promise<void> {
-    await this.query('INSERT INTO $table (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, toBuffer(value)]);
+    await this.query(
+      'INSERT INTO $table (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+      [key, toBuffer(value)],
+    );
   }
 
   async delete(key: string): Promise<void> {
@@ -142,14 +158,25 @@ export class PostgresStorage implements Storage {
   async listPage(prefix: string, options: ListPageOptions): Promise<string[]> {
     checkPageLimit(options.limit);
     const start = pageStart(prefix, options.after, options.recursive === true);
-    return this.names(options.recursive ? keysPageStatement(prefix, start, options.limit) : childrenStatement(prefix, start, options.limit));
+    return this.names(
+      options.recursive
+        ? keysPageStatement(prefix, start, options.limit)
+        : childrenStatement(prefix, start, options.limit),
+    );
   }
 
   async compareAndPut(key: string, expected: Uint8Array | undefined, value: Uint8Array): Promise<boolean> {
     const rows =
       expected === undefined
-        ? await this.query('INSERT INTO $table (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, toBuffer(value)])
-        : await this.query('UPDATE $table SET value = $2 WHERE key = $1 AND value = $3', [key, toBuffer(value), toBuffer(expected)]);
+        ? await this.query('INSERT INTO $table (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [
+            key,
+            toBuffer(value),
+          ])
+        : await this.query('UPDATE $table SET value = $2 WHERE key = $1 AND value = $3', [
+            key,
+            toBuffer(value),
+            toBuffer(expected),
+          ]);
     return rows.count === 1;
   }
 
@@ -182,7 +209,8 @@ export class PostgresStorage implements Storage {
         retryTransient(
           () =>
             sql.begin(async (tx) => {
-              const run = (text: string, params: unknown[]) => tx.unsafe(text.replaceAll('$table', this.table), params, this.statementOptions);
+              const run = (text: string, params: unknown[]) =>
+                tx.unsafe(text.replaceAll('$table', this.table), params, this.statementOptions);
               const counts = await Promise.all(sorted.map((operation) => operationInTransaction(run, operation)));
               if (counts.some((holds) => !holds)) throw new ConditionFailed();
             }),
@@ -205,7 +233,13 @@ export class PostgresStorage implements Storage {
       {
         table: this.options.table ?? 'strongroom',
         // Like postgres.js's own listener: no idle or age limit, either of which would end the session for nothing.
-        listener: async () => (await this.driver())(this.options.connectionString, { ...this.clientOptions(1), idle_timeout: null, max_lifetime: null, fetch_types: false }) as unknown as ListeningSql,
+        listener: async () =>
+          (await this.driver())(this.options.connectionString, {
+            ...this.clientOptions(1),
+            idle_timeout: null,
+            max_lifetime: null,
+            fetch_types: false,
+          }) as unknown as ListeningSql,
         heartbeatMs: this.heartbeatMs,
       },
       prefix,
@@ -241,7 +275,13 @@ export class PostgresStorage implements Storage {
   /** One statement, with `$table` standing for the quoted table name. */
   private async query(text: string, params: unknown[]): Promise<Row[] & { count: number }> {
     const sql = await this.ready();
-    return this.guard(() => retryTransient(() => sql.unsafe(text.replaceAll('$table', this.table), params, this.statementOptions), isTransient, this.retryBudgetMs));
+    return this.guard(() =>
+      retryTransient(
+        () => sql.unsafe(text.replaceAll('$table', this.table), params, this.statementOptions),
+        isTransient,
+        this.retryBudgetMs,
+      ),
+    );
   }
 
   private async ready(): Promise<Sql> {
@@ -287,7 +327,9 @@ export class PostgresStorage implements Storage {
     } catch (error) {
       const code = String((error as { code?: unknown }).code);
       if (!UNREACHABLE.test(code)) throw error;
-      throw new Error(`PostgreSQL at ${this.where} is unreachable (${code}); the operation was not confirmed`, { cause: error });
+      throw new Error(`PostgreSQL at ${this.where} is unreachable (${code}); the operation was not confirmed`, {
+        cause: error,
+      });
     }
   }
 }

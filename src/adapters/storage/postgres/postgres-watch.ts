@@ -17,7 +17,11 @@ import type { StorageWatch, StorageWatchHandlers } from '../../../ports/storage.
 export interface ListeningSql {
   unsafe(query: string, params?: unknown[]): Promise<unknown>;
   begin<T>(work: (sql: ListeningSql) => Promise<T>): Promise<T>;
-  listen(channel: string, onnotify: (payload: string) => void, onlisten?: () => void): Promise<{ unlisten(): Promise<void> }>;
+  listen(
+    channel: string,
+    onnotify: (payload: string) => void,
+    onlisten?: () => void,
+  ): Promise<{ unlisten(): Promise<void> }>;
   end(options?: { timeout?: number }): Promise<void>;
 }
 
@@ -40,7 +44,10 @@ function probeChannelOf(table: string): string {
 }
 
 function quoted(name: string): string {
-  return name.split('.').map((part) => `"${part}"`).join('.');
+  return name
+    .split('.')
+    .map((part) => `"${part}"`)
+    .join('.');
 }
 
 /** Installs the notifying trigger (idempotent, serialized against concurrent installs). */
@@ -54,12 +61,19 @@ async function installTrigger(sql: ListeningSql, table: string, channel: string)
       `CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
        BEGIN PERFORM pg_notify('${channel}', CASE WHEN TG_OP = 'DELETE' THEN OLD.key ELSE NEW.key END); RETURN NULL; END $$`,
     );
-    await tx.unsafe(`CREATE OR REPLACE TRIGGER "${bare}_notify" AFTER INSERT OR UPDATE OR DELETE ON ${quoted(table)} FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
+    await tx.unsafe(
+      `CREATE OR REPLACE TRIGGER "${bare}_notify" AFTER INSERT OR UPDATE OR DELETE ON ${quoted(table)} FOR EACH ROW EXECUTE FUNCTION ${fn}()`,
+    );
   });
 }
 
 /** Installs the trigger, then listens on a session of its own, kept alive by the heartbeat. `sql` sends the probes. */
-export async function watchTable(sql: ListeningSql, settings: WatchSettings, prefix: string, handlers: StorageWatchHandlers): Promise<StorageWatch> {
+export async function watchTable(
+  sql: ListeningSql,
+  settings: WatchSettings,
+  prefix: string,
+  handlers: StorageWatchHandlers,
+): Promise<StorageWatch> {
   const channel = channelOf(settings.table);
   const probeChannel = probeChannelOf(settings.table);
   await installTrigger(sql, settings.table, channel);

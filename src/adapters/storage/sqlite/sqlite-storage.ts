@@ -1,7 +1,15 @@
 import { sameBytes } from '../../../lib/bytes.js';
 import { createPrivateFile } from '../../../lib/private-file.js';
 import type { ListPageOptions, Storage, StorageOperation } from '../../../ports/storage.js';
-import { assertDistinctKeys, boundAfterChild, checkPageLimit, childName, pageStart, prefixEnd, type Bound } from '../key-range.js';
+import {
+  assertDistinctKeys,
+  boundAfterChild,
+  checkPageLimit,
+  childName,
+  pageStart,
+  prefixEnd,
+  type Bound,
+} from '../key-range.js';
 import { loadOptionalDriver } from '../optional-driver.js';
 import { retryTransient } from '../retry.js';
 
@@ -61,7 +69,10 @@ function prepareAll(db: Database, table: string) {
     rangeFrom: `SELECT key FROM ${t} WHERE key >= ? AND key < ? ORDER BY key LIMIT ?`,
     rangeAfter: `SELECT key FROM ${t} WHERE key > ? AND key < ? ORDER BY key LIMIT ?`,
   };
-  return Object.fromEntries(Object.entries(sql).map(([name, text]) => [name, db.prepare(text)])) as Record<keyof typeof sql, Statement>;
+  return Object.fromEntries(Object.entries(sql).map(([name, text]) => [name, db.prepare(text)])) as Record<
+    keyof typeof sql,
+    Statement
+  >;
 }
 
 /**
@@ -81,11 +92,13 @@ export class SqliteStorage implements Storage {
    * operation, which rejects when the package is not installed.
    */
   constructor(options: SqliteStorageOptions) {
-    if (typeof options?.path !== 'string' || options.path === '') throw new TypeError('SqliteStorage needs a file path');
+    if (typeof options?.path !== 'string' || options.path === '')
+      throw new TypeError('SqliteStorage needs a file path');
     const table = options.table ?? 'strongroom';
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(table)) throw new TypeError(`invalid table name ${JSON.stringify(table)}`);
     const synchronous = options.synchronous ?? 'full';
-    if (synchronous !== 'full' && synchronous !== 'normal') throw new TypeError(`synchronous must be 'full' or 'normal'`);
+    if (synchronous !== 'full' && synchronous !== 'normal')
+      throw new TypeError(`synchronous must be 'full' or 'normal'`);
     this.options = { path: options.path, synchronous, busyTimeoutMs: options.busyTimeoutMs ?? 10_000, table };
   }
 
@@ -174,7 +187,7 @@ export class SqliteStorage implements Storage {
     return this.run(({ firstFrom, firstAfter }) => {
       const names: string[] = [];
       const end = this.end(prefix);
-      for (let bound = start; names.length < limit; ) {
+      for (let bound = start; names.length < limit;) {
         const row = (bound.inclusive ? firstFrom : firstAfter).get(bound.key, end);
         if (row === undefined) break;
         const name = childName(prefix, row.key as string);
@@ -213,7 +226,9 @@ export class SqliteStorage implements Storage {
       db.pragma(`busy_timeout = ${LOCK_WAIT_MS}`);
       db.pragma('journal_mode = WAL');
       db.pragma(`synchronous = ${this.options.synchronous.toUpperCase()}`);
-      db.exec(`CREATE TABLE IF NOT EXISTS "${this.options.table}" (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL) WITHOUT ROWID`);
+      db.exec(
+        `CREATE TABLE IF NOT EXISTS "${this.options.table}" (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL) WITHOUT ROWID`,
+      );
       return { db, statements: prepareAll(db, this.options.table) };
     } catch (error) {
       db.close();

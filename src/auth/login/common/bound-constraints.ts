@@ -88,7 +88,8 @@ export async function checkInstanceConstraints(
   prefix: string,
 ): Promise<void> {
   const refused = (detail: string) => new AuthenticationRefused(`${prefix}: ${detail}`);
-  const missing = (label: string) => refused(`the instance has no ${label}, so it does not satisfy the constraint on role ${q(roleName)}`);
+  const missing = (label: string) =>
+    refused(`the instance has no ${label}, so it does not satisfy the constraint on role ${q(roleName)}`);
   for (const constraint of LIST_CONSTRAINTS) {
     const bound = role[constraint.field];
     if (bound.length === 0) continue;
@@ -113,11 +114,15 @@ async function instanceRoleArn(
   profileArn: string,
   refused: (detail: string) => Error,
 ): Promise<string> {
-  const profile = await callCloud('IAM role ARN could not be fetched', () => context.cloud.getInstanceProfile(scope, profileArn));
+  const profile = await callCloud('IAM role ARN could not be fetched', () =>
+    context.cloud.getInstanceProfile(scope, profileArn),
+  );
   if (!profile) throw refused(`IAM instance profile ${q(profileArn)} was not found`);
   const [roleArn, ...others] = profile.roleArns;
   if (roleArn === undefined || others.length > 0) {
-    throw refused(`IAM instance profile ${q(profileArn)} must hold exactly one role, it holds ${profile.roleArns.length}`);
+    throw refused(
+      `IAM instance profile ${q(profileArn)} must hold exactly one role, it holds ${profile.roleArns.length}`,
+    );
   }
   return roleArn;
 }

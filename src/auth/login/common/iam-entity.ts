@@ -16,7 +16,8 @@ export interface IamEntity extends PrincipalArn {
 export function iamEntityFromCallerIdentity(identity: CallerIdentity): IamEntity {
   const principal = parsePrincipalArn(identity.arn);
   const uniqueId = identity.userId.split(':', 1)[0] as string;
-  const displayName = principal.type === 'assumed-role' ? `${principal.friendlyName}/${principal.sessionName}` : principal.friendlyName;
+  const displayName =
+    principal.type === 'assumed-role' ? `${principal.friendlyName}/${principal.sessionName}` : principal.friendlyName;
   return { ...principal, arn: identity.arn, uniqueId, displayName };
 }
 

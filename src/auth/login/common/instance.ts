@@ -19,9 +19,11 @@ export async function describeRunningInstance(
   const refused = (detail: string) => new AuthenticationRefused(`${what}: ${detail}`);
   const instance = await callCloud(what, () => context.cloud.describeInstance(scope, instanceId));
   if (!instance) throw refused('no instance details found in reservations');
-  if (instance.instanceId !== instanceId) throw refused('expected instance ID not matching the instance ID in the instance description');
+  if (instance.instanceId !== instanceId)
+    throw refused('expected instance ID not matching the instance ID in the instance description');
   // The provider already acts for this account only; the owner check makes that independent of it.
-  if (instance.accountId !== accountId) throw refused(`the instance belongs to account ${JSON.stringify(instance.accountId)}`);
+  if (instance.accountId !== accountId)
+    throw refused(`the instance belongs to account ${JSON.stringify(instance.accountId)}`);
   if (instance.state !== 'running') throw refused("instance is not in 'running' state");
   return instance;
 }

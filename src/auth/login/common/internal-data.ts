@@ -49,6 +49,7 @@ export type InternalData = z.output<typeof internalData>;
 export function internalDataOf(grant: unknown): InternalData {
   const data = isPlainObject(grant) ? grant.internal_data : undefined;
   const parsed = internalData.safeParse(data);
-  if (!parsed.success) throw new InvalidRequest('the grant was not issued by this auth method: its internal_data is missing or malformed');
+  if (!parsed.success)
+    throw new InvalidRequest('the grant was not issued by this auth method: its internal_data is missing or malformed');
   return parsed.data;
 }

@@ -33,6 +33,7 @@ export async function loginRole(
 export async function grantedRole(context: AuthContext, name: string, roleId: string): Promise<StoredRole> {
   const role = await readRole(context, name);
   if (!role) throw new AuthenticationRefused('role entry not found');
-  if (role.role_id !== roleId) throw new AuthenticationRefused(`role ${JSON.stringify(name)} is not the role the grant was issued for`);
+  if (role.role_id !== roleId)
+    throw new AuthenticationRefused(`role ${JSON.stringify(name)} is not the role the grant was issued for`);
   return role;
 }

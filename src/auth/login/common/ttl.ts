@@ -15,7 +15,10 @@ export function maxTtlBounds(mountMaxTtl: number, ...limits: number[]): { shorte
  * The TTL fields of a grant for a role and the max TTL login or renewal decided. The TTL never exceeds the max TTL, so
  * the caller never has to reconcile the two; 0 still means "the caller's default".
  */
-export function grantLifetimes(token: TokenSettings, maxTtl: number): Pick<AuthGrant, 'ttl' | 'max_ttl' | 'period' | 'explicit_max_ttl'> {
+export function grantLifetimes(
+  token: TokenSettings,
+  maxTtl: number,
+): Pick<AuthGrant, 'ttl' | 'max_ttl' | 'period' | 'explicit_max_ttl'> {
   return {
     ttl: Math.min(token.ttl, maxTtl),
     max_ttl: maxTtl,

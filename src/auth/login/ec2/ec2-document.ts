@@ -32,7 +32,9 @@ export async function verifyEc2Document(context: AuthContext, fields: Ec2Documen
   }
   if (pkcs7 !== '' && (identity !== '' || signature !== '')) {
     if (identity !== '' && signature !== '') throw new InvalidRequest(BOTH_SUPPLIED);
-    throw new InvalidRequest(`both pkcs7 and ${identity !== '' ? 'identity' : 'signature'} are supplied; provide only one`);
+    throw new InvalidRequest(
+      `both pkcs7 and ${identity !== '' ? 'identity' : 'signature'} are supplied; provide only one`,
+    );
   }
   const verified =
     pkcs7 !== ''

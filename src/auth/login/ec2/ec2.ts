@@ -33,13 +33,25 @@ export interface Ec2InstanceRef {
  * The instance of an ec2 login or renewal, described in its own account (with that account's config/sts role): it
  * must be running and meet every constraint of the role (as in Vault).
  */
-export async function checkEc2Instance(context: AuthContext, role: StoredRole, roleName: string, ref: Ec2InstanceRef): Promise<InstanceDescription> {
+export async function checkEc2Instance(
+  context: AuthContext,
+  role: StoredRole,
+  roleName: string,
+  ref: Ec2InstanceRef,
+): Promise<InstanceDescription> {
   const scope = await resolveCloudScope(context, { region: ref.region, accountId: ref.accountId });
   const what = `failed to verify instance ID ${JSON.stringify(ref.instanceId)}`;
   const instance = await describeRunningInstance(context, scope, ref.instanceId, ref.accountId, what);
   checkBoundRegion(role, roleName, ref.region);
   // Vault's spelling; iam inferencing writes it in lower case.
-  await checkInstanceConstraints(context, scope, role, roleName, { instance, accountId: ref.accountId }, 'Error validating instance');
+  await checkInstanceConstraints(
+    context,
+    scope,
+    role,
+    roleName,
+    { instance, accountId: ref.accountId },
+    'Error validating instance',
+  );
   return instance;
 }
 
@@ -48,7 +60,11 @@ export async function checkEc2Instance(context: AuthContext, role: StoredRole, r
  * then the role, the running instance, the bound constraints and the role tag, and last the access-list
  * entry, the commit point, whose nonce rules re-run against whatever a concurrent login of the instance stored.
  */
-export async function ec2Login(context: AuthContext, fields: Ec2LoginFields, remoteAddress: string | undefined): Promise<AuthGrant> {
+export async function ec2Login(
+  context: AuthContext,
+  fields: Ec2LoginFields,
+  remoteAddress: string | undefined,
+): Promise<AuthGrant> {
   const document = await verifyEc2Document(context, fields);
   const roleName = fields.role || document.imageId;
   const role = await loginRole(context, roleName, 'ec2', remoteAddress);

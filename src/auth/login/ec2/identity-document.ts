@@ -52,7 +52,15 @@ const digitsAt = (text: string, at: number, count: number): number => {
  * valid or not, to the general rule.
  */
 function plainTimestamp(text: string): Date | undefined {
-  if (text.length !== 20 || text[4] !== '-' || text[7] !== '-' || text[10] !== 'T' || text[13] !== ':' || text[16] !== ':' || text[19] !== 'Z') {
+  if (
+    text.length !== 20 ||
+    text[4] !== '-' ||
+    text[7] !== '-' ||
+    text[10] !== 'T' ||
+    text[13] !== ':' ||
+    text[16] !== ':' ||
+    text[19] !== 'Z'
+  ) {
     return undefined;
   }
   const year = digitsAt(text, 0, 4);
@@ -62,7 +70,17 @@ function plainTimestamp(text: string): Date | undefined {
   const minute = digitsAt(text, 14, 2);
   const second = digitsAt(text, 17, 2);
   // NaN (a non-digit) fails every comparison; Date.UTC reads years below 100 as 19xx, so those go the general way.
-  if (!(year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= 28 && hour <= 23 && minute <= 59 && second <= 59)) return undefined;
+  if (!(
+    year >= 1000 &&
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= 28 &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59
+  ))
+    return undefined;
   return new Date(Date.UTC(year, month - 1, day, hour, minute, second));
 }
 
@@ -76,7 +94,9 @@ export function parseIdentityDocument(content: Uint8Array): IdentityDocument {
   try {
     json = JSON.parse(UTF8.decode(content));
   } catch (error) {
-    throw new InvalidRequest(`failed to parse the instance identity document: ${error instanceof Error ? error.message : 'invalid JSON'}`);
+    throw new InvalidRequest(
+      `failed to parse the instance identity document: ${error instanceof Error ? error.message : 'invalid JSON'}`,
+    );
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new InvalidRequest('invalid instance identity document: the document is not a JSON object');

@@ -87,7 +87,8 @@ function checkRelogin(current: AccessListEntry, presented: string, attempt: Logi
   if (!stored) throw new InternalError(`the access list entry has an invalid pending_time`);
   if (!sameSecret(presented, current.client_nonce)) {
     if (!attempt.allowInstanceMigration) throw new AuthenticationRefused('client nonce mismatch');
-    if (attempt.pendingTime <= stored) throw new AuthenticationRefused('client nonce mismatch and instance meta-data incorrect');
+    if (attempt.pendingTime <= stored)
+      throw new AuthenticationRefused('client nonce mismatch and instance meta-data incorrect');
   }
   if (attempt.pendingTime < stored) {
     throw new AuthenticationRefused('instance meta-data is older than the one used for previous login');

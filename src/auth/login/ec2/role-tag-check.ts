@@ -2,7 +2,13 @@ import { AuthenticationRefused, isStrongroomError } from '../../../lib/errors.js
 import type { InstanceDescription } from '../../../ports/cloud.js';
 import type { AuthContext } from '../../context/auth-context.js';
 import { isRoleTagDenied } from '../../lists/denylist.js';
-import { parseRoleTag, roleTagNamesRole, roleTagPoliciesAllowed, verifyRoleTag, type ParsedRoleTag } from '../../roles/role-tag.js';
+import {
+  parseRoleTag,
+  roleTagNamesRole,
+  roleTagPoliciesAllowed,
+  verifyRoleTag,
+  type ParsedRoleTag,
+} from '../../roles/role-tag.js';
 import type { StoredRole } from '../../roles/role.js';
 
 /** What a verified role tag changes about an ec2 login. */
@@ -58,5 +64,7 @@ function parseTag(value: string): ParsedRoleTag {
 
 /** Tags hold policies lower-cased; the grant names them as the role does, so the caller's policy lookup finds them. */
 function inRoleSpelling(tagPolicies: readonly string[], rolePolicies: readonly string[]): string[] {
-  return tagPolicies.map((policy) => rolePolicies.find((candidate) => candidate.toLowerCase() === policy.toLowerCase()) ?? policy);
+  return tagPolicies.map(
+    (policy) => rolePolicies.find((candidate) => candidate.toLowerCase() === policy.toLowerCase()) ?? policy,
+  );
 }

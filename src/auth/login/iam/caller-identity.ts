@@ -12,14 +12,20 @@ import { readPlainXml, type PlainElement } from './plain-xml.js';
 // A GetCallerIdentity answer is about 500 bytes; anything far larger is not one.
 const MAX_BODY_LENGTH = 64 * 1024;
 // STS answers these with 400, but they mean "STS is overloaded", not "the caller is refused".
-const THROTTLING_CODES = new Set(['Throttling', 'ThrottlingException', 'RequestLimitExceeded', 'TooManyRequestsException']);
+const THROTTLING_CODES = new Set([
+  'Throttling',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'TooManyRequestsException',
+]);
 
 // For error answers only, which are rare and may hold entities in their message: loaded on the first one, so that the
 // root entry loads no general XML parser.
 let parser: Promise<{ parse(text: string, validate: true): unknown }> | undefined;
 const errorParser = () =>
   (parser ??= import('fast-xml-parser').then(
-    ({ XMLParser }) => new XMLParser({ parseTagValue: false, ignoreAttributes: true, ignoreDeclaration: true, removeNSPrefix: true }),
+    ({ XMLParser }) =>
+      new XMLParser({ parseTagValue: false, ignoreAttributes: true, ignoreDeclaration: true, removeNSPrefix: true }),
   ));
 
 /**
@@ -29,19 +35,25 @@ const errorParser = () =>
  */
 export async function parseCallerIdentityResponse(response: HttpResponseSnapshot): Promise<CallerIdentity> {
   if (response.status !== 200) throw await errorResponse(response);
-  const invalid = (detail: string): CloudUnavailable => new CloudUnavailable(`body of GetCallerIdentity is invalid: ${detail}`);
+  const invalid = (detail: string): CloudUnavailable =>
+    new CloudUnavailable(`body of GetCallerIdentity is invalid: ${detail}`);
   if ((response.headers['content-type'] ?? '').trim() !== 'text/xml') throw invalid('the Content-Type is not text/xml');
   const body = response.body.trim();
-  if (!body.startsWith('<GetCallerIdentityResponse') && !body.startsWith('<?xml')) throw invalid('it is not a GetCallerIdentityResponse');
+  if (!body.startsWith('<GetCallerIdentityResponse') && !body.startsWith('<?xml'))
+    throw invalid('it is not a GetCallerIdentityResponse');
 
   const root = body.length > MAX_BODY_LENGTH ? undefined : readPlainXml(body);
   // The first result when there are several, as Vault reads it.
-  const result = root?.name === 'GetCallerIdentityResponse' ? root.children.find((child) => child.name === 'GetCallerIdentityResult') : undefined;
+  const result =
+    root?.name === 'GetCallerIdentityResponse'
+      ? root.children.find((child) => child.name === 'GetCallerIdentityResult')
+      : undefined;
   if (!result) throw new CloudUnavailable('error parsing STS response: no GetCallerIdentityResult');
   const arn = onlyText(result, 'Arn');
   const userId = onlyText(result, 'UserId');
   const accountId = onlyText(result, 'Account');
-  if (!arn || !userId || !accountId) throw new CloudUnavailable('error parsing STS response: Arn, UserId or Account is missing');
+  if (!arn || !userId || !accountId)
+    throw new CloudUnavailable('error parsing STS response: Arn, UserId or Account is missing');
   return { arn, userId, accountId };
 }
 
@@ -56,7 +68,13 @@ async function errorResponse(response: HttpResponseSnapshot): Promise<Error> {
   const error = (await parseXml(response.body.trim()))?.ErrorResponse;
   const detail = isRecord(error) && isRecord(error.Error) ? error.Error : undefined;
   const code = nonEmpty(detail?.Code) ? detail.Code : undefined;
-  if (response.status < 400 || response.status >= 500 || response.status === 429 || !code || THROTTLING_CODES.has(code)) {
+  if (
+    response.status < 400 ||
+    response.status >= 500 ||
+    response.status === 429 ||
+    !code ||
+    THROTTLING_CODES.has(code)
+  ) {
     return new CloudUnavailable(code ? `${prefix}: ${code}` : prefix);
   }
   const message = nonEmpty(detail?.Message) ? `: ${detail.Message.slice(0, 300)}` : '';

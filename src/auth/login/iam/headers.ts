@@ -80,7 +80,8 @@ function objectPairs(value: unknown): HeaderPair[] {
   if (!isPlainObject(value)) throw invalid('not a JSON object');
   return limited(Object.entries(value)).map(([name, raw]) => {
     const values = headerValues.safeParse(raw);
-    if (!values.success) throw invalid(`the value of header ${JSON.stringify(name)} must be a string, a number or an array of them`);
+    if (!values.success)
+      throw invalid(`the value of header ${JSON.stringify(name)} must be a string, a number or an array of them`);
     return [name, values.data];
   });
 }
@@ -88,7 +89,8 @@ function objectPairs(value: unknown): HeaderPair[] {
 function linePairs(lines: unknown[]): HeaderPair[] {
   return limited(lines).map((line) => {
     const colon = typeof line === 'string' ? line.indexOf(':') : -1;
-    if (typeof line !== 'string' || colon < 0) throw invalid(`list items must be "Name: Value" strings, got ${JSON.stringify(line)}`);
+    if (typeof line !== 'string' || colon < 0)
+      throw invalid(`list items must be "Name: Value" strings, got ${JSON.stringify(line)}`);
     return [line.slice(0, colon).trim(), [line.slice(colon + 1).trim()]];
   });
 }
@@ -103,7 +105,8 @@ function build(pairs: HeaderPair[]): RequestHeaders {
   const headers = new RequestHeaders();
   for (const [name, values] of pairs) {
     if (!isHeaderName(name)) throw invalid(`invalid header name ${JSON.stringify(name)}`);
-    if (values.some((value) => FORBIDDEN_IN_VALUE.test(value))) throw invalid(`header ${name} has a line break or NUL in its value`);
+    if (values.some((value) => FORBIDDEN_IN_VALUE.test(value)))
+      throw invalid(`header ${name} has a line break or NUL in its value`);
     length = values.reduce((sum, value) => sum + value.length, length + name.length);
     if (length > MAX_FIELD_LENGTH) throw invalid(`longer than ${MAX_FIELD_LENGTH} characters`);
     headers.add(name, values);

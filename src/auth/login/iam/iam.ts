@@ -22,7 +22,11 @@ export interface IamLoginRequestFields extends IamLoginFields {
  * request, else after the principal's friendly name), the principal binding and, for a role inferring ec2
  * instances, the instance. Nothing is stored.
  */
-export async function iamLogin(context: AuthContext, fields: IamLoginRequestFields, remoteAddress: string | undefined): Promise<AuthGrant> {
+export async function iamLogin(
+  context: AuthContext,
+  fields: IamLoginRequestFields,
+  remoteAddress: string | undefined,
+): Promise<AuthGrant> {
   const scopes = new CloudScopes(context);
   const identity = await authenticateWithSts(context, scopes, fields);
   const entity = iamEntityFromCallerIdentity(identity);
@@ -31,14 +35,24 @@ export async function iamLogin(context: AuthContext, fields: IamLoginRequestFiel
   }
   const roleName = fields.role || entity.friendlyName;
   const role = await loginRole(context, roleName, 'iam', remoteAddress);
-  await requirePrincipalBound(context, scopes, role, entity, `IAM Principal ${JSON.stringify(entity.arn)} does not belong to the role ${JSON.stringify(roleName)}`);
+  await requirePrincipalBound(
+    context,
+    scopes,
+    role,
+    entity,
+    `IAM Principal ${JSON.stringify(entity.arn)} does not belong to the role ${JSON.stringify(roleName)}`,
+  );
 
   const inferring = role.inferred_entity_type === EC2_INSTANCE_ENTITY;
   const inferred = inferring
     ? { type: EC2_INSTANCE_ENTITY, id: entity.sessionName, region: role.inferred_aws_region }
     : { type: '', id: '', region: '' };
   if (inferring) {
-    await checkInferredInstance(context, scopes, role, roleName, { instanceId: inferred.id, region: inferred.region, accountId: entity.accountId });
+    await checkInferredInstance(context, scopes, role, roleName, {
+      instanceId: inferred.id,
+      region: inferred.region,
+      accountId: entity.accountId,
+    });
   }
   const identityConfig = await readIdentityConfig(context);
   return buildGrant({

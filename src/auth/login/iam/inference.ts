@@ -29,9 +29,17 @@ export async function checkInferredInstance(
   ref: InferredInstanceRef,
 ): Promise<InstanceDescription> {
   const what = `failed to verify ${ref.instanceId || 'the caller'} as a valid EC2 instance in region ${ref.region}`;
-  if (ref.instanceId === '') throw new AuthenticationRefused(`${what}: it is not an assumed role whose session name is an instance ID`);
+  if (ref.instanceId === '')
+    throw new AuthenticationRefused(`${what}: it is not an assumed role whose session name is an instance ID`);
   const scope = await scopes.resolve({ region: ref.region, accountId: ref.accountId });
   const instance = await describeRunningInstance(context, scope, ref.instanceId, ref.accountId, what);
-  await checkInstanceConstraints(context, scope, role, roleName, { instance, accountId: ref.accountId }, VALIDATION_PREFIX);
+  await checkInstanceConstraints(
+    context,
+    scope,
+    role,
+    roleName,
+    { instance, accountId: ref.accountId },
+    VALIDATION_PREFIX,
+  );
   return instance;
 }

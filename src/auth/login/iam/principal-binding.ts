@@ -13,7 +13,13 @@ import { PrincipalArnCache } from '../../context/principal-arn-cache.js';
  * bound wildcard. A role without bound principals admits every authenticated principal (possible only with
  * inferencing).
  */
-async function isPrincipalBound(context: AuthContext, scopes: CloudScopes, role: StoredRole, entity: IamEntity, fresh: boolean): Promise<boolean> {
+async function isPrincipalBound(
+  context: AuthContext,
+  scopes: CloudScopes,
+  role: StoredRole,
+  entity: IamEntity,
+  fresh: boolean,
+): Promise<boolean> {
   const bound = role.bound_iam_principal_arn;
   if (bound.length === 0) return true;
   if (role.bound_iam_principal_id.includes(entity.uniqueId)) return true;
@@ -30,7 +36,12 @@ async function isPrincipalBound(context: AuthContext, scopes: CloudScopes, role:
  * different unique id) does not count. A found ARN is reused for a short while (PrincipalArnCache), so a fleet
  * logging in together makes one IAM call per principal rather than one per login.
  */
-async function fullArnOf(context: AuthContext, scopes: CloudScopes, entity: IamEntity, fresh: boolean): Promise<string | undefined> {
+async function fullArnOf(
+  context: AuthContext,
+  scopes: CloudScopes,
+  entity: IamEntity,
+  fresh: boolean,
+): Promise<string | undefined> {
   if (entity.type === 'user') return entity.arn;
   if (entity.type !== 'assumed-role' && entity.type !== 'role') return undefined;
   const scope = await scopes.resolve({ accountId: entity.accountId });
@@ -61,5 +72,6 @@ export async function requirePrincipalBound(
   refusal: string,
   options: { fresh?: boolean } = {},
 ): Promise<void> {
-  if (!(await isPrincipalBound(context, scopes, role, entity, options.fresh === true))) throw new AuthenticationRefused(refusal);
+  if (!(await isPrincipalBound(context, scopes, role, entity, options.fresh === true)))
+    throw new AuthenticationRefused(refusal);
 }

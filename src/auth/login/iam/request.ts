@@ -51,7 +51,15 @@ const DEFAULT_ALLOWED_AMZ_HEADERS = [
 ];
 // Connection-level headers describe the client's hop, not the signed request; forwarded, they could desynchronise
 // the request stream to STS.
-const HOP_BY_HOP_HEADERS = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP_HEADERS = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 // The client's URL as the signer saw it: scheme, authority and an empty or root path; a bare trailing '?' is fine.
 const ROOT_URL = /^https?:\/\/[^/?#\\\s@]+\/?\??$/i;
 const FORM_BODY = /^[A-Za-z0-9._~%+=&-]+$/;
@@ -64,7 +72,8 @@ const API_VERSION = /^\d{4}-\d{2}-\d{2}$/;
 export function decodeIamRequest(fields: IamLoginFields, policy: IamRequestPolicy): DecodedIamRequest {
   const method = text(fields.iam_http_request_method, 'iam_http_request_method');
   if (method === '') throw new InvalidRequest('missing iam_http_request_method');
-  if (method !== 'POST') throw new InvalidRequest("invalid iam_http_request_method; currently only 'POST' is supported");
+  if (method !== 'POST')
+    throw new InvalidRequest("invalid iam_http_request_method; currently only 'POST' is supported");
 
   const url = decodeUrl(decodedField(fields.iam_request_url, 'iam_request_url', 'missing iam_request_url'));
   const body = decodedField(
@@ -108,10 +117,14 @@ function decodeUrl(raw: string): string {
   } catch {
     throw new InvalidRequest('error parsing iam_request_url');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new InvalidRequest('error parsing iam_request_url: the scheme must be https or http');
-  if (url.search !== '') throw new InvalidRequest('invalid request: iam_request_url must not have a query for POST requests');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new InvalidRequest('error parsing iam_request_url: the scheme must be https or http');
+  if (url.search !== '')
+    throw new InvalidRequest('invalid request: iam_request_url must not have a query for POST requests');
   if (!ROOT_URL.test(raw)) {
-    throw new InvalidRequest('invalid request: iam_request_url must be the root URL of the STS host, like https://sts.amazonaws.com/');
+    throw new InvalidRequest(
+      'invalid request: iam_request_url must be the root URL of the STS host, like https://sts.amazonaws.com/',
+    );
   }
   return `${url.protocol}//${url.host}/`;
 }
@@ -159,6 +172,7 @@ function checkHeaderNames(headers: RequestHeaders, extraAllowed: readonly string
 function clientRegion(headers: RequestHeaders): string {
   const region = credentialScopeRegion(headers);
   if (region === undefined) throw new InvalidRequest('region missing from Authorization header');
-  if (!isRegionName(region)) throw new InvalidRequest(`unable to get regional STS endpoint for region: ${region.slice(0, 64)}`);
+  if (!isRegionName(region))
+    throw new InvalidRequest(`unable to get regional STS endpoint for region: ${region.slice(0, 64)}`);
   return region;
 }

@@ -14,7 +14,8 @@ export const VAULT_SERVER_ID_HEADER = 'X-Vault-AWS-IAM-Server-ID';
  * `acceptVaultName`, Vault's header name serves as well; every server-ID header present must pass.
  */
 export function checkServerIdHeader(headers: RequestHeaders, expected: string, acceptVaultName: boolean): void {
-  const fail = (detail: string): InvalidRequest => new InvalidRequest(`error validating ${SERVER_ID_HEADER} header: ${detail}`);
+  const fail = (detail: string): InvalidRequest =>
+    new InvalidRequest(`error validating ${SERVER_ID_HEADER} header: ${detail}`);
   const names = acceptVaultName ? [SERVER_ID_HEADER, VAULT_SERVER_ID_HEADER] : [SERVER_ID_HEADER];
   const present = names.filter((name) => headers.get(name) !== undefined);
   if (present.length === 0) throw fail(`missing header "${SERVER_ID_HEADER}"`);

@@ -13,7 +13,11 @@ import { decodeIamRequest, type IamLoginFields } from './request.js';
  * sts_endpoint as in Vault. What STS vouches for is the caller's identity: STS refusing the signature is 403,
  * an unreachable or misbehaving STS 502.
  */
-export async function authenticateWithSts(context: AuthContext, scopes: CloudScopes, fields: IamLoginFields): Promise<CallerIdentity> {
+export async function authenticateWithSts(
+  context: AuthContext,
+  scopes: CloudScopes,
+  fields: IamLoginFields,
+): Promise<CallerIdentity> {
   const stored = await scopes.clientConfig();
   const config = stored ?? DEFAULT_CLIENT_CONFIG;
   const decoded = decodeIamRequest(fields, {
@@ -23,7 +27,9 @@ export async function authenticateWithSts(context: AuthContext, scopes: CloudSco
   });
   const settings = cloudClientSettings(stored);
   const scope: CloudScope =
-    decoded.region === undefined ? { settings } : { settings: { ...settings, stsEndpoint: '', stsRegion: '' }, region: decoded.region };
+    decoded.region === undefined
+      ? { settings }
+      : { settings: { ...settings, stsEndpoint: '', stsRegion: '' }, region: decoded.region };
   return callCloud('error making upstream request', async () =>
     parseCallerIdentityResponse(await context.cloud.forwardCallerIdentity(scope, decoded.request)),
   );
