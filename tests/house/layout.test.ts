@@ -24,7 +24,8 @@ const FLOORS: Record<string, number> = {
 /** The package's entry files (src/*.ts) stand above every folder: they only gather exports. */
 const ENTRY_FLOOR = 7;
 const MAX_FILES_SIDE_BY_SIDE = 15;
-const MAX_LINES = 320;
+/** About 300 lines, as the house style asks, with room for Prettier's layout of long signatures. */
+const MAX_LINES = 340;
 /** Generated data, not code a person reads: exempt from the length rule. */
 const GENERATED = new Set(['src/auth/certificates/builtin-data.ts']);
 
