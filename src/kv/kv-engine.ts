@@ -78,11 +78,13 @@ export class KvEngine {
   private readonly listing: FolderListing;
   private readonly feed: ChangeFeed;
   private readonly remote: RemoteChanges;
-  private readonly onEventError?: (error: unknown) => void;
+  /** The service's onEventError, run guarded: a throwing hook must not become the rejection it reports. */
+  private readonly reportEventError: (error: unknown) => void;
 
   constructor(options: KvEngineOptions) {
     checkOptions(options);
     const layout = new StorageLayout(options.storagePrefix ?? 'kv/');
+    this.reportEventError = (error) => runGuarded(() => options.onEventError?.(error));
     const json = new JsonStore(options.storage);
     const clock = options.clock ?? systemClock;
     const context: KvContext = {
@@ -91,11 +93,9 @@ export class KvEngine {
       config: new ConfigStore(json, layout),
       clock,
       limits: { maxBytes: options.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES, maxDepth: MAX_DATA_DEPTH },
-      feed: new ChangeFeed((error) => options.onEventError?.(error)),
+      feed: new ChangeFeed(this.reportEventError),
     };
     this.feed = context.feed;
-    // The service's hook runs guarded: a throwing onEventError must not become the rejection it reports.
-    const reportEventError = (error: unknown) => runGuarded(() => options.onEventError?.(error));
     this.remote = new RemoteChanges(
       options.storage,
       layout,
@@ -103,9 +103,8 @@ export class KvEngine {
       context.pages,
       context.feed,
       () => now(context),
-      reportEventError,
+      this.reportEventError,
     );
-    this.onEventError = options.onEventError;
     this.config = context.config;
     this.keys = context.keys;
     this.orphans = new OrphanReclaim(json, layout, () => clock.now().getTime());
@@ -321,7 +320,7 @@ export class KvEngine {
   private startWatching(): void {
     this.remote.start().catch((error: unknown) => {
       void this.remote.stop();
-      this.onEventError?.(error);
+      this.reportEventError(error);
     });
   }
 }
