@@ -16,6 +16,6 @@ const common = { sourcemap: true, target: 'node20', platform: 'node', splitting:
 export default defineConfig([
   // ESM, with the `strongroom` command in the same graph (ESM only: it awaits at top level, and node runs it directly;
   // esbuild keeps the hashbang of its source). The two passes run at once, so `npm run build` empties dist/ first.
-  { ...common, entry: { ...entry, cli: 'src/server/cli.ts' }, format: ['esm'], dts: { entry } },
+  { ...common, entry: { ...entry, cli: 'src/cli/main.ts' }, format: ['esm'], dts: { entry } },
   { ...common, entry, format: ['cjs'], dts: true },
 ]);

@@ -20,8 +20,9 @@ const FLOORS: Record<string, number> = {
   adapters: 4,
   testing: 5,
   server: 6,
+  cli: 7,
 };
-/** The package's entry files (src/*.ts) stand above every folder: they only gather exports. */
+/** The package's entry files (src/*.ts) and the `strongroom` command (src/cli) stand above every other folder. */
 const ENTRY_FLOOR = 7;
 const MAX_FILES_SIDE_BY_SIDE = 15;
 /** About 300 lines, as the house style asks, with room for Prettier's layout of long signatures. */

@@ -45,7 +45,7 @@ export function builtCli(): Promise<string> {
     mkdirSync(dir, { recursive: true });
     const outfile = `${dir}/cli-${process.pid}.mjs`;
     await build({
-      entryPoints: [`${root}src/server/cli.ts`],
+      entryPoints: [`${root}src/cli/main.ts`],
       bundle: true,
       platform: 'node',
       format: 'esm',

@@ -149,26 +149,36 @@ describe('the command line', () => {
     return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
   }
 
-  it.each([['--help'], ['-h'], ['help'], ['server', '--help'], ['server', '-h']])(
-    'prints the usage and succeeds: strongroom %s',
-    async (...args) => {
-      const { code, stdout, stderr } = await run(...args);
-      expect(code).toBe(0);
-      expect(stdout).toContain('usage: strongroom server');
-      expect(stderr).toBe('');
-    },
-  );
+  it.each([['--help'], ['-h'], ['help']])('lists the commands and succeeds: strongroom %s', async (...args) => {
+    const { code, stdout, stderr } = await run(...args);
+    expect(code).toBe(0);
+    expect(stdout).toContain('usage: strongroom <command>');
+    expect(stdout).toMatch(/^ {2}server +serve both engines/m);
+    expect(stderr).toBe('');
+  });
 
   it.each([
-    [['serve'], 'unknown command "serve"'],
-    [[], 'a command is needed'],
-    [['server', '--port', '8300'], 'unexpected argument "--port"'],
-  ])('names what is wrong, then the usage, and fails: strongroom %s', async (args, problem) => {
+    ['server', '--help'],
+    ['server', '-h'],
+    ['help', 'server'],
+  ])('prints the usage and succeeds: strongroom %s', async (...args) => {
     const { code, stdout, stderr } = await run(...args);
-    expect(code).toBe(2);
+    expect(code).toBe(0);
+    expect(stdout).toContain('usage: strongroom server');
+    expect(stderr).toBe('');
+  });
+
+  it.each([
+    [['serve'], 'unknown command "serve"', 'usage: strongroom <command>'],
+    [[], 'a command is needed', 'usage: strongroom <command>'],
+    [['help', 'serve'], 'unknown command "serve"', 'usage: strongroom <command>'],
+    [['server', '--port', '8300'], 'unexpected argument "--port"', 'usage: strongroom server'],
+  ])('names what is wrong, then the usage, and fails with 1: strongroom %s', async (args, problem, usage) => {
+    const { code, stdout, stderr } = await run(...args);
+    expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toContain(`strongroom: ${problem}`);
-    expect(stderr).toContain('usage: strongroom server');
+    expect(stderr).toContain(usage);
   });
 });
 

@@ -1,11 +1,11 @@
-#!/usr/bin/env node
-// The `strongroom` command. `strongroom server` serves both engines over Vault's HTTP API until SIGINT or SIGTERM,
-// configured by the environment (HOST, PORT, STRONGROOM_*).
+// `strongroom server`: serves both engines over Vault's HTTP API until SIGINT or SIGTERM, configured by the
+// environment (HOST, PORT, STRONGROOM_*).
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
-import { createServer } from './server.js';
-import type { ServerOptions } from './server-options.js';
-import { selectStorage } from './storage-selection.js';
+import { createServer } from '../server/server.js';
+import type { ServerOptions } from '../server/server-options.js';
+import { selectStorage } from '../server/storage-selection.js';
+import { type Command } from './command.js';
 
 const USAGE = `usage: strongroom server
 
@@ -94,21 +94,19 @@ async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   console.error(`  for Vault clients: export VAULT_ADDR=${url} VAULT_TOKEN=<root token>`);
 }
 
-/** What is wrong with the arguments, if anything; the server is configured by the environment alone. */
-function misuse(args: string[]): string | undefined {
-  const [command, ...rest] = args;
-  if (command === undefined) return 'a command is needed';
-  if (command !== 'server') return `unknown command ${JSON.stringify(command)}`;
-  if (rest.length > 0)
-    return `unexpected argument ${JSON.stringify(rest[0])}: the server takes its settings from the environment`;
-  return undefined;
-}
-
-const args = process.argv.slice(2);
-const HELP = new Set(['help', '--help', '-h']);
-const problem = misuse(args);
-if (args.some((arg) => HELP.has(arg))) console.log(USAGE);
-else if (problem) {
-  console.error(`strongroom: ${problem}\n\n${USAGE}`);
-  process.exit(2);
-} else await serve(process.env);
+/** The server is configured by the environment alone, so it takes no arguments. */
+export const serveCommand: Command = {
+  summary: "serve both engines over Vault's HTTP API",
+  usage: USAGE,
+  async run(args, io) {
+    if (args.length > 0) {
+      io.stderr.write(
+        `strongroom: unexpected argument ${JSON.stringify(args[0])}: the server takes its settings from the environment\n\n${USAGE}\n`,
+      );
+      return 1;
+    }
+    await serve(io.env);
+    // The server runs until a signal ends the process.
+    return new Promise(() => {});
+  },
+};
