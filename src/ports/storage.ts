@@ -28,7 +28,12 @@ export interface Storage {
    * every read-modify-write through it and retry on conflict.
    */
   compareAndPut?(key: string, expected: Uint8Array | undefined, value: Uint8Array): Promise<boolean>;
-  /** Optional: atomically delete the key only if it currently holds exactly `expected`; resolves to whether it did. */
+  /**
+   * Optional: atomically delete the key only if it currently holds exactly `expected`; resolves to whether it did. A
+   * storage shared by several processes should have it beside compareAndPut: without it a delete checks, then deletes,
+   * so a write another process commits in between is deleted with the key (as if it came first) and its data is left
+   * unreferenced until the orphan reclaim removes it.
+   */
   compareAndDelete?(key: string, expected: Uint8Array): Promise<boolean>;
   /**
    * Optional: apply every operation or none, atomically towards every other caller of the storage (other processes
