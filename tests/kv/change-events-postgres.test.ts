@@ -70,6 +70,20 @@ describe.skipIf(!postgresHere)('change events across processes over PostgreSQL',
     return made;
   }
 
+  /**
+   * Waits for the events of `made` from `from` on and answers the ones to expect. A key created and removed before this
+   * process reads it leaves nothing to find (docs/kv.md): a slow reader may see both events of the transient key or
+   * neither, never one alone.
+   */
+  async function delivered(made: string[], from: number): Promise<string[]> {
+    const transient = made.filter((entry) => entry.startsWith('gone-'));
+    await until(() => events.length - from >= made.length - transient.length);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const seen = events.slice(from).filter((event) => event.path.startsWith('gone-'));
+    expect([0, transient.length]).toContain(seen.length);
+    return seen.length > 0 ? made : made.filter((entry) => !transient.includes(entry));
+  }
+
   function expectDelivered(made: string[], from: number): void {
     const delivered = events.slice(from);
     for (const path of new Set(made.map((entry) => entry.split(' ')[0]!))) {
@@ -84,8 +98,7 @@ describe.skipIf(!postgresHere)('change events across processes over PostgreSQL',
   }
 
   it('a subscriber here sees every change another process commits, in revision order per key, and nothing older', async () => {
-    const made = await changeElsewhere(0);
-    await until(() => events.length >= made.length);
+    const made = await delivered(await changeElsewhere(0), 0);
     expect(events.some((event) => event.path === 'old')).toBe(false);
     expect(events).toHaveLength(made.length);
     expectDelivered(made, 0);
@@ -107,9 +120,7 @@ describe.skipIf(!postgresHere)('change events across processes over PostgreSQL',
       expect(killed.length).toBe(1);
       await until(() => events.length - from >= made.length);
       // And with the session back, notifications flow again.
-      const more = await changeElsewhere(2);
-      await until(() => events.length - from >= made.length + more.length);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      const more = await delivered(await changeElsewhere(2), from + made.length);
       expect(events.slice(from)).toHaveLength(made.length + more.length);
       expectDelivered([...made, ...more], from);
     } finally {
