@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { hvacAvailable } from './tests/support/hvac.js';
 import { postgresAvailable } from './tests/support/postgres.js';
 
 /**
@@ -13,6 +14,9 @@ const ENGINE_SUITES = ['tests/kv', 'tests/auth', 'tests/server', 'tests/campaign
 
 /** PostgreSQL missing outside CI: that kind is left out loudly (postgresAvailable warns; under CI it throws). */
 const otherKinds = ['encrypted', 'sqlite', ...(postgresAvailable() ? ['postgres'] : [])];
+
+/** Checked once here (with its one loud line when missing) and handed to every test file. */
+const hvac = hvacAvailable() ? '1' : '0';
 
 /**
  * The whole suite runs one file at a time, as before (vitest's default: a worker fewer than the cores, here two). The
@@ -28,7 +32,7 @@ function project(name: string, folders: string[], kind: string) {
     test: {
       name,
       include: folders.map((folder) => `${folder}/**/*.test.ts`),
-      env: { STRONGROOM_TEST_STORAGE: kind },
+      env: { STRONGROOM_TEST_STORAGE: kind, STRONGROOM_TEST_HVAC: hvac },
       ...(kind === 'memory' ? {} : ENGINES_AFTER),
       ...(kind === 'postgres' ? { globalSetup: ['tests/support/test-storage-cluster.ts'] } : {}),
     },

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { createServer } from '../../src/server/server.js';
 import { failure, request, startServer, type Started } from './harness.js';
+import { hvacHere } from '../support/hvac.js';
 
 let started: Started;
 let root: string;
@@ -167,10 +168,13 @@ describe('init and seal status, which Vault clients check before anything else',
     expect(again.json.errors[0]).toMatch(/already initialized/);
   });
 
-  it('satisfies node-vault and hvac', async () => {
+  it('satisfies node-vault', async () => {
     const client = vault({ endpoint: started.url });
     expect(await client.initialized()).toEqual({ initialized: true });
     expect((await client.status()).sealed).toBe(false);
+  });
+
+  it.skipIf(!hvacHere)('satisfies hvac', async () => {
     const script =
       'import sys, hvac\nc = hvac.Client(url=sys.argv[1])\nprint(c.sys.is_initialized(), c.sys.is_sealed())';
     const { stdout } = await promisify(execFile)('/usr/bin/python3', ['-c', script, started.url]);

@@ -8,6 +8,7 @@ import { ManualClock } from '../../src/lib/clocks.js';
 import { calculateTtl } from '../../src/server/tokens/token-ttl.js';
 import { testStorage } from '../support/test-storage.js';
 import { request, startServer, type Started } from './harness.js';
+import { hvacHere } from '../support/hvac.js';
 
 const HOUR = 3600;
 let started: Started;
@@ -180,7 +181,7 @@ describe('auth/token/create as older clients send it', () => {
     expect((await create(root, { policies: ['app'] })).json.warnings).toBeNull();
   });
 
-  it("works with hvac's create_token, which sends every field, null when unset", async () => {
+  it.skipIf(!hvacHere)("works with hvac's create_token, which sends every field, null when unset", async () => {
     const script = [
       'import sys, warnings, hvac',
       'warnings.simplefilter("ignore")',

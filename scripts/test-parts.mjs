@@ -1,0 +1,53 @@
+// Before `npm test`: the real parts some tests drive, PostgreSQL (a throwaway cluster per run) and Debian's
+// python3-hvac (a real Vault client). As root with apt-get at hand, a missing part is installed, its progress shown;
+// otherwise the run goes on and the tests that need it are skipped, each missing part named in one loud line with the
+// command that installs it. Under CI (env CI set) a part still missing fails the run: CI never skips.
+// STRONGROOM_TEST_NO_INSTALL=1 turns the installing off.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The same places tests/support/postgres.ts looks in. */
+function postgresPresent() {
+  const dirs = [process.env.POSTGRES_BIN];
+  if (existsSync('/usr/lib/postgresql'))
+    dirs.push(...readdirSync('/usr/lib/postgresql').map((version) => `/usr/lib/postgresql/${version}/bin`));
+  return dirs.some((dir) => dir && existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
+}
+
+function hvacPresent() {
+  return spawnSync('/usr/bin/python3', ['-c', 'import hvac'], { stdio: 'ignore' }).status === 0;
+}
+
+const parts = [
+  { package: 'postgresql', present: postgresPresent, needs: 'the PostgreSQL tests (engines:postgres and more)' },
+  { package: 'python3-hvac', present: hvacPresent, needs: 'the tests that drive the server with hvac' },
+];
+
+const say = (line) => process.stderr.write(`[strongroom] ${line}\n`);
+let missing = parts.filter((part) => !part.present());
+
+const canInstall =
+  missing.length > 0 &&
+  process.env.STRONGROOM_TEST_NO_INSTALL !== '1' &&
+  process.getuid?.() === 0 &&
+  spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
+if (canInstall) {
+  const names = missing.map((part) => part.package);
+  say(
+    `installing ${names.join(' and ')} with apt-get for the tests that drive them (STRONGROOM_TEST_NO_INSTALL=1 skips this)`,
+  );
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const apt = (args) => spawnSync('apt-get', args, { stdio: 'inherit', env }).status === 0;
+  if (!apt(['update']) || !apt(['install', '-y', '--no-install-recommends', ...names])) say('apt-get failed (above)');
+  missing = missing.filter((part) => !part.present());
+}
+
+for (const part of missing) {
+  const line = `${part.package} is missing: ${part.needs} will be SKIPPED. Install it with: sudo apt-get install -y ${part.package}`;
+  process.stderr.write(`\n!!! ${line}\n\n`);
+}
+if (missing.length > 0 && process.env.CI) {
+  say('CI never skips: failing');
+  process.exitCode = 1;
+}
