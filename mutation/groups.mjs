@@ -39,7 +39,7 @@ export const GROUPS = {
   },
   signature: {
     mutate: ['src/auth/pkcs7/rsa-signature.ts', 'src/auth/pkcs7/asn1-time.ts'],
-    tests: ['tests/auth/rsa-signature*.test.ts', 'tests/auth/asn1-time.test.ts'],
+    tests: ['tests/auth/signatures/rsa-signature*.test.ts', 'tests/auth/signatures/asn1-time.test.ts'],
   },
   'json-patch': {
     mutate: ['src/kv/values/json-patch.ts'],

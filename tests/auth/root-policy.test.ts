@@ -10,7 +10,7 @@ import {
   sampleField,
   TELEPORT_2021,
   UUID,
-} from './login-harness.js';
+} from './login/login-harness.js';
 
 /** No login can yield a grant the service must refuse after committing the instance's nonce (issue 18.7). */
 

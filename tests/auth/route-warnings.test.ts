@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { adminHarness, dataOf, EC2_ROLE, warningsOf } from './admin-harness.js';
-import { grantOf, loginHarness, sampleField, TELEPORT_2021 } from './login-harness.js';
+import { grantOf, loginHarness, sampleField, TELEPORT_2021 } from './login/login-harness.js';
 
 const warning = (...names: string[]) => `Endpoint ignored these unrecognized parameters: [${names.join(' ')}]`;
 

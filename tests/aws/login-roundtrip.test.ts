@@ -6,7 +6,7 @@ import { AwsCloudProvider, buildIamLoginBody } from '../../src/aws.js';
 import { AuthMethod } from '../../src/adapters/aws/auth-method.js';
 import type { AuthGrant, EngineResponse } from '../../src/core/framework/request.js';
 import { FakeAws, type FakeUser } from '../../src/testing/index.js';
-import { syntheticPkcs7, testSigner } from '../auth/login-harness.js';
+import { syntheticPkcs7, testSigner } from '../auth/login/login-harness.js';
 import { testStorage } from '../support/test-storage.js';
 import { noImds, otherAccount, ownAccount } from './world.js';
 

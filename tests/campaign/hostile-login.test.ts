@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EngineRequest, EngineResponse } from '../../src/core/framework/request.js';
 import type { FakeCloud } from '../support/fake-cloud.js';
-import { SYNTHETIC, syntheticPkcs7, testSigner } from '../auth/login-harness.js';
+import { SYNTHETIC, syntheticPkcs7, testSigner } from '../auth/login/login-harness.js';
 import { mutatedRequest, oddValue } from './support/hostile.js';
 import { CAMPAIGN_TIMEOUT, propertyRuns } from './support/scale.js';
 import { authTarget, CLIENT_STATUSES, expectWellFormed, prototypeState } from './support/targets.js';

@@ -4,7 +4,7 @@ import { AuthEngine } from '../../src/auth/auth-engine.js';
 import type { AuthGrant, EngineResponse } from '../../src/core/framework/request.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { FakeCloud } from '../support/fake-cloud.js';
-import { SYNTHETIC, syntheticPkcs7, testSigner } from '../auth/login-harness.js';
+import { SYNTHETIC, syntheticPkcs7, testSigner } from '../auth/login/login-harness.js';
 import { testStorage } from '../support/test-storage.js';
 import { authProblems } from './support/invariants.js';
 import { CAMPAIGN_TIMEOUT, scaled } from './support/scale.js';

@@ -7,7 +7,7 @@ import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.
 import { AuthEngine } from '../../src/auth/auth-engine.js';
 import type { EngineResponse } from '../../src/core/framework/request.js';
 import type { Storage } from '../../src/ports/storage.js';
-import { syntheticPkcs7, testSigner } from '../auth/login-harness.js';
+import { syntheticPkcs7, testSigner } from '../auth/login/login-harness.js';
 import { newProvider, otherAccount, ownAccount } from '../aws/world.js';
 import { FakeAws } from '../../src/testing/index.js';
 import { FakeCloud } from '../support/fake-cloud.js';

@@ -7,7 +7,7 @@ import type { EngineRequest, EngineResponse } from '../../src/core/framework/req
 import { KvEngine } from '../../src/kv/index.js';
 import { FaultyStorage } from '../support/faulty-storage.js';
 import { FakeCloud } from '../support/fake-cloud.js';
-import { syntheticPkcs7, testSigner, SYNTHETIC } from '../auth/login-harness.js';
+import { syntheticPkcs7, testSigner, SYNTHETIC } from '../auth/login/login-harness.js';
 import { testStorage } from '../support/test-storage.js';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineResponse } from '../../src/core/framework/request.js';
-import { SYNTHETIC, syntheticPkcs7, testSigner } from '../auth/login-harness.js';
+import { SYNTHETIC, syntheticPkcs7, testSigner } from '../auth/login/login-harness.js';
 import { BACKENDS, useWorkerScript, workers, type Worker } from './cluster.js';
 
 const PROCESSES = 4;

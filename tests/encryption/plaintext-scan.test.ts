@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { EncryptedStorage, KvEngine, ManualClock, MemoryStorage } from '../../src/index.js';
 import { AuthEngine } from '../../src/auth/auth-engine.js';
-import { syntheticPkcs7, testSigner, SYNTHETIC } from '../auth/login-harness.js';
+import { syntheticPkcs7, testSigner, SYNTHETIC } from '../auth/login/login-harness.js';
 import { FakeCloud } from '../support/fake-cloud.js';
 
 /** Every value the wrapped storage holds, by key. */
