@@ -18,11 +18,22 @@ import { expectError, policy } from './helpers.js';
 const START = '2026-03-01T12:00:00Z';
 
 const directory = mkdtempSync(join(tmpdir(), 'strongroom-kv-move-'));
-afterAll(() => rmSync(directory, { recursive: true, force: true }));
-let files = 0;
+/** Every SQLite file the sweeps open, closed before their folder goes. */
+const opened: SqliteStorage[] = [];
+afterAll(async () => {
+  await Promise.all(opened.map((storage) => storage.close()));
+  rmSync(directory, { recursive: true, force: true });
+});
 const backends: [string, () => Storage][] = [
   ['MemoryStorage', () => new MemoryStorage()],
-  ['SqliteStorage', () => new SqliteStorage({ path: join(directory, `move-${files++}.db`), synchronous: 'normal' })],
+  [
+    'SqliteStorage',
+    () => {
+      const storage = new SqliteStorage({ path: join(directory, `move-${opened.length}.db`), synchronous: 'normal' });
+      opened.push(storage);
+      return storage;
+    },
+  ],
 ];
 
 /** Twelve versions (two spilled to entry documents), custom metadata, one deleted and one destroyed version. */
