@@ -62,10 +62,10 @@ describe("Vault's warning for request fields a route does not know", () => {
     });
   });
 
-  it('counts the path parameters as known', async () => {
-    expect(await dispatcher().handle({ method: 'POST', path: 'items/a', body: { name: 'other' } })).toEqual({
-      status: 204,
-    });
+  it('counts the path parameters as known: such a field is replaced (below), never called unrecognized', async () => {
+    const response = await dispatcher().handle({ method: 'POST', path: 'items/a', body: { name: 'other' } });
+    expect(response.body?.warnings).not.toContain(warning('name'));
+    expect(response.body?.warnings).toHaveLength(1);
   });
 
   it('reads the query of a read, without the list flag of a list', async () => {
@@ -111,5 +111,41 @@ describe("Vault's warning for request fields a route does not know", () => {
     expect(ignoredFieldsWarning({ b: 1, a: 2, ok: 3 }, new Set(['ok']))).toEqual([warning('a', 'b')]);
     expect(ignoredFieldsWarning([1, 2], new Set())).toEqual([]);
     expect(ignoredFieldsWarning(undefined, new Set())).toEqual([]);
+  });
+});
+
+describe("Vault's warning for request fields named like a path parameter", () => {
+  const replaced = (...names: string[]) =>
+    `Endpoint replaced the value of these parameters with the values captured from the endpoint's path: [${names.join(' ')}]`;
+
+  it('uses the value the path captured and says the field was replaced', async () => {
+    const seen: unknown[] = [];
+    const dispatcher = new Dispatcher([
+      route({
+        pattern: 'roles/:name',
+        fields: z.object({ name: str().optional(), ttl: int().optional() }),
+        operations: {
+          write: async ({ fields, input, params }) => (seen.push({ fields, input, params }), noContent()),
+        },
+      }),
+    ]);
+    const response = await dispatcher.handle({ method: 'POST', path: 'roles/web', body: { name: 'db', ttl: 5 } });
+    expect(response).toEqual({ status: 200, body: { data: null, warnings: [replaced('name')] } });
+    expect(seen).toEqual([
+      { fields: { name: 'web', ttl: 5 }, input: { name: 'web', ttl: 5 }, params: { name: 'web' } },
+    ]);
+  });
+
+  it('puts the ignored-fields warning first, as Vault does, and says nothing when no field collides', async () => {
+    const response = await dispatcher().handle({ method: 'POST', path: 'items/a', body: { name: 'b', zeta: 1 } });
+    expect(response).toEqual({ status: 200, body: { data: null, warnings: [warning('zeta'), replaced('name')] } });
+    expect(await dispatcher().handle({ method: 'POST', path: 'items/a', body: { value: 'v' } })).toEqual({
+      status: 204,
+    });
+  });
+
+  it('warns for a query parameter named like a path parameter on a read', async () => {
+    const response = await dispatcher().handle({ method: 'GET', path: 'items/a', query: { name: 'b' } });
+    expect(response).toEqual({ status: 200, body: { data: { version: 0 }, warnings: [replaced('name')] } });
   });
 });

@@ -50,3 +50,17 @@ export function ignoredFieldsWarning(input: unknown, known: { has(name: string):
   for (const name of Object.keys(input)) if (!known.has(name)) (ignored ??= []).push(name);
   return ignored ? [`Endpoint ignored these unrecognized parameters: [${ignored.sort().join(' ')}]`] : NOTHING_IGNORED;
 }
+
+/**
+ * Vault's warning for request fields named like a parameter the path captures: the path's value is the one used, and
+ * the caller is told that the field's own value was dropped.
+ */
+export function replacedFieldsWarning(input: unknown, params: Readonly<Record<string, string>>): readonly string[] {
+  if (!isPlainObject(input)) return NOTHING_IGNORED;
+  const replaced = Object.keys(params).filter((name) => Object.hasOwn(input, name));
+  return replaced.length > 0
+    ? [
+        `Endpoint replaced the value of these parameters with the values captured from the endpoint's path: [${replaced.sort().join(' ')}]`,
+      ]
+    : NOTHING_IGNORED;
+}

@@ -5,7 +5,7 @@ import {
   UnsupportedMediaType,
   UnsupportedOperation,
 } from '../../lib/errors.js';
-import { ignoredFieldsWarning } from './field-help.js';
+import { ignoredFieldsWarning, replacedFieldsWarning } from './field-help.js';
 import { isPlainObject } from './fields.js';
 import { validatePath } from './path.js';
 import { reportInternalError } from './request-for-log.js';
@@ -68,6 +68,11 @@ function compile(route: Route): CompiledRoute {
  * A success answers Vault's warning too; a 204 becomes a 200 with `data: null` to carry it. Errors and 404s do not:
  * Vault shows no warnings there.
  */
+/** The path parameters the input also names. */
+function pick(params: Readonly<Record<string, string>>, input: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(params).filter(([name]) => Object.hasOwn(input, name)));
+}
+
 function withWarnings(response: EngineResponse, warnings: readonly string[]): EngineResponse {
   if (response.status === 204) return ok(null, [...warnings]);
   const { status, body } = response;
@@ -264,11 +269,15 @@ export class Dispatcher {
       }
     }
 
-    const input =
+    const given =
       operation === 'write' || operation === 'patch' ? bodyInput(request.body) : queryInput(request.query, operation);
+    const replaced = replacedFieldsWarning(given, params);
+    // As in Vault, what the path captured wins over a field of the same name.
+    const input = replaced.length > 0 ? { ...given, ...pick(params, given) } : given;
     const schema = opFields ?? compiled.route.fields;
     const fields = schema && !handlerReadsFields ? readFields(schema, input) : {};
-    const warnings = ignoredFieldsWarning(input, compiled.known[operation] as ReadonlySet<string>);
+    const ignored = ignoredFieldsWarning(input, compiled.known[operation] as ReadonlySet<string>);
+    const warnings = replaced.length > 0 ? [...ignored, ...replaced] : ignored;
 
     const answer = handler({
       request,
