@@ -2,6 +2,7 @@
 // environment (HOST, PORT, STRONGROOM_*).
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
+import { createSecureContext } from 'node:tls';
 import { createServer } from '../server/server.js';
 import type { ServerOptions } from '../server/server-options.js';
 import { selectStorage } from '../server/storage-selection.js';
@@ -19,6 +20,8 @@ function isLoopback(host: string): boolean {
   return host === '::1';
 }
 
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 function fail(message: string): never {
   console.error(`strongroom: ${message}`);
   process.exit(1);
@@ -30,11 +33,19 @@ async function tlsFrom(env: NodeJS.ProcessEnv): Promise<ServerOptions['tls']> {
   if (!certFile && !keyFile) return undefined;
   if (!certFile || !keyFile)
     fail('STRONGROOM_TLS_CERT_FILE and STRONGROOM_TLS_KEY_FILE go together: set both or neither');
+  let pair: { cert: Buffer; key: Buffer };
   try {
-    return { cert: await readFile(certFile), key: await readFile(keyFile) };
+    pair = { cert: await readFile(certFile), key: await readFile(keyFile) };
   } catch (error) {
-    return fail(`cannot read the TLS certificate or key: ${error instanceof Error ? error.message : String(error)}`);
+    return fail(`cannot read the TLS certificate or key: ${messageOf(error)}`);
   }
+  // Checked before anything is stored: a pair the listener would refuse is a configuration error, not a crash.
+  try {
+    createSecureContext(pair);
+  } catch (error) {
+    return fail(`cannot use the TLS certificate and key (${certFile}, ${keyFile}): ${messageOf(error)}`);
+  }
+  return pair;
 }
 
 async function serve(env: NodeJS.ProcessEnv): Promise<void> {
@@ -43,9 +54,7 @@ async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     fail(`PORT must be a port number, got ${JSON.stringify(env.PORT)}`);
   const tls = await tlsFrom(env);
-  const selected = await selectStorage(env).catch((error: unknown) =>
-    fail(error instanceof Error ? error.message : String(error)),
-  );
+  const selected = await selectStorage(env).catch((error: unknown) => fail(messageOf(error)));
   for (const warning of selected.warnings) console.error(`warning: ${warning}`);
   const given = env.STRONGROOM_ROOT_TOKEN || undefined;
   const app = createServer({
@@ -76,7 +85,7 @@ async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   try {
     url = await app.listen({ host, port });
   } catch (error) {
-    return fail(`cannot start on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}`);
+    return fail(`cannot start on ${host}:${port}: ${messageOf(error)}`);
   }
   const madeRoot = await app.ready();
   if (!tls && !isLoopback(host)) {

@@ -24,8 +24,8 @@ export interface ServerOptions extends TransportLimitOptions {
   /** Where the server and both engines take the time from; the system clock by default. */
   clock?: Clock;
   /**
-   * The root token to accept; without it a random one is made the first time the storage is used. A different value
-   * at a later start retires the previous root token (it grants nothing; the tokens it created live on).
+   * The root token to accept; without it a random one is made by the first `ready()` over a storage that has none. A
+   * different value at a later start retires the previous root token (it grants nothing; the tokens it created live on).
    */
   rootToken?: string;
   /** The cloud the auth method asks about instances and principals; the built-in AWS provider by default. */

@@ -38,7 +38,11 @@ export interface StrongroomServer {
    * `next` when one is given (Express middleware style), else get a 404.
    */
   handler(req: http.IncomingMessage, res: http.ServerResponse, next?: (error?: unknown) => void): void;
-  /** Resolves once the stored state is ready; to the root token made by this start, if it made one. */
+  /**
+   * Resolves once the stored state is ready; to the root token made by this call, if it made one. Without
+   * {@link ServerOptions.rootToken}, the first call makes a root token when the storage holds none yet: call it once
+   * the server can be reached (after `listen()`), and show what it answers, since it is answered only this once.
+   */
   ready(): Promise<string | undefined>;
   /** Runs the due background work once: the auth method's tidy, and revoking expired tokens. */
   runPeriodic(): Promise<void>;
@@ -100,6 +104,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
   ];
   const store = new JsonStore(storage);
   const policies = new PolicyStore(store);
+  const givenRoot = options.rootToken || undefined;
 
   const state = (async () => {
     const [tokenKey, auditKey] = await Promise.all([
@@ -116,8 +121,9 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     const audit = new AuditLog(auditKey, options.auditFile);
     await audit.open();
     await policies.initialise();
-    // An empty value (an unset variable passed on) is none given, as for the command: it would retire the root token.
-    const madeRoot = await tokens.ensureRoot(options.rootToken || undefined);
+    // A given root token is stored now, so it works whether or not ready() is ever called. An empty value (an unset
+    // variable passed on) is none given, as for the command: it would retire the root token.
+    if (givenRoot !== undefined) await tokens.ensureRoot(givenRoot);
     await tokens.sweep();
     const routes = [
       ...sysRoutes({ mounts, policies, audit, clock, tokens }),
@@ -138,11 +144,12 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
           }),
       }),
     ];
-    return { tokens, audit, madeRoot, dispatch: createDispatcher({ mounts, routes, tokens, policies, audit, clock }) };
+    return { tokens, audit, dispatch: createDispatcher({ mounts, routes, tokens, policies, audit, clock }) };
   })();
   // Failure surfaces through ready(), listen() and each request; never as an unhandled rejection.
   state.catch(() => undefined);
 
+  let madeRoot: Promise<string | undefined> | undefined;
   let closing = false;
   let periodicTimer: NodeJS.Timeout | undefined;
 
@@ -229,7 +236,12 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     auth,
     handler,
     runPeriodic,
-    ready: async () => (await state).madeRoot,
+    ready: () => {
+      // A root token is made only when asked for, once: a start that fails before (a port taken, say) leaves none behind
+      // that nobody saw, and the next start makes and shows one.
+      madeRoot ??= state.then(({ tokens }) => (givenRoot === undefined ? tokens.ensureRoot(undefined) : undefined));
+      return madeRoot;
+    },
 
     async listen({ port = 8200, host = '127.0.0.1' } = {}) {
       await state;
