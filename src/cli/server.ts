@@ -1,5 +1,5 @@
-// `strongroom server`: serves both engines over Vault's HTTP API until SIGINT or SIGTERM, configured by the
-// environment (HOST, PORT, STRONGROOM_*).
+// `strongroom server`: serves both engines over Vault's HTTP API until SIGINT or SIGTERM (SIGHUP reopens the audit
+// file), configured by the environment (HOST, PORT, STRONGROOM_*).
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { createSecureContext } from 'node:tls';
@@ -80,6 +80,14 @@ async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   // Handlers first: a signal that comes while the server starts must stop it gracefully too.
   process.on('SIGINT', (signal) => void stop(signal));
   process.on('SIGTERM', (signal) => void stop(signal));
+  // SIGHUP ends a process by default; here it reopens the audit file, after logrotate (or anyone) moved it.
+  process.on('SIGHUP', () => {
+    if (!env.STRONGROOM_AUDIT_FILE) return console.error('SIGHUP: no audit file to reopen');
+    app.reopenAuditFile().then(
+      () => console.error(`SIGHUP: reopened the audit file ${env.STRONGROOM_AUDIT_FILE}`),
+      (error: unknown) => console.error(`SIGHUP: ${messageOf(error)}; requests are refused until it can be opened`),
+    );
+  });
 
   let url: string;
   try {

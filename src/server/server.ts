@@ -44,6 +44,12 @@ export interface StrongroomServer {
    * the server can be reached (after `listen()`), and show what it answers, since it is answered only this once.
    */
   ready(): Promise<string | undefined>;
+  /**
+   * Opens the audit file again by its path (what `strongroom server` does on SIGHUP): after a rotation moved it, the
+   * next entries go to a new file, mode 0600. Rejects when the path cannot be opened; requests are then refused until
+   * it can.
+   */
+  reopenAuditFile(): Promise<void>;
   /** Runs the due background work once: the auth method's tidy, and revoking expired tokens. */
   runPeriodic(): Promise<void>;
   /** The KV engine served at `secret/`, for use in the same process. */
@@ -236,6 +242,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     auth,
     handler,
     runPeriodic,
+    reopenAuditFile: async () => (await state).audit.reopen(),
     ready: () => {
       // A root token is made only when asked for, once: a start that fails before (a port taken, say) leaves none behind
       // that nobody saw, and the next start makes and shows one.
