@@ -64,6 +64,14 @@ function checkedProvider(options: EncryptedStorageOptions): RootKeyProvider {
 const RESERVED_KEYS = 2;
 
 /**
+ * Whether `storage` (the storage EncryptedStorage would wrap) already holds a keyring, that is, was encrypted under
+ * some root key: a program that would otherwise make a new root key can refuse instead.
+ */
+export async function holdsKeyring(storage: Storage): Promise<boolean> {
+  return (await storage.get(KEYRING_KEY)) !== undefined;
+}
+
+/**
  * Encryption at rest: a Storage over another Storage that seals every value (AES-256-GCM, a fresh random nonce per
  * write, the storage key and key term bound as additional data) and opens it on read. Keys (paths) are not encrypted.
  * Each optional member of the wrapped storage is offered with the same meaning, comparing plaintexts although the
