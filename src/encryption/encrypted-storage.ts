@@ -193,6 +193,16 @@ export class EncryptedStorage implements Storage {
     );
   }
 
+  /**
+   * Closes the wrapped storage, when it has a `close()` (as SqliteStorage and PostgresStorage do), so that whoever
+   * holds only this storage can shut it down; later operations reject as the wrapped storage's do. Call it once the
+   * engines have finished their requests.
+   */
+  async close(): Promise<void> {
+    const inner: { close?: () => Promise<void> } = this.inner;
+    await inner.close?.();
+  }
+
   /** The key terms as stored now: the keyring is read again, so another process's rotation shows. */
   async keyringStatus(): Promise<KeyringStatus> {
     const keyring = (await this.keyring.refresh()).keyring;

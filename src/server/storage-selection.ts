@@ -86,7 +86,7 @@ export async function selectStorage(env: Record<string, string | undefined>): Pr
           `STRONGROOM_ROOT_KEY (base64) or in the key file ${keyFile} (used when STRONGROOM_ROOT_KEY is not set)`,
       );
     });
-    return { storage, description: `${where}, encrypted`, warnings, close: () => inner.close() };
+    return { storage, description: `${where}, encrypted`, warnings, close: () => storage.close() };
   } catch (error) {
     await inner.close();
     throw error;
