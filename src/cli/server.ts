@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { createSecureContext } from 'node:tls';
+import { isLogLevel, LOG_LEVELS } from '../server/log-level.js';
 import { createServer } from '../server/server.js';
 import type { ServerOptions } from '../server/server-options.js';
 import { selectStorage } from '../server/storage-selection.js';
@@ -12,7 +13,8 @@ const USAGE = `usage: strongroom server
 
 Serves the KV v2 engine at /v1/secret/ and the cloud auth method at /v1/auth/cloud/ over Vault's HTTP API.
 Environment: HOST, PORT, STRONGROOM_DATA_DIR, STRONGROOM_STORAGE_URL, STRONGROOM_ROOT_KEY, STRONGROOM_ROOT_TOKEN,
-STRONGROOM_AUDIT_FILE, STRONGROOM_TLS_CERT_FILE, STRONGROOM_TLS_KEY_FILE.`;
+STRONGROOM_AUDIT_FILE, STRONGROOM_TLS_CERT_FILE, STRONGROOM_TLS_KEY_FILE, STRONGROOM_LOG_LEVEL.
+SIGINT or SIGTERM stop it gracefully; SIGHUP reopens the audit file.`;
 
 function isLoopback(host: string): boolean {
   if (host === 'localhost') return true;
@@ -53,12 +55,16 @@ async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   const port = Number(env.PORT || 8200);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     fail(`PORT must be a port number, got ${JSON.stringify(env.PORT)}`);
+  const logLevel = env.STRONGROOM_LOG_LEVEL || 'info';
+  if (!isLogLevel(logLevel))
+    fail(`STRONGROOM_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
   const tls = await tlsFrom(env);
   const selected = await selectStorage(env).catch((error: unknown) => fail(messageOf(error)));
   for (const warning of selected.warnings) console.error(`warning: ${warning}`);
   const given = env.STRONGROOM_ROOT_TOKEN || undefined;
   const app = createServer({
     storage: selected.storage,
+    logLevel,
     ...(given ? { rootToken: given } : {}),
     ...(env.STRONGROOM_AUDIT_FILE ? { auditFile: env.STRONGROOM_AUDIT_FILE } : {}),
     ...(tls ? { tls } : {}),

@@ -199,7 +199,8 @@ export class EncryptedStorage implements Storage {
    * engines have finished their requests.
    */
   async close(): Promise<void> {
-    const inner: { close?: () => Promise<void> } = this.inner;
+    // The Storage port has no close(): the adapters that hold a file or connections add one.
+    const inner = this.inner as Storage & { close?: () => Promise<void> };
     await inner.close?.();
   }
 

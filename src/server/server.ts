@@ -22,6 +22,7 @@ import { subscriptionLimits } from './routes/event-subscriptions.js';
 import { sysRoutes } from './routes/sys-routes.js';
 import { tokenRoutes } from './routes/token-routes.js';
 import { serverKey } from './server-keys.js';
+import { leveledLog } from './log-level.js';
 import type { LogEntry, ServerOptions } from './server-options.js';
 import { loggedPath } from './tokens/token-path.js';
 import { TokenStore } from './tokens/token-store.js';
@@ -58,6 +59,9 @@ export interface StrongroomServer {
   readonly auth: AuthMethod;
 }
 
+// Load balancers ask this every few seconds: logged below info, unless it fails.
+const HEALTH_PATH = `${API_PREFIX}sys/health`;
+
 const describeError = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
 /**
@@ -69,7 +73,7 @@ const describeError = (error: unknown) => (error instanceof Error ? `${error.nam
 export function createServer(options: ServerOptions = {}): StrongroomServer {
   const clock = options.clock ?? systemClock;
   const storage = options.storage ?? new MemoryStorage();
-  const log = options.log ?? ((entry: LogEntry) => console.log(JSON.stringify(entry)));
+  const log = leveledLog(options.log ?? ((entry: LogEntry) => console.log(JSON.stringify(entry))), options.logLevel);
   // Checked here under their own names: the KV engine, which maxBodyBytes also bounds, would refuse it as maxValueBytes.
   const limits = transportLimits(options);
   const { maxBodyBytes } = limits;
@@ -190,13 +194,14 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     if (!gone) sendResult(res, outcome.result, { close: closing || !req.complete });
     const { status } = outcome.result;
     // Path only: no query, headers or body, which is where tokens and secrets travel; nor a token in the path.
+    const path = loggedPath(req.url ?? '');
     log({
       time: new Date().toISOString(),
-      level: gone ? 'info' : status >= 500 ? 'error' : 'info',
+      level: status >= 500 && !gone ? 'error' : path.startsWith(HEALTH_PATH) ? 'debug' : 'info',
       request_id: requestId,
       remote: req.socket.remoteAddress,
       method,
-      path: loggedPath(req.url ?? ''),
+      path,
       status: gone ? 'client closed the connection' : status,
       ms: Math.round((performance.now() - started) * 10) / 10,
       ...(outcome.caller ? { accessor: outcome.caller.accessor } : {}),

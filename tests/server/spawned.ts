@@ -19,6 +19,8 @@ export interface SpawnedServer {
   /** The root token the banner printed, if it printed one. */
   rootToken: string | undefined;
   exited: Promise<number | null>;
+  /** What the server wrote on stdout so far: its JSON log. */
+  log(): string;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
 }
@@ -49,7 +51,8 @@ export async function spawnServer(env: Record<string, string> = {}): Promise<Spa
     });
     child.on('exit', () => reject(new Error(`strongroom server exited early:\n${banner}`)));
   });
-  child.stdout.resume();
+  let log = '';
+  child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
   const rootToken = /root token: (sr\.\S+)/.exec(banner)?.[1];
   return {
     child,
@@ -57,6 +60,7 @@ export async function spawnServer(env: Record<string, string> = {}): Promise<Spa
     banner,
     rootToken,
     exited,
+    log: () => log,
     stop: () => (child.kill('SIGTERM'), exited),
   };
 }
