@@ -4,11 +4,11 @@
 // The shape of LogEntry in server-options.ts, which imports this file's type.
 type LogEntry = Record<string, unknown>;
 
-/** The levels of the server's log, least severe first. */
-export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+/** A level of the server's log: the least severe entry it writes. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
-/** One of {@link LOG_LEVELS}: the least severe entry the server's log writes. */
-export type LogLevel = (typeof LOG_LEVELS)[number];
+/** The levels of the server's log, least severe first. */
+export const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
 /** Whether `value` names a log level. */
 export function isLogLevel(value: unknown): value is LogLevel {
