@@ -1,35 +1,16 @@
 // Servers that the blocks of docs/production.md start (the `serves` and `tls` markers): each command started alone in
 // its own process group, its banner awaited, its health check answered, and a graceful stop on SIGTERM.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { request } from '../server/harness.js';
+import { selfSignedCertificate } from '../support/certificates.js';
 import type { Scratch } from '../support/sh-blocks.js';
 
 /** A self-signed certificate for localhost and 127.0.0.1, at `folder`/tls.crt and tls.key. */
 export function certificateFor(folder: string): void {
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      join(folder, 'tls.key'),
-      '-out',
-      join(folder, 'tls.crt'),
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1,DNS:localhost',
-    ],
-    { stdio: 'ignore' },
-  );
+  selfSignedCertificate(join(folder, 'tls.crt'), join(folder, 'tls.key'));
 }
 
 /** Starts `command` with bash, checks it serves, stops it with SIGTERM; answers what it printed. */
