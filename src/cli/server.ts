@@ -101,7 +101,7 @@ async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   } catch (error) {
     return fail(`cannot start on ${host}:${port}: ${messageOf(error)}`);
   }
-  const madeRoot = await app.ready();
+  const madeRoot = await app.ready().catch((error: unknown) => fail(`cannot make the root token: ${messageOf(error)}`));
   if (!tls && !isLoopback(host)) {
     console.error(
       `warning: listening on ${host} without TLS: tokens and secrets cross the network in clear; set STRONGROOM_TLS_CERT_FILE and STRONGROOM_TLS_KEY_FILE`,

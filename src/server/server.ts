@@ -61,6 +61,7 @@ export interface StrongroomServer {
 
 // Load balancers ask this every few seconds: logged below info, unless it fails.
 const HEALTH_PATH = `${API_PREFIX}sys/health`;
+const isHealthCheck = (path: string) => path === HEALTH_PATH || path.startsWith(`${HEALTH_PATH}/`);
 
 const describeError = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
@@ -197,7 +198,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     const path = loggedPath(req.url ?? '');
     log({
       time: new Date().toISOString(),
-      level: status >= 500 && !gone ? 'error' : path.startsWith(HEALTH_PATH) ? 'debug' : 'info',
+      level: status >= 500 && !gone ? 'error' : isHealthCheck(path) ? 'debug' : 'info',
       request_id: requestId,
       remote: req.socket.remoteAddress,
       method,
