@@ -1,6 +1,7 @@
 // Makes `npm start` and `npm test` work on a fresh clone: installs dependencies when node_modules does not hold what
-// the lockfile names, and rebuilds dist/ when any source file is newer than the build. Silent unless something fails:
-// the install and build logs are shown only then.
+// the lockfile names, and rebuilds dist/ when any source file is newer than the build. Says each step it takes (on a
+// fresh clone they take a minute or two) and how long it took; silent when there is nothing to do. The install and
+// build logs are shown only when they fail.
 import { execSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,13 +35,16 @@ function installMatchesLock() {
 
 class StepFailed extends Error {}
 
-function run(command) {
+function step(what, command) {
+  process.stderr.write(`[strongroom] ${what} (${command})...\n`);
+  const started = Date.now();
   try {
     execSync(command, { cwd: root, stdio: 'pipe' });
   } catch (error) {
     process.stderr.write(`[strongroom] ${command} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
     throw new StepFailed(command);
   }
+  process.stderr.write(`[strongroom] ${what}: done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }
 
 // Several test files (or `npm start` beside `npm test`) may get ready at once: one installs and builds while the others
@@ -68,10 +72,10 @@ function locked(work) {
 
 try {
   locked(() => {
-    if (!installMatchesLock()) run('npm ci --no-audit --no-fund');
+    if (!installMatchesLock()) step('installing dependencies', 'npm ci --no-audit --no-fund');
     const built = at('dist', 'index.js');
     const sourceTime = Math.max(newestIn(at('src')), mtime(at('package.json')), mtime(at('tsup.config.ts')));
-    if (!existsSync(built) || sourceTime > mtime(built)) run('npm run build --silent');
+    if (!existsSync(built) || sourceTime > mtime(built)) step('building dist/', 'npm run build --silent');
   });
 } catch (error) {
   if (!(error instanceof StepFailed)) throw error;

@@ -1,7 +1,9 @@
-// `strongroom server`: serves both engines over Vault's HTTP API until SIGINT or SIGTERM, configured by the
-// environment (HOST, PORT, STRONGROOM_*).
+// `strongroom server`: serves both engines over Vault's HTTP API until SIGINT or SIGTERM (SIGHUP reopens the audit
+// file), configured by the environment (HOST, PORT, STRONGROOM_*).
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
+import { createSecureContext } from 'node:tls';
+import { isLogLevel, LOG_LEVELS } from '../server/log-level.js';
 import { createServer } from '../server/server.js';
 import type { ServerOptions } from '../server/server-options.js';
 import { selectStorage } from '../server/storage-selection.js';
@@ -11,13 +13,16 @@ const USAGE = `usage: strongroom server
 
 Serves the KV v2 engine at /v1/secret/ and the cloud auth method at /v1/auth/cloud/ over Vault's HTTP API.
 Environment: HOST, PORT, STRONGROOM_DATA_DIR, STRONGROOM_STORAGE_URL, STRONGROOM_ROOT_KEY, STRONGROOM_ROOT_TOKEN,
-STRONGROOM_AUDIT_FILE, STRONGROOM_TLS_CERT_FILE, STRONGROOM_TLS_KEY_FILE.`;
+STRONGROOM_AUDIT_FILE, STRONGROOM_TLS_CERT_FILE, STRONGROOM_TLS_KEY_FILE, STRONGROOM_LOG_LEVEL.
+SIGINT or SIGTERM stop it gracefully; SIGHUP reopens the audit file.`;
 
 function isLoopback(host: string): boolean {
   if (host === 'localhost') return true;
   if (isIP(host) === 4) return host.startsWith('127.');
   return host === '::1';
 }
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 function fail(message: string): never {
   console.error(`strongroom: ${message}`);
@@ -30,11 +35,19 @@ async function tlsFrom(env: NodeJS.ProcessEnv): Promise<ServerOptions['tls']> {
   if (!certFile && !keyFile) return undefined;
   if (!certFile || !keyFile)
     fail('STRONGROOM_TLS_CERT_FILE and STRONGROOM_TLS_KEY_FILE go together: set both or neither');
+  let pair: { cert: Buffer; key: Buffer };
   try {
-    return { cert: await readFile(certFile), key: await readFile(keyFile) };
+    pair = { cert: await readFile(certFile), key: await readFile(keyFile) };
   } catch (error) {
-    return fail(`cannot read the TLS certificate or key: ${error instanceof Error ? error.message : String(error)}`);
+    return fail(`cannot read the TLS certificate or key: ${messageOf(error)}`);
   }
+  // Checked before anything is stored: a pair the listener would refuse is a configuration error, not a crash.
+  try {
+    createSecureContext(pair);
+  } catch (error) {
+    return fail(`cannot use the TLS certificate and key (${certFile}, ${keyFile}): ${messageOf(error)}`);
+  }
+  return pair;
 }
 
 async function serve(env: NodeJS.ProcessEnv): Promise<void> {
@@ -42,14 +55,16 @@ async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   const port = Number(env.PORT || 8200);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     fail(`PORT must be a port number, got ${JSON.stringify(env.PORT)}`);
+  const logLevel = env.STRONGROOM_LOG_LEVEL || 'info';
+  if (!isLogLevel(logLevel))
+    fail(`STRONGROOM_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
   const tls = await tlsFrom(env);
-  const selected = await selectStorage(env).catch((error: unknown) =>
-    fail(error instanceof Error ? error.message : String(error)),
-  );
+  const selected = await selectStorage(env).catch((error: unknown) => fail(messageOf(error)));
   for (const warning of selected.warnings) console.error(`warning: ${warning}`);
   const given = env.STRONGROOM_ROOT_TOKEN || undefined;
   const app = createServer({
     storage: selected.storage,
+    logLevel,
     ...(given ? { rootToken: given } : {}),
     ...(env.STRONGROOM_AUDIT_FILE ? { auditFile: env.STRONGROOM_AUDIT_FILE } : {}),
     ...(tls ? { tls } : {}),
@@ -71,14 +86,22 @@ async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   // Handlers first: a signal that comes while the server starts must stop it gracefully too.
   process.on('SIGINT', (signal) => void stop(signal));
   process.on('SIGTERM', (signal) => void stop(signal));
+  // SIGHUP ends a process by default; here it reopens the audit file, after logrotate (or anyone) moved it.
+  process.on('SIGHUP', () => {
+    if (!env.STRONGROOM_AUDIT_FILE) return console.error('SIGHUP: no audit file to reopen');
+    app.reopenAuditFile().then(
+      () => console.error(`SIGHUP: reopened the audit file ${env.STRONGROOM_AUDIT_FILE}`),
+      (error: unknown) => console.error(`SIGHUP: ${messageOf(error)}; requests are refused until it can be opened`),
+    );
+  });
 
   let url: string;
   try {
     url = await app.listen({ host, port });
   } catch (error) {
-    return fail(`cannot start on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}`);
+    return fail(`cannot start on ${host}:${port}: ${messageOf(error)}`);
   }
-  const madeRoot = await app.ready();
+  const madeRoot = await app.ready().catch((error: unknown) => fail(`cannot make the root token: ${messageOf(error)}`));
   if (!tls && !isLoopback(host)) {
     console.error(
       `warning: listening on ${host} without TLS: tokens and secrets cross the network in clear; set STRONGROOM_TLS_CERT_FILE and STRONGROOM_TLS_KEY_FILE`,

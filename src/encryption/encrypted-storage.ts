@@ -64,6 +64,14 @@ function checkedProvider(options: EncryptedStorageOptions): RootKeyProvider {
 const RESERVED_KEYS = 2;
 
 /**
+ * Whether `storage` (the storage EncryptedStorage would wrap) already holds a keyring, that is, was encrypted under
+ * some root key: a program that would otherwise make a new root key can refuse instead.
+ */
+export async function holdsKeyring(storage: Storage): Promise<boolean> {
+  return (await storage.get(KEYRING_KEY)) !== undefined;
+}
+
+/**
  * Encryption at rest: a Storage over another Storage that seals every value (AES-256-GCM, a fresh random nonce per
  * write, the storage key and key term bound as additional data) and opens it on read. Keys (paths) are not encrypted.
  * Each optional member of the wrapped storage is offered with the same meaning, comparing plaintexts although the
@@ -183,6 +191,17 @@ export class EncryptedStorage implements Storage {
       },
       options,
     );
+  }
+
+  /**
+   * Closes the wrapped storage, when it has a `close()` (as SqliteStorage and PostgresStorage do), so that whoever
+   * holds only this storage can shut it down; later operations reject as the wrapped storage's do. Call it once the
+   * engines have finished their requests.
+   */
+  async close(): Promise<void> {
+    // The Storage port has no close(): the adapters that hold a file or connections add one.
+    const inner = this.inner as Storage & { close?: () => Promise<void> };
+    await inner.close?.();
   }
 
   /** The key terms as stored now: the keyring is read again, so another process's rotation shows. */

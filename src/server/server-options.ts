@@ -5,6 +5,7 @@ import type { KvEngineOptions } from '../kv/index.js';
 import type { Clock } from '../ports/clock.js';
 import type { Storage } from '../ports/storage.js';
 import type { TransportLimitOptions } from './http/transport-limits.js';
+import type { LogLevel } from './log-level.js';
 
 /**
  * One line of the server's own log, as a JSON object: a request (`time`, `level`, `request_id`, `remote`, `method`,
@@ -24,8 +25,8 @@ export interface ServerOptions extends TransportLimitOptions {
   /** Where the server and both engines take the time from; the system clock by default. */
   clock?: Clock;
   /**
-   * The root token to accept; without it a random one is made the first time the storage is used. A different value
-   * at a later start retires the previous root token (it grants nothing; the tokens it created live on).
+   * The root token to accept; without it a random one is made by the first `ready()` over a storage that has none. A
+   * different value at a later start retires the previous root token (it grants nothing; the tokens it created live on).
    */
   rootToken?: string;
   /** The cloud the auth method asks about instances and principals; the built-in AWS provider by default. */
@@ -66,4 +67,9 @@ export interface ServerOptions extends TransportLimitOptions {
   tls?: { cert: string | Buffer; key: string | Buffer };
   /** One call per request and per fault; JSON lines on stdout by default. */
   log?: (entry: LogEntry) => void;
+  /**
+   * The least severe entry passed to `log`: `'info'` by default, which leaves out health checks (logged at `'debug'`).
+   * Another value is refused at once, a TypeError naming it.
+   */
+  logLevel?: LogLevel;
 }

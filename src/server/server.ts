@@ -22,6 +22,7 @@ import { subscriptionLimits } from './routes/event-subscriptions.js';
 import { sysRoutes } from './routes/sys-routes.js';
 import { tokenRoutes } from './routes/token-routes.js';
 import { serverKey } from './server-keys.js';
+import { leveledLog } from './log-level.js';
 import type { LogEntry, ServerOptions } from './server-options.js';
 import { loggedPath } from './tokens/token-path.js';
 import { TokenStore } from './tokens/token-store.js';
@@ -38,8 +39,18 @@ export interface StrongroomServer {
    * `next` when one is given (Express middleware style), else get a 404.
    */
   handler(req: http.IncomingMessage, res: http.ServerResponse, next?: (error?: unknown) => void): void;
-  /** Resolves once the stored state is ready; to the root token made by this start, if it made one. */
+  /**
+   * Resolves once the stored state is ready; to the root token made by this call, if it made one. Without
+   * {@link ServerOptions.rootToken}, the first call makes a root token when the storage holds none yet: call it once
+   * the server can be reached (after `listen()`), and show what it answers, since it is answered only this once.
+   */
   ready(): Promise<string | undefined>;
+  /**
+   * Opens the audit file again by its path (what `strongroom server` does on SIGHUP): after a rotation moved it, the
+   * next entries go to a new file, mode 0600. Rejects when the path cannot be opened; requests are then refused until
+   * it can.
+   */
+  reopenAuditFile(): Promise<void>;
   /** Runs the due background work once: the auth method's tidy, and revoking expired tokens. */
   runPeriodic(): Promise<void>;
   /** The KV engine served at `secret/`, for use in the same process. */
@@ -47,6 +58,10 @@ export interface StrongroomServer {
   /** The auth method served at `auth/cloud/`, for use in the same process. */
   readonly auth: AuthMethod;
 }
+
+// Load balancers ask this every few seconds: logged below info, unless it fails.
+const HEALTH_PATH = `${API_PREFIX}sys/health`;
+const isHealthCheck = (path: string) => path === HEALTH_PATH || path.startsWith(`${HEALTH_PATH}/`);
 
 const describeError = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
@@ -59,7 +74,7 @@ const describeError = (error: unknown) => (error instanceof Error ? `${error.nam
 export function createServer(options: ServerOptions = {}): StrongroomServer {
   const clock = options.clock ?? systemClock;
   const storage = options.storage ?? new MemoryStorage();
-  const log = options.log ?? ((entry: LogEntry) => console.log(JSON.stringify(entry)));
+  const log = leveledLog(options.log ?? ((entry: LogEntry) => console.log(JSON.stringify(entry))), options.logLevel);
   // Checked here under their own names: the KV engine, which maxBodyBytes also bounds, would refuse it as maxValueBytes.
   const limits = transportLimits(options);
   const { maxBodyBytes } = limits;
@@ -100,6 +115,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
   ];
   const store = new JsonStore(storage);
   const policies = new PolicyStore(store);
+  const givenRoot = options.rootToken || undefined;
 
   const state = (async () => {
     const [tokenKey, auditKey] = await Promise.all([
@@ -116,8 +132,9 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     const audit = new AuditLog(auditKey, options.auditFile);
     await audit.open();
     await policies.initialise();
-    // An empty value (an unset variable passed on) is none given, as for the command: it would retire the root token.
-    const madeRoot = await tokens.ensureRoot(options.rootToken || undefined);
+    // A given root token is stored now, so it works whether or not ready() is ever called. An empty value (an unset
+    // variable passed on) is none given, as for the command: it would retire the root token.
+    if (givenRoot !== undefined) await tokens.ensureRoot(givenRoot);
     await tokens.sweep();
     const routes = [
       ...sysRoutes({ mounts, policies, audit, clock, tokens }),
@@ -138,11 +155,12 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
           }),
       }),
     ];
-    return { tokens, audit, madeRoot, dispatch: createDispatcher({ mounts, routes, tokens, policies, audit, clock }) };
+    return { tokens, audit, dispatch: createDispatcher({ mounts, routes, tokens, policies, audit, clock }) };
   })();
   // Failure surfaces through ready(), listen() and each request; never as an unhandled rejection.
   state.catch(() => undefined);
 
+  let madeRoot: Promise<string | undefined> | undefined;
   let closing = false;
   let periodicTimer: NodeJS.Timeout | undefined;
 
@@ -177,13 +195,14 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     if (!gone) sendResult(res, outcome.result, { close: closing || !req.complete });
     const { status } = outcome.result;
     // Path only: no query, headers or body, which is where tokens and secrets travel; nor a token in the path.
+    const path = loggedPath(req.url ?? '');
     log({
       time: new Date().toISOString(),
-      level: gone ? 'info' : status >= 500 ? 'error' : 'info',
+      level: status >= 500 && !gone ? 'error' : isHealthCheck(path) ? 'debug' : 'info',
       request_id: requestId,
       remote: req.socket.remoteAddress,
       method,
-      path: loggedPath(req.url ?? ''),
+      path,
       status: gone ? 'client closed the connection' : status,
       ms: Math.round((performance.now() - started) * 10) / 10,
       ...(outcome.caller ? { accessor: outcome.caller.accessor } : {}),
@@ -229,7 +248,13 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     auth,
     handler,
     runPeriodic,
-    ready: async () => (await state).madeRoot,
+    reopenAuditFile: async () => (await state).audit.reopen(),
+    ready: () => {
+      // A root token is made only when asked for, once: a start that fails before (a port taken, say) leaves none behind
+      // that nobody saw, and the next start makes and shows one.
+      madeRoot ??= state.then(({ tokens }) => (givenRoot === undefined ? tokens.ensureRoot(undefined) : undefined));
+      return madeRoot;
+    },
 
     async listen({ port = 8200, host = '127.0.0.1' } = {}) {
       await state;

@@ -1,12 +1,13 @@
 // Which storage `strongroom server` keeps its state in, chosen from the environment: SQLite in the data directory by
 // default, PostgreSQL when STRONGROOM_STORAGE_URL says so; always behind EncryptedStorage, whose root key comes from
-// STRONGROOM_ROOT_KEY or else from a key file in the data directory.
-import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+// STRONGROOM_ROOT_KEY or else from a key file in the data directory, made only for a storage not yet encrypted.
+import { access, mkdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { PostgresStorage } from '../adapters/storage/postgres/postgres-storage.js';
 import { SqliteStorage } from '../adapters/storage/sqlite/sqlite-storage.js';
-import { EncryptedStorage } from '../encryption/encrypted-storage.js';
+import { EncryptedStorage, holdsKeyring } from '../encryption/encrypted-storage.js';
 import { StaticRootKey, loadOrCreateRootKeyFile } from '../encryption/static-root-key.js';
+import { WrongRootKey } from '../lib/errors.js';
 import type { Storage } from '../ports/storage.js';
 
 export interface SelectedStorage {
@@ -20,6 +21,38 @@ export interface SelectedStorage {
 const ROOT_KEY_FILE = 'root.key';
 const DATABASE_FILE = 'strongroom.db';
 
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
+/**
+ * The root key: STRONGROOM_ROOT_KEY, else the key file, which is made only when the storage holds no keyring yet. A
+ * key file made for data encrypted under another key would be wrong, and every later start would reuse it.
+ */
+async function rootKeyFor(
+  env: Record<string, string | undefined>,
+  keyFile: string,
+  inner: Storage,
+  where: string,
+  warnings: string[],
+): Promise<StaticRootKey> {
+  if (env.STRONGROOM_ROOT_KEY) return StaticRootKey.fromBase64(env.STRONGROOM_ROOT_KEY);
+  if (!(await exists(keyFile)) && (await holdsKeyring(inner)))
+    throw new Error(
+      `the data in ${where} was encrypted with a root key this start was not given: set STRONGROOM_ROOT_KEY to that key ` +
+        `(base64), or put the key file it was made with at ${keyFile}; no key file was made`,
+    );
+  await mkdir(dirname(keyFile), { recursive: true, mode: 0o700 });
+  const loaded = await loadOrCreateRootKeyFile(keyFile);
+  if (loaded.created)
+    warnings.push(
+      `created the root key file ${keyFile}: it sits beside the data it protects; set STRONGROOM_ROOT_KEY to keep it elsewhere`,
+    );
+  return loaded.key;
+}
+
 export async function selectStorage(env: Record<string, string | undefined>): Promise<SelectedStorage> {
   const dataDir = resolve(env.STRONGROOM_DATA_DIR || 'data');
   const url = env.STRONGROOM_STORAGE_URL;
@@ -27,38 +60,35 @@ export async function selectStorage(env: Record<string, string | undefined>): Pr
   if (url && !/^postgres(ql)?:\/\//.test(url))
     throw new Error('STRONGROOM_STORAGE_URL must be a postgres:// or postgresql:// URL');
 
-  let key: StaticRootKey;
-  if (env.STRONGROOM_ROOT_KEY) {
-    key = StaticRootKey.fromBase64(env.STRONGROOM_ROOT_KEY);
-  } else {
-    await mkdir(dataDir, { recursive: true, mode: 0o700 });
-    const keyFile = join(dataDir, ROOT_KEY_FILE);
-    const loaded = await loadOrCreateRootKeyFile(keyFile);
-    key = loaded.key;
-    if (loaded.created)
-      warnings.push(
-        `created the root key file ${keyFile}: it sits beside the data it protects; set STRONGROOM_ROOT_KEY to keep it elsewhere`,
-      );
-  }
-
   let inner: SqliteStorage | PostgresStorage;
-  let description: string;
+  let where: string;
   if (url) {
     inner = new PostgresStorage({ connectionString: url });
-    description = `PostgreSQL (${new URL(url).host}), encrypted`;
+    where = `PostgreSQL (${new URL(url).host})`;
   } else {
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     const path = join(dataDir, DATABASE_FILE);
     inner = new SqliteStorage({ path });
-    description = `SQLite ${path}, encrypted`;
+    where = `SQLite ${path}`;
   }
-  const storage = new EncryptedStorage({ storage: inner, key });
+  const keyFile = join(dataDir, ROOT_KEY_FILE);
   try {
+    const storage = new EncryptedStorage({
+      storage: inner,
+      key: await rootKeyFor(env, keyFile, inner, where, warnings),
+    });
     // Fails here, at start, when the key is not the one the data was encrypted with.
-    await storage.open();
+    await storage.open().catch((error: unknown) => {
+      if (!(error instanceof WrongRootKey)) throw error;
+      const source = env.STRONGROOM_ROOT_KEY ? 'STRONGROOM_ROOT_KEY' : `the key file ${keyFile}`;
+      throw new Error(
+        `${error.message}. This key came from ${source}; give the key the data in ${where} was encrypted with, in ` +
+          `STRONGROOM_ROOT_KEY (base64) or in the key file ${keyFile} (used when STRONGROOM_ROOT_KEY is not set)`,
+      );
+    });
+    return { storage, description: `${where}, encrypted`, warnings, close: () => storage.close() };
   } catch (error) {
     await inner.close();
     throw error;
   }
-  return { storage, description, warnings, close: () => inner.close() };
 }

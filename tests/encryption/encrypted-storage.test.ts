@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   compareKeys,
@@ -8,6 +11,7 @@ import {
   SealedValueInvalid,
   type Storage,
 } from '../../src/index.js';
+import { SqliteStorage } from '../../src/adapters/storage/sqlite/sqlite-storage.js';
 import { withoutCompareAndPut } from '../support/faulty-storage.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -220,5 +224,26 @@ describe('EncryptedStorage', () => {
 
   it('refuses a root key that is not 32 bytes', () => {
     expect(() => new EncryptedStorage({ storage: new MemoryStorage(), key: randomBytes(16) })).toThrow(/32 bytes/);
+  });
+});
+
+describe('EncryptedStorage.close()', () => {
+  it('closes the storage it wraps: a SQLite file is released and later operations reject', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'strongroom-encrypted-close-'));
+    const path = join(dir, 'closed.db');
+    const key = randomBytes(32);
+    const storage = new EncryptedStorage({ storage: new SqliteStorage({ path }), key });
+    await storage.put('kv/a', bytes('kept'));
+    await storage.close();
+    await expect(storage.get('kv/b')).rejects.toThrow('SqliteStorage is closed');
+    const reopened = new EncryptedStorage({ storage: new SqliteStorage({ path }), key });
+    expect(text(await reopened.get('kv/a'))).toBe('kept');
+    await reopened.close();
+  });
+
+  it('resolves over a storage that has nothing to close', async () => {
+    const storage = new EncryptedStorage({ storage: new MemoryStorage(), key: randomBytes(32) });
+    await storage.put('kv/a', bytes('v'));
+    await expect(storage.close()).resolves.toBeUndefined();
   });
 });

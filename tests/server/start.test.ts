@@ -1,43 +1,12 @@
 // The `strongroom server` command (what `npm start` runs) as a user runs it: a child process that prints its URL and
 // root token, serves, and stops cleanly on SIGTERM and SIGINT. Also graceful close() and the periodic timer.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Storage } from '../../src/ports/storage.js';
 import { testStorage } from '../support/test-storage.js';
-import { builtCli, dataDir, request, startServer } from './harness.js';
+import { dataDir, request, startServer } from './harness.js';
+import { killSpawned, runCommand, spawnServer as start } from './spawned.js';
 
-const running: ChildProcess[] = [];
-let cli: string;
-
-beforeAll(async () => {
-  cli = await builtCli();
-}, 120_000);
-afterEach(() => {
-  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
-
-/** Starts `strongroom server` on a free port and waits for its banner. */
-async function start(
-  env: Record<string, string> = {},
-): Promise<{ child: ChildProcess; url: string; banner: string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, [cli, 'server'], {
-    env: { ...process.env, PORT: '0', STRONGROOM_ROOT_TOKEN: '', STRONGROOM_DATA_DIR: dataDir(), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.push(child);
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  let banner = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr.on('data', (chunk: Buffer) => {
-      banner += chunk.toString();
-      const found = /listening on (http:\/\/\S+)/.exec(banner);
-      if (found && banner.includes('root token')) resolve(found[1]!);
-    });
-    child.on('exit', () => reject(new Error(`strongroom server exited early:\n${banner}`)));
-  });
-  child.stdout.resume();
-  return { child, url, banner, exited };
-}
+afterEach(killSpawned);
 
 describe('strongroom server', () => {
   it('generates and prints a root token when none is given, and it works', async () => {
@@ -125,29 +94,14 @@ describe('strongroom server', () => {
   });
 
   it('refuses a PORT that is not a port number', async () => {
-    const child = spawn(process.execPath, [cli, 'server'], { env: { ...process.env, PORT: 'eighty' }, stdio: 'pipe' });
-    running.push(child);
-    let output = '';
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(1);
-    expect(output).toContain('PORT must be a port number');
+    const { code, stderr } = await runCommand(['server'], { PORT: 'eighty' });
+    expect(code).toBe(1);
+    expect(stderr).toContain('PORT must be a port number');
   });
 });
 
 describe('the command line', () => {
-  /** Runs the command with `args` and answers its exit code and output. */
-  function run(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const child = spawn(process.execPath, [cli, ...args], {
-      env: { ...process.env, PORT: '0', STRONGROOM_DATA_DIR: dataDir() },
-      stdio: 'pipe',
-    });
-    running.push(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
-  }
+  const run = (...args: string[]) => runCommand(args);
 
   it.each([['--help'], ['-h'], ['help']])('lists the commands and succeeds: strongroom %s', async (...args) => {
     const { code, stdout, stderr } = await run(...args);

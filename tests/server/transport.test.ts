@@ -1,42 +1,21 @@
 // Transport hardening: TLS from a certificate file (with the same timeouts and bounds as plain HTTP), the warning for
 // plain HTTP beyond loopback, slow clients cut off by the request timeout, and a client that disconnects mid-body
 // logged as its own doing rather than a server fault.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import tls from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { selfSignedCertificate } from '../support/certificates.js';
 import { builtCli, dataDir, request, startServer, type Started } from './harness.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'strongroom-tls-'));
 const certFile = join(dir, 'cert.pem');
 const keyFile = join(dir, 'key.pem');
 
-beforeAll(() => {
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1,DNS:localhost',
-    ],
-    { stdio: 'ignore' },
-  );
-});
+beforeAll(() => selfSignedCertificate(certFile, keyFile));
 
 /** Runs `strongroom server` until its banner is complete; answers the banner and stops it. */
 async function banner(

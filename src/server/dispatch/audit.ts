@@ -47,14 +47,17 @@ export class AuditLog {
 
   /** Opens the file at start: a path that cannot be written is a configuration error, reported before serving. */
   async open(): Promise<void> {
-    if (!this.file) return;
-    this.#handle = open(this.file, 'a', 0o600);
+    if (this.file) await this.#openFile(this.file);
+  }
+
+  async #openFile(file: string): Promise<void> {
+    this.#handle = open(file, 'a', 0o600);
     try {
       await this.#handle;
     } catch (cause) {
       this.#handle = undefined;
       throw new InternalError(
-        `the audit file ${JSON.stringify(this.file)} cannot be opened: ${cause instanceof Error ? cause.message : String(cause)}`,
+        `the audit file ${JSON.stringify(file)} cannot be opened: ${cause instanceof Error ? cause.message : String(cause)}`,
         { cause },
       );
     }
@@ -239,6 +242,24 @@ export class AuditLog {
     });
     this.#queue = written.catch(() => undefined);
     await written;
+  }
+
+  /**
+   * Opens the file again by its path, after the entries queued before: a rotation that moved the file (logrotate's
+   * `create`) gets a new one, mode 0600, and no entry is lost, doubled, or written after the move into the old file.
+   */
+  async reopen(): Promise<void> {
+    if (!this.file) return;
+    const file = this.file;
+    const reopened = this.#queue.then(async () => {
+      const stale = this.#handle;
+      this.#handle = undefined;
+      await stale?.then((handle) => handle.close()).catch(() => undefined);
+      // A path that cannot be opened now is reported here and tried again by the next write, which refuses its request.
+      await this.#openFile(file);
+    });
+    this.#queue = reopened.catch(() => undefined);
+    await reopened;
   }
 
   async close(): Promise<void> {
