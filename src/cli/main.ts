@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The `strongroom` command: finds the subcommand named by the first argument in one table and runs it.
 import { type Command, type CommandIo } from './command.js';
+import { operatorCommand } from './operator.js';
 import { serveCommand } from './server.js';
 
-const COMMANDS: Readonly<Record<string, Command>> = { server: serveCommand };
+const COMMANDS: Readonly<Record<string, Command>> = { server: serveCommand, operator: operatorCommand };
 
 function overview(): string {
   const rows = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(10)} ${command.summary}`);

@@ -2,15 +2,13 @@
 // default, PostgreSQL when STRONGROOM_STORAGE_URL says so; always behind EncryptedStorage, whose root key comes from
 // STRONGROOM_ROOT_KEY or else from a key file in the data directory.
 import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { PostgresStorage } from '../adapters/storage/postgres/postgres-storage.js';
-import { SqliteStorage } from '../adapters/storage/sqlite/sqlite-storage.js';
+import { join } from 'node:path';
 import { EncryptedStorage } from '../encryption/encrypted-storage.js';
 import { StaticRootKey, loadOrCreateRootKeyFile } from '../encryption/static-root-key.js';
-import type { Storage } from '../ports/storage.js';
+import { dataDirOf, storageLocation } from './storage-location.js';
 
 export interface SelectedStorage {
-  storage: Storage;
+  storage: EncryptedStorage;
   /** One line for the start banner. */
   description: string;
   warnings: string[];
@@ -18,14 +16,12 @@ export interface SelectedStorage {
 }
 
 const ROOT_KEY_FILE = 'root.key';
-const DATABASE_FILE = 'strongroom.db';
 
 export async function selectStorage(env: Record<string, string | undefined>): Promise<SelectedStorage> {
-  const dataDir = resolve(env.STRONGROOM_DATA_DIR || 'data');
-  const url = env.STRONGROOM_STORAGE_URL;
+  const dataDir = dataDirOf(env);
   const warnings: string[] = [];
-  if (url && !/^postgres(ql)?:\/\//.test(url))
-    throw new Error('STRONGROOM_STORAGE_URL must be a postgres:// or postgresql:// URL');
+  const { storage: inner, description: where } = await storageLocation(env);
+  const description = `${where}, encrypted`;
 
   let key: StaticRootKey;
   if (env.STRONGROOM_ROOT_KEY) {
@@ -41,17 +37,6 @@ export async function selectStorage(env: Record<string, string | undefined>): Pr
       );
   }
 
-  let inner: SqliteStorage | PostgresStorage;
-  let description: string;
-  if (url) {
-    inner = new PostgresStorage({ connectionString: url });
-    description = `PostgreSQL (${new URL(url).host}), encrypted`;
-  } else {
-    await mkdir(dataDir, { recursive: true, mode: 0o700 });
-    const path = join(dataDir, DATABASE_FILE);
-    inner = new SqliteStorage({ path });
-    description = `SQLite ${path}, encrypted`;
-  }
   const storage = new EncryptedStorage({ storage: inner, key });
   try {
     // Fails here, at start, when the key is not the one the data was encrypted with.
