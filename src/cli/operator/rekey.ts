@@ -7,7 +7,7 @@ import { storageLocation } from '../../server/storage-location.js';
 import { selectStorage } from '../../server/storage-selection.js';
 import type { Command } from '../command.js';
 import { parseArgs } from './flags.js';
-import { runOperator, UsageError } from './outcome.js';
+import { OperatorRefusal, runOperator, UsageError } from './outcome.js';
 
 const USAGE = `usage: strongroom operator rekey -new-key-file=PATH
        STRONGROOM_NEW_ROOT_KEY=<base64> strongroom operator rekey
@@ -24,7 +24,13 @@ async function newKey(flags: Map<string, string | true>, env: NodeJS.ProcessEnv)
   if (file === true || file === '') throw new UsageError('-new-key-file needs a path, as -new-key-file=/etc/new.key');
   if ((file === undefined) === !text)
     throw new UsageError('give the new root key in one place: -new-key-file=PATH or STRONGROOM_NEW_ROOT_KEY');
-  if (text) return { key: StaticRootKey.fromBase64(text), from: 'STRONGROOM_NEW_ROOT_KEY', created: false };
+  if (text) {
+    try {
+      return { key: StaticRootKey.fromBase64(text), from: 'STRONGROOM_NEW_ROOT_KEY', created: false };
+    } catch (error) {
+      throw new OperatorRefusal(`STRONGROOM_NEW_ROOT_KEY: ${(error as Error).message}`);
+    }
+  }
   const loaded = await loadOrCreateRootKeyFile(file!);
   return { key: loaded.key, from: file!, created: loaded.created };
 }
