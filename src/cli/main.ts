@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `strongroom` command: finds the subcommand named by the first argument in one table and runs it.
-import { type Command, type CommandIo } from './command.js';
+import { type Command, type CommandIo } from './command/command.js';
 import { operatorCommand } from './operator.js';
 import { serveCommand } from './server.js';
 

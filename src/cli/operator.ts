@@ -1,5 +1,5 @@
 // `strongroom operator <name>`: the operator's commands, one file each in operator/, found in one table.
-import type { Command } from './command.js';
+import type { Command } from './command/command.js';
 import { backupCommand } from './operator/backup.js';
 import { rekeyCommand } from './operator/rekey.js';
 import { restoreCommand } from './operator/restore.js';

@@ -32,11 +32,11 @@ export async function storageLocation(env: Record<string, string | undefined>): 
     return {
       storage: new PostgresStorage({ connectionString: url }),
       description: `PostgreSQL (${new URL(url).host})`,
-      copy: new PostgresCopy(url),
+      copy: new PostgresCopy({ connectionString: url }),
     };
   }
   const dataDir = dataDirOf(env);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const path = join(dataDir, DATABASE_FILE);
-  return { storage: new SqliteStorage({ path }), description: `SQLite ${path}`, copy: new SqliteCopy(path) };
+  return { storage: new SqliteStorage({ path }), description: `SQLite ${path}`, copy: new SqliteCopy({ path }) };
 }

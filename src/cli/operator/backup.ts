@@ -3,10 +3,8 @@
 import { rm } from 'node:fs/promises';
 import { createPrivateFile } from '../../lib/private-file.js';
 import { storageLocation } from '../../server/storage-location.js';
-import type { Command } from '../command.js';
 import { BackupWriter } from './backup-format.js';
-import { parseArgs } from './flags.js';
-import { OperatorRefusal, runOperator, UsageError } from './outcome.js';
+import { operatorCommand, OperatorRefusal } from './outcome.js';
 
 const USAGE = `usage: strongroom operator backup FILE
 
@@ -14,34 +12,33 @@ Writes every entry of the server's storage (STRONGROOM_STORAGE_URL, or the SQLit
 FILE, a new file of mode 0600, as of one instant, while the servers keep serving: SQLite through VACUUM INTO,
 PostgreSQL through one repeatable-read transaction. Values stay encrypted; keep the root key elsewhere than the backup.`;
 
-export const backupCommand: Command = {
+export const backupCommand = operatorCommand({
+  name: 'backup',
   summary: 'write a consistent snapshot of the storage to a file',
   usage: USAGE,
-  run: (args, io) =>
-    runOperator('backup', USAGE, io, async () => {
-      const { positional } = parseArgs(args, []);
-      if (positional.length !== 1) throw new UsageError('name one file to write the backup to');
-      const path = positional[0]!;
-      const location = await storageLocation(io.env);
-      const file = await createPrivateFile(path).catch((error: Error) => {
-        throw new OperatorRefusal(`cannot create ${path}: ${error.message}`);
-      });
-      if (!file) throw new OperatorRefusal(`${path} exists already: name a new file`);
-      let count: number;
-      try {
-        const writer = new BackupWriter(file);
-        await writer.begin(location.description, new Date());
-        for await (const entry of location.copy.snapshot()) await writer.entry(entry);
-        count = await writer.finish();
-      } catch (error) {
-        // No half backup is left behind to be mistaken for a whole one.
-        await file.close();
-        await rm(path, { force: true });
-        throw error;
-      } finally {
-        await location.storage.close();
-      }
+  flags: [],
+  argument: 'name the file to write the backup to',
+  async run({ argument: path }, io) {
+    const location = await storageLocation(io.env);
+    const file = await createPrivateFile(path).catch((error: Error) => {
+      throw new OperatorRefusal(`cannot create ${path}: ${error.message}`);
+    });
+    if (!file) throw new OperatorRefusal(`${path} exists already: name a new file`);
+    let count: number;
+    try {
+      const writer = new BackupWriter(file);
+      await writer.begin(location.description, new Date());
+      for await (const entry of location.copy.snapshot()) await writer.entry(entry);
+      count = await writer.finish();
+    } catch (error) {
+      // No half backup is left behind to be mistaken for a whole one.
       await file.close();
-      io.stdout.write(`Wrote ${count} entries of ${location.description} to ${path}\n`);
-    }),
-};
+      await rm(path, { force: true });
+      throw error;
+    } finally {
+      await location.storage.close();
+    }
+    await file.close();
+    io.stdout.write(`Wrote ${count} entries of ${location.description} to ${path}\n`);
+  },
+});

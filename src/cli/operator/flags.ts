@@ -1,6 +1,8 @@
 // Vault's flag style for the operator commands: `-name=value`, `--name=value` too, `-name` alone for a switch; the
 // other arguments are positional, in order.
-import { UsageError } from './outcome.js';
+
+/** A mistake in how the command was called: its message and the usage are printed, exit 1. */
+export class UsageError extends Error {}
 
 export interface ParsedArgs {
   flags: Map<string, string | true>;

@@ -5,9 +5,8 @@ import { EncryptedStorage } from '../../encryption/encrypted-storage.js';
 import { loadOrCreateRootKeyFile, StaticRootKey } from '../../encryption/static-root-key.js';
 import { storageLocation } from '../../server/storage-location.js';
 import { selectStorage } from '../../server/storage-selection.js';
-import type { Command } from '../command.js';
-import { parseArgs } from './flags.js';
-import { OperatorRefusal, runOperator, UsageError } from './outcome.js';
+import { UsageError } from './flags.js';
+import { operatorCommand, OperatorRefusal } from './outcome.js';
 
 const USAGE = `usage: strongroom operator rekey -new-key-file=PATH
        STRONGROOM_NEW_ROOT_KEY=<base64> strongroom operator rekey
@@ -35,30 +34,29 @@ async function newKey(flags: Map<string, string | true>, env: NodeJS.ProcessEnv)
   return { key: loaded.key, from: file!, created: loaded.created };
 }
 
-export const rekeyCommand: Command = {
+export const rekeyCommand = operatorCommand({
+  name: 'rekey',
   summary: 'seal the keyring under a new root key',
   usage: USAGE,
-  run: (args, io) =>
-    runOperator('rekey', USAGE, io, async () => {
-      const { flags, positional } = parseArgs(args, ['new-key-file']);
-      if (positional.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positional[0])}`);
-      const target = await newKey(flags, io.env);
-      if (target.created) io.stderr.write(`Created ${target.from} with a fresh random root key (mode 0600)\n`);
-      const selected = await selectStorage(io.env);
-      try {
-        await selected.storage.rekey(target.key);
-      } finally {
-        await selected.close();
-      }
-      // Proof from a reader of its own, as a server starting now would be: the new key opens what is stored.
-      const location = await storageLocation(io.env);
-      try {
-        await new EncryptedStorage({ storage: location.storage, key: target.key }).open();
-      } finally {
-        await location.storage.close();
-      }
-      io.stdout.write(
-        `Rekeyed ${selected.description}: the keyring is now sealed under the root key from ${target.from}, and the old root key no longer opens it. Running servers keep serving; give every server the new key before it next starts.\n`,
-      );
-    }),
-};
+  flags: ['new-key-file'],
+  async run({ flags }, io) {
+    const target = await newKey(flags, io.env);
+    if (target.created) io.stderr.write(`Created ${target.from} with a fresh random root key (mode 0600)\n`);
+    const selected = await selectStorage(io.env);
+    try {
+      await selected.storage.rekey(target.key);
+    } finally {
+      await selected.close();
+    }
+    // Proof from a reader of its own, as a server starting now would be: the new key opens what is stored.
+    const location = await storageLocation(io.env);
+    try {
+      await new EncryptedStorage({ storage: location.storage, key: target.key }).open();
+    } finally {
+      await location.storage.close();
+    }
+    io.stdout.write(
+      `Rekeyed ${selected.description}: the keyring is now sealed under the root key from ${target.from}, and the old root key no longer opens it. Running servers keep serving; give every server the new key before it next starts.\n`,
+    );
+  },
+});

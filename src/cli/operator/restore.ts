@@ -4,10 +4,8 @@
 import { readFile } from 'node:fs/promises';
 import { StorageNotEmpty } from '../../lib/errors.js';
 import { storageLocation } from '../../server/storage-location.js';
-import type { Command } from '../command.js';
 import { readBackup } from './backup-format.js';
-import { parseArgs } from './flags.js';
-import { OperatorRefusal, runOperator, UsageError } from './outcome.js';
+import { operatorCommand, OperatorRefusal } from './outcome.js';
 
 const USAGE = `usage: strongroom operator restore FILE
 
@@ -16,33 +14,32 @@ the SQLite file in STRONGROOM_DATA_DIR), which must be empty: a storage that hol
 server made at its first start, is refused and left as it was. Start the servers afterwards with the root key the
 backed-up data was encrypted with.`;
 
-export const restoreCommand: Command = {
+export const restoreCommand = operatorCommand({
+  name: 'restore',
   summary: 'load a backup into an empty storage',
   usage: USAGE,
-  run: (args, io) =>
-    runOperator('restore', USAGE, io, async () => {
-      const { positional } = parseArgs(args, []);
-      if (positional.length !== 1) throw new UsageError('name the backup file to restore');
-      const path = positional[0]!;
-      const content = await readFile(path).catch((error: Error) => {
-        throw new OperatorRefusal(`cannot read ${path}: ${error.message}`);
-      });
-      const backup = readBackup(path, content);
-      const location = await storageLocation(io.env);
-      try {
-        // Opening it as the server does creates what an empty storage has: the file or the table, with nothing in it.
-        await location.storage.list('');
-      } finally {
-        await location.storage.close();
-      }
-      await location.copy.loadIntoEmpty(backup.entries).catch((error: unknown) => {
-        if (!(error instanceof StorageNotEmpty)) throw error;
-        throw new StorageNotEmpty(
-          `${location.description} is not empty (${error.message}): restore loads only into an empty storage, so nothing was restored; point STRONGROOM_STORAGE_URL or STRONGROOM_DATA_DIR at a new one`,
-        );
-      });
-      io.stdout.write(
-        `Restored ${backup.entries.length} entries (backed up from ${backup.storage} at ${backup.created}) into ${location.description}\n`,
+  flags: [],
+  argument: 'name the backup file to restore',
+  async run({ argument: path }, io) {
+    const content = await readFile(path).catch((error: Error) => {
+      throw new OperatorRefusal(`cannot read ${path}: ${error.message}`);
+    });
+    const backup = readBackup(path, content);
+    const location = await storageLocation(io.env);
+    try {
+      // Opening it as the server does creates what an empty storage has: the file or the table, with nothing in it.
+      await location.storage.list('');
+    } finally {
+      await location.storage.close();
+    }
+    await location.copy.loadIntoEmpty(backup.entries).catch((error: unknown) => {
+      if (!(error instanceof StorageNotEmpty)) throw error;
+      throw new StorageNotEmpty(
+        `${location.description} is not empty (${error.message}): restore loads only into an empty storage, so nothing was restored; point STRONGROOM_STORAGE_URL or STRONGROOM_DATA_DIR at a new one`,
       );
-    }),
-};
+    });
+    io.stdout.write(
+      `Restored ${backup.entries.length} entries (backed up from ${backup.storage} at ${backup.created}) into ${location.description}\n`,
+    );
+  },
+});

@@ -2,9 +2,8 @@
 // every process sharing the storage keeps serving. Progress is stored after each batch, so a rewrap that is stopped
 // (a kill, a reboot) continues where it was when run again.
 import { selectStorage } from '../../server/storage-selection.js';
-import type { Command } from '../command.js';
-import { parseArgs, positiveInteger } from './flags.js';
-import { runOperator, UsageError } from './outcome.js';
+import { positiveInteger } from './flags.js';
+import { operatorCommand } from './outcome.js';
 
 const USAGE = `usage: strongroom operator rewrap [-batch-size=100]
 
@@ -17,36 +16,35 @@ the last finished batch when run again.
 /** Batches between two progress lines. */
 const BATCHES_PER_LINE = 10;
 
-export const rewrapCommand: Command = {
+export const rewrapCommand = operatorCommand({
+  name: 'rewrap',
   summary: 're-seal every value under the newest key term',
   usage: USAGE,
-  run: (args, io) =>
-    runOperator('rewrap', USAGE, io, async () => {
-      const { flags, positional } = parseArgs(args, ['batch-size']);
-      if (positional.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positional[0])}`);
-      const batchSize = positiveInteger(flags, 'batch-size', 100);
-      const selected = await selectStorage(io.env);
-      try {
-        const { storage } = selected;
-        io.stderr.write(
-          `Rewrapping ${selected.description}: every value goes under key term ${(await storage.keyringStatus()).active}\n`,
-        );
-        let visited = 0;
-        let rewrapped = 0;
-        for (;;) {
-          const report = await storage.rewrap({ batchSize, maxBatches: BATCHES_PER_LINE });
-          visited += report.visited;
-          rewrapped += report.rewrapped;
-          if (report.retired.length > 0) io.stderr.write(`  retired key terms ${report.retired.join(', ')}\n`);
-          if (report.done) break;
-          io.stderr.write(`  ${visited} keys visited, ${rewrapped} re-sealed\n`);
-        }
-        const status = await storage.keyringStatus();
-        io.stdout.write(
-          `Rewrap done: ${visited} keys visited, ${rewrapped} re-sealed; every value is under key term ${status.active}\n`,
-        );
-      } finally {
-        await selected.close();
+  flags: ['batch-size'],
+  async run({ flags }, io) {
+    const batchSize = positiveInteger(flags, 'batch-size', 100);
+    const selected = await selectStorage(io.env);
+    try {
+      const { storage } = selected;
+      io.stderr.write(
+        `Rewrapping ${selected.description}: every value goes under key term ${(await storage.keyringStatus()).active}\n`,
+      );
+      let visited = 0;
+      let rewrapped = 0;
+      for (;;) {
+        const report = await storage.rewrap({ batchSize, maxBatches: BATCHES_PER_LINE });
+        visited += report.visited;
+        rewrapped += report.rewrapped;
+        if (report.retired.length > 0) io.stderr.write(`  retired key terms ${report.retired.join(', ')}\n`);
+        if (report.done) break;
+        io.stderr.write(`  ${visited} keys visited, ${rewrapped} re-sealed\n`);
       }
-    }),
-};
+      const status = await storage.keyringStatus();
+      io.stdout.write(
+        `Rewrap done: ${visited} keys visited, ${rewrapped} re-sealed; every value is under key term ${status.active}\n`,
+      );
+    } finally {
+      await selected.close();
+    }
+  },
+});

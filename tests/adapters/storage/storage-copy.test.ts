@@ -40,7 +40,7 @@ const DIALECTS: Array<[string, () => Promise<Made>]> = [
       const storage = new SqliteStorage({ path });
       closers.push(() => storage.close());
       await storage.list('');
-      return { storage, copy: new SqliteCopy(path) };
+      return { storage, copy: new SqliteCopy({ path }) };
     },
   ],
   ...(postgresAvailable()
@@ -52,7 +52,7 @@ const DIALECTS: Array<[string, () => Promise<Made>]> = [
             const storage = new PostgresStorage({ connectionString: pg!.url, table });
             closers.push(() => storage.close());
             await storage.migrate();
-            return { storage, copy: new PostgresCopy(pg!.url, table) };
+            return { storage, copy: new PostgresCopy({ connectionString: pg!.url, table }) };
           },
         ],
       ] as Array<[string, () => Promise<Made>]>)

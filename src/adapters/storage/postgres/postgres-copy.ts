@@ -7,6 +7,7 @@
 import { StorageNotEmpty } from '../../../lib/errors.js';
 import type { StorageCopy, StorageEntry } from '../../../ports/storage-copy.js';
 import { loadOptionalDriver } from '../optional-driver.js';
+import type { PostgresStorageOptions } from './postgres-storage.js';
 import { checkConnectionString, describeServer } from './postgres-url.js';
 
 type Row = Record<string, unknown>;
@@ -21,13 +22,13 @@ const PAGE = 500;
 
 /** The copy side of the `PostgresStorage` at `connectionString` (whose table `PostgresStorage` has created). */
 export class PostgresCopy implements StorageCopy {
+  private readonly connectionString: string;
   private readonly table: string;
 
-  constructor(
-    private readonly connectionString: string,
-    table = 'strongroom',
-  ) {
+  /** The database and table, as the `PostgresStorage` over them was given them. */
+  constructor({ connectionString, table = 'strongroom' }: Pick<PostgresStorageOptions, 'connectionString' | 'table'>) {
     checkConnectionString(connectionString);
+    this.connectionString = connectionString;
     this.table = table
       .split('.')
       .map((part) => `"${part}"`)

@@ -10,6 +10,7 @@ import { StorageNotEmpty } from '../../../lib/errors.js';
 import { createPrivateFile } from '../../../lib/private-file.js';
 import type { StorageCopy, StorageEntry } from '../../../ports/storage-copy.js';
 import { loadOptionalDriver } from '../optional-driver.js';
+import type { SqliteStorageOptions } from './sqlite-storage.js';
 
 /** The part of libsql's better-sqlite3-compatible API this file uses. */
 interface Database {
@@ -31,13 +32,13 @@ const LOCK_WAIT_MS = 10_000;
 
 /** The copy side of the `SqliteStorage` over `path` (whose table `SqliteStorage` has created). */
 export class SqliteCopy implements StorageCopy {
+  private readonly path: string;
   private readonly table: string;
 
-  constructor(
-    private readonly path: string,
-    table = 'strongroom',
-  ) {
-    this.table = `"${table}"`;
+  /** The file and table, as the `SqliteStorage` over them was given them. */
+  constructor(options: Pick<SqliteStorageOptions, 'path' | 'table'>) {
+    this.path = options.path;
+    this.table = `"${options.table ?? 'strongroom'}"`;
   }
 
   async *snapshot(): AsyncIterable<StorageEntry> {
