@@ -33,7 +33,8 @@ async function main(args: readonly string[], io: CommandIo): Promise<number> {
     io.stderr.write(`strongroom: unknown command ${JSON.stringify(name)}\n\n${overview()}\n`);
     return 1;
   }
-  if (rest.some((arg) => HELP.has(arg))) {
+  // Only the word right after the command: a group of subcommands (operator) answers its subcommands' help itself.
+  if (rest[0] !== undefined && HELP.has(rest[0])) {
     io.stdout.write(`${command.usage}\n`);
     return 0;
   }

@@ -3,7 +3,7 @@
 // into an empty storage, a server started on it serves those writes. A non-empty storage, a cut-short, damaged or
 // foreign file are refused, changing nothing. For SQLite and PostgreSQL.
 import { randomBytes } from 'node:crypto';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,6 +102,15 @@ describe('operator backup and restore', () => {
     const exists = await runCli(cli, ['operator', 'backup', file], target);
     expect(exists.code).toBe(1);
     expect(exists.stderr).toContain('exists already');
+    // A storage that cannot be reached is a server-side failure (exit 2), and leaves no file behind.
+    const unreachableFile = join(dataDir(), 'unreachable.jsonl');
+    const unreachable = await runCli(cli, ['operator', 'backup', unreachableFile], {
+      STRONGROOM_STORAGE_URL: 'postgres://strongroom:hunter2@127.0.0.1:1/strongroom',
+    });
+    expect(unreachable.code).toBe(2);
+    expect(unreachable.stderr).toMatch(/^strongroom operator backup: /);
+    expect(unreachable.stderr).not.toContain('hunter2');
+    expect(existsSync(unreachableFile)).toBe(false);
     const usage = await runCli(cli, ['operator', 'backup'], target);
     expect(usage.code).toBe(1);
     expect(usage.stderr).toContain('usage: strongroom operator backup FILE');

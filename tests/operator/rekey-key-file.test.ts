@@ -76,6 +76,10 @@ describe('operator rekey with key files', () => {
     const help = await runCli(cli, ['operator', 'help'], {});
     expect(help.code).toBe(0);
     for (const name of ['rewrap', 'rekey', 'backup', 'restore']) expect(help.stdout).toContain(name);
+    const usage = await runCli(cli, ['operator', 'rewrap', '-h'], {});
+    expect(usage.code).toBe(0);
+    expect(usage.stdout).toContain('usage: strongroom operator rewrap [-batch-size=100]');
+    expect((await runCli(cli, ['help', 'operator'], {})).stdout).toContain('usage: strongroom operator <subcommand>');
     const unknown = await runCli(cli, ['operator', 'frobnicate'], {});
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('unknown subcommand "frobnicate"');
