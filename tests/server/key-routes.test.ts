@@ -66,6 +66,10 @@ describe('sys/rotate and sys/key-status', () => {
     expect(rotated.text).toBe('');
     expect(await term()).toBe(before + 1);
     expect(await request(started.url, { path: '/v1/sys/key-status', token }).then((r) => r.status)).toBe(403);
+    // Newer Vault's name for the same operation, with its own ACL path.
+    expect((await request(started.url, { method: 'POST', path: '/v1/sys/rotate/keyring', token })).status).toBe(403);
+    expect((await send({ method: 'POST', path: '/v1/sys/rotate/keyring' })).status).toBe(204);
+    expect(await term()).toBe(before + 2);
   });
 
   it('answers key status to a token with read on it, and only to one', async () => {

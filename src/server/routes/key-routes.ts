@@ -29,9 +29,10 @@ export function keyRoutes(storage: Storage): Route[] {
     return { status: 200, body: { ...data, ...envelope(requestId, { data }) } };
   };
   return [
-    // A root-protected path in Vault: a new term changes how everything written from now on is sealed.
+    // A root-protected path in Vault: a new term changes how everything written from now on is sealed. Newer Vault
+    // names it sys/rotate/keyring too.
     {
-      pattern: /^sys\/rotate$/,
+      pattern: /^sys\/rotate(?:\/keyring)?$/,
       sudo: true,
       methods: {
         POST: async () => {
