@@ -5,14 +5,13 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PostgresCopy } from '../../../src/adapters/storage/postgres/postgres-copy.js';
-import { SqliteCopy } from '../../../src/adapters/storage/sqlite/sqlite-copy.js';
+
 import { MemoryStorage } from '../../../src/index.js';
 import { StorageNotEmpty } from '../../../src/lib/errors.js';
-import { PostgresStorage } from '../../../src/postgres.js';
+import { PostgresCopy, PostgresStorage } from '../../../src/postgres.js';
 import type { StorageCopy, StorageEntry } from '../../../src/ports/storage-copy.js';
 import type { Storage } from '../../../src/ports/storage.js';
-import { SqliteStorage } from '../../../src/sqlite.js';
+import { SqliteCopy, SqliteStorage } from '../../../src/sqlite.js';
 import { postgresAvailable, startPostgres, type PostgresServer } from '../../support/postgres.js';
 
 interface Made {
