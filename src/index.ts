@@ -10,6 +10,7 @@ export type {
   StorageWatch,
   StorageWatchHandlers,
 } from './ports/storage.js';
+export type { StorageCopy, StorageEntry } from './ports/storage-copy.js';
 export type { Clock } from './ports/clock.js';
 export type { RootKeyProvider } from './ports/root-key.js';
 export type * from './ports/cloud.js';
@@ -48,6 +49,7 @@ export {
   SealedValueInvalid,
   UnknownKeyTerm,
   WrongRootKey,
+  StorageNotEmpty,
   RootKeyUnavailable,
   isStrongroomError,
 } from './lib/errors.js';

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The `strongroom` command: finds the subcommand named by the first argument in one table and runs it.
-import { type Command, type CommandIo } from './command.js';
+import { type Command, type CommandIo } from './command/command.js';
+import { operatorCommand } from './operator.js';
 import { serveCommand } from './server.js';
 
-const COMMANDS: Readonly<Record<string, Command>> = { server: serveCommand };
+const COMMANDS: Readonly<Record<string, Command>> = { server: serveCommand, operator: operatorCommand };
 
 function overview(): string {
   const rows = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(10)} ${command.summary}`);
@@ -32,7 +33,8 @@ async function main(args: readonly string[], io: CommandIo): Promise<number> {
     io.stderr.write(`strongroom: unknown command ${JSON.stringify(name)}\n\n${overview()}\n`);
     return 1;
   }
-  if (rest.some((arg) => HELP.has(arg))) {
+  // Only the word right after the command: a group of subcommands (operator) answers its subcommands' help itself.
+  if (rest[0] !== undefined && HELP.has(rest[0])) {
     io.stdout.write(`${command.usage}\n`);
     return 0;
   }

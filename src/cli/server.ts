@@ -7,7 +7,7 @@ import { isLogLevel, LOG_LEVELS } from '../server/log-level.js';
 import { createServer } from '../server/server.js';
 import type { ServerOptions } from '../server/server-options.js';
 import { selectStorage } from '../server/storage-selection.js';
-import { type Command } from './command.js';
+import { type Command } from './command/command.js';
 
 const USAGE = `usage: strongroom server
 

@@ -37,6 +37,8 @@ export interface KeyringStatus {
   terms: number[];
   /** Terms whose keys are destroyed: nothing readable is sealed with them any more. */
   retired: number[];
+  /** When the active term was made (ISO 8601): Vault's `install_time`. */
+  activeSince: string;
 }
 
 const KEYRING_KEY = `${RESERVED_FOLDER}keyring`;
@@ -207,7 +209,22 @@ export class EncryptedStorage implements Storage {
   /** The key terms as stored now: the keyring is read again, so another process's rotation shows. */
   async keyringStatus(): Promise<KeyringStatus> {
     const keyring = (await this.keyring.refresh()).keyring;
-    return { active: keyring.active, terms: keyring.terms, retired: [...keyring.document.retired] };
+    const active = keyring.document.terms.find((entry) => entry.term === keyring.active)!;
+    return {
+      active: keyring.active,
+      terms: keyring.terms,
+      retired: [...keyring.document.retired],
+      activeSince: active.createdAt,
+    };
+  }
+
+  /**
+   * Seals the keyring under another root key (32 bytes or a provider), online: the data keys stay as they are, and
+   * processes that opened the keyring with the old root key keep serving. From then on only `key` opens the stored
+   * keyring; the old root key opens only copies taken before (backups).
+   */
+  async rekey(key: Uint8Array | RootKeyProvider): Promise<void> {
+    await this.keyring.rekey(checkedProvider({ storage: this.inner, key }));
   }
 
   /**

@@ -4,7 +4,7 @@
  */
 import { sameBytes } from '../lib/bytes.js';
 import { randomBytes, type KeyObject } from 'node:crypto';
-import { InternalError, WrongRootKey } from '../lib/errors.js';
+import { InternalError, SealedValueInvalid, WrongRootKey } from '../lib/errors.js';
 import { KeyedMutex } from '../core/store/lock.js';
 import type { RootKeyProvider } from '../ports/root-key.js';
 import type { Storage } from '../ports/storage.js';
@@ -20,6 +20,16 @@ interface Loaded {
   keyring: Keyring;
 }
 
+/** The record's document if `keyringKey` opens it; undefined when another keyring key sealed it. */
+function documentWith(record: Uint8Array, keyringKey: KeyObject, recordKey: string): KeyringDocument | undefined {
+  try {
+    return decodeRecord(record, keyringKey, recordKey);
+  } catch (error) {
+    if (error instanceof SealedValueInvalid) return undefined;
+    throw error;
+  }
+}
+
 export class KeyringStore {
   private loaded: Loaded | undefined;
   private pending: Promise<Loaded> | undefined;
@@ -32,7 +42,7 @@ export class KeyringStore {
 
   constructor(
     private readonly storage: Storage,
-    private readonly provider: RootKeyProvider,
+    private provider: RootKeyProvider,
     readonly recordKey: string,
     private readonly now: () => Date,
   ) {}
@@ -104,6 +114,36 @@ export class KeyringStore {
     throw new InternalError('the keyring kept changing while it was being updated');
   }
 
+  /**
+   * Wraps the keyring key with `provider` instead and stores the record, against the exact record read; from then on
+   * this store opens the keyring with `provider`. The new wrap is checked to unwrap before anything is written. The
+   * keyring key itself stays, so processes that already hold it keep serving (see `adopt`).
+   */
+  async rekey(provider: RootKeyProvider): Promise<void> {
+    await this.updates.run(this.recordKey, async () => {
+      for (let attempt = 0; attempt < MAX_CONFLICTS; attempt++) {
+        const loaded = await this.refresh();
+        const secret = loaded.keyringKey.export();
+        let wrapped: Uint8Array;
+        try {
+          wrapped = await provider.wrapKey(secret);
+          if (!sameBytes(await provider.unwrapKey(wrapped), secret))
+            throw new InternalError('the new root key does not unwrap what it wrapped');
+        } finally {
+          secret.fill(0);
+        }
+        const record = encodeRecord(wrapped, loaded.keyringKey, this.recordKey, loaded.keyring.document);
+        if (await this.write(loaded.record, record)) {
+          this.writes += 1;
+          this.provider = provider;
+          this.loaded = { ...loaded, record, wrapped };
+          return;
+        }
+      }
+      throw new InternalError('the keyring kept changing while it was being rekeyed');
+    });
+  }
+
   private async read(): Promise<Loaded> {
     const writes = this.writes;
     for (let attempt = 0; attempt < MAX_CONFLICTS; attempt++) {
@@ -123,6 +163,10 @@ export class KeyringStore {
     if (previous && sameBytes(previous.record, record)) return previous;
     const wrapped = wrappedKeyOf(record, this.recordKey);
     let keyringKey = previous && sameBytes(previous.wrapped, wrapped) ? previous.keyringKey : undefined;
+    // A rekey wraps the same keyring key under another root key: a running process whose root key is the old one
+    // keeps serving, as long as the key it holds opens the document (which authenticates it).
+    const document = !keyringKey && previous ? documentWith(record, previous.keyringKey, this.recordKey) : undefined;
+    if (document) return { record, wrapped, keyringKey: previous!.keyringKey, keyring: new Keyring(document) };
     if (!keyringKey) {
       try {
         keyringKey = aesKey(await this.provider.unwrapKey(wrapped), 'the unwrapped keyring key');

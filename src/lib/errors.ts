@@ -58,6 +58,13 @@ export class NotFound extends StrongroomError {
   }
 }
 
+/** A whole-storage load (a restore) met a storage that already holds entries (409); nothing was written. */
+export class StorageNotEmpty extends StrongroomError {
+  static override readonly traced = false;
+  readonly code = 'ERR_STORAGE_NOT_EMPTY';
+  readonly status = 409;
+}
+
 /** The path exists but does not support the method (405). */
 export class UnsupportedOperation extends StrongroomError {
   static override readonly traced = false;

@@ -20,6 +20,7 @@ import { PolicyStore } from './policies/policy-store.js';
 import { eventRoutes } from './routes/event-routes.js';
 import { subscriptionLimits } from './routes/event-subscriptions.js';
 import { sysRoutes } from './routes/sys-routes.js';
+import { keyRoutes } from './routes/key-routes.js';
 import { tokenRoutes } from './routes/token-routes.js';
 import { serverKey } from './server-keys.js';
 import { leveledLog } from './log-level.js';
@@ -138,6 +139,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     await tokens.sweep();
     const routes = [
       ...sysRoutes({ mounts, policies, audit, clock, tokens }),
+      ...keyRoutes(storage),
       ...tokenRoutes({ tokens, auth, clock, policies }),
       ...eventRoutes({
         kv,

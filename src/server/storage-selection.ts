@@ -2,16 +2,15 @@
 // default, PostgreSQL when STRONGROOM_STORAGE_URL says so; always behind EncryptedStorage, whose root key comes from
 // STRONGROOM_ROOT_KEY or else from a key file in the data directory, made only for a storage not yet encrypted.
 import { access, mkdir } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { PostgresStorage } from '../adapters/storage/postgres/postgres-storage.js';
-import { SqliteStorage } from '../adapters/storage/sqlite/sqlite-storage.js';
+import { dirname, join } from 'node:path';
 import { EncryptedStorage, holdsKeyring } from '../encryption/encrypted-storage.js';
 import { StaticRootKey, loadOrCreateRootKeyFile } from '../encryption/static-root-key.js';
 import { WrongRootKey } from '../lib/errors.js';
 import type { Storage } from '../ports/storage.js';
+import { dataDirOf, storageLocation } from './storage-location.js';
 
 export interface SelectedStorage {
-  storage: Storage;
+  storage: EncryptedStorage;
   /** One line for the start banner. */
   description: string;
   warnings: string[];
@@ -19,7 +18,6 @@ export interface SelectedStorage {
 }
 
 const ROOT_KEY_FILE = 'root.key';
-const DATABASE_FILE = 'strongroom.db';
 
 const exists = (path: string) =>
   access(path).then(
@@ -54,23 +52,9 @@ async function rootKeyFor(
 }
 
 export async function selectStorage(env: Record<string, string | undefined>): Promise<SelectedStorage> {
-  const dataDir = resolve(env.STRONGROOM_DATA_DIR || 'data');
-  const url = env.STRONGROOM_STORAGE_URL;
+  const dataDir = dataDirOf(env);
   const warnings: string[] = [];
-  if (url && !/^postgres(ql)?:\/\//.test(url))
-    throw new Error('STRONGROOM_STORAGE_URL must be a postgres:// or postgresql:// URL');
-
-  let inner: SqliteStorage | PostgresStorage;
-  let where: string;
-  if (url) {
-    inner = new PostgresStorage({ connectionString: url });
-    where = `PostgreSQL (${new URL(url).host})`;
-  } else {
-    await mkdir(dataDir, { recursive: true, mode: 0o700 });
-    const path = join(dataDir, DATABASE_FILE);
-    inner = new SqliteStorage({ path });
-    where = `SQLite ${path}`;
-  }
+  const { storage: inner, description: where } = await storageLocation(env);
   const keyFile = join(dataDir, ROOT_KEY_FILE);
   try {
     const storage = new EncryptedStorage({

@@ -31,6 +31,22 @@ describe('KMS root key against a fake KMS over HTTP that checks SigV4', () => {
       ...options,
     });
 
+  it('rekeys from one KMS key to another, online: the old key stops opening the keyring', async () => {
+    const inner = new MemoryStorage();
+    const running = new EncryptedStorage({ storage: inner, key: provider() });
+    await running.put('app', new TextEncoder().encode('before'));
+    const otherArn = fake.kms.createKey('next');
+    await new EncryptedStorage({ storage: inner, key: provider() }).rekey(provider({ keyId: otherArn }));
+
+    await expect(new EncryptedStorage({ storage: inner, key: provider() }).open()).rejects.toBeInstanceOf(WrongRootKey);
+    const reopened = new EncryptedStorage({ storage: inner, key: provider({ keyId: otherArn }) });
+    expect(text(await reopened.get('app'))).toBe('before');
+    // The process that opened the keyring with the first KMS key keeps writing and rotating.
+    await running.put('later', new TextEncoder().encode('after'));
+    expect(await running.rotate()).toBe(2);
+    expect(text(await reopened.get('later'))).toBe('after');
+  });
+
   it('wraps the keyring key once at creation, unwraps it once per opening, and never per value', async () => {
     const inner = new MemoryStorage();
     const storage = new EncryptedStorage({ storage: inner, key: provider() });

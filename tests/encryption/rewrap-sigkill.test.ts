@@ -71,7 +71,7 @@ describe('a rewrap process killed with SIGKILL midway', () => {
     expect(report.retired).toEqual([1]);
     // Resumed from the killed process's cursor rather than from the start.
     expect(report.visited).toBeLessThan(ENTRIES - 50);
-    expect(await writer.keyringStatus()).toEqual({ active: 2, terms: [2], retired: [1] });
+    expect(await writer.keyringStatus()).toMatchObject({ active: 2, terms: [2], retired: [1] });
     const freshDb = new SqliteStorage({ path: database });
     const fresh = new EncryptedStorage({ storage: freshDb, key: rootKey });
     for (let index = 0; index < ENTRIES; index++) {

@@ -132,7 +132,7 @@ describe('rotate and rewrap', () => {
     const report = await storage.rewrap({ batchSize: 7 });
     expect(report).toEqual({ visited: 35, rewrapped: 30, retired: [1], done: true });
     expect(new Set((await termsInStorage(inner)).values())).toEqual(new Set([2]));
-    expect(await storage.keyringStatus()).toEqual({ active: 2, terms: [2], retired: [1] });
+    expect(await storage.keyringStatus()).toMatchObject({ active: 2, terms: [2], retired: [1] });
     await expectAllReadable(storage, 30, 'old');
     await expectAllReadable(storage, 5, 'new');
     expect(await storage.rewrap()).toEqual({ visited: 0, rewrapped: 0, retired: [], done: true });

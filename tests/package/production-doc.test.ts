@@ -29,6 +29,10 @@
  *   ExecReload with MAINPID, after which the server must have reopened the audit file (a new file, mode 0600), still
  *   serve, and stop cleanly on SIGTERM.
  *
+ * - `operator` (run elsewhere): tests/operator/production-doc.test.ts runs these blocks, in the page's order, as one
+ *   operator's session against running servers (a backup, its restore, a key rotation, a rewrap, two rekeys), checking
+ *   what each step leaves, and checks that it runs every block so marked.
+ *
  * A word outside this list fails the test, and so does a block that cannot run.
  */
 import { spawnSync } from 'node:child_process';
@@ -44,7 +48,7 @@ import { checkUnit, unitsOf } from './systemd-unit.js';
 import { certificateFor, serveEach } from './doc-servers.js';
 
 const DOC = 'docs/production.md';
-const OPTIONS = ['server', 'stored', 'postgres', 'serves', 'tls', 'npm-install', 'systemd'];
+const OPTIONS = ['server', 'stored', 'postgres', 'serves', 'tls', 'npm-install', 'systemd', 'operator'];
 const TOKEN = 'sr.production-doc-root';
 const blocks = shBlocks(DOC);
 const cleanup: Array<() => Promise<void>> = [];
@@ -109,6 +113,8 @@ function checkNpmInstall(block: ShBlock): void {
 async function runBlock(block: ShBlock): Promise<void> {
   expect(block.options.filter((option) => !OPTIONS.includes(option))).toEqual([]);
   if (block.options.includes('npm-install')) return checkNpmInstall(block);
+  // Run by tests/operator/production-doc.test.ts, which checks that it runs every block so marked.
+  if (block.options.includes('operator')) return;
   const scratch = scratchFor(cli);
   if (block.options.includes('systemd')) {
     const units = unitsOf(DOC);

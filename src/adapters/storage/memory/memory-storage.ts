@@ -1,6 +1,8 @@
 import { sameBytes } from '../../../lib/bytes.js';
 import { compareKeys } from '../../../lib/key-order.js';
+import { StorageNotEmpty } from '../../../lib/errors.js';
 import type { ListPageOptions, Storage, StorageOperation } from '../../../ports/storage.js';
+import type { StorageCopy, StorageEntry } from '../../../ports/storage-copy.js';
 
 interface Folder {
   leaves: Set<string>;
@@ -30,7 +32,7 @@ function firstAfter(names: readonly string[], after: string): number {
  * In-memory Storage with a folder index, so `list` costs the size of one folder, not of the whole key space. Values
  * are copied in and out: callers can never mutate stored bytes.
  */
-export class MemoryStorage implements Storage {
+export class MemoryStorage implements Storage, StorageCopy {
   /** Every read answers an array of its own (see Storage.answersCopies). */
   readonly answersCopies = true;
   private readonly values = new Map<string, Uint8Array>();
@@ -108,6 +110,18 @@ export class MemoryStorage implements Storage {
   /** Number of stored keys. */
   get size(): number {
     return this.values.size;
+  }
+
+  /** Every entry, in key order, copied at the call: later writes do not change what it yields. */
+  async *snapshot(): AsyncIterable<StorageEntry> {
+    const entries = [...this.values].sort(([a], [b]) => compareKeys(a, b));
+    for (const [key, value] of entries) yield { key, value: value.slice() };
+  }
+
+  /** Loads `entries` when the storage holds nothing; otherwise rejects with StorageNotEmpty, changing nothing. */
+  async loadIntoEmpty(entries: readonly StorageEntry[]): Promise<void> {
+    if (this.values.size > 0) throw new StorageNotEmpty(`the storage holds ${this.values.size} entries`);
+    for (const { key, value } of entries) this.store(key, value);
   }
 
   /** Whether the key holds `expected` (null: the key is absent). */
