@@ -1,0 +1,39 @@
+// Runs the built `strongroom` command as a child process, as a user runs it: its own environment (HOME in a fresh
+// directory, so no token file of the machine's is read), optional stdin, and its exit code and both streams.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A fresh HOME for one user of the command. */
+export function freshHome(): string {
+  return mkdtempSync(join(tmpdir(), 'strongroom-home-'));
+}
+
+/** Runs `cli` with `args`; `env` is the whole environment besides PATH (nothing of the test process leaks in). */
+export function runCli(
+  cli: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  stdin?: string,
+): Promise<CliResult> {
+  const child = spawn(process.execPath, [cli, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.end(stdin);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
