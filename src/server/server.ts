@@ -13,12 +13,15 @@ import { AuditLog } from './dispatch/audit.js';
 import { createDispatcher, type Mount } from './dispatch/dispatch.js';
 import { BodyBudget } from './http/body-budget.js';
 import { createListener, trackConnections } from './http/listener.js';
-import { ClientGone, API_PREFIX, readRequest } from './http/request.js';
+import { ClientGone, API_PREFIX, readRequest, type ApiRequest } from './http/request.js';
 import { transportLimits } from './http/transport-limits.js';
-import { errorResult, sendResult } from './http/wire.js';
+import { errorResult, sendResult, type ApiResult } from './http/wire.js';
+import { meteredStorage } from './metrics/metered-storage.js';
+import { ServerMetrics } from './metrics/server-metrics.js';
 import { PolicyStore } from './policies/policy-store.js';
 import { eventRoutes } from './routes/event-routes.js';
 import { subscriptionLimits } from './routes/event-subscriptions.js';
+import { metricsRoute } from './routes/metrics-route.js';
 import { sysRoutes } from './routes/sys-routes.js';
 import { tokenRoutes } from './routes/token-routes.js';
 import { serverKey } from './server-keys.js';
@@ -58,7 +61,9 @@ const describeError = (error: unknown) => (error instanceof Error ? `${error.nam
  */
 export function createServer(options: ServerOptions = {}): StrongroomServer {
   const clock = options.clock ?? systemClock;
-  const storage = options.storage ?? new MemoryStorage();
+  const metrics = new ServerMetrics();
+  // Every storage call of the engines and the server is timed at this one edge.
+  const storage = meteredStorage(options.storage ?? new MemoryStorage(), (...call) => metrics.storageCall(...call));
   const log = options.log ?? ((entry: LogEntry) => console.log(JSON.stringify(entry)));
   // Checked here under their own names: the KV engine, which maxBodyBytes also bounds, would refuse it as maxValueBytes.
   const limits = transportLimits(options);
@@ -113,7 +118,8 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
       maxTokensPerParent: options.maxTokensPerParent ?? 1_000,
       maxTokensPerRole: options.maxTokensPerRole ?? 10_000,
     });
-    const audit = new AuditLog(auditKey, options.auditFile);
+    metrics.countTokens(() => tokens.liveCount);
+    const audit = new AuditLog(auditKey, options.auditFile, () => metrics.auditFailure());
     await audit.open();
     await policies.initialise();
     // An empty value (an unset variable passed on) is none given, as for the command: it would retire the root token.
@@ -122,6 +128,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     const routes = [
       ...sysRoutes({ mounts, policies, audit, clock, tokens }),
       ...tokenRoutes({ tokens, auth, clock, policies }),
+      metricsRoute(metrics, { unauthenticated: options.metricsUnauthenticated === true }),
       ...eventRoutes({
         kv,
         mount: 'secret/',
@@ -150,8 +157,9 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     const requestId = randomUUID();
     const started = performance.now();
     let method = req.method;
+    let request: ApiRequest | undefined;
     let outcome: {
-      result: { status: number; body?: object };
+      result: ApiResult;
       caller?: { accessor: string } | undefined;
       error?: unknown;
     };
@@ -161,7 +169,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
       const hold = budget.open();
       res.once('close', () => hold.release());
       const authenticated = async (token: string | undefined) => (await tokens.find(token)) !== undefined;
-      const request = await readRequest(req, {
+      request = await readRequest(req, {
         maxBodyBytes,
         unauthenticated: { maxBodyBytes: limits.maxUnauthenticatedBodyBytes, authenticated },
         hold,
@@ -175,7 +183,10 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     const gone = outcome.error instanceof ClientGone;
     // A body left unread (413) cannot be skipped reliably, and a closing server takes no further requests.
     if (!gone) sendResult(res, outcome.result, { close: closing || !req.complete });
+    if (!gone && outcome.result.stream) res.once('close', metrics.subscriberOpened());
     const { status } = outcome.result;
+    const seconds = (performance.now() - started) / 1000;
+    metrics.request({ method, path: request?.path, body: request?.body, status: gone ? undefined : status, seconds });
     // Path only: no query, headers or body, which is where tokens and secrets travel; nor a token in the path.
     log({
       time: new Date().toISOString(),
@@ -185,7 +196,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
       method,
       path: loggedPath(req.url ?? ''),
       status: gone ? 'client closed the connection' : status,
-      ms: Math.round((performance.now() - started) * 10) / 10,
+      ms: Math.round(seconds * 10_000) / 10,
       ...(outcome.caller ? { accessor: outcome.caller.accessor } : {}),
       ...(status >= 500 && !gone && outcome.error !== undefined ? { error: describeError(outcome.error) } : {}),
     });
