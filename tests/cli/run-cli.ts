@@ -37,3 +37,27 @@ export function runCli(
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/** A `strongroom server` process on a free port, over a fresh data directory. */
+export interface ServedCommand {
+  url: string;
+  stop(): void;
+}
+
+/** Spawns `strongroom server` with `env` over the test process's environment, and waits for its address. */
+export function serveCommand(cli: string, env: Record<string, string>): Promise<ServedCommand> {
+  const child = spawn(process.execPath, [cli, 'server'], {
+    env: { ...process.env, PORT: '0', STRONGROOM_DATA_DIR: mkdtempSync(join(tmpdir(), 'strongroom-data-')), ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const stop = () => void (child.exitCode === null && child.kill('SIGKILL'));
+  let banner = '';
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => {
+      banner += chunk.toString();
+      const found = /listening on (http:\/\/\S+)/.exec(banner);
+      if (found) resolve({ url: found[1]!, stop });
+    });
+    child.on('exit', () => reject(new Error(`strongroom server exited early:\n${banner}`)));
+  });
+}

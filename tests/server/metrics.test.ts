@@ -2,7 +2,6 @@
 // parser: requests by route family and status class with their latency histogram, storage calls and their failures,
 // logins by method and outcome, live tokens, event subscribers, audit write failures; and who may read it (sudo, or
 // anyone when the operator says so, also through the `strongroom server` command's environment).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +10,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Storage } from '../../src/ports/storage.js';
 import { testStorage } from '../support/test-storage.js';
 import { openStream } from './events-stream.js';
-import { builtCli, dataDir, request, startServer } from './harness.js';
+import { serveCommand, type ServedCommand } from '../cli/run-cli.js';
+import { builtCli, request, startServer } from './harness.js';
 import { startTokenServer, type TokenServer } from './token-harness.js';
 
 let server: TokenServer;
@@ -194,35 +194,22 @@ describe('audit write failures and an unauthenticated scrape', () => {
 });
 
 describe('strongroom server and STRONGROOM_METRICS_UNAUTHENTICATED', () => {
-  const running: ChildProcess[] = [];
-  afterEach(() => {
-    for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-  });
-
-  async function serve(env: Record<string, string>): Promise<string> {
-    const child = spawn(process.execPath, [await builtCli(), 'server'], {
-      env: { ...process.env, PORT: '0', STRONGROOM_ROOT_TOKEN: 'metrics-root', STRONGROOM_DATA_DIR: dataDir(), ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    running.push(child);
-    let banner = '';
-    return new Promise((resolve, reject) => {
-      child.stderr.on('data', (chunk: Buffer) => {
-        banner += chunk.toString();
-        const found = /listening on (http:\/\/\S+)/.exec(banner);
-        if (found) resolve(found[1]!);
-      });
-      child.on('exit', () => reject(new Error(`strongroom server exited early:\n${banner}`)));
-    });
-  }
+  const running: ServedCommand[] = [];
+  afterEach(() => running.splice(0).forEach((served) => served.stop()));
 
   it('serves metrics without a token only when the operator sets it', async () => {
-    const [open, closed] = await Promise.all([serve({ STRONGROOM_METRICS_UNAUTHENTICATED: 'true' }), serve({})]);
-    const scraped = await scrape(null, open);
+    const cli = await builtCli();
+    const env = { STRONGROOM_ROOT_TOKEN: 'metrics-root' };
+    const [open, closed] = await Promise.all([
+      serveCommand(cli, { ...env, STRONGROOM_METRICS_UNAUTHENTICATED: 'true' }),
+      serveCommand(cli, env),
+    ]);
+    running.push(open, closed);
+    const scraped = await scrape(null, open.url);
     expect(scraped.status).toBe(200);
     expect(family(scraped.families, 'strongroom_http_requests_total')?.type).toBe('COUNTER');
     expect(family(scraped.families, 'process_cpu_user_seconds_total')?.type).toBe('COUNTER');
-    expect((await scrape(null, closed)).status).toBe(403);
-    expect((await scrape('metrics-root', closed)).status).toBe(200);
+    expect((await scrape(null, closed.url)).status).toBe(403);
+    expect((await scrape('metrics-root', closed.url)).status).toBe(200);
   }, 120_000);
 });
