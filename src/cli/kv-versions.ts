@@ -25,38 +25,36 @@ back. ${COMMON}`,
   },
 });
 
-/** `strongroom kv undelete -versions=...`. */
-export const kvUndeleteCommand = clientCommand({
-  summary: 'brings back deleted versions of a secret',
-  usage: `usage: strongroom kv undelete -versions=N[,M...] [options] PATH
+/** A command that sends `-versions` to the mount's `segment` (undelete, destroy) with `method`. */
+function versionsCommand(segment: string, method: 'POST' | 'PUT', summary: string, explained: string) {
+  return clientCommand({
+    summary,
+    usage: `usage: strongroom kv ${segment} -versions=N[,M...] [options] PATH\n\n${explained} ${COMMON}`,
+    flags: FLAGS,
+    prints: false,
+    async run({ flags, args, client, io }) {
+      expectArgs(args, 1);
+      const versions = versionsOf(flags, true);
+      const path = kvPath(flags, segment, args[0]!);
+      await client.request(method, path, { body: { versions } });
+      io.stdout.write(`Success! Data written to: ${shownPath(path)}\n`);
+      return 0;
+    },
+  });
+}
 
-Brings back the deleted versions -versions names of the secret at PATH. ${COMMON}`,
-  flags: FLAGS,
-  prints: false,
-  async run({ flags, args, client, io }) {
-    expectArgs(args, 1);
-    const versions = versionsOf(flags, true);
-    const path = kvPath(flags, 'undelete', args[0]!);
-    await client.request('POST', path, { body: { versions } });
-    io.stdout.write(`Success! Data written to: ${shownPath(path)}\n`);
-    return 0;
-  },
-});
+/** `strongroom kv undelete -versions=...`. */
+export const kvUndeleteCommand = versionsCommand(
+  'undelete',
+  'POST',
+  'brings back deleted versions of a secret',
+  'Brings back the deleted versions -versions names of the secret at PATH.',
+);
 
 /** `strongroom kv destroy -versions=...`. */
-export const kvDestroyCommand = clientCommand({
-  summary: 'erases versions of a secret for good',
-  usage: `usage: strongroom kv destroy -versions=N[,M...] [options] PATH
-
-Erases the data of the versions -versions names of the secret at PATH; they cannot be brought back. ${COMMON}`,
-  flags: FLAGS,
-  prints: false,
-  async run({ flags, args, client, io }) {
-    expectArgs(args, 1);
-    const versions = versionsOf(flags, true);
-    const path = kvPath(flags, 'destroy', args[0]!);
-    await client.request('PUT', path, { body: { versions } });
-    io.stdout.write(`Success! Data written to: ${shownPath(path)}\n`);
-    return 0;
-  },
-});
+export const kvDestroyCommand = versionsCommand(
+  'destroy',
+  'PUT',
+  'erases versions of a secret for good',
+  'Erases the data of the versions -versions names of the secret at PATH; they cannot be brought back.',
+);

@@ -10,7 +10,7 @@ import { ApiClient, type JsonObject } from './client/api.js';
 import { LocalError, UsageError } from './client/errors.js';
 import { expectArgs } from './client/flags.js';
 import { keyValues } from './client/key-values.js';
-import { authFields, authTable, formatValue, show } from './client/output.js';
+import { formatValue, showAuth } from './client/output.js';
 import { writeTokenFile } from './client/token-file.js';
 
 const USAGE = `usage: strongroom login [options] [TOKEN | KEY=VALUE...]
@@ -107,6 +107,6 @@ export const loginCommand: Command = clientCommand({
           ? 'Success! You are now authenticated. The token was not stored (-no-store): pass it as STRONGROOM_TOKEN.\n\n'
           : 'Success! You are now authenticated. The token is stored in the token file; later commands use it.\n\n',
       );
-    return show(io.stdout, flags, { answer, table: () => authTable(auth), fields: () => authFields(auth) });
+    return showAuth(io.stdout, flags, answer, auth);
   },
 });

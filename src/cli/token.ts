@@ -3,7 +3,7 @@ import type { Command } from './command.js';
 import { clientCommand } from './client-command.js';
 import { UsageError } from './client/errors.js';
 import { expectArgs, type FlagValue } from './client/flags.js';
-import { authFields, authTable, rowsOf, show, table } from './client/output.js';
+import { rowsOf, show, showAuth, table } from './client/output.js';
 import { commandGroup } from './group.js';
 
 const COMMON = 'Options: -address=URL, -ca-cert=FILE, -format=table|json, -field=NAME.';
@@ -53,11 +53,7 @@ Makes a token. -policy=NAME (again for more), -ttl=DURATION, -explicit-max-ttl=D
     };
     const path = flags.orphan ? 'auth/token/create-orphan' : 'auth/token/create';
     const answer = await client.request('POST', path, { body });
-    return show(io.stdout, flags, {
-      answer: answer.json,
-      table: () => authTable(answer.json.auth),
-      fields: () => authFields(answer.json.auth),
-    });
+    return showAuth(io.stdout, flags, answer.json, answer.json.auth);
   },
 });
 
@@ -92,11 +88,7 @@ Renews TOKEN, or the token in use; -increment=DURATION asks for that long from n
       args[0] === undefined
         ? await client.request('POST', 'auth/token/renew-self', { body: increment })
         : await client.request('POST', 'auth/token/renew', { body: { token: args[0], ...increment } });
-    return show(io.stdout, flags, {
-      answer: answer.json,
-      table: () => authTable(answer.json.auth),
-      fields: () => authFields(answer.json.auth),
-    });
+    return showAuth(io.stdout, flags, answer.json, answer.json.auth);
   },
 });
 

@@ -2,23 +2,14 @@
 // server over HTTP, with Vault's output shapes and exit codes.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import packageJson from '../../package.json' with { type: 'json' };
-import { builtCli, startServer, type Started } from '../server/harness.js';
-import { freshHome, runCli } from './run-cli.js';
+import { cliWithServer, runCli } from './run-cli.js';
 
-let cli: string;
-let server: Started;
-let home: string;
+const ctx = cliWithServer();
 
-beforeAll(async () => {
-  [cli, server] = await Promise.all([builtCli(), startServer()]);
-  home = freshHome();
-}, 120_000);
-afterAll(() => server?.stop());
-
-const run = (args: string[], token = server.rootToken, stdin?: string) =>
-  runCli(cli, args, { HOME: home, STRONGROOM_ADDR: server.url, STRONGROOM_TOKEN: token }, stdin);
+const run = (args: string[], token = ctx.server.rootToken, stdin?: string) =>
+  runCli(ctx.cli, args, { HOME: ctx.home, STRONGROOM_ADDR: ctx.server.url, STRONGROOM_TOKEN: token }, stdin);
 
 describe('strongroom token', () => {
   it('creates a token with policies, TTL and metadata, and prints its fields', async () => {
@@ -61,7 +52,7 @@ describe('strongroom token', () => {
 
 describe('strongroom policy', () => {
   it('writes a policy from a file and from stdin, reads, lists and deletes it, and the policy works', async () => {
-    const file = join(home, 'reader.hcl');
+    const file = join(ctx.home, 'reader.hcl');
     const text = 'path "secret/data/shared/*" {\n  capabilities = ["read"]\n}\n';
     writeFileSync(file, text);
     expect(await run(['policy', 'write', 'reader', file])).toMatchObject({
@@ -81,40 +72,40 @@ describe('strongroom policy', () => {
 
     expect(await run(['policy', 'delete', 'writer'])).toMatchObject({ stdout: 'Success! Deleted policy: writer\n' });
     expect(await run(['policy', 'read', 'writer'])).toMatchObject({ code: 2, stderr: 'No policy named: writer\n' });
-    expect((await run(['policy', 'write', 'bad', join(home, 'missing.hcl')])).code).toBe(1);
+    expect((await run(['policy', 'write', 'bad', join(ctx.home, 'missing.hcl')])).code).toBe(1);
     expect((await run(['policy', 'write', 'bad', '-'], undefined, 'path "x" { nonsense }')).code).toBe(2);
   });
 });
 
 describe('strongroom status, --version and help', () => {
   it("prints Vault's status table without a token, and exits 2 when no server answers", async () => {
-    const status = await runCli(cli, ['status'], { HOME: home, VAULT_ADDR: server.url });
+    const status = await runCli(ctx.cli, ['status'], { HOME: ctx.home, VAULT_ADDR: ctx.server.url });
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/^Key +Value\n--- +-----\nSeal Type +shamir\nInitialized +true\nSealed +false\n/);
     expect(status.stdout).toContain(`Version         ${packageJson.version}\n`);
-    const down = await runCli(cli, ['status', '-address=http://127.0.0.1:9'], { HOME: home });
+    const down = await runCli(ctx.cli, ['status', '-address=http://127.0.0.1:9'], { HOME: ctx.home });
     expect(down.code).toBe(2);
   });
 
   it('answers --version, -h and help COMMAND with exit 0, and an unknown command with exit 1', async () => {
-    expect(await runCli(cli, ['--version'], {})).toEqual({
+    expect(await runCli(ctx.cli, ['--version'], {})).toEqual({
       code: 0,
       stdout: `strongroom v${packageJson.version}\n`,
       stderr: '',
     });
-    const overview = await runCli(cli, ['-h'], {});
+    const overview = await runCli(ctx.cli, ['-h'], {});
     expect(overview.code).toBe(0);
     for (const name of ['server', 'status', 'login', 'kv', 'token', 'policy', 'operator'])
       expect(overview.stdout).toMatch(new RegExp(`\\n  ${name} +\\S`));
-    const kvPut = await runCli(cli, ['help', 'kv', 'put'], {});
+    const kvPut = await runCli(ctx.cli, ['help', 'kv', 'put'], {});
     expect(kvPut).toMatchObject({ code: 0, stderr: '' });
     expect(kvPut.stdout).toMatch(/^usage: strongroom kv put /);
-    expect((await runCli(cli, ['kv', 'metadata', 'put', '-h'], {})).stdout).toMatch(
+    expect((await runCli(ctx.cli, ['kv', 'metadata', 'put', '-h'], {})).stdout).toMatch(
       /^usage: strongroom kv metadata put/,
     );
-    expect((await runCli(cli, ['help', 'token'], {})).stdout).toContain('    create    makes a token');
-    expect((await runCli(cli, ['help', 'nothing'], {})).code).toBe(1);
-    expect((await runCli(cli, ['nothing'], {})).code).toBe(1);
-    expect((await runCli(cli, ['kv', 'nothing'], {})).code).toBe(1);
+    expect((await runCli(ctx.cli, ['help', 'token'], {})).stdout).toContain('    create    makes a token');
+    expect((await runCli(ctx.cli, ['help', 'nothing'], {})).code).toBe(1);
+    expect((await runCli(ctx.cli, ['nothing'], {})).code).toBe(1);
+    expect((await runCli(ctx.cli, ['kv', 'nothing'], {})).code).toBe(1);
   });
 });

@@ -2,24 +2,21 @@
 // (key=value, key=@file, - for JSON on stdin), -mount, -version, -field, -format, and Vault's exit codes.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtCli, request, startServer, type Started } from '../server/harness.js';
-import { freshHome, runCli } from './run-cli.js';
+import { describe, expect, it } from 'vitest';
+import { request } from '../server/harness.js';
+import { cliWithServer, runCli } from './run-cli.js';
 
-let cli: string;
-let server: Started;
-let home: string;
-
-beforeAll(async () => {
-  [cli, server] = await Promise.all([builtCli(), startServer()]);
-  home = freshHome();
-}, 120_000);
-afterAll(() => server?.stop());
+const ctx = cliWithServer();
 
 const kv = (args: string[], stdin?: string) =>
-  runCli(cli, ['kv', ...args], { HOME: home, VAULT_ADDR: server.url, VAULT_TOKEN: server.rootToken }, stdin);
+  runCli(
+    ctx.cli,
+    ['kv', ...args],
+    { HOME: ctx.home, VAULT_ADDR: ctx.server.url, VAULT_TOKEN: ctx.server.rootToken },
+    stdin,
+  );
 const stored = async (path: string) =>
-  (await request(server.url, { path: `/v1/secret/data/${path}`, token: server.rootToken })).json?.data;
+  (await request(ctx.server.url, { path: `/v1/secret/data/${path}`, token: ctx.server.rootToken })).json?.data;
 
 describe('strongroom kv put and get', () => {
   it('writes key=value pairs and reads them back as a table, as JSON and as one field', async () => {
@@ -42,7 +39,7 @@ describe('strongroom kv put and get', () => {
   });
 
   it('takes a value from a file with key=@file and a whole JSON body from stdin with -', async () => {
-    const file = join(home, 'cert.pem');
+    const file = join(ctx.home, 'cert.pem');
     writeFileSync(file, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
     expect((await kv(['put', 'app/tls', 'cert=@' + file, 'name=web'])).code).toBe(0);
     expect((await stored('app/tls')).data).toEqual({
@@ -64,7 +61,7 @@ describe('strongroom kv put and get', () => {
   it('uses the mount -mount names', async () => {
     const other = await kv(['put', '-mount=elsewhere', 'app/x', 'a=1']);
     expect(other.code).toBe(2);
-    expect(other.stderr).toContain('URL: POST ' + server.url + '/v1/elsewhere/data/app/x');
+    expect(other.stderr).toContain('URL: POST ' + ctx.server.url + '/v1/elsewhere/data/app/x');
     expect((await kv(['get', '-mount=secret', '-field=user', 'app/db'])).stdout).toBe('alice');
   });
 });
@@ -134,18 +131,18 @@ describe("strongroom kv: Vault's exit codes", () => {
     expect((await kv(['get', '-format=yaml', 'app/db'])).code).toBe(1);
     expect((await kv(['get', '-field=nope', 'app/db'])).stderr).toBe('Field "nope" not present in secret\n');
 
-    const denied = await runCli(cli, ['kv', 'get', 'app/db'], {
-      HOME: home,
-      VAULT_ADDR: server.url,
+    const denied = await runCli(ctx.cli, ['kv', 'get', 'app/db'], {
+      HOME: ctx.home,
+      VAULT_ADDR: ctx.server.url,
       VAULT_TOKEN: 'sr.not-a-token',
     });
     expect(denied.code).toBe(2);
     expect(denied.stderr).toBe(
-      `Error making API request.\n\nURL: GET ${server.url}/v1/secret/data/app/db\nCode: 403. Errors:\n\n* permission denied\n`,
+      `Error making API request.\n\nURL: GET ${ctx.server.url}/v1/secret/data/app/db\nCode: 403. Errors:\n\n* permission denied\n`,
     );
     expect(denied.stdout).toBe('');
 
-    const nobody = await runCli(cli, ['kv', 'get', 'app/db'], { HOME: home, VAULT_ADDR: 'http://127.0.0.1:9' });
+    const nobody = await runCli(ctx.cli, ['kv', 'get', 'app/db'], { HOME: ctx.home, VAULT_ADDR: 'http://127.0.0.1:9' });
     expect(nobody.code).toBe(2);
     expect(nobody.stderr).toContain('ECONNREFUSED');
   });

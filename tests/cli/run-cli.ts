@@ -4,6 +4,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { builtCli, startServer, type Started } from '../server/harness.js';
 
 export interface CliResult {
   code: number | null;
@@ -60,4 +62,23 @@ export function serveCommand(cli: string, env: Record<string, string>): Promise<
     });
     child.on('exit', () => reject(new Error(`strongroom server exited early:\n${banner}`)));
   });
+}
+
+/** What {@link cliWithServer} gives a test file, once its tests start. */
+export interface CliWithServer {
+  cli: string;
+  server: Started;
+  /** A fresh HOME for the file's commands. */
+  home: string;
+}
+
+/** For one test file: the built command and a server, ready before its tests and stopped after them. */
+export function cliWithServer(): CliWithServer {
+  const context = {} as CliWithServer;
+  beforeAll(async () => {
+    [context.cli, context.server] = await Promise.all([builtCli(), startServer()]);
+    context.home = freshHome();
+  }, 120_000);
+  afterAll(() => context.server?.stop());
+  return context;
 }

@@ -112,7 +112,7 @@ export function humanDuration(seconds: number): string {
 }
 
 /** The fields of an `auth` block under Vault's names, for tables and `-field`. */
-export function authFields(auth: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {
+function authFields(auth: Readonly<Record<string, unknown>> = {}): Record<string, unknown> {
   return {
     token: auth.client_token,
     token_accessor: auth.accessor,
@@ -130,7 +130,16 @@ export function authFields(auth: Readonly<Record<string, unknown>> = {}): Record
   };
 }
 
-/** The table of an `auth` block, in Vault's row order. */
-export function authTable(auth: Readonly<Record<string, unknown>> = {}): string {
-  return table(Object.entries(authFields(auth)));
+/** Prints an answer that carries a token (`auth`): Vault's token table, its JSON, or one of its fields. */
+export function showAuth(
+  stdout: NodeJS.WritableStream,
+  flags: Readonly<Record<string, unknown>>,
+  answer: unknown,
+  auth: Readonly<Record<string, unknown>> = {},
+): 0 {
+  return show(stdout, flags, {
+    answer,
+    table: () => table(Object.entries(authFields(auth))),
+    fields: () => authFields(auth),
+  });
 }
