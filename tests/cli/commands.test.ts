@@ -1,9 +1,12 @@
 // `strongroom token`, `policy`, `status`, `--version`, `-h` and `help COMMAND`, run as processes against a real
 // server over HTTP, with Vault's output shapes and exit codes.
-import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import packageJson from '../../package.json' with { type: 'json' };
+import { startServer } from '../server/harness.js';
 import { cliWithServer, runCli } from './run-cli.js';
 
 const ctx = cliWithServer();
@@ -107,5 +110,44 @@ describe('strongroom status, --version and help', () => {
     expect((await runCli(ctx.cli, ['help', 'nothing'], {})).code).toBe(1);
     expect((await runCli(ctx.cli, ['nothing'], {})).code).toBe(1);
     expect((await runCli(ctx.cli, ['kv', 'nothing'], {})).code).toBe(1);
+  });
+});
+
+describe('over HTTPS', () => {
+  it('trusts the CA in VAULT_CACERT (or -ca-cert), and refuses an unknown certificate with exit 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'strongroom-cli-tls-'));
+    const [certFile, keyFile] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        keyFile,
+      ].concat(['-out', certFile, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1']),
+      { stdio: 'ignore' },
+    );
+    const secure = await startServer({ tls: { cert: readFileSync(certFile), key: readFileSync(keyFile) } });
+    try {
+      const env = { HOME: ctx.home, VAULT_ADDR: secure.url, VAULT_TOKEN: secure.rootToken };
+      expect(secure.url).toMatch(/^https:/);
+      const put = await runCli(ctx.cli, ['kv', 'put', 'tls/x', 'a=1'], { ...env, VAULT_CACERT: certFile });
+      expect(put.code).toBe(0);
+      const get = await runCli(ctx.cli, ['kv', 'get', `-ca-cert=${certFile}`, '-field=a', 'tls/x'], env);
+      expect(get).toEqual({ code: 0, stdout: '1', stderr: '' });
+      const untrusted = await runCli(ctx.cli, ['kv', 'get', 'tls/x'], env);
+      expect(untrusted.code).toBe(2);
+      expect(untrusted.stderr).toContain('self-signed certificate');
+      const missing = await runCli(ctx.cli, ['status'], { ...env, STRONGROOM_CACERT: join(dir, 'none.pem') });
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toMatch(/^cannot read the CA certificate /);
+    } finally {
+      await secure.stop();
+    }
   });
 });
