@@ -14,7 +14,7 @@ function listing(prefix: string, table: Readonly<Record<string, Command>>): stri
 
 /** A group named `prefix` (`strongroom kv`) over `table`. */
 export function commandGroup(prefix: string, summary: string, table: Readonly<Record<string, Command>>): Command {
-  const usage = `usage: ${prefix} <subcommand> [options] [args]\n\n${summary}.\n\nSubcommands:\n${listing(prefix, table)}\n\n"strongroom help ${prefix.replace(/^strongroom /, '')} <subcommand>" says more.`;
+  const usage = `usage: ${prefix} <subcommand> [options] [args]\n\n${summary.charAt(0).toUpperCase()}${summary.slice(1)}.\n\nSubcommands:\n${listing(prefix, table)}\n\n"strongroom help ${prefix.replace(/^strongroom /, '')} <subcommand>" says more.`;
   return {
     summary,
     usage,
