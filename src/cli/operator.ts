@@ -1,45 +1,25 @@
-// `strongroom operator <name>`: the operator's commands, one file each in operator/, found in one table.
+// `strongroom operator`: the operator's commands, one file each in operator/: key rotation and status over a running
+// server's HTTP API, and rewrap, rekey, backup and restore on the storage itself, with the server's environment.
 import type { Command } from './command/command.js';
+import { clientCommand } from './client-command.js';
+import { commandGroup } from './group.js';
 import { backupCommand } from './operator/backup.js';
+import { keyStatusSpec } from './operator/key-status.js';
 import { rekeyCommand } from './operator/rekey.js';
 import { restoreCommand } from './operator/restore.js';
 import { rewrapCommand } from './operator/rewrap.js';
+import { rotateSpec } from './operator/rotate.js';
 
-const SUBCOMMANDS: Readonly<Record<string, Command>> = {
-  rewrap: rewrapCommand,
-  rekey: rekeyCommand,
-  backup: backupCommand,
-  restore: restoreCommand,
-};
-
-const HELP = new Set(['help', '--help', '-h', '-help']);
-
-function overview(): string {
-  const rows = Object.entries(SUBCOMMANDS).map(([name, command]) => `  ${name.padEnd(10)} ${command.summary}`);
-  return `usage: strongroom operator <subcommand> [args]\n\nsubcommands:\n${rows.join('\n')}`;
-}
-
-export const operatorCommand: Command = {
-  summary: 'manage keys, back up and restore the storage',
-  get usage() {
-    return overview();
+/** `strongroom operator`. */
+export const operatorCommand: Command = commandGroup(
+  'strongroom operator',
+  'manages keys, backs up and restores the storage',
+  {
+    rotate: clientCommand(rotateSpec),
+    'key-status': clientCommand(keyStatusSpec),
+    rewrap: rewrapCommand,
+    rekey: rekeyCommand,
+    backup: backupCommand,
+    restore: restoreCommand,
   },
-  async run(args, io) {
-    const [name, ...rest] = args;
-    if (name !== undefined && HELP.has(name)) {
-      io.stdout.write(`${overview()}\n`);
-      return 0;
-    }
-    const command = name !== undefined && Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined;
-    if (!command) {
-      const what = name === undefined ? 'a subcommand is needed' : `unknown subcommand ${JSON.stringify(name)}`;
-      io.stderr.write(`strongroom operator: ${what}\n\n${overview()}\n`);
-      return 1;
-    }
-    if (rest.some((arg) => HELP.has(arg))) {
-      io.stdout.write(`${command.usage}\n`);
-      return 0;
-    }
-    return command.run(rest, io);
-  },
-};
+);

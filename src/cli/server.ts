@@ -13,7 +13,8 @@ const USAGE = `usage: strongroom server
 
 Serves the KV v2 engine at /v1/secret/ and the cloud auth method at /v1/auth/cloud/ over Vault's HTTP API.
 Environment: HOST, PORT, STRONGROOM_DATA_DIR, STRONGROOM_STORAGE_URL, STRONGROOM_ROOT_KEY, STRONGROOM_ROOT_TOKEN,
-STRONGROOM_AUDIT_FILE, STRONGROOM_TLS_CERT_FILE, STRONGROOM_TLS_KEY_FILE, STRONGROOM_LOG_LEVEL.
+STRONGROOM_AUDIT_FILE, STRONGROOM_TLS_CERT_FILE, STRONGROOM_TLS_KEY_FILE, STRONGROOM_LOG_LEVEL,
+STRONGROOM_METRICS_UNAUTHENTICATED.
 SIGINT or SIGTERM stop it gracefully; SIGHUP reopens the audit file.`;
 
 function isLoopback(host: string): boolean {
@@ -67,6 +68,7 @@ async function serve(env: NodeJS.ProcessEnv): Promise<void> {
     logLevel,
     ...(given ? { rootToken: given } : {}),
     ...(env.STRONGROOM_AUDIT_FILE ? { auditFile: env.STRONGROOM_AUDIT_FILE } : {}),
+    metricsUnauthenticated: env.STRONGROOM_METRICS_UNAUTHENTICATED === 'true',
     ...(tls ? { tls } : {}),
   });
 

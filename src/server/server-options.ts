@@ -61,6 +61,8 @@ export interface ServerOptions extends TransportLimitOptions {
    * revocation or policy change made by another process over the same storage takes to reach it.
    */
   eventRecheckMs?: number;
+  /** Serve `GET sys/metrics` without a token (for a Prometheus that scrapes without one); false: it needs sudo. */
+  metricsUnauthenticated?: boolean;
   /** A file that receives the audit log; none by default. */
   auditFile?: string;
   /** PEM certificate chain and key: serve HTTPS. */

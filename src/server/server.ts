@@ -13,12 +13,15 @@ import { AuditLog } from './dispatch/audit.js';
 import { createDispatcher, type Mount } from './dispatch/dispatch.js';
 import { BodyBudget } from './http/body-budget.js';
 import { createListener, trackConnections } from './http/listener.js';
-import { ClientGone, API_PREFIX, readRequest } from './http/request.js';
+import { ClientGone, API_PREFIX, readRequest, type ApiRequest } from './http/request.js';
 import { transportLimits } from './http/transport-limits.js';
-import { errorResult, sendResult } from './http/wire.js';
+import { errorResult, sendResult, type ApiResult } from './http/wire.js';
+import { meteredStorage } from './metrics/metered-storage.js';
+import { ServerMetrics } from './metrics/server-metrics.js';
 import { PolicyStore } from './policies/policy-store.js';
 import { eventRoutes } from './routes/event-routes.js';
 import { subscriptionLimits } from './routes/event-subscriptions.js';
+import { metricsRoute } from './routes/metrics-route.js';
 import { sysRoutes } from './routes/sys-routes.js';
 import { keyRoutes } from './routes/key-routes.js';
 import { tokenRoutes } from './routes/token-routes.js';
@@ -74,7 +77,10 @@ const describeError = (error: unknown) => (error instanceof Error ? `${error.nam
  */
 export function createServer(options: ServerOptions = {}): StrongroomServer {
   const clock = options.clock ?? systemClock;
-  const storage = options.storage ?? new MemoryStorage();
+  const metrics = new ServerMetrics();
+  const given = options.storage ?? new MemoryStorage();
+  // Every storage call of the engines and the server is timed at this one edge.
+  const storage = meteredStorage(given, (...call) => metrics.storageCall(...call));
   const log = leveledLog(options.log ?? ((entry: LogEntry) => console.log(JSON.stringify(entry))), options.logLevel);
   // Checked here under their own names: the KV engine, which maxBodyBytes also bounds, would refuse it as maxValueBytes.
   const limits = transportLimits(options);
@@ -130,7 +136,8 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
       maxTokensPerParent: options.maxTokensPerParent ?? 1_000,
       maxTokensPerRole: options.maxTokensPerRole ?? 10_000,
     });
-    const audit = new AuditLog(auditKey, options.auditFile);
+    metrics.countTokens(() => tokens.liveCount);
+    const audit = new AuditLog(auditKey, options.auditFile, () => metrics.auditFailure());
     await audit.open();
     await policies.initialise();
     // A given root token is stored now, so it works whether or not ready() is ever called. An empty value (an unset
@@ -139,8 +146,10 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     await tokens.sweep();
     const routes = [
       ...sysRoutes({ mounts, policies, audit, clock, tokens }),
-      ...keyRoutes(storage),
+      // The storage as given: the metering wrapper hides whether it is an EncryptedStorage.
+      ...keyRoutes(given),
       ...tokenRoutes({ tokens, auth, clock, policies }),
+      metricsRoute(metrics, { unauthenticated: options.metricsUnauthenticated === true }),
       ...eventRoutes({
         kv,
         mount: 'secret/',
@@ -170,8 +179,9 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     const requestId = randomUUID();
     const started = performance.now();
     let method = req.method;
+    let request: ApiRequest | undefined;
     let outcome: {
-      result: { status: number; body?: object };
+      result: ApiResult;
       caller?: { accessor: string } | undefined;
       error?: unknown;
     };
@@ -181,7 +191,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
       const hold = budget.open();
       res.once('close', () => hold.release());
       const authenticated = async (token: string | undefined) => (await tokens.find(token)) !== undefined;
-      const request = await readRequest(req, {
+      request = await readRequest(req, {
         maxBodyBytes,
         unauthenticated: { maxBodyBytes: limits.maxUnauthenticatedBodyBytes, authenticated },
         hold,
@@ -195,7 +205,10 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     const gone = outcome.error instanceof ClientGone;
     // A body left unread (413) cannot be skipped reliably, and a closing server takes no further requests.
     if (!gone) sendResult(res, outcome.result, { close: closing || !req.complete });
+    if (!gone && outcome.result.stream) res.once('close', metrics.subscriberOpened());
     const { status } = outcome.result;
+    const seconds = (performance.now() - started) / 1000;
+    metrics.request({ method, path: request?.path, body: request?.body, status: gone ? undefined : status, seconds });
     // Path only: no query, headers or body, which is where tokens and secrets travel; nor a token in the path.
     const path = loggedPath(req.url ?? '');
     log({
@@ -206,7 +219,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
       method,
       path,
       status: gone ? 'client closed the connection' : status,
-      ms: Math.round((performance.now() - started) * 10) / 10,
+      ms: Math.round(seconds * 10_000) / 10,
       ...(outcome.caller ? { accessor: outcome.caller.accessor } : {}),
       ...(status >= 500 && !gone && outcome.error !== undefined ? { error: describeError(outcome.error) } : {}),
     });

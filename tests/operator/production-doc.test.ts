@@ -9,23 +9,12 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtCli, dataDir, request } from '../server/harness.js';
 import { postgresAvailable, startPostgres, type PostgresServer } from '../support/postgres.js';
-import { shBlocks } from '../support/sh-blocks.js';
+import { sequenceBlocks } from '../support/sh-blocks.js';
 import { killLeftovers, ROOT_TOKEN, runCli, startCliServer } from './operator-harness.js';
 
-const root = new URL('../../', import.meta.url).pathname;
 const EXAMPLE_URL = 'postgres://strongroom@db.internal/strongroom_restored';
 
-/** The ```sh blocks of the section under `heading` that this test runs (marked `operator`), in order. */
-function shellBlocks(heading: string): string[] {
-  const text = readFileSync(join(root, 'docs/production.md'), 'utf8');
-  const start = text.slice(0, text.indexOf(`\n## ${heading}\n`)).split('\n').length;
-  const next = text.indexOf('\n## ', text.indexOf(`\n## ${heading}\n`) + 1);
-  const end = next < 0 ? Infinity : text.slice(0, next).split('\n').length;
-  expect(start).toBeGreaterThan(1);
-  return shBlocks('docs/production.md')
-    .filter((block) => block.line > start && block.line < end)
-    .map((block) => (expect(block.options).toEqual(['operator']), block.code));
-}
+const shellBlocks = (heading: string) => sequenceBlocks('docs/production.md', heading);
 
 let cli: string;
 let home: string;
@@ -71,11 +60,6 @@ afterAll(async () => {
 });
 
 describe('docs/production.md, run as written', () => {
-  it('runs every block the page marks `operator`, and only those', () => {
-    const marked = shBlocks('docs/production.md').filter((block) => block.options.includes('operator'));
-    expect(marked.length).toBe(shellBlocks('Backups').length + shellBlocks('Key rotation and rekey').length);
-  });
-
   it('Backups, then Key rotation and rekey with the key in STRONGROOM_ROOT_KEY', async () => {
     const key = randomBytes(32).toString('base64');
     const env = { STRONGROOM_DATA_DIR: join(home, 'var/lib/strongroom'), STRONGROOM_ROOT_KEY: key };

@@ -29,26 +29,34 @@
  *   ExecReload with MAINPID, after which the server must have reopened the audit file (a new file, mode 0600), still
  *   serve, and stop cleanly on SIGTERM.
  *
- * - `operator` (run elsewhere): tests/operator/production-doc.test.ts runs these blocks, in the page's order, as one
- *   operator's session against running servers (a backup, its restore, a key rotation, a rewrap, two rekeys), checking
- *   what each step leaves, and checks that it runs every block so marked.
+ * - `sequence` (run elsewhere): the blocks of a section that depend on each other are run in order, as one operator's
+ *   session, by the test that SEQUENCES (tests/support/sh-blocks.ts) names for the section; that test checks that it
+ *   runs every block of it. Here each is only checked to stand in such a section.
  *
  * A word outside this list fails the test, and so does a block that cannot run.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { root } from '../support/doc-blocks.js';
 import { postgresAvailable, startPostgres, type PostgresServer } from '../support/postgres.js';
-import { commandsOf, mapPaths, scratchFor, shBlocks, type Scratch, type ShBlock } from '../support/sh-blocks.js';
+import {
+  commandsOf,
+  mapPaths,
+  scratchFor,
+  SEQUENCES,
+  shBlocks,
+  type Scratch,
+  type ShBlock,
+} from '../support/sh-blocks.js';
 import { builtCli, request } from '../server/harness.js';
 import { killSpawned, spawnServer, type SpawnedServer } from '../server/spawned.js';
 import { checkUnit, unitsOf } from './systemd-unit.js';
 import { certificateFor, serveEach } from './doc-servers.js';
 
 const DOC = 'docs/production.md';
-const OPTIONS = ['server', 'stored', 'postgres', 'serves', 'tls', 'npm-install', 'systemd', 'operator'];
+const OPTIONS = ['server', 'stored', 'postgres', 'serves', 'tls', 'npm-install', 'systemd', 'sequence'];
 const TOKEN = 'sr.production-doc-root';
 const blocks = shBlocks(DOC);
 const cleanup: Array<() => Promise<void>> = [];
@@ -113,8 +121,11 @@ function checkNpmInstall(block: ShBlock): void {
 async function runBlock(block: ShBlock): Promise<void> {
   expect(block.options.filter((option) => !OPTIONS.includes(option))).toEqual([]);
   if (block.options.includes('npm-install')) return checkNpmInstall(block);
-  // Run by tests/operator/production-doc.test.ts, which checks that it runs every block so marked.
-  if (block.options.includes('operator')) return;
+  if (block.options.includes('sequence')) {
+    const runner = SEQUENCES[block.section];
+    expect(runner, `${block.file}:${block.line}: no test runs the section "${block.section}"`).toBeDefined();
+    return expect(existsSync(join(root, runner!))).toBe(true);
+  }
   const scratch = scratchFor(cli);
   if (block.options.includes('systemd')) {
     const units = unitsOf(DOC);

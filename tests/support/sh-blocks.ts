@@ -12,8 +12,21 @@ export interface ShBlock {
   line: number;
   /** The words of the `<!-- run: ... -->` marker on the last non-blank line above the fence; none without one. */
   options: string[];
+  /** The `## ` heading the block stands under ('' above the first). */
+  section: string;
   code: string;
 }
+
+/**
+ * The sections whose blocks depend on each other (a backup, then its restore; a token made, then renewed): marked
+ * `<!-- run: sequence -->`, they are run in order, as one operator's session, by the test named here, which checks
+ * that it runs every block of its sections.
+ */
+export const SEQUENCES: Readonly<Record<string, string>> = {
+  Backups: 'tests/operator/production-doc.test.ts',
+  'Key rotation and rekey': 'tests/operator/production-doc.test.ts',
+  Metrics: 'tests/cli/docs-commands.test.ts',
+};
 
 export interface Fenced {
   line: number;
@@ -45,13 +58,26 @@ export function shBlocks(file: string): ShBlock[] {
       let above = block.line - 2;
       while (above >= 0 && lines[above]!.trim() === '') above--;
       const marker = /^<!--\s*run:\s*(.*?)\s*-->$/.exec(lines[above]?.trim() ?? '');
+      const heading = lines
+        .slice(0, block.line - 1)
+        .reverse()
+        .find((line) => line.startsWith('## '));
       return {
         file,
         line: block.line,
         options: marker ? marker[1]!.split(/[\s,]+/).filter(Boolean) : [],
+        section: heading?.slice(3).trim() ?? '',
         code: block.code,
       };
     });
+}
+
+/** The blocks of `file` under the heading `section`, which must all be marked `sequence`, in order. */
+export function sequenceBlocks(file: string, section: string): string[] {
+  const blocks = shBlocks(file).filter((block) => block.section === section);
+  const unmarked = blocks.filter((block) => !block.options.includes('sequence'));
+  if (unmarked.length > 0) throw new Error(`${file}:${unmarked[0]!.line}: mark it <!-- run: sequence -->`);
+  return blocks.map((block) => block.code);
 }
 
 /** The commands of a block: continuation lines joined, blank and comment lines left out. */

@@ -10,11 +10,9 @@ import { RootKeyUnavailable, WrongRootKey } from '../../lib/errors.js';
 import { systemClock } from '../../lib/clocks.js';
 import type { Clock } from '../../ports/clock.js';
 import type { RootKeyProvider } from '../../ports/root-key.js';
-import { ecsCredentialsEndpoint } from './credentials/container-credentials.js';
-import { CredentialChain, type Environment } from './credentials/credentials.js';
+import type { Environment } from './credentials/credentials.js';
+import { defaultCredentials } from './credentials/default-chain.js';
 import { regionalUrl } from './api/endpoints.js';
-import { defaultImdsEndpoint, ImdsClient } from './api/imds.js';
-import { QueryApiClient } from './api/query-api.js';
 import { describeTransportError, isRetryableStatus, withRetries, type Outcome } from './api/retry.js';
 import { amzDate, type AwsCredentials } from './api/signing.js';
 
@@ -208,29 +206,4 @@ function describeError(text: string, status: number): { code: string; message: s
     code: type ? (type.split('#').pop() as string) : `HTTP${status}`,
     message: parsed.success ? (parsed.data.message ?? parsed.data.Message) : undefined,
   };
-}
-
-function defaultCredentials(env: Environment, clock: Clock, fetchImpl: typeof fetch): () => Promise<AwsCredentials> {
-  const localTimeoutMs = 2_000;
-  const imds = new ImdsClient({ endpoint: defaultImdsEndpoint, timeoutMs: localTimeoutMs, clock, fetch: fetchImpl });
-  const api = new QueryApiClient({ fetch: fetchImpl, clock, timeoutMs: 10_000, retryBaseDelayMs: 200 });
-  const chain = new CredentialChain({
-    env,
-    api,
-    imds,
-    clock,
-    fetch: fetchImpl,
-    localTimeoutMs,
-    containerEndpoint: ecsCredentialsEndpoint,
-  });
-  return () =>
-    chain.resolve({
-      accessKey: '',
-      secretKey: '',
-      endpoint: '',
-      iamEndpoint: '',
-      stsEndpoint: '',
-      stsRegion: '',
-      maxRetries: -1,
-    });
 }

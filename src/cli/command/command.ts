@@ -1,16 +1,8 @@
 // What one `strongroom` subcommand is: the dispatcher in main.ts knows commands only through this shape, so a new
 // command is one file and one row in its table.
+import type { CommandIo, ExitCode } from '../client/spec.js';
 
-/** Where a command reads and writes: the process's own streams and environment, or a test's. */
-export interface CommandIo {
-  readonly env: NodeJS.ProcessEnv;
-  readonly stdout: NodeJS.WritableStream;
-  readonly stderr: NodeJS.WritableStream;
-  readonly stdin: NodeJS.ReadableStream;
-}
-
-/** Vault's exit codes: 0 success, 1 a local or usage error, 2 an error the server answered. */
-export type ExitCode = 0 | 1 | 2;
+export type { CommandIo, ExitCode };
 
 /** One subcommand of `strongroom`. */
 export interface Command {
@@ -23,4 +15,6 @@ export interface Command {
    * stops.
    */
   run(args: readonly string[], io: CommandIo): Promise<ExitCode>;
+  /** A group's commands by name (`kv` has `put`, `get`, ...), for `strongroom help kv put`. */
+  readonly subcommands?: Readonly<Record<string, Command>>;
 }

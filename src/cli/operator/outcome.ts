@@ -5,6 +5,9 @@ import { StorageNotEmpty, WrongRootKey } from '../../lib/errors.js';
 import type { Command, CommandIo, ExitCode } from '../command/command.js';
 import { parseArgs, UsageError, type ParsedArgs } from './flags.js';
 
+/** The flags that ask for the usage, wherever they stand. */
+const HELP_FLAGS: ReadonlySet<string> = new Set(['-h', '--help', '-help']);
+
 /** A refusal the operator can act on, exit 1 (the message says what to do). */
 export class OperatorRefusal extends Error {}
 
@@ -34,6 +37,7 @@ export function operatorCommand(spec: OperatorCommandSpec): Command {
     usage: spec.usage,
     run: (args, io) =>
       runOperator(spec, io, async () => {
+        if (args.some((arg) => HELP_FLAGS.has(arg))) return void io.stdout.write(`${spec.usage}\n`);
         const parsed = parseArgs(args, spec.flags);
         const wanted = spec.argument === undefined ? 0 : 1;
         if (parsed.positional.length > wanted)

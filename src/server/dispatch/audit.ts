@@ -39,6 +39,8 @@ export class AuditLog {
   constructor(
     private readonly key: Buffer,
     private readonly file: string | undefined,
+    /** Told of each line that could not be written (the metrics count them). */
+    private readonly onWriteFailure: () => void = () => undefined,
   ) {}
 
   get enabled(): boolean {
@@ -237,6 +239,7 @@ export class AuditLog {
         const stale = this.#handle;
         this.#handle = undefined;
         await stale?.then((handle) => handle.close()).catch(() => undefined);
+        this.onWriteFailure();
         throw new InternalError('audit log could not be written: the request is refused', { cause });
       }
     });

@@ -8,6 +8,8 @@ export interface ApiResult {
   status: number;
   /** Sent as JSON; absent means an empty answer. */
   body?: object;
+  /** A body in another format than JSON (the Prometheus exposition), sent as it is. */
+  text?: { contentType: string; body: string };
   /** A Server-Sent Events stream instead of a body: called with the open response, answers how to stop it. */
   stream?: (res: ServerResponse) => () => void;
 }
@@ -68,6 +70,13 @@ export function sendResult(res: ServerResponse, result: ApiResult, { close = fal
     'Cache-Control': 'no-store',
     ...(close ? { Connection: 'close' } : {}),
   };
+  if (result.text) {
+    const { contentType, body } = result.text;
+    res
+      .writeHead(result.status, { ...headers, 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) })
+      .end(body);
+    return;
+  }
   if (result.status === 204 || result.body === undefined) {
     res.writeHead(result.status, headers).end();
     return;

@@ -46,6 +46,11 @@ export class TokenStore {
   readonly #root: RootToken;
   readonly #revokeListeners = new Set<(id: string) => void>();
 
+  /** Live tokens as this process counts them (see the field); the metrics report it. */
+  get liveCount(): number {
+    return this.#live;
+  }
+
   constructor(
     private readonly store: JsonStore,
     private readonly clock: Clock,
