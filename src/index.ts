@@ -49,6 +49,7 @@ export {
   UnknownKeyTerm,
   WrongRootKey,
   RootKeyUnavailable,
+  StorageUnavailable,
   isStrongroomError,
 } from './lib/errors.js';
 export { compareKeys } from './lib/key-order.js';

@@ -11,7 +11,8 @@ const USAGE = `usage: strongroom server
 
 Serves the KV v2 engine at /v1/secret/ and the cloud auth method at /v1/auth/cloud/ over Vault's HTTP API.
 Environment: HOST, PORT, STRONGROOM_DATA_DIR, STRONGROOM_STORAGE_URL, STRONGROOM_ROOT_KEY, STRONGROOM_ROOT_TOKEN,
-STRONGROOM_AUDIT_FILE, STRONGROOM_TLS_CERT_FILE, STRONGROOM_TLS_KEY_FILE.`;
+STRONGROOM_AUDIT_FILE, STRONGROOM_TLS_CERT_FILE, STRONGROOM_TLS_KEY_FILE, STRONGROOM_STORAGE_CONNECT_TIMEOUT,
+STRONGROOM_STORAGE_STATEMENT_TIMEOUT.`;
 
 function isLoopback(host: string): boolean {
   if (host === 'localhost') return true;

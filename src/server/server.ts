@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock } from '../lib/clocks.js';
+import { StorageUnavailable } from '../lib/errors.js';
 import { acceptListMethod } from '../adapters/http/list-method.js';
 import { MemoryStorage } from '../adapters/storage/memory/memory-storage.js';
 import { AuthMethod } from '../adapters/aws/auth-method.js';
@@ -22,6 +23,7 @@ import { subscriptionLimits } from './routes/event-subscriptions.js';
 import { sysRoutes } from './routes/sys-routes.js';
 import { tokenRoutes } from './routes/token-routes.js';
 import { serverKey } from './server-keys.js';
+import { StorageAvailability } from './storage-availability.js';
 import type { LogEntry, ServerOptions } from './server-options.js';
 import { loggedPath } from './tokens/token-path.js';
 import { TokenStore } from './tokens/token-store.js';
@@ -58,16 +60,20 @@ const describeError = (error: unknown) => (error instanceof Error ? `${error.nam
  */
 export function createServer(options: ServerOptions = {}): StrongroomServer {
   const clock = options.clock ?? systemClock;
-  const storage = options.storage ?? new MemoryStorage();
   const log = options.log ?? ((entry: LogEntry) => console.log(JSON.stringify(entry)));
+  const availability = new StorageAvailability(log);
+  const storage = availability.observe(options.storage ?? new MemoryStorage());
   // Checked here under their own names: the KV engine, which maxBodyBytes also bounds, would refuse it as maxValueBytes.
   const limits = transportLimits(options);
   const { maxBodyBytes } = limits;
   const budget = new BodyBudget(limits.maxInflightBodyBytes);
   const maxTtl = options.tokenMaxTtl ?? DEFAULT_MAX_TTL_SECONDS;
   const eventLimits = subscriptionLimits(options);
-  const onInternalError = (error: unknown) =>
+  // A storage outage is logged once, when it begins and when it ends (storage-availability.ts), not per request.
+  const onInternalError = (error: unknown) => {
+    if (error instanceof StorageUnavailable) return;
     log({ time: new Date().toISOString(), level: 'error', msg: 'engine fault', error: describeError(error) });
+  };
 
   // One storage, a key prefix per mount, as Vault gives each mount its own storage view.
   const kv = new KvEngine({
@@ -120,7 +126,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     const madeRoot = await tokens.ensureRoot(options.rootToken || undefined);
     await tokens.sweep();
     const routes = [
-      ...sysRoutes({ mounts, policies, audit, clock, tokens }),
+      ...sysRoutes({ mounts, policies, audit, clock, tokens, storageReadable: () => availability.readable(storage) }),
       ...tokenRoutes({ tokens, auth, clock, policies }),
       ...eventRoutes({
         kv,

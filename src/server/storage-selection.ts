@@ -20,12 +20,27 @@ export interface SelectedStorage {
 const ROOT_KEY_FILE = 'root.key';
 const DATABASE_FILE = 'strongroom.db';
 
+/** A timeout of the storage in seconds, from the environment; undefined (the storage's default) when unset. */
+function timeoutFrom(env: Record<string, string | undefined>, name: string): number | undefined {
+  const text = env[name];
+  if (text === undefined || text === '') return undefined;
+  const seconds = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !(seconds >= 0.1 && seconds <= 3600))
+    throw new Error(`${name} must be a number of seconds from 0.1 to 3600, got ${JSON.stringify(text)}`);
+  return seconds;
+}
+
 export async function selectStorage(env: Record<string, string | undefined>): Promise<SelectedStorage> {
   const dataDir = resolve(env.STRONGROOM_DATA_DIR || 'data');
   const url = env.STRONGROOM_STORAGE_URL;
   const warnings: string[] = [];
   if (url && !/^postgres(ql)?:\/\//.test(url))
     throw new Error('STRONGROOM_STORAGE_URL must be a postgres:// or postgresql:// URL');
+  // Checked before anything is made in the data directory.
+  const timeouts = {
+    connectTimeoutSeconds: timeoutFrom(env, 'STRONGROOM_STORAGE_CONNECT_TIMEOUT'),
+    statementTimeoutSeconds: timeoutFrom(env, 'STRONGROOM_STORAGE_STATEMENT_TIMEOUT'),
+  };
 
   let key: StaticRootKey;
   if (env.STRONGROOM_ROOT_KEY) {
@@ -44,7 +59,10 @@ export async function selectStorage(env: Record<string, string | undefined>): Pr
   let inner: SqliteStorage | PostgresStorage;
   let description: string;
   if (url) {
-    inner = new PostgresStorage({ connectionString: url });
+    inner = new PostgresStorage({
+      connectionString: url,
+      ...timeouts,
+    });
     description = `PostgreSQL (${new URL(url).host}), encrypted`;
   } else {
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
