@@ -2,11 +2,11 @@
 // connection not made within connectTimeoutSeconds, or a connection that went silent, each reject with
 // StorageUnavailable within both timeouts (plus the stated margin of 1 s), and the storage serves again afterwards.
 import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StorageUnavailable } from '../../../src/index.js';
 import { PostgresStorage } from '../../../src/postgres.js';
-import { postgresAvailable, startPostgres, type PostgresServer } from '../../support/postgres.js';
-import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
+import { postgresAvailable } from '../../support/postgres.js';
+import { usePostgresBehindProxy } from '../../support/tcp-proxy.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 const MARGIN_MS = 1000;
@@ -37,25 +37,16 @@ describe('PostgresStorage timeout options', () => {
 });
 
 describe.skipIf(!postgresAvailable())('PostgresStorage under a stalled server', { timeout: 60_000 }, () => {
-  let server: PostgresServer;
-  let proxy: TcpProxy;
-  beforeAll(async () => {
-    server = await startPostgres();
-    proxy = await startTcpProxy(server.port);
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await server?.stop();
-  });
+  const pg = usePostgresBehindProxy();
 
   it('a statement PostgreSQL does not finish in time rejects with StorageUnavailable (statement_timeout)', async () => {
     const storage = new PostgresStorage({
-      connectionString: server.url,
+      connectionString: pg.server.url,
       table: 'stalled',
       statementTimeoutSeconds: 0.5,
     });
     await storage.put('held', encode('before'));
-    const rival = postgres(server.url, { max: 1, onnotice: () => undefined });
+    const rival = postgres(pg.server.url, { max: 1, onnotice: () => undefined });
     try {
       await rival.begin(async (tx) => {
         await tx`SELECT key FROM stalled WHERE key = 'held' FOR UPDATE`;
@@ -74,7 +65,7 @@ describe.skipIf(!postgresAvailable())('PostgresStorage under a stalled server', 
 
   it('a connection that goes silent, or one never made, rejects within both timeouts; then it serves again', async () => {
     const storage = new PostgresStorage({
-      connectionString: `postgres://postgres@127.0.0.1:${proxy.port}/postgres`,
+      connectionString: `postgres://postgres@127.0.0.1:${pg.proxy.port}/postgres`,
       table: 'silent',
       poolSize: 1,
       connectTimeoutSeconds: 1,
@@ -82,18 +73,18 @@ describe.skipIf(!postgresAvailable())('PostgresStorage under a stalled server', 
     });
     try {
       await storage.put('k', encode('v'));
-      proxy.freeze();
+      pg.proxy.freeze();
       const frozen = await rejection(storage.get('k'));
       expect(frozen.error).toBeInstanceOf(StorageUnavailable);
       expect((frozen.error as StorageUnavailable).reason).toBe('no answer within 2 s');
       expect(frozen.ms).toBeLessThanOrEqual(2000 + MARGIN_MS);
 
-      proxy.partition();
+      pg.proxy.partition();
       const partitioned = await rejection(storage.get('k'));
       expect(partitioned.error).toBeInstanceOf(StorageUnavailable);
       expect(partitioned.ms).toBeLessThanOrEqual(2000 + MARGIN_MS);
 
-      proxy.heal();
+      pg.proxy.heal();
       // The pool's one connection may still be the frozen one, held by the statement left running; it ends soon.
       const started = Date.now();
       for (;;) {
