@@ -3,6 +3,7 @@
 // while the storage cannot be read. The same with two real processes over a real PostgreSQL: tests/durability.
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage, StorageUnavailable, type Storage } from '../../src/index.js';
+import { StorageAvailability } from '../../src/server/storage-availability.js';
 import { request, startServer } from './harness.js';
 
 /** A storage that can be switched off: every call then fails as an unreachable database does. */
@@ -70,5 +71,34 @@ describe('a storage outage', () => {
     } finally {
       await stop();
     }
+  });
+});
+
+describe('StorageAvailability', () => {
+  it('counts only calls that began after the last change: one in flight across it changes nothing', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const availability = new StorageAvailability((entry) => lines.push(entry));
+    let answerSlowRead!: () => void;
+    const inner = new MemoryStorage();
+    const storage = availability.observe({
+      ...inner,
+      get: (key: string) =>
+        key === 'slow'
+          ? new Promise<undefined>((resolve) => (answerSlowRead = () => resolve(undefined)))
+          : inner.get(key),
+      put: () => Promise.reject(new StorageUnavailable('db:5432/x', 'ECONNRESET')),
+      list: (prefix: string) => inner.list(prefix),
+      delete: (key: string) => inner.delete(key),
+    });
+    const slow = storage.get('slow');
+    await expect(storage.put('k', new Uint8Array())).rejects.toBeInstanceOf(StorageUnavailable);
+    await expect(storage.put('k', new Uint8Array())).rejects.toBeInstanceOf(StorageUnavailable);
+    // Sent before the outage began: its answer says nothing about the storage now.
+    answerSlowRead();
+    await slow;
+    expect(lines.map((line) => line.msg)).toEqual(['storage outage began']);
+    expect(await availability.readable(storage)).toBe(true);
+    expect(lines.map((line) => line.msg)).toEqual(['storage outage began', 'storage outage ended']);
+    expect(lines[1]).toMatchObject({ storage: 'db:5432/x', after_ms: expect.any(Number) });
   });
 });
