@@ -87,7 +87,7 @@ describe.skipIf(!postgresAvailable())('a PostgreSQL restart under two servers an
     await sleep(OUTAGE_MS);
     await postgres.start();
     const backAt = Date.now();
-    await sleep(3000);
+    await sleep(2500);
     running = false;
     await Promise.all(work);
 
@@ -116,7 +116,7 @@ describe.skipIf(!postgresAvailable())('a PostgreSQL restart under two servers an
 
       const began = server.logs.filter((entry) => entry.msg === 'storage outage began');
       const ended = server.logs.filter((entry) => entry.msg === 'storage outage ended');
-      expect(began, `server ${index}: outage start lines`).toHaveLength(1);
+      expect(began, `server ${index}: outage start lines: ${JSON.stringify([...began, ...ended])}`).toHaveLength(1);
       expect(ended, `server ${index}: outage end lines`).toHaveLength(1);
       expect(began[0]!.storage).toBe(`127.0.0.1:${postgres.port}/postgres`);
       expect(String(began[0]!.cause)).not.toBe('');
@@ -130,12 +130,14 @@ describe.skipIf(!postgresAvailable())('a PostgreSQL restart under two servers an
     const check = async (attempt: Attempt) => {
       const metadata = await request(reader, { path: `/v1/secret/metadata/${attempt.key}`, token: ROOT });
       if (attempt.status !== 200 && metadata.status === 404) return;
+      expect(metadata.status, `${attempt.key}: ${metadata.text}`).toBe(200);
       expect(metadata.json.data.current_version, `${attempt.key}: versions`).toBe(1);
       const read = await request(reader, { path: `/v1/secret/data/${attempt.key}`, token: ROOT });
+      expect(read.status, `${attempt.key}: ${read.text}`).toBe(200);
       expect(read.json.data.data, attempt.key).toEqual({ n: Number(attempt.key.split('-')[1]) });
     };
-    for (let from = 0; from < attempts.length; from += 20)
-      await Promise.all(attempts.slice(from, from + 20).map(check));
+    for (let from = 0; from < attempts.length; from += 50)
+      await Promise.all(attempts.slice(from, from + 50).map(check));
     await Promise.all(servers.map((server) => server.stop()));
   }, 60_000);
 

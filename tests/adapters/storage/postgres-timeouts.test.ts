@@ -100,4 +100,30 @@ describe.skipIf(!postgresAvailable())('PostgresStorage under a stalled server', 
       await storage.close();
     }
   });
+
+  it('keeps no broken connection past a shutdown that caught queries running: once back, every operation succeeds', async () => {
+    const storage = new PostgresStorage({ connectionString: pg.server.url, table: 'restarted' });
+    await storage.put('k', encode('v'));
+    let running = true;
+    // Writes, not reads: concurrent reads share one statement, so they hold one connection, not several.
+    const writers = Array.from({ length: 4 }, async (_, writer) => {
+      while (running)
+        await storage.put(`w${writer}`, encode('v')).catch(() => new Promise((resolve) => setTimeout(resolve, 20)));
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await pg.server.halt('fast');
+      await pg.server.start();
+      running = false;
+      await Promise.all(writers);
+      // postgres.js 3.4 hands a session's last error to the next query on its connection, after the server is back.
+      const writes = await Promise.allSettled(
+        Array.from({ length: 40 }, (_, n) => storage.put(`after/${n}`, encode('v'))),
+      );
+      expect(writes.filter((write) => write.status === 'rejected')).toEqual([]);
+    } finally {
+      running = false;
+      await storage.close();
+    }
+  });
 });

@@ -18,8 +18,8 @@ import {
   type PostgresSettings,
   type PostgresStorageOptions,
 } from './postgres-options.js';
-import { StorageUnavailable } from '../../../lib/errors.js';
-import { watchTable, type ListeningSql } from './postgres-watch.js';
+import { bounded, poolSuspect } from './postgres-bounds.js';
+import { watchTable, type ListeningSql, type PoolSql } from './postgres-watch.js';
 import { retryTransient } from '../retry.js';
 
 export type { PostgresStorageOptions } from './postgres-options.js';
@@ -39,13 +39,6 @@ type Connect = (url: string, options: Record<string, unknown>) => Sql;
 /** Conflicts another transaction caused: the whole transaction is safe to run again. */
 const TRANSIENT = new Set(['40001', '40P01']);
 const isTransient = (error: unknown) => TRANSIENT.has(String((error as { code?: unknown }).code));
-/**
- * Failures to reach the server at all, or to get an answer in time (57014: statement_timeout), as opposed to errors
- * in a statement: they make the operation StorageUnavailable.
- */
-const UNAVAILABLE =
-  /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|CONNECT_TIMEOUT|CONNECTION_CLOSED|CONNECTION_ENDED|CONNECTION_DESTROYED|57P01|57P02|57P03|57014|53300|08\d{3})$/;
-
 /** Thrown when a commit's condition does not hold, to roll its transaction back. */
 class ConditionFailed extends Error {}
 
@@ -69,6 +62,8 @@ export class PostgresStorage implements Storage {
   private migrated?: Promise<void>;
   private closed = false;
   private readonly watches = new Set<StorageWatch>();
+  /** Pools replaced after a failure, ending: close() waits for them. */
+  private readonly retiring = new Set<Promise<void>>();
 
   /**
    * Checks the options (a TypeError when one is invalid); the first operation loads `postgres`, rejecting when the
@@ -195,9 +190,14 @@ export class PostgresStorage implements Storage {
 
   /** Changed keys from every process sharing the table, by LISTEN/NOTIFY (postgres-watch.ts). `close` ends them too. */
   async watch(prefix: string, handlers: StorageWatchHandlers): Promise<StorageWatch> {
-    const sql = await this.ready();
+    await this.ready();
+    // The pool as it is at each call: one replaced after a failure must not take the heartbeat's probes with it.
+    const pool: PoolSql = {
+      unsafe: async (query, params) => (await this.connection()).unsafe(query, params),
+      begin: async (work) => (await this.connection()).begin((tx) => work(tx as unknown as ListeningSql)),
+    };
     const watch = await watchTable(
-      sql as unknown as ListeningSql,
+      pool,
       {
         table: this.settings.tableName,
         // Like postgres.js's own listener: no idle or age limit, either of which would end the session for nothing.
@@ -234,6 +234,7 @@ export class PostgresStorage implements Storage {
     const client = this.client;
     this.client = undefined;
     if (client) await (await client).end({ timeout: 5 });
+    await Promise.all(this.retiring);
   }
 
   private async names(statement: SqlStatement): Promise<string[]> {
@@ -278,32 +279,20 @@ export class PostgresStorage implements Storage {
     return loadOptionalDriver<Connect>('postgres', 'strongroom/postgres');
   }
 
-  /**
-   * Runs one operation of the port within the timeouts: a failure to reach the server, or no answer within both
-   * timeouts (the connection's wait and the statement's run), rejects with StorageUnavailable, which names the server
-   * (without credentials) and the cause. Other errors pass. A statement still running when the time is up goes on
-   * (postgres.js cannot withdraw it) but is not awaited; the server's statement_timeout ends it soon after.
-   */
+  /** Runs one operation within the timeouts (postgres-bounds.ts), replacing the pool when it may hold broken connections. */
   private async guard<T>(work: () => Promise<T>): Promise<T> {
-    const seconds = this.settings.connectTimeoutSeconds + this.settings.statementTimeoutSeconds;
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new StorageUnavailable(this.where, `no answer within ${seconds} s`)),
-        seconds * 1000,
-      );
-    });
-    const running = work();
-    running.catch(() => undefined);
+    const pool = this.client;
     try {
-      return await Promise.race([running, expired]);
+      return await bounded(work, this.settings, this.where);
     } catch (error) {
-      if (error instanceof StorageUnavailable) throw error;
-      const code = String((error as { code?: unknown }).code);
-      if (!UNAVAILABLE.test(code)) throw error;
-      throw new StorageUnavailable(this.where, code, { cause: error });
-    } finally {
-      clearTimeout(timer);
+      if (pool && pool === this.client && poolSuspect(error)) {
+        // The next operation opens a new pool; the old one ends once its running queries have (5 s at most).
+        this.client = undefined;
+        const ending = pool.then((sql) => sql.end({ timeout: 5 })).catch(() => undefined);
+        this.retiring.add(ending);
+        void ending.then(() => this.retiring.delete(ending));
+      }
+      throw error;
     }
   }
 }
