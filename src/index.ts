@@ -51,6 +51,7 @@ export {
   WrongRootKey,
   StorageNotEmpty,
   RootKeyUnavailable,
+  StorageUnavailable,
   isStrongroomError,
 } from './lib/errors.js';
 export { compareKeys } from './lib/key-order.js';

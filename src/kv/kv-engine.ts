@@ -305,7 +305,7 @@ export class KvEngine {
   }
 
   /**
-   * Over a storage that can `watch` (PostgreSQL), changes made by other processes are delivered too, from the moment
+   * Over a storage that can `watch` (PostgreSQL, SQLite), changes made by other processes are delivered too, from the moment
    * this resolves; subscribing starts the watch. Resolves at once over other storages.
    */
   watching(): Promise<void> {

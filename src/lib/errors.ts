@@ -22,6 +22,11 @@ export abstract class StrongroomError extends Error {
     if (!traced) Error.stackTraceLimit = limit;
     this.name = new.target.name;
   }
+
+  /** What an answer to a client says: the message, unless a class keeps some of it for the logs. */
+  get publicMessage(): string {
+    return this.message;
+  }
 }
 
 /** Malformed input or a request the engine refuses as invalid (400). */
@@ -133,6 +138,29 @@ export class RootKeyUnavailable extends InternalError {
 export class CloudUnavailable extends StrongroomError {
   readonly code = 'ERR_CLOUD_UNAVAILABLE';
   readonly status = 502;
+}
+
+/**
+ * The storage cannot be reached, or did not answer within its timeouts (503). The operation was not confirmed: it may
+ * or may not have taken effect. The answer says only that; `storage` and `reason` say where and why, for logs.
+ */
+export class StorageUnavailable extends StrongroomError {
+  readonly code = 'ERR_STORAGE_UNAVAILABLE';
+  readonly status = 503;
+  /** The storage as logs name it, such as `host:port/database`: never a user name or password. */
+  readonly storage: string;
+  /** Why: an error code such as ECONNREFUSED, or the timeout that expired. */
+  readonly reason: string;
+  constructor(storage: string, reason: string, options?: { cause?: unknown }) {
+    super(`storage at ${storage} is unavailable (${reason}); the operation was not confirmed`, options);
+    this.storage = storage;
+    this.reason = reason;
+  }
+
+  /** What a client is told: not where the storage is. */
+  override get publicMessage(): string {
+    return 'storage unavailable: the operation was not confirmed; try again';
+  }
 }
 
 /** Whether `error` is one of this package's typed errors (`instanceof`), so its `code` and `status` can be read. */

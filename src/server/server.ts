@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock } from '../lib/clocks.js';
+import { StorageUnavailable } from '../lib/errors.js';
 import { acceptListMethod } from '../adapters/http/list-method.js';
 import { MemoryStorage } from '../adapters/storage/memory/memory-storage.js';
 import { AuthMethod } from '../adapters/aws/auth-method.js';
@@ -27,6 +28,7 @@ import { keyRoutes } from './routes/key-routes.js';
 import { tokenRoutes } from './routes/token-routes.js';
 import { serverKey } from './server-keys.js';
 import { leveledLog } from './log-level.js';
+import { StorageAvailability } from './storage-availability.js';
 import type { LogEntry, ServerOptions } from './server-options.js';
 import { loggedPath } from './tokens/token-path.js';
 import { TokenStore } from './tokens/token-store.js';
@@ -79,17 +81,21 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
   const clock = options.clock ?? systemClock;
   const metrics = new ServerMetrics();
   const given = options.storage ?? new MemoryStorage();
-  // Every storage call of the engines and the server is timed at this one edge.
-  const storage = meteredStorage(given, (...call) => metrics.storageCall(...call));
   const log = leveledLog(options.log ?? ((entry: LogEntry) => console.log(JSON.stringify(entry))), options.logLevel);
+  const availability = new StorageAvailability(log);
+  // Every storage call of the engines and the server is timed, and watched for outages, at this one edge.
+  const storage = meteredStorage(availability.observe(given), (...call) => metrics.storageCall(...call));
   // Checked here under their own names: the KV engine, which maxBodyBytes also bounds, would refuse it as maxValueBytes.
   const limits = transportLimits(options);
   const { maxBodyBytes } = limits;
   const budget = new BodyBudget(limits.maxInflightBodyBytes);
   const maxTtl = options.tokenMaxTtl ?? DEFAULT_MAX_TTL_SECONDS;
   const eventLimits = subscriptionLimits(options);
-  const onInternalError = (error: unknown) =>
+  // A storage outage is logged once, when it begins and when it ends (storage-availability.ts), not per request.
+  const onInternalError = (error: unknown) => {
+    if (error instanceof StorageUnavailable) return;
     log({ time: new Date().toISOString(), level: 'error', msg: 'engine fault', error: describeError(error) });
+  };
 
   // One storage, a key prefix per mount, as Vault gives each mount its own storage view.
   const kv = new KvEngine({
@@ -145,8 +151,8 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     if (givenRoot !== undefined) await tokens.ensureRoot(givenRoot);
     await tokens.sweep();
     const routes = [
-      ...sysRoutes({ mounts, policies, audit, clock, tokens }),
-      // The storage as given: the metering wrapper hides whether it is an EncryptedStorage.
+      ...sysRoutes({ mounts, policies, audit, clock, tokens, storageReadable: () => availability.readable(storage) }),
+      // The storage as given: the wrappers above hide whether it is an EncryptedStorage.
       ...keyRoutes(given),
       ...tokenRoutes({ tokens, auth, clock, policies }),
       metricsRoute(metrics, { unauthenticated: options.metricsUnauthenticated === true }),

@@ -23,14 +23,29 @@ const DATABASE_FILE = 'strongroom.db';
 export const dataDirOf = (env: Record<string, string | undefined>): string =>
   resolve(env.STRONGROOM_DATA_DIR || 'data');
 
+/** A timeout of the storage in seconds, from the environment; undefined (the storage's default) when unset. */
+function timeoutFrom(env: Record<string, string | undefined>, name: string): number | undefined {
+  const text = env[name];
+  if (text === undefined || text === '') return undefined;
+  const seconds = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !(seconds >= 0.1 && seconds <= 3600))
+    throw new Error(`${name} must be a number of seconds from 0.1 to 3600, got ${JSON.stringify(text)}`);
+  return seconds;
+}
+
 /** The storage the environment names, not opened yet (the adapters connect on first use). */
 export async function storageLocation(env: Record<string, string | undefined>): Promise<StorageLocation> {
   const url = env.STRONGROOM_STORAGE_URL;
+  // Checked before anything is made in the data directory.
+  const timeouts = {
+    connectTimeoutSeconds: timeoutFrom(env, 'STRONGROOM_STORAGE_CONNECT_TIMEOUT'),
+    statementTimeoutSeconds: timeoutFrom(env, 'STRONGROOM_STORAGE_STATEMENT_TIMEOUT'),
+  };
   if (url) {
     if (!/^postgres(ql)?:\/\//.test(url))
       throw new Error('STRONGROOM_STORAGE_URL must be a postgres:// or postgresql:// URL');
     return {
-      storage: new PostgresStorage({ connectionString: url }),
+      storage: new PostgresStorage({ connectionString: url, ...timeouts }),
       description: `PostgreSQL (${new URL(url).host})`,
       copy: new PostgresCopy({ connectionString: url }),
     };

@@ -40,8 +40,11 @@ export interface PostgresServer {
   /** postgres://postgres@127.0.0.1:PORT/postgres */
   url: string;
   port: number;
-  /** Stops the server, keeping its data (to test an outage); `start` brings it back on the same port. */
-  halt(): Promise<void>;
+  /**
+   * Stops the server, keeping its data (to test an outage); `start` brings it back on the same port. `immediate` (the
+   * default) drops every connection as a crash does; `fast`, `pg_ctl stop`'s own default, tells the sessions first.
+   */
+  halt(mode?: 'immediate' | 'fast'): Promise<void>;
   start(): Promise<void>;
   /** Stops the server and removes its data. */
   stop(): Promise<void>;
@@ -96,8 +99,8 @@ export async function startPostgres(
       }
     }
   }
-  const halt = async () => {
-    await pgCtl(['-m', 'immediate', '-w', 'stop']);
+  const halt = async (mode: 'immediate' | 'fast' = 'immediate') => {
+    await pgCtl(['-m', mode, '-w', 'stop']);
   };
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,

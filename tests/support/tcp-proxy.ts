@@ -3,6 +3,8 @@
 // instead of being refused at once; a freeze stops forwarding on the open connections while both ends still see them
 // open (a middlebox that dropped its state), and new connections work.
 import { createServer, connect, type Server, type Socket } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
+import { startPostgres, type PostgresServer } from './postgres.js';
 
 export interface TcpProxy {
   /** The proxy's loopback port. */
@@ -58,6 +60,31 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
     close: () => {
       for (const socket of sockets) socket.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * A throwaway PostgreSQL and a proxy in front of it, started before the calling suite's tests and stopped after them:
+ * `server` for direct connections, `proxy` for ones a test cuts off (read them in tests, once they are up).
+ */
+export function usePostgresBehindProxy(): { readonly server: PostgresServer; readonly proxy: TcpProxy } {
+  let server: PostgresServer | undefined;
+  let proxy: TcpProxy | undefined;
+  beforeAll(async () => {
+    server = await startPostgres();
+    proxy = await startTcpProxy(server.port);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await server?.stop();
+  });
+  return {
+    get server() {
+      return server!;
+    },
+    get proxy() {
+      return proxy!;
     },
   };
 }

@@ -54,7 +54,7 @@ export function listResponse(keys: string[]): EngineResponse {
 const INTERNAL_STATUS = 500;
 
 export function errorResponse(error: StrongroomError): EngineResponse {
-  return { status: error.status, body: { errors: error.message ? [error.message] : [] } };
+  return { status: error.status, body: { errors: error.publicMessage ? [error.publicMessage] : [] } };
 }
 
 /** Anything that is not a typed error is a server fault; its text is not shown, since it may hold secrets. */

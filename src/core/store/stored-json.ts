@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Storage, StorageOperation } from '../../ports/storage.js';
 import { sameBytes } from '../../lib/bytes.js';
-import { InternalError } from '../../lib/errors.js';
+import { InternalError, StorageUnavailable } from '../../lib/errors.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -249,7 +249,8 @@ export class JsonStore {
     try {
       return await run();
     } catch (cause) {
-      if (cause instanceof InternalError) throw cause;
+      // An unavailable storage stays so (503): the caller may try again.
+      if (cause instanceof InternalError || cause instanceof StorageUnavailable) throw cause;
       throw new InternalError(`storage ${operation} failed`, { cause });
     }
   }

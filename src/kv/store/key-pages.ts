@@ -1,5 +1,5 @@
 import { compareKeys } from '../../lib/key-order.js';
-import { InternalError } from '../../lib/errors.js';
+import { InternalError, StorageUnavailable } from '../../lib/errors.js';
 import type { ListPageOptions, Storage } from '../../ports/storage.js';
 import type { StorageLayout } from '../documents/storage-layout.js';
 
@@ -23,6 +23,7 @@ export class KeyPages {
       if (storage.listPage) return await storage.listPage(prefix, options);
       return options.recursive ? await walk(storage, prefix, options) : slice(await storage.list(prefix), options);
     } catch (cause) {
+      if (cause instanceof StorageUnavailable) throw cause;
       throw new InternalError('storage list failed', { cause });
     }
   }

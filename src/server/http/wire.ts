@@ -52,7 +52,8 @@ export function engineResult(requestId: string, response: EngineResponse): ApiRe
 
 /** Typed errors keep their status and message; anything else is a server fault whose text is not shown. */
 export function errorResult(error: unknown): ApiResult {
-  if (isStrongroomError(error)) return { status: error.status, body: { errors: error.message ? [error.message] : [] } };
+  if (isStrongroomError(error))
+    return { status: error.status, body: { errors: error.publicMessage ? [error.publicMessage] : [] } };
   return { status: 500, body: { errors: ['internal error'] } };
 }
 

@@ -1,6 +1,7 @@
 // KV change events as Server-Sent Events: `GET /v1/sys/events/subscribe/secret?prefix=app/` streams one `kv-change`
 // event per committed change of a key below the prefix. An event names a key path and its new version, never a value,
-// and reaches the subscriber only while its token is valid and its policies let it read that key's metadata.
+// and reaches the subscriber only while its token is valid and its policies let it read that key's metadata. Each event
+// has an `id:` (event-log.ts); a client that reconnects with the last one as `Last-Event-ID` resumes after it.
 import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { str } from '../../core/framework/fields.js';
@@ -9,13 +10,14 @@ import type { Clock } from '../../ports/clock.js';
 import { fields, type Route } from '../dispatch/route.js';
 import type { PolicyStore } from '../policies/policy-store.js';
 import type { TokenStore } from '../tokens/token-store.js';
+import { EventLog, type LoggedEvent } from './event-log.js';
 import { EventSubscriptions, type Subscription, type SubscriptionLimits } from './event-subscriptions.js';
 
 const querySchema = z.object({ prefix: str({ maxLength: 4096 }).optional() });
 const HEARTBEAT_MS = 15_000;
 /**
  * A subscriber that does not read its stream makes the server hold every event for it. Past this many bytes the socket
- * has not taken, the stream is cut: the client reconnects and reads the keys' current state, as after any disconnect.
+ * has not taken, the stream is cut: the client reconnects, and resumes with `Last-Event-ID`, as after any disconnect.
  * Events are checked and written as they come, so nothing else waits for a subscriber.
  */
 export const EVENT_BACKLOG_BYTES = 1024 * 1024;
@@ -35,9 +37,9 @@ interface EventRouteOptions {
 function streamEvents(
   res: ServerResponse,
   subscription: Subscription,
-  options: EventRouteOptions & { prefix: string },
+  options: EventRouteOptions & { prefix: string; log: EventLog; lastEventId: string | undefined },
 ): () => void {
-  const { kv, mount, prefix, onSlowSubscriber } = options;
+  const { mount, prefix, onSlowSubscriber, log, lastEventId } = options;
   const send = (text: string) => {
     if (res.writableEnded || res.destroyed) return;
     res.write(text);
@@ -46,13 +48,21 @@ function streamEvents(
       res.destroy();
     }
   };
-  const unsubscribe = kv.subscribe(prefix, (event) => {
-    if (subscription.allows(`${mount}metadata/${event.path}`))
-      send(`event: kv-change\nid: ${event.revision}\ndata: ${JSON.stringify(event)}\n\n`);
-  });
+  const write = ({ id, event }: LoggedEvent) => {
+    if (event.path.startsWith(prefix) && subscription.allows(`${mount}metadata/${event.path}`))
+      send(`event: kv-change\nid: ${id}\ndata: ${JSON.stringify(event)}\n\n`);
+  };
+  const { start, backlog, now } = log.resume(lastEventId);
+  send(': subscribed\n\n');
+  // A block with an id and no data is no event, but the client keeps its id: a reconnect before the first event
+  // resumes from here. A stream that cannot resume says so first, so the client rereads what it needs.
+  if (start === 'fresh') send(`id: ${now}\n\n`);
+  if (start === 'unknown' || start === 'expired')
+    send(`event: reset\nid: ${now}\ndata: ${JSON.stringify({ reason: start })}\n\n`);
+  for (const logged of backlog) write(logged);
+  const unsubscribe = log.listen(write);
   // A comment line now and then keeps proxies from closing an idle stream.
   const heartbeat = setInterval(() => send(': keep-alive\n\n'), HEARTBEAT_MS).unref();
-  send(': subscribed\n\n');
   return () => {
     clearInterval(heartbeat);
     unsubscribe();
@@ -63,6 +73,7 @@ function streamEvents(
 export function eventRoutes(options: EventRouteOptions): Route[] {
   const path = `sys/events/subscribe/${options.mount.replace(/\/$/, '')}`;
   const subscriptions = new EventSubscriptions({ ...options, path });
+  const log = new EventLog(options.kv);
   return [
     {
       pattern: new RegExp(`^${path}$`),
@@ -71,11 +82,17 @@ export function eventRoutes(options: EventRouteOptions): Route[] {
           const { prefix = '' } = fields(querySchema, request.query);
           // An authenticated route: the dispatcher has found the caller's token, or refused the request.
           const open = await subscriptions.subscribe(caller!, request.token!);
+          // Once the log runs, other processes' changes reach it: the stream opens after that.
+          await log.start();
+          const header = request.headers['last-event-id'];
+          const lastEventId = Array.isArray(header) ? header[0] : header;
           return {
             status: 200,
             stream: (res) => {
               const subscription = open({ end: () => res.end() });
-              return subscription ? streamEvents(res, subscription, { ...options, prefix }) : () => undefined;
+              return subscription
+                ? streamEvents(res, subscription, { ...options, prefix, log, lastEventId })
+                : () => undefined;
             },
           };
         },

@@ -18,6 +18,8 @@ export interface SysServices {
   audit: AuditLog;
   clock: Clock;
   tokens: TokenStore;
+  /** Whether the storage answers a read now: the readiness probe's question. */
+  storageReadable: () => Promise<boolean>;
 }
 
 const notFound: ApiResult = { status: 404, body: { errors: [] } };
@@ -25,6 +27,7 @@ const notFound: ApiResult = { status: 404, body: { errors: [] } };
 export const MAX_CAPABILITY_PATHS = 1000;
 const capabilitiesSchema = z.object({ paths: stringList().optional(), path: stringList().optional() });
 const auditHashSchema = z.object({ input: str() });
+const healthSchema = z.object({ ready: z.enum(['true', 'false', '']).optional() });
 
 function mountView(mount: Mount): Record<string, unknown> {
   return {
@@ -37,26 +40,32 @@ function mountView(mount: Mount): Record<string, unknown> {
   };
 }
 
-export function sysRoutes({ mounts, policies, audit, clock, tokens }: SysServices): Route[] {
+export function sysRoutes({ mounts, policies, audit, clock, tokens, storageReadable }: SysServices): Route[] {
   // The legacy sys/policy endpoints answer with their data at the top level as well, as Vault does.
   const legacy = (requestId: string, data: Record<string, unknown>): ApiResult => ({
     status: 200,
     body: { ...data, ...envelope(requestId, { data }) },
   });
 
-  const health: Route['methods']['GET'] = async () => ({
-    status: 200,
-    body: {
-      initialized: true,
-      sealed: false,
-      standby: false,
-      performance_standby: false,
-      replication_performance_mode: 'disabled',
-      replication_dr_mode: 'disabled',
-      server_time_utc: Math.floor(clock.now().getTime() / 1000),
-      version: SERVER_VERSION,
-    },
-  });
+  // `?ready=true` makes it a readiness probe for load balancers: 503 while the storage cannot be read.
+  const health: Route['methods']['GET'] = async ({ request }) => {
+    const { ready = 'false' } = fields(healthSchema, request.query);
+    const readable = ready === 'false' || (await storageReadable());
+    return {
+      status: readable ? 200 : 503,
+      body: {
+        initialized: true,
+        sealed: false,
+        standby: false,
+        performance_standby: false,
+        replication_performance_mode: 'disabled',
+        replication_dr_mode: 'disabled',
+        server_time_utc: Math.floor(clock.now().getTime() / 1000),
+        version: SERVER_VERSION,
+        ...(ready === 'false' ? {} : { ready: readable }),
+      },
+    };
+  };
 
   // Vault clients ask these before anything else (hvac's is_sealed, node-vault's status). This server has no seal and no
   // init step: its state is ready when it answers, so it is always initialised and unsealed, with no key shares.

@@ -4,7 +4,7 @@ import type { Storage } from '../../ports/storage.js';
 export interface ConformanceCase {
   name: string;
   /** Optional port members the case exercises; without them it is skipped. */
-  requires?: ReadonlyArray<'compareAndPut' | 'compareAndDelete' | 'commit' | 'listPage'>;
+  requires?: ReadonlyArray<'compareAndPut' | 'compareAndDelete' | 'commit' | 'listPage' | 'watch'>;
   /** Runs the checks on an empty storage; rejects with an Error that says what failed. */
   run(storage: Storage, sibling?: Storage): Promise<void>;
 }

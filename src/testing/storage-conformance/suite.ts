@@ -3,6 +3,7 @@ import { basicCases, pagingCases } from './basic-cases.js';
 import { concurrencyCases } from './concurrency-cases.js';
 import { conditionalCases } from './conditional-cases.js';
 import type { ConformanceCase } from './checks.js';
+import { watchCases } from './watch-cases.js';
 
 export type { ConformanceCase } from './checks.js';
 
@@ -45,6 +46,7 @@ export const storageConformanceCases: readonly ConformanceCase[] = [
   ...pagingCases,
   ...conditionalCases,
   ...concurrencyCases,
+  ...watchCases,
 ];
 
 /**

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { PostgresStorage } from '../../../src/postgres.js';
-import { postgresAvailable, startPostgres, type PostgresServer } from '../../support/postgres.js';
-import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
+import { postgresAvailable } from '../../support/postgres.js';
+import { usePostgresBehindProxy } from '../../support/tcp-proxy.js';
 
 const available = postgresAvailable();
 
@@ -15,25 +15,16 @@ async function until(done: () => boolean, ms: number): Promise<void> {
 }
 
 describe.skipIf(!available)('PostgresStorage.watch across outages', { timeout: 60_000 }, () => {
-  let server: PostgresServer;
-  let proxy: TcpProxy;
-  beforeAll(async () => {
-    server = await startPostgres();
-    proxy = await startTcpProxy(server.port);
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await server?.stop();
-  });
+  const pg = usePostgresBehindProxy();
 
   /** Watches through the proxy, writes directly; `outage` cuts the watcher off for longer than its connect timeout. */
   async function watchAcross(outage: { begin(): Promise<void>; end(): Promise<void> }): Promise<void> {
     const watcher = new PostgresStorage({
-      connectionString: `postgres://postgres@127.0.0.1:${proxy.port}/postgres`,
+      connectionString: `postgres://postgres@127.0.0.1:${pg.proxy.port}/postgres`,
       connectTimeoutSeconds: 1,
       watchHeartbeatSeconds: 0.5,
     });
-    const writer = new PostgresStorage({ connectionString: server.url });
+    const writer = new PostgresStorage({ connectionString: pg.server.url });
     const changed: string[] = [];
     let resets = 0;
     const watch = await watcher.watch('', { changed: (key) => changed.push(key), reset: () => resets++ });
@@ -60,15 +51,15 @@ describe.skipIf(!available)('PostgresStorage.watch across outages', { timeout: 6
   }
 
   it('listens again after a network partition that outlasts the connect timeout (connections black-holed), then resets', async () => {
-    await watchAcross({ begin: async () => proxy.partition(), end: async () => proxy.heal() });
+    await watchAcross({ begin: async () => pg.proxy.partition(), end: async () => pg.proxy.heal() });
   });
 
   it('listens again after the server was down (connections refused) for longer than the connect timeout, then resets', async () => {
-    await watchAcross({ begin: () => server.halt(), end: () => server.start() });
+    await watchAcross({ begin: () => pg.server.halt(), end: () => pg.server.start() });
   });
 
   it('replaces a listening session that stopped receiving while its connection still looks open, then resets', async () => {
     // No close and no error reach the driver: only the heartbeat's probe, which does not come back, shows the loss.
-    await watchAcross({ begin: async () => proxy.freeze(), end: async () => undefined });
+    await watchAcross({ begin: async () => pg.proxy.freeze(), end: async () => undefined });
   });
 });

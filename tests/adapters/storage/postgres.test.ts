@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresStorage } from '../../../src/postgres.js';
-import { KvEngine, type Storage } from '../../../src/index.js';
+import { KvEngine, StorageUnavailable, type Storage } from '../../../src/index.js';
 import { postgresAvailable, startPostgres, type PostgresServer } from '../../support/postgres.js';
 import postgres from 'postgres';
 import { conformanceTests } from './conformance.js';
@@ -82,7 +82,7 @@ describe.skipIf(!available)('PostgresStorage against a real server', () => {
     await Promise.all(clients.map((client) => client.close()));
   });
 
-  it('answers a clear error while the server is down (KV: 500 through onInternalError) and recovers when it returns', async () => {
+  it('answers a clear error while the server is down (KV: 503 through onInternalError) and recovers when it returns', async () => {
     const storage = new PostgresStorage({
       connectionString: server.url.replace('postgres@', 'postgres:secret-pw@'),
       table: 'outage',
@@ -95,13 +95,14 @@ describe.skipIf(!available)('PostgresStorage against a real server', () => {
     await server.halt();
     try {
       const refused = storage.get('anything');
-      await expect(refused).rejects.toThrow(`PostgreSQL at 127.0.0.1:${server.port}/postgres is unreachable`);
+      await expect(refused).rejects.toThrow(`storage at 127.0.0.1:${server.port}/postgres is unavailable (`);
+      await expect(refused).rejects.toBeInstanceOf(StorageUnavailable);
       await expect(refused).rejects.not.toThrow(/secret-pw/);
       const response = await write('during');
-      expect(response.status).toBe(500);
+      expect(response.status).toBe(503);
       expect(JSON.stringify(response.body)).not.toMatch(/secret-pw|127\.0\.0\.1/);
       const fault = faults.at(-1) as Error;
-      expect(`${fault} ${(fault.cause as Error | undefined)?.message}`).toMatch(/unreachable/);
+      expect(`${fault}`).toMatch(/unavailable \(/);
     } finally {
       await server.start();
     }

@@ -11,35 +11,18 @@ import { loadOptionalDriver } from '../optional-driver.js';
 import { BatchedGets } from '../batched-gets.js';
 import { commitStatement, operationInTransaction, RACED_CONDITION, type SqlStatement } from './postgres-commit.js';
 import { childrenStatement, keysPageStatement, keysStatement } from './postgres-reads.js';
-import { checkConnectionString, describeServer } from './postgres-url.js';
-import { watchTable, type ListeningSql } from './postgres-watch.js';
+import { describeServer } from './postgres-url.js';
+import {
+  clientOptions,
+  postgresSettings,
+  type PostgresSettings,
+  type PostgresStorageOptions,
+} from './postgres-options.js';
+import { bounded, poolSuspect } from './postgres-bounds.js';
+import { watchTable, type ListeningSql, type PoolSql } from './postgres-watch.js';
 import { retryTransient } from '../retry.js';
 
-/** Options of `PostgresStorage`; only `connectionString` is required. */
-export interface PostgresStorageOptions {
-  /** postgres://user:password@host:port/database (its encoding must be UTF8, the default). */
-  connectionString: string;
-  /** Table name, optionally schema-qualified (default `strongroom`); created on first use. */
-  table?: string;
-  /** Most connections this storage opens at once (default 10); further queries queue. */
-  poolSize?: number;
-  /** Seconds to wait for a connection before failing the operation (default 10). */
-  connectTimeoutSeconds?: number;
-  /** How long a transaction is retried after serialization failures or deadlocks, in ms (default 5,000). */
-  retryBudgetMs?: number;
-  /**
-   * Prepare each statement once per connection and reuse it (default true): half the round-trip time of an unprepared
-   * statement on a local server. Set false behind a pooler in transaction mode (PgBouncer before 1.21), which cannot
-   * keep a session's prepared statements.
-   */
-  prepare?: boolean;
-  /**
-   * Seconds between the probes that check a `watch`'s listening session still receives notifications (default 30; 0
-   * turns them off). A session that does not get its probe back within the same time is replaced, and the watcher told
-   * to catch up.
-   */
-  watchHeartbeatSeconds?: number;
-}
+export type { PostgresStorageOptions } from './postgres-options.js';
 
 /** The part of postgres.js (the `postgres` package) this adapter uses. */
 type Row = Record<string, unknown>;
@@ -56,10 +39,6 @@ type Connect = (url: string, options: Record<string, unknown>) => Sql;
 /** Conflicts another transaction caused: the whole transaction is safe to run again. */
 const TRANSIENT = new Set(['40001', '40P01']);
 const isTransient = (error: unknown) => TRANSIENT.has(String((error as { code?: unknown }).code));
-/** Failures to reach the server at all, as opposed to errors in a statement. */
-const UNREACHABLE =
-  /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|CONNECT_TIMEOUT|CONNECTION_CLOSED|CONNECTION_ENDED|CONNECTION_DESTROYED|57P01|57P02|57P03)$/;
-
 /** Thrown when a commit's condition does not hold, to roll its transaction back. */
 class ConditionFailed extends Error {}
 
@@ -74,43 +53,27 @@ const toBuffer = (value: Uint8Array) => Buffer.from(value.buffer, value.byteOffs
 export class PostgresStorage implements Storage {
   /** Every read answers an array of its own (see Storage.answersCopies). */
   readonly answersCopies = true;
+  private readonly settings: PostgresSettings;
   private readonly table: string;
   private readonly where: string;
-  private readonly retryBudgetMs: number;
-  private readonly options: PostgresStorageOptions;
   private readonly statementOptions: { prepare: boolean };
   private readonly reads = new BatchedGets((keys) => this.getMany(keys));
   private client?: Promise<Sql>;
   private migrated?: Promise<void>;
   private closed = false;
   private readonly watches = new Set<StorageWatch>();
-  private readonly heartbeatMs: number;
+  /** Pools replaced after a failure, ending: close() waits for them. */
+  private readonly retiring = new Set<Promise<void>>();
 
   /**
    * Checks the options (a TypeError when one is invalid); the first operation loads `postgres`, rejecting when the
    * package is not installed, connects and creates the table if need be.
    */
   constructor(options: PostgresStorageOptions) {
-    if (typeof options?.connectionString !== 'string' || options.connectionString === '') {
-      throw new TypeError('PostgresStorage needs a connectionString');
-    }
-    checkConnectionString(options.connectionString);
-    const table = options.table ?? 'strongroom';
-    if (!/^([A-Za-z_][A-Za-z0-9_]*\.)?[A-Za-z_][A-Za-z0-9_]*$/.test(table))
-      throw new TypeError(`invalid table name ${JSON.stringify(table)}`);
-    const poolSize = options.poolSize ?? 10;
-    if (!Number.isInteger(poolSize) || poolSize < 1) throw new TypeError('poolSize must be a positive integer');
-    this.options = options;
-    this.table = table
-      .split('.')
-      .map((part) => `"${part}"`)
-      .join('.');
+    this.settings = postgresSettings(options);
+    this.table = this.settings.table;
     this.where = describeServer(options.connectionString);
-    this.retryBudgetMs = options.retryBudgetMs ?? 5_000;
-    this.statementOptions = { prepare: options.prepare ?? true };
-    const heartbeat = options.watchHeartbeatSeconds ?? 30;
-    if (!(heartbeat >= 0 && heartbeat <= 3600)) throw new TypeError('watchHeartbeatSeconds must be between 0 and 3600');
-    this.heartbeatMs = heartbeat * 1000;
+    this.statementOptions = { prepare: this.settings.prepare };
   }
 
   /**
@@ -215,7 +178,7 @@ export class PostgresStorage implements Storage {
               if (counts.some((holds) => !holds)) throw new ConditionFailed();
             }),
           isTransient,
-          this.retryBudgetMs,
+          this.settings.retryBudgetMs,
         ),
       );
       return true;
@@ -227,20 +190,25 @@ export class PostgresStorage implements Storage {
 
   /** Changed keys from every process sharing the table, by LISTEN/NOTIFY (postgres-watch.ts). `close` ends them too. */
   async watch(prefix: string, handlers: StorageWatchHandlers): Promise<StorageWatch> {
-    const sql = await this.ready();
+    await this.ready();
+    // The pool as it is at each call: one replaced after a failure must not take the heartbeat's probes with it.
+    const pool: PoolSql = {
+      unsafe: async (query, params) => (await this.connection()).unsafe(query, params),
+      begin: async (work) => (await this.connection()).begin((tx) => work(tx as unknown as ListeningSql)),
+    };
     const watch = await watchTable(
-      sql as unknown as ListeningSql,
+      pool,
       {
-        table: this.options.table ?? 'strongroom',
+        table: this.settings.tableName,
         // Like postgres.js's own listener: no idle or age limit, either of which would end the session for nothing.
         listener: async () =>
-          (await this.driver())(this.options.connectionString, {
-            ...this.clientOptions(1),
+          (await this.driver())(this.settings.connectionString, {
+            ...clientOptions(this.settings, 1),
             idle_timeout: null,
             max_lifetime: null,
             fetch_types: false,
           }) as unknown as ListeningSql,
-        heartbeatMs: this.heartbeatMs,
+        heartbeatMs: this.settings.heartbeatMs,
       },
       prefix,
       handlers,
@@ -266,6 +234,7 @@ export class PostgresStorage implements Storage {
     const client = this.client;
     this.client = undefined;
     if (client) await (await client).end({ timeout: 5 });
+    await Promise.all(this.retiring);
   }
 
   private async names(statement: SqlStatement): Promise<string[]> {
@@ -279,7 +248,7 @@ export class PostgresStorage implements Storage {
       retryTransient(
         () => sql.unsafe(text.replaceAll('$table', this.table), params, this.statementOptions),
         isTransient,
-        this.retryBudgetMs,
+        this.settings.retryBudgetMs,
       ),
     );
   }
@@ -298,7 +267,7 @@ export class PostgresStorage implements Storage {
     if (this.closed) return Promise.reject(new Error('PostgresStorage is closed'));
     // A failure to create the client is not kept: the next operation tries again, and close() has nothing to end.
     this.client ??= this.driver()
-      .then((connect) => connect(this.options.connectionString, this.clientOptions(this.options.poolSize ?? 10)))
+      .then((connect) => connect(this.settings.connectionString, clientOptions(this.settings, this.settings.poolSize)))
       .catch((error: unknown) => {
         this.client = undefined;
         throw error;
@@ -310,26 +279,20 @@ export class PostgresStorage implements Storage {
     return loadOptionalDriver<Connect>('postgres', 'strongroom/postgres');
   }
 
-  private clientOptions(max: number): Record<string, unknown> {
-    return {
-      max,
-      connect_timeout: this.options.connectTimeoutSeconds ?? 10,
-      idle_timeout: 60,
-      prepare: this.statementOptions.prepare,
-      onnotice: () => undefined,
-    };
-  }
-
-  /** Rewrites a failure to reach the server as an error that says so (without credentials); other errors pass. */
+  /** Runs one operation within the timeouts (postgres-bounds.ts), replacing the pool when it may hold broken connections. */
   private async guard<T>(work: () => Promise<T>): Promise<T> {
+    const pool = this.client;
     try {
-      return await work();
+      return await bounded(work, this.settings, this.where);
     } catch (error) {
-      const code = String((error as { code?: unknown }).code);
-      if (!UNREACHABLE.test(code)) throw error;
-      throw new Error(`PostgreSQL at ${this.where} is unreachable (${code}); the operation was not confirmed`, {
-        cause: error,
-      });
+      if (pool && pool === this.client && poolSuspect(error)) {
+        // The next operation opens a new pool; the old one ends once its running queries have (5 s at most).
+        this.client = undefined;
+        const ending = pool.then((sql) => sql.end({ timeout: 5 })).catch(() => undefined);
+        this.retiring.add(ending);
+        void ending.then(() => this.retiring.delete(ending));
+      }
+      throw error;
     }
   }
 }

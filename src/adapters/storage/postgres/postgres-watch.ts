@@ -25,6 +25,9 @@ export interface ListeningSql {
   end(options?: { timeout?: number }): Promise<void>;
 }
 
+/** What the watch asks of the storage's pool: the pool as it is at each call, since a failing one is replaced. */
+export type PoolSql = Pick<ListeningSql, 'unsafe' | 'begin'>;
+
 export interface WatchSettings {
   /** The table as configured (`name` or `schema.name`), already checked to be a plain identifier. */
   table: string;
@@ -51,7 +54,7 @@ function quoted(name: string): string {
 }
 
 /** Installs the notifying trigger (idempotent, serialized against concurrent installs). */
-async function installTrigger(sql: ListeningSql, table: string, channel: string): Promise<void> {
+async function installTrigger(sql: PoolSql, table: string, channel: string): Promise<void> {
   const schema = table.includes('.') ? `${quoted(table.split('.')[0]!)}.` : '';
   const bare = table.includes('.') ? table.split('.')[1]! : table;
   const fn = `${schema}"${bare}_notify"`;
@@ -69,7 +72,7 @@ async function installTrigger(sql: ListeningSql, table: string, channel: string)
 
 /** Installs the trigger, then listens on a session of its own, kept alive by the heartbeat. `sql` sends the probes. */
 export async function watchTable(
-  sql: ListeningSql,
+  sql: PoolSql,
   settings: WatchSettings,
   prefix: string,
   handlers: StorageWatchHandlers,

@@ -1,6 +1,12 @@
 import { sameBytes } from '../../../lib/bytes.js';
 import { createPrivateFile } from '../../../lib/private-file.js';
-import type { ListPageOptions, Storage, StorageOperation } from '../../../ports/storage.js';
+import type {
+  ListPageOptions,
+  Storage,
+  StorageOperation,
+  StorageWatch,
+  StorageWatchHandlers,
+} from '../../../ports/storage.js';
 import {
   assertDistinctKeys,
   boundAfterChild,
@@ -12,6 +18,7 @@ import {
 } from '../key-range.js';
 import { loadOptionalDriver } from '../optional-driver.js';
 import { retryTransient } from '../retry.js';
+import { installChangeLog, watchChangeLog } from './sqlite-watch.js';
 
 /** Options of `SqliteStorage`; only `path` is required. */
 export interface SqliteStorageOptions {
@@ -27,6 +34,11 @@ export interface SqliteStorageOptions {
   busyTimeoutMs?: number;
   /** Table name (default `strongroom`). */
   table?: string;
+  /**
+   * How often a `watch` reads the change log for changes other processes committed, in ms (default 100): the most a
+   * change event from another process waits.
+   */
+  watchIntervalMs?: number;
 }
 
 /** The part of libsql's better-sqlite3-compatible API this adapter uses. */
@@ -86,6 +98,7 @@ export class SqliteStorage implements Storage {
   private readonly options: Required<SqliteStorageOptions>;
   private opened?: Promise<{ db: Database; statements: ReturnType<typeof prepareAll> }>;
   private closed = false;
+  private readonly watches = new Set<StorageWatch>();
 
   /**
    * Checks the options (a TypeError when one is invalid); the file is opened, and `libsql` loaded, by the first
@@ -99,7 +112,16 @@ export class SqliteStorage implements Storage {
     const synchronous = options.synchronous ?? 'full';
     if (synchronous !== 'full' && synchronous !== 'normal')
       throw new TypeError(`synchronous must be 'full' or 'normal'`);
-    this.options = { path: options.path, synchronous, busyTimeoutMs: options.busyTimeoutMs ?? 10_000, table };
+    const watchIntervalMs = options.watchIntervalMs ?? 100;
+    if (!Number.isInteger(watchIntervalMs) || watchIntervalMs < 10 || watchIntervalMs > 60_000)
+      throw new TypeError('watchIntervalMs must be an integer from 10 to 60000');
+    this.options = {
+      path: options.path,
+      synchronous,
+      busyTimeoutMs: options.busyTimeoutMs ?? 10_000,
+      table,
+      watchIntervalMs,
+    };
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
@@ -174,9 +196,29 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  /** Closes the file; later calls reject. */
+  /**
+   * Changed keys from every process sharing the file, from a change log the table's triggers keep (sqlite-watch.ts).
+   * `close` ends the watches too.
+   */
+  async watch(prefix: string, handlers: StorageWatchHandlers): Promise<StorageWatch> {
+    const { table, watchIntervalMs } = this.options;
+    await this.run((_, db) => installChangeLog(db, table));
+    const reader = { run: <T>(work: (db: Database) => T) => this.run((_, db) => work(db)) };
+    const watch = await watchChangeLog(reader, table, watchIntervalMs, prefix, handlers);
+    this.watches.add(watch);
+    return {
+      close: async () => {
+        this.watches.delete(watch);
+        await watch.close();
+      },
+    };
+  }
+
+  /** Closes the file and ends the watches; later calls reject. */
   async close(): Promise<void> {
     this.closed = true;
+    await Promise.all([...this.watches].map((watch) => watch.close()));
+    this.watches.clear();
     const opened = this.opened;
     this.opened = undefined;
     if (opened) (await opened).db.close();

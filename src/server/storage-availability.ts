@@ -1,0 +1,89 @@
+// Whether the server's storage answers: one log line when an outage begins and one when it ends (never one per
+// request), and the readiness probe's answer.
+import { StorageUnavailable } from '../lib/errors.js';
+import type { Storage } from '../ports/storage.js';
+import type { LogEntry } from './server-options.js';
+
+/** A key nobody writes: reading it asks the storage for an answer and nothing else. */
+const PROBE_KEY = 'sys/readiness-probe';
+
+/**
+ * Watches every call the server makes to its storage. A call that fails with StorageUnavailable begins an outage; one
+ * that succeeds ends it. Only a call that started after the last change counts: calls already under way when the
+ * storage went away (or came back) say nothing new, and would otherwise log an outage twice.
+ */
+export class StorageAvailability {
+  private outage?: { since: number; storage: string };
+  /** Counts the changes, so that a call knows whether one happened while it ran. */
+  private phase = 0;
+
+  constructor(private readonly log: (entry: LogEntry) => void) {}
+
+  /** The same storage, every call of which reports its outcome here. */
+  observe(storage: Storage): Storage {
+    const wrapped = new Map<PropertyKey, unknown>();
+    return new Proxy(storage, {
+      get: (target, property) => {
+        const value: unknown = Reflect.get(target, property, target);
+        if (typeof value !== 'function') return value;
+        if (!wrapped.has(property)) wrapped.set(property, this.wrap(target, value as (...args: unknown[]) => unknown));
+        return wrapped.get(property);
+      },
+    });
+  }
+
+  /** Whether the storage answers a read now (within its own timeouts). */
+  async readable(storage: Storage): Promise<boolean> {
+    try {
+      await storage.get(PROBE_KEY);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private wrap(target: Storage, method: (...args: unknown[]) => unknown) {
+    return (...args: unknown[]) => {
+      const result = method.apply(target, args);
+      if (!(result instanceof Promise)) return result;
+      const phase = this.phase;
+      return result.then(
+        (value: unknown) => {
+          if (phase === this.phase) this.succeeded();
+          return value;
+        },
+        (error: unknown) => {
+          if (phase === this.phase && error instanceof StorageUnavailable) this.failed(error);
+          throw error;
+        },
+      );
+    };
+  }
+
+  private failed(error: StorageUnavailable): void {
+    if (this.outage) return;
+    this.phase++;
+    this.outage = { since: Date.now(), storage: error.storage };
+    this.log({
+      time: new Date().toISOString(),
+      level: 'error',
+      msg: 'storage outage began',
+      storage: error.storage,
+      cause: error.reason,
+    });
+  }
+
+  private succeeded(): void {
+    const outage = this.outage;
+    if (!outage) return;
+    this.phase++;
+    this.outage = undefined;
+    this.log({
+      time: new Date().toISOString(),
+      level: 'warn',
+      msg: 'storage outage ended',
+      storage: outage.storage,
+      after_ms: Date.now() - outage.since,
+    });
+  }
+}
