@@ -26,7 +26,7 @@ export const GROUPS = {
       'src/server/tokens/token-cidrs.ts',
       'src/server/tokens/token-path.ts',
     ],
-    tests: ['tests/server/token*.test.ts'],
+    tests: ['tests/server/tokens/*.test.ts'],
   },
   shim: {
     mutate: [
@@ -57,9 +57,9 @@ export const GROUPS = {
       'src/server/policies/policy-store.ts',
     ],
     tests: [
-      'tests/server/events*.test.ts',
-      'tests/server/sys*.test.ts',
-      'tests/server/policies*.test.ts',
+      'tests/server/events/*.test.ts',
+      'tests/server/sys/sys*.test.ts',
+      'tests/server/policies/policies*.test.ts',
       'tests/kv/change-events.test.ts',
       'tests/kv/change-events-feed*.test.ts',
       'tests/kv/change-events-watch*.test.ts',

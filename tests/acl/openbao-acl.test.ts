@@ -3,7 +3,7 @@
 // commit df6ce2cebaa823979215c116a16820aa913fe3b1, internal/vault/policy/acl_test.go, tests TestACL_Single,
 // TestACL_Layered, TestACL_Capabilities, TestACL_Root, TestACL_ParseMalformedPolicy,
 // TestACL_SegmentWildcardPriority, TestACLGrantingPolicies and TestACL_ListScanWildcardDeny; MPL-2.0.
-// tests/server/acl-list-deny.test.ts runs the capabilities table through the server's sys/capabilities-self as well.
+// tests/server/policies/acl-list-deny.test.ts runs the capabilities table through the server's sys/capabilities-self as well.
 //
 // Left out, because strongroom does not have the feature (parsePolicy refuses the policy keys they need):
 // - TestACL_PolicyMerge, TestACL_AllowOperation, TestACL_ValuePermissions: parameter constraints

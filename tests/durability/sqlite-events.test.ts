@@ -3,7 +3,7 @@
 // Last-Event-ID: nothing missed, nothing repeated. An id from the other process opens the stream with a `reset` event.
 import { describe, expect, it } from 'vitest';
 import { dataDir, request } from '../server/harness.js';
-import { openStream, type EventStream } from '../server/events-stream.js';
+import { openStream, type EventStream } from '../server/events/events-stream.js';
 import { useServerProcesses } from './server-process.js';
 
 const ROOT = 'sr.sqlite-events-root';

@@ -13,7 +13,7 @@ import { KvEngine } from '../../src/kv/kv-engine.js';
 import { createEngineHandler, createServer, type StrongroomServer } from '../../src/server/index.js';
 import { testStorage } from '../support/test-storage.js';
 import { request, startServer, type Started } from './harness.js';
-import { wireSuite } from './wire-suite.js';
+import { wireSuite } from './transport/wire-suite.js';
 
 const MAX_BODY = 4096;
 const ROOT = 'sr.framework-root';

@@ -1,0 +1,145 @@
+// Rotating the audit file as logrotate's `create` does: move it, send SIGHUP, and the server (the real command) goes
+// on, writing the next entries to a new file of mode 0600. Every entry is in exactly one of the two files, and the
+// entries of requests answered before the signal are in the moved one.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AuditLog, type AuditEvent } from '../../../src/server/dispatch/audit.js';
+import { request } from '../harness.js';
+import { killSpawned, spawnServer, type SpawnedServer } from '../spawned.js';
+
+afterEach(killSpawned);
+
+const TOKEN = 'sr.audit-rotation-root';
+
+/** The paths of the entries in an audit file, `request:` or `response:` before each. */
+function entries(file: string): string[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { type: string; request: { path: string } })
+    .map((entry) => `${entry.type}:${entry.request.path}`);
+}
+
+async function write(server: SpawnedServer, name: string): Promise<void> {
+  const answer = await request(server.url, {
+    method: 'POST',
+    path: `/v1/secret/data/${name}`,
+    token: TOKEN,
+    body: { data: { n: name } },
+  });
+  expect(answer.status).toBe(200);
+}
+
+/** Sends SIGHUP and waits for the server to say what it did. */
+async function hangUp(server: SpawnedServer): Promise<string> {
+  let said = '';
+  const answered = new Promise<string>((resolve) =>
+    server.child.stderr!.on('data', (chunk: Buffer) => {
+      said += chunk.toString();
+      if (said.includes('SIGHUP')) resolve(said);
+    }),
+  );
+  server.child.kill('SIGHUP');
+  return answered;
+}
+
+describe('SIGHUP', () => {
+  it('reopens a moved audit file: new entries land in a new 0600 file, none lost or written twice', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'strongroom-audit-rotation-'));
+    const audit = join(dir, 'audit.log');
+    const server = await spawnServer({ STRONGROOM_ROOT_TOKEN: TOKEN, STRONGROOM_AUDIT_FILE: audit });
+
+    // Writers run throughout; the ones answered before the signal are known.
+    const names = Array.from({ length: 60 }, (_, i) => `w${i}`);
+    const answeredBeforeHup: string[] = [];
+    let signalled = false;
+    const writers = [0, 1].map(async (lane) => {
+      for (const name of names.filter((_, i) => i % 2 === lane)) {
+        await write(server, name);
+        if (!signalled) answeredBeforeHup.push(name);
+        if (name === 'w20') {
+          renameSync(audit, `${audit}.1`);
+          signalled = true;
+          expect(await hangUp(server)).toContain(`SIGHUP: reopened the audit file ${audit}`);
+        }
+      }
+    });
+    await Promise.all(writers);
+    await write(server, 'after');
+
+    expect(server.child.exitCode).toBeNull();
+    expect((await request(server.url, { path: '/v1/sys/health' })).status).toBe(200);
+    expect(statSync(audit).mode & 0o777).toBe(0o600);
+    const moved = entries(`${audit}.1`);
+    const fresh = entries(audit);
+    for (const name of answeredBeforeHup) {
+      expect(moved).toContain(`request:secret/data/${name}`);
+      expect(moved).toContain(`response:secret/data/${name}`);
+    }
+    expect(fresh).toContain('response:secret/data/after');
+    expect(moved).not.toContain('request:secret/data/after');
+    // Every write, health checks aside, has exactly one request and one response entry across the two files.
+    const all = [...moved, ...fresh].filter((entry) => entry.includes('secret/data/'));
+    expect(all.toSorted()).toEqual(
+      [...names, 'after'].flatMap((name) => [`request:secret/data/${name}`, `response:secret/data/${name}`]).toSorted(),
+    );
+    expect(await server.stop()).toBe(0);
+  }, 30_000);
+
+  it('ends nothing without an audit file, or when the file is not moved', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'strongroom-audit-rotation-'));
+    const audit = join(dir, 'audit.log');
+    const plain = await spawnServer({ STRONGROOM_ROOT_TOKEN: TOKEN });
+    expect(await hangUp(plain)).toContain('SIGHUP: no audit file to reopen');
+    await write(plain, 'still-serving');
+
+    const audited = await spawnServer({ STRONGROOM_ROOT_TOKEN: TOKEN, STRONGROOM_AUDIT_FILE: audit });
+    await write(audited, 'one');
+    await hangUp(audited);
+    await write(audited, 'two');
+    expect(entries(audit).filter((entry) => entry.includes('secret/data/'))).toEqual([
+      'request:secret/data/one',
+      'response:secret/data/one',
+      'request:secret/data/two',
+      'response:secret/data/two',
+    ]);
+    expect(await plain.stop()).toBe(0);
+    expect(await audited.stop()).toBe(0);
+  }, 30_000);
+});
+
+describe('AuditLog.reopen()', () => {
+  const event = (path: string): AuditEvent => ({
+    time: new Date(),
+    requestId: path,
+    operation: 'read',
+    path,
+    mountType: 'kv',
+    data: undefined,
+    token: undefined,
+    caller: undefined,
+    remoteAddress: undefined,
+    remotePort: undefined,
+  });
+
+  it('reports a path it cannot open, refuses writes meanwhile, and recovers once the path can be opened', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'strongroom-audit-reopen-'));
+    const folder = join(dir, 'logs');
+    mkdirSync(folder);
+    const file = join(folder, 'audit.log');
+    const log = new AuditLog(Buffer.alloc(32, 1), file);
+    await log.open();
+    await log.logRequest(event('before'));
+    renameSync(folder, join(dir, 'logs.moved'));
+    await expect(log.reopen()).rejects.toThrow(`the audit file ${JSON.stringify(file)} cannot be opened`);
+    await expect(log.logRequest(event('refused'))).rejects.toThrow('audit log could not be written');
+    mkdirSync(folder);
+    await log.logRequest(event('after'));
+    await log.close();
+    expect(entries(join(dir, 'logs.moved', 'audit.log'))).toEqual(['request:before']);
+    expect(entries(file)).toEqual(['request:after']);
+  });
+});
