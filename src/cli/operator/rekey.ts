@@ -7,7 +7,7 @@ import { storageLocation } from '../../server/storage-location.js';
 import { LocalError, UsageError } from '../client/errors.js';
 import type { FlagValue } from '../client/flags.js';
 import type { LocalCommandSpec } from '../command/local-spec.js';
-import { selectStorage } from '../../server/storage-selection.js';
+import { openEncryptedData } from './encrypted-data.js';
 
 const USAGE = `usage: strongroom operator rekey -new-key-file=PATH
        STRONGROOM_NEW_ROOT_KEY=<base64> strongroom operator rekey
@@ -47,7 +47,7 @@ export const rekeySpec: LocalCommandSpec = {
   flags: { 'new-key-file': 'string' },
   async run({ flags, io }) {
     const loadNewKey = newKeyFrom(flags, io.env);
-    const selected = await selectStorage(io.env);
+    const selected = await openEncryptedData(io.env, 'rekey');
     let target: Awaited<ReturnType<typeof loadNewKey>>;
     try {
       target = await loadNewKey();

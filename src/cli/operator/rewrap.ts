@@ -3,7 +3,7 @@
 // (a kill, a reboot) continues where it was when run again.
 import { UsageError } from '../client/errors.js';
 import type { LocalCommandSpec } from '../command/local-spec.js';
-import { selectStorage } from '../../server/storage-selection.js';
+import { openEncryptedData } from './encrypted-data.js';
 
 const USAGE = `usage: strongroom operator rewrap [-batch-size=100]
 
@@ -25,7 +25,7 @@ export const rewrapSpec: LocalCommandSpec = {
   async run({ flags, io }) {
     const batchSize = (flags['batch-size'] as number | undefined) ?? 100;
     if (batchSize < 1) throw new UsageError('-batch-size needs a positive whole number, as -batch-size=100');
-    const selected = await selectStorage(io.env);
+    const selected = await openEncryptedData(io.env, 'rewrap');
     try {
       const { storage } = selected;
       io.stderr.write(
