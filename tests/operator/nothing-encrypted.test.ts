@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteStorage } from '../../src/sqlite.js';
 import { builtCli, dataDir } from '../server/harness.js';
+import { postgresAvailable, startPostgres, type PostgresServer } from '../support/postgres.js';
 import { killLeftovers, runCli } from './operator-harness.js';
 
 let cli: string;
@@ -14,7 +15,11 @@ let cli: string;
 beforeAll(async () => {
   cli = await builtCli();
 }, 120_000);
-afterAll(() => killLeftovers());
+let pg: PostgresServer | undefined;
+afterAll(async () => {
+  killLeftovers();
+  await pg?.stop();
+});
 
 const KEY = randomBytes(32).toString('base64');
 
@@ -62,6 +67,28 @@ describe('operator rewrap and rekey on a storage with no encrypted data', () => 
       expect(run.code).toBe(1);
     }
     expect(existsSync(join(dir, 'root.key'))).toBe(false);
+  });
+});
+
+describe('operator rewrap and rekey on a PostgreSQL database with no encrypted data', () => {
+  it.skipIf(!postgresAvailable())('refuses both, making no key file and no keyring', async () => {
+    pg = await startPostgres();
+    const dir = dataDir();
+    const env = { STRONGROOM_STORAGE_URL: pg.url, STRONGROOM_DATA_DIR: dir, STRONGROOM_ROOT_KEY: '' };
+    const newFile = join(dir, 'root.key.new');
+    for (const [verb, flags] of [
+      ['rewrap', []],
+      ['rekey', [`-new-key-file=${newFile}`]],
+    ] as const) {
+      const run = await runCli(cli, ['operator', verb, ...flags], env);
+      expect(run.stderr).toContain(`nothing to ${verb}: PostgreSQL (`);
+      expect(run.stderr).toContain('holds no encrypted data yet');
+      expect(run.code).toBe(1);
+    }
+    expect(readdirSync(dir)).toEqual([]);
+    // Neither run made a keyring: a third still finds nothing encrypted.
+    const again = await runCli(cli, ['operator', 'rewrap'], env);
+    expect(again.stderr).toContain('nothing to rewrap');
   });
 });
 
