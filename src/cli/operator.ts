@@ -2,12 +2,13 @@
 // server's HTTP API, and rewrap, rekey, backup and restore on the storage itself, with the server's environment.
 import type { Command } from './command/command.js';
 import { clientCommand } from './client-command.js';
+import { localCommand } from './local-command.js';
 import { commandGroup } from './group.js';
-import { backupCommand } from './operator/backup.js';
+import { backupSpec } from './operator/backup.js';
 import { keyStatusSpec } from './operator/key-status.js';
-import { rekeyCommand } from './operator/rekey.js';
-import { restoreCommand } from './operator/restore.js';
-import { rewrapCommand } from './operator/rewrap.js';
+import { rekeySpec } from './operator/rekey.js';
+import { restoreSpec } from './operator/restore.js';
+import { rewrapSpec } from './operator/rewrap.js';
 import { rotateSpec } from './operator/rotate.js';
 
 /** `strongroom operator`. */
@@ -17,9 +18,9 @@ export const operatorCommand: Command = commandGroup(
   {
     rotate: clientCommand(rotateSpec),
     'key-status': clientCommand(keyStatusSpec),
-    rewrap: rewrapCommand,
-    rekey: rekeyCommand,
-    backup: backupCommand,
-    restore: restoreCommand,
+    rewrap: localCommand(rewrapSpec),
+    rekey: localCommand(rekeySpec),
+    backup: localCommand(backupSpec),
+    restore: localCommand(restoreSpec),
   },
 );

@@ -15,6 +15,8 @@ export interface StorageLocation {
   description: string;
   /** Whole-storage copies of it, for backups and restores. */
   copy: StorageCopy;
+  /** The SQLite file, which opening the storage creates (so whether it exists yet is asked first); none for PostgreSQL. */
+  file?: string;
 }
 
 const DATABASE_FILE = 'strongroom.db';
@@ -53,5 +55,10 @@ export async function storageLocation(env: Record<string, string | undefined>): 
   const dataDir = dataDirOf(env);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const path = join(dataDir, DATABASE_FILE);
-  return { storage: new SqliteStorage({ path }), description: `SQLite ${path}`, copy: new SqliteCopy({ path }) };
+  return {
+    storage: new SqliteStorage({ path }),
+    description: `SQLite ${path}`,
+    copy: new SqliteCopy({ path }),
+    file: path,
+  };
 }

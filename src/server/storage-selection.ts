@@ -17,6 +17,23 @@ export interface SelectedStorage {
   close(): Promise<void>;
 }
 
+/** Options of {@link selectStorage}. */
+export interface SelectOptions {
+  /**
+   * Only a storage that holds a keyring already (encrypted data) is opened; another is refused with
+   * {@link NothingEncrypted}, and neither a key file nor a database file nor a keyring is made for it.
+   */
+  encryptedOnly?: boolean;
+}
+
+/** The storage holds no keyring yet: nothing in it was encrypted, so there is nothing for a key operation to do. */
+export class NothingEncrypted extends Error {
+  override readonly name = 'NothingEncrypted';
+  constructor(where: string) {
+    super(`${where} holds no encrypted data yet`);
+  }
+}
+
 const ROOT_KEY_FILE = 'root.key';
 
 const exists = (path: string) =>
@@ -51,12 +68,18 @@ async function rootKeyFor(
   return loaded.key;
 }
 
-export async function selectStorage(env: Record<string, string | undefined>): Promise<SelectedStorage> {
+export async function selectStorage(
+  env: Record<string, string | undefined>,
+  options: SelectOptions = {},
+): Promise<SelectedStorage> {
   const dataDir = dataDirOf(env);
   const warnings: string[] = [];
-  const { storage: inner, description: where } = await storageLocation(env);
+  const { storage: inner, description: where, file } = await storageLocation(env);
   const keyFile = join(dataDir, ROOT_KEY_FILE);
   try {
+    // The file is looked for before the storage is opened, since opening SQLite creates it.
+    if (options.encryptedOnly && ((file !== undefined && !(await exists(file))) || !(await holdsKeyring(inner))))
+      throw new NothingEncrypted(where);
     const storage = new EncryptedStorage({
       storage: inner,
       key: await rootKeyFor(env, keyFile, inner, where, warnings),

@@ -56,9 +56,10 @@ describe('operator rekey with key files', () => {
     const cases: Array<[string[], Record<string, string>, string]> = [
       [[], {}, 'give the new root key in one place'],
       [['-new-key-file=/tmp/x.key'], { STRONGROOM_NEW_ROOT_KEY: 'a' }, 'give the new root key in one place'],
-      [['-new-key-file'], {}, '-new-key-file needs a path'],
-      [['--new-key=1'], {}, 'unknown flag -new-key'],
-      [['extra'], {}, 'unexpected argument "extra"'],
+      [['-new-key-file'], {}, 'flag needs an argument: -new-key-file'],
+      [['-new-key-file='], {}, '-new-key-file needs a path'],
+      [['--new-key=1'], {}, 'flag provided but not defined: -new-key'],
+      [['extra'], {}, 'Too many arguments (expected 0, got 1)'],
     ];
     for (const [args, extra, message] of cases) {
       const run = await runCli(cli, ['operator', 'rekey', ...args], { ...env, ...extra });

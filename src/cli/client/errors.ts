@@ -1,5 +1,5 @@
 // The three ways a command fails, each with Vault's exit code: how it was called (1), something on this side (1), and
-// the server's refusal or absence (2).
+// the server's refusal or absence, or for a command on the storage itself the storage's failure (2).
 
 /** A mistake in how the command was called: printed with its usage, exit code 1. */
 export class UsageError extends Error {
@@ -11,7 +11,7 @@ export class LocalError extends Error {
   override readonly name = 'LocalError';
 }
 
-/** The server answered with an error, or could not be reached: exit code 2. */
+/** The server answered with an error, or could not be reached (or, for a local command, the storage failed): exit 2. */
 export class ServerError extends Error {
   override readonly name = 'ServerError';
   constructor(

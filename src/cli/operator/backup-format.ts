@@ -5,7 +5,7 @@ import { createHash, type Hash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { z } from 'zod';
 import type { StorageEntry } from '../../ports/storage-copy.js';
-import { OperatorRefusal } from './outcome.js';
+import { LocalError } from '../client/errors.js';
 
 const FORMAT = 'strongroom-backup';
 const VERSION = 1;
@@ -67,7 +67,7 @@ export interface Backup {
 }
 
 function refuse(path: string, why: string): never {
-  throw new OperatorRefusal(`${path} ${why}; nothing was restored`);
+  throw new LocalError(`${path} ${why}; nothing was restored`);
 }
 
 function parse(line: string): unknown {

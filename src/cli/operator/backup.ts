@@ -3,8 +3,9 @@
 import { rm } from 'node:fs/promises';
 import { createPrivateFile } from '../../lib/private-file.js';
 import { storageLocation } from '../../server/storage-location.js';
+import { LocalError } from '../client/errors.js';
+import type { LocalCommandSpec } from '../command/local-spec.js';
 import { BackupWriter } from './backup-format.js';
-import { operatorCommand, OperatorRefusal } from './outcome.js';
 
 const USAGE = `usage: strongroom operator backup FILE
 
@@ -12,18 +13,18 @@ Writes every entry of the server's storage (STRONGROOM_STORAGE_URL, or the SQLit
 FILE, a new file of mode 0600, as of one instant, while the servers keep serving: SQLite through VACUUM INTO,
 PostgreSQL through one repeatable-read transaction. Values stay encrypted; keep the root key elsewhere than the backup.`;
 
-export const backupCommand = operatorCommand({
-  name: 'backup',
+/** `strongroom operator backup`. */
+export const backupSpec: LocalCommandSpec = {
+  name: 'operator backup',
   summary: 'write a consistent snapshot of the storage to a file',
   usage: USAGE,
-  flags: [],
-  argument: 'name the file to write the backup to',
-  async run({ argument: path }, io) {
+  args: 1,
+  async run({ args: [path = ''], io }) {
     const location = await storageLocation(io.env);
     const file = await createPrivateFile(path).catch((error: Error) => {
-      throw new OperatorRefusal(`cannot create ${path}: ${error.message}`);
+      throw new LocalError(`cannot create ${path}: ${error.message}`);
     });
-    if (!file) throw new OperatorRefusal(`${path} exists already: name a new file`);
+    if (!file) throw new LocalError(`${path} exists already: name a new file`);
     let count: number;
     try {
       const writer = new BackupWriter(file);
@@ -41,4 +42,4 @@ export const backupCommand = operatorCommand({
     await file.close();
     io.stdout.write(`Wrote ${count} entries of ${location.description} to ${path}\n`);
   },
-});
+};

@@ -4,8 +4,9 @@
 import { readFile } from 'node:fs/promises';
 import { StorageNotEmpty } from '../../lib/errors.js';
 import { storageLocation } from '../../server/storage-location.js';
+import { LocalError } from '../client/errors.js';
+import type { LocalCommandSpec } from '../command/local-spec.js';
 import { readBackup } from './backup-format.js';
-import { operatorCommand, OperatorRefusal } from './outcome.js';
 
 const USAGE = `usage: strongroom operator restore FILE
 
@@ -14,15 +15,15 @@ the SQLite file in STRONGROOM_DATA_DIR), which must be empty: a storage that hol
 server made at its first start, is refused and left as it was. Start the servers afterwards with the root key the
 backed-up data was encrypted with.`;
 
-export const restoreCommand = operatorCommand({
-  name: 'restore',
+/** `strongroom operator restore`. */
+export const restoreSpec: LocalCommandSpec = {
+  name: 'operator restore',
   summary: 'load a backup into an empty storage',
   usage: USAGE,
-  flags: [],
-  argument: 'name the backup file to restore',
-  async run({ argument: path }, io) {
+  args: 1,
+  async run({ args: [path = ''], io }) {
     const content = await readFile(path).catch((error: Error) => {
-      throw new OperatorRefusal(`cannot read ${path}: ${error.message}`);
+      throw new LocalError(`cannot read ${path}: ${error.message}`);
     });
     const backup = readBackup(path, content);
     const location = await storageLocation(io.env);
@@ -42,4 +43,4 @@ export const restoreCommand = operatorCommand({
       `Restored ${backup.entries.length} entries (backed up from ${backup.storage} at ${backup.created}) into ${location.description}\n`,
     );
   },
-});
+};

@@ -1,9 +1,9 @@
 // `strongroom operator rewrap`: re-seals every value under the newest key term, then retires the older terms, while
 // every process sharing the storage keeps serving. Progress is stored after each batch, so a rewrap that is stopped
 // (a kill, a reboot) continues where it was when run again.
-import { selectStorage } from '../../server/storage-selection.js';
-import { positiveInteger } from './flags.js';
-import { operatorCommand } from './outcome.js';
+import { UsageError } from '../client/errors.js';
+import type { LocalCommandSpec } from '../command/local-spec.js';
+import { openEncryptedData } from './encrypted-data.js';
 
 const USAGE = `usage: strongroom operator rewrap [-batch-size=100]
 
@@ -16,14 +16,16 @@ the last finished batch when run again.
 /** Batches between two progress lines. */
 const BATCHES_PER_LINE = 10;
 
-export const rewrapCommand = operatorCommand({
-  name: 'rewrap',
+/** `strongroom operator rewrap`. */
+export const rewrapSpec: LocalCommandSpec = {
+  name: 'operator rewrap',
   summary: 're-seal every value under the newest key term',
   usage: USAGE,
-  flags: ['batch-size'],
-  async run({ flags }, io) {
-    const batchSize = positiveInteger(flags, 'batch-size', 100);
-    const selected = await selectStorage(io.env);
+  flags: { 'batch-size': 'int' },
+  async run({ flags, io }) {
+    const batchSize = (flags['batch-size'] as number | undefined) ?? 100;
+    if (batchSize < 1) throw new UsageError('-batch-size needs a positive whole number, as -batch-size=100');
+    const selected = await openEncryptedData(io.env, 'rewrap');
     try {
       const { storage } = selected;
       io.stderr.write(
@@ -47,4 +49,4 @@ export const rewrapCommand = operatorCommand({
       await selected.close();
     }
   },
-});
+};
