@@ -88,7 +88,8 @@ export async function selectStorage(
     await storage.open().catch((error: unknown) => {
       if (!(error instanceof WrongRootKey)) throw error;
       const source = env.STRONGROOM_ROOT_KEY ? 'STRONGROOM_ROOT_KEY' : `the key file ${keyFile}`;
-      throw new Error(
+      // Still a WrongRootKey, so that the operator commands answer it as a refusal the operator can act on (exit 1).
+      throw new WrongRootKey(
         `${error.message}. This key came from ${source}; give the key the data in ${where} was encrypted with, in ` +
           `STRONGROOM_ROOT_KEY (base64) or in the key file ${keyFile} (used when STRONGROOM_ROOT_KEY is not set)`,
       );

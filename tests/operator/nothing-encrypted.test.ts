@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EncryptedStorage } from '../../src/index.js';
 import { SqliteStorage } from '../../src/sqlite.js';
 import { builtCli, dataDir } from '../server/harness.js';
 import { postgresAvailable, startPostgres, type PostgresServer } from '../support/postgres.js';
@@ -133,5 +134,33 @@ describe('the storage-side operator commands read flags as the client commands d
     const dashed = join(dataDir(), '-dashed.jsonl');
     expect((await runCli(cli, ['operator', 'backup', '--', dashed], env)).code).toBe(0);
     expect(existsSync(dashed)).toBe(true);
+  });
+});
+
+describe('operator commands refuse what they cannot act on, with exit 1', () => {
+  it('backup of a data directory that holds no database: nothing to back up, and no file made', async () => {
+    const dir = dataDir();
+    const target = join(dataDir(), 'backup.jsonl');
+    const run = await runCli(cli, ['operator', 'backup', target], { STRONGROOM_DATA_DIR: dir });
+    expect(run.stderr).toBe(
+      `strongroom operator backup: nothing to back up: ${join(dir, 'strongroom.db')} does not exist\n`,
+    );
+    expect(run.code).toBe(1);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it('rewrap with another root key than the data was encrypted with: names where the key came from', async () => {
+    const dir = dataDir();
+    const sealed = new EncryptedStorage({
+      storage: new SqliteStorage({ path: join(dir, 'strongroom.db') }),
+      key: Buffer.from(KEY, 'base64'),
+    });
+    await sealed.put('kv/some', new TextEncoder().encode('secret'));
+    await sealed.close();
+    const other = randomBytes(32).toString('base64');
+    const run = await runCli(cli, ['operator', 'rewrap'], { STRONGROOM_DATA_DIR: dir, STRONGROOM_ROOT_KEY: other });
+    expect(run.stderr).toContain('This key came from STRONGROOM_ROOT_KEY');
+    expect(run.code).toBe(1);
   });
 });

@@ -1,5 +1,6 @@
 // `strongroom operator backup FILE`: a consistent online snapshot of the whole storage the server's environment names,
 // written to a new file of mode 0600. The values stay sealed: the backup holds no root key and needs none.
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createPrivateFile } from '../../lib/private-file.js';
 import { storageLocation } from '../../server/storage-location.js';
@@ -21,6 +22,11 @@ export const backupSpec: LocalCommandSpec = {
   args: 1,
   async run({ args: [path = ''], io }) {
     const location = await storageLocation(io.env);
+    // Reading a SQLite file that does not exist would create an empty one, and then fail on its missing table.
+    if (location.file !== undefined && !existsSync(location.file)) {
+      await location.storage.close();
+      throw new LocalError(`nothing to back up: ${location.file} does not exist`);
+    }
     const file = await createPrivateFile(path).catch((error: Error) => {
       throw new LocalError(`cannot create ${path}: ${error.message}`);
     });
