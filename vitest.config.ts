@@ -32,6 +32,8 @@ function project(name: string, folders: string[], kind: string) {
     test: {
       name,
       include: folders.map((folder) => `${folder}/**/*.test.ts`),
+      // The real command's starts pick their storage from their own environment, never from testStorage().
+      ...(kind === 'memory' ? {} : { exclude: ['tests/server/command/**'] }),
       env: { STRONGROOM_TEST_STORAGE: kind, STRONGROOM_TEST_HVAC: hvac },
       ...(kind === 'memory' ? {} : ENGINES_AFTER),
       ...(kind === 'postgres' ? { globalSetup: ['tests/support/test-storage-cluster.ts'] } : {}),

@@ -6,8 +6,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { postgresAvailable, startPostgres, type PostgresServer } from '../support/postgres.js';
-import { builtCli, dataDir, request } from './harness.js';
+import { postgresAvailable, startPostgres, type PostgresServer } from '../../support/postgres.js';
+import { builtCli, dataDir, request } from '../harness.js';
 
 const running: ChildProcess[] = [];
 afterEach(() => {
