@@ -140,7 +140,10 @@ describe('the limits on open subscriptions', () => {
 
   it('give back, within two recheck intervals, the place of a client that left before its stream began', async () => {
     const storage = new PausedStorage(testStorage());
-    const { url, send } = await serve({ storage, maxEventSubscriptionsPerToken: 1, eventRecheckMs: 100 });
+    // An interval long enough that the second subscription below surely meets the held place (over PostgreSQL its
+    // token lookup alone can take longer than 100 ms on a loaded machine), short enough to wait for twice.
+    const RECHECK_MS = 1000;
+    const { url, send } = await serve({ storage, maxEventSubscriptionsPerToken: 1, eventRecheckMs: RECHECK_MS });
     const watcher = (await send({ method: 'POST', path: '/v1/auth/token/create', body: { policies: ['watcher'] } }))
       .json.auth.client_token as string;
     // The request's own permission check reads the token's entry once; the subscription's lookup is the second read.
@@ -163,7 +166,7 @@ describe('the limits on open subscriptions', () => {
       await expect.poll(attempt.status).not.toBe(0);
       return attempt.status();
     };
-    await expect.poll(statusOf, { timeout: 2000, interval: 50 }).toBe(200);
+    await expect.poll(statusOf, { timeout: 2 * RECHECK_MS + 500, interval: 50 }).toBe(200);
   });
 
   it('are positive integers', () => {
