@@ -24,6 +24,16 @@ function findBinaries(): string | undefined {
 const binaries = findBinaries();
 
 /**
+ * One loud line per run: vitest evaluates its config in several processes, which inherit the environment, so the
+ * first to warn marks it there.
+ */
+export function warnOnce(mark: string, line: string): void {
+  if (process.env[mark]) return;
+  process.env[mark] = '1';
+  console.warn(`\n!!! ${line}\n`);
+}
+
+/**
  * Whether PostgreSQL tests can run here. Without the binaries they are skipped with a loud message, except under CI
  * (env CI set), where a missing PostgreSQL is a failure: CI installs it, so its absence means a broken setup.
  */
@@ -32,7 +42,7 @@ export function postgresAvailable(): boolean {
   const message =
     "PostgreSQL binaries (initdb, pg_ctl) not found: install Debian's `postgresql` package or set POSTGRES_BIN";
   if (process.env.CI) throw new Error(`${message}. CI never skips the PostgreSQL tests.`);
-  console.warn(`\n!!! SKIPPING PostgreSQL tests: ${message}.\n`);
+  warnOnce('STRONGROOM_TEST_WARNED_POSTGRES', `SKIPPING PostgreSQL tests: ${message}.`);
   return false;
 }
 
