@@ -40,7 +40,7 @@ export function warnOnce(mark: string, line: string): void {
 export function postgresAvailable(): boolean {
   if (binaries) return true;
   const message =
-    "PostgreSQL binaries (initdb, pg_ctl) not found: install Debian's `postgresql` package or set POSTGRES_BIN";
+    "PostgreSQL binaries (initdb, pg_ctl) not found: install Debian's `postgresql` package (sudo apt-get install -y postgresql) or set POSTGRES_BIN";
   if (process.env.CI) throw new Error(`${message}. CI never skips the PostgreSQL tests.`);
   warnOnce('STRONGROOM_TEST_WARNED_POSTGRES', `SKIPPING PostgreSQL tests: ${message}.`);
   return false;
