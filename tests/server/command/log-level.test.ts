@@ -1,9 +1,9 @@
 // STRONGROOM_LOG_LEVEL (createServer's logLevel): which lines of the server's JSON log are written. Health checks are
 // logged at debug, below the default info; a level that is not one of debug, info, warn, error is refused.
 import { describe, expect, it, afterEach } from 'vitest';
-import { createServer } from '../../src/server/index.js';
-import { request, startServer } from './harness.js';
-import { killSpawned, runCommand, spawnServer, type SpawnedServer } from './spawned.js';
+import { createServer } from '../../../src/server/index.js';
+import { request, startServer } from '../harness.js';
+import { killSpawned, runCommand, spawnServer, type SpawnedServer } from '../spawned.js';
 
 afterEach(killSpawned);
 
