@@ -2,6 +2,7 @@
 // request), and the readiness probe's answer.
 import { StorageUnavailable } from '../lib/errors.js';
 import type { Storage } from '../ports/storage.js';
+import { observedStorage } from './metrics/metered-storage.js';
 import type { LogEntry } from './server-options.js';
 
 /** A key nobody writes: reading it asks the storage for an answer and nothing else. */
@@ -21,14 +22,13 @@ export class StorageAvailability {
 
   /** The same storage, every call of which reports its outcome here. */
   observe(storage: Storage): Storage {
-    const wrapped = new Map<PropertyKey, unknown>();
-    return new Proxy(storage, {
-      get: (target, property) => {
-        const value: unknown = Reflect.get(target, property, target);
-        if (typeof value !== 'function') return value;
-        if (!wrapped.has(property)) wrapped.set(property, this.wrap(target, value as (...args: unknown[]) => unknown));
-        return wrapped.get(property);
-      },
+    return observedStorage(storage, () => {
+      const phase = this.phase;
+      return (error) => {
+        if (phase !== this.phase) return;
+        if (error === undefined) this.succeeded();
+        else if (error instanceof StorageUnavailable) this.failed(error);
+      };
     });
   }
 
@@ -40,24 +40,6 @@ export class StorageAvailability {
     } catch {
       return false;
     }
-  }
-
-  private wrap(target: Storage, method: (...args: unknown[]) => unknown) {
-    return (...args: unknown[]) => {
-      const result = method.apply(target, args);
-      if (!(result instanceof Promise)) return result;
-      const phase = this.phase;
-      return result.then(
-        (value: unknown) => {
-          if (phase === this.phase) this.succeeded();
-          return value;
-        },
-        (error: unknown) => {
-          if (phase === this.phase && error instanceof StorageUnavailable) this.failed(error);
-          throw error;
-        },
-      );
-    };
   }
 
   private failed(error: StorageUnavailable): void {

@@ -1,5 +1,5 @@
-// The storage the server hands its engines, timed: every call's latency and failures go to the metrics, and the
-// answer (or the error) passes through unchanged. Only the members the wrapped storage has are offered, since the
+// The storage the server hands its engines, observed: every call's latency and failures go to the metrics (and its
+// outcome to the outage watch), and the answer (or the error) passes through unchanged. Only the members the wrapped storage has are offered, since the
 // engines choose their strategy by which optional members exist.
 import type { Storage } from '../../ports/storage.js';
 
@@ -18,24 +18,35 @@ const METHODS = [
   'watch',
 ] as const;
 
-/** `storage` with each call timed and reported to `observe`. */
-export function meteredStorage(storage: Storage, observe: StorageObserver): Storage {
-  const metered: Record<string, unknown> = {};
+/** Told that a storage call begins; answers what to tell when it ends (with its error, if it failed). */
+export type CallWatcher = (operation: string) => (error?: unknown) => void;
+
+/** `storage` with `begin` told of each call, and its answer or error passed through unchanged. */
+export function observedStorage(storage: Storage, begin: CallWatcher): Storage {
+  const observed: Record<string, unknown> = {};
   for (const name of METHODS) {
     if (typeof storage[name] !== 'function') continue;
     const method = (storage[name] as (...args: unknown[]) => Promise<unknown>).bind(storage);
-    metered[name] = async (...args: unknown[]) => {
-      const started = performance.now();
+    observed[name] = async (...args: unknown[]) => {
+      const ended = begin(name);
       try {
         const answer = await method(...args);
-        observe(name, (performance.now() - started) / 1000, false);
+        ended();
         return answer;
       } catch (error) {
-        observe(name, (performance.now() - started) / 1000, true);
+        ended(error);
         throw error;
       }
     };
   }
-  if (storage.answersCopies !== undefined) metered.answersCopies = storage.answersCopies;
-  return metered as unknown as Storage;
+  if (storage.answersCopies !== undefined) observed.answersCopies = storage.answersCopies;
+  return observed as unknown as Storage;
+}
+
+/** `storage` with each call timed and reported to `observe`. */
+export function meteredStorage(storage: Storage, observe: StorageObserver): Storage {
+  return observedStorage(storage, (operation) => {
+    const started = performance.now();
+    return (error) => observe(operation, (performance.now() - started) / 1000, error !== undefined);
+  });
 }
