@@ -76,6 +76,44 @@ describe('event stream ids', () => {
   });
 });
 
+describe('a resumed stream and authorization', () => {
+  it('replays from the kept events only those the token may read, like the live ones', async () => {
+    started = await startServer({ rootToken: TOKEN });
+    const { url } = started;
+    const policy =
+      'path "sys/events/subscribe/secret" { capabilities = ["read"] }\npath "secret/metadata/app/mine/*" { capabilities = ["read"] }';
+    expect(
+      (await request(url, { method: 'PUT', path: '/v1/sys/policies/acl/mine', token: TOKEN, body: { policy } })).status,
+    ).toBe(204);
+    const created = await request(url, {
+      method: 'POST',
+      path: '/v1/auth/token/create',
+      token: TOKEN,
+      body: { policies: ['mine'] },
+    });
+    const less = created.json.auth.client_token as string;
+    const first = openStream(url, SUBSCRIBE, less);
+    streams.push(first);
+    await expect.poll(() => first.blocks().length).toBe(1);
+    const opening = first.blocks()[0]!.id!;
+    first.close();
+    for (const path of ['app/theirs/secret', 'app/mine/one', 'app/theirs/other', 'app/mine/two'])
+      await write(url, path);
+    const resumed = openStream(url, SUBSCRIBE, less, { 'Last-Event-ID': opening });
+    streams.push(resumed);
+    await expect.poll(() => paths(resumed)).toEqual(['app/mine/one', 'app/mine/two']);
+    await write(url, 'app/theirs/later');
+    await write(url, 'app/mine/three');
+    await expect.poll(() => paths(resumed)).toEqual(['app/mine/one', 'app/mine/two', 'app/mine/three']);
+    expect(
+      resumed
+        .blocks()
+        .map((block) => block.data ?? '')
+        .join(''),
+    ).not.toContain('theirs');
+  });
+});
+
 describe('EventLog', () => {
   it('resumes from any id whose later events it still keeps, and calls an older one expired', async () => {
     const kv = new KvEngine({ storage: new MemoryStorage() });
