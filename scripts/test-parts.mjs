@@ -1,5 +1,6 @@
 // Before `npm test`: the real parts some tests drive, PostgreSQL (a throwaway cluster per run) and Debian's
-// python3-hvac (a real Vault client). As root with apt-get at hand, a missing part is installed, its progress shown;
+// python3-hvac (a real Vault client), and pytest with the packages hvac's own integration tests import (the hvac
+// suite, scripts/hvac-suite.mjs). As root with apt-get at hand, a missing part is installed, its progress shown;
 // otherwise the run goes on and the tests that need it are skipped, each missing part named in one loud line with the
 // command that installs it (printed by the test run, see below). Under CI (env CI set) a part still missing fails the run: CI never skips.
 // STRONGROOM_TEST_NO_INSTALL=1 turns the installing off.
@@ -15,13 +16,17 @@ function postgresPresent() {
   return dirs.some((dir) => dir && existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
 }
 
-function hvacPresent() {
-  return spawnSync('/usr/bin/python3', ['-c', 'import hvac'], { stdio: 'ignore' }).status === 0;
-}
+const imports = (modules) => () =>
+  spawnSync('/usr/bin/python3', ['-c', `import ${modules}`], { stdio: 'ignore' }).status === 0;
 
 const parts = [
-  { package: 'postgresql', present: postgresPresent, needs: 'the PostgreSQL tests (engines:postgres and more)' },
-  { package: 'python3-hvac', present: hvacPresent, needs: 'the tests that drive the server with hvac' },
+  { packages: ['postgresql'], present: postgresPresent, needs: 'the PostgreSQL tests (engines:postgres and more)' },
+  { packages: ['python3-hvac'], present: imports('hvac'), needs: 'the tests that drive the server with hvac' },
+  {
+    packages: ['python3-pytest', 'python3-parameterized', 'python3-requests', 'python3-packaging'],
+    present: imports('pytest, parameterized, requests, packaging'),
+    needs: "hvac's own integration tests (tests/oracles/hvac-suite.test.ts)",
+  },
 ];
 
 const say = (line) => process.stderr.write(`[strongroom] ${line}\n`);
@@ -33,7 +38,7 @@ const canInstall =
   process.getuid?.() === 0 &&
   spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
 if (canInstall) {
-  const names = missing.map((part) => part.package);
+  const names = missing.flatMap((part) => part.packages);
   say(
     `installing ${names.join(' and ')} with apt-get for the tests that drive them (STRONGROOM_TEST_NO_INSTALL=1 skips this)`,
   );
@@ -46,6 +51,9 @@ if (canInstall) {
 // Outside CI the test run itself names each missing part in its one loud line (vitest.config.ts), also when vitest is
 // started without npm; under CI a missing part fails here, before anything runs.
 if (missing.length > 0 && process.env.CI) {
-  for (const part of missing) say(`${part.package} is missing, and ${part.needs} need it. CI never skips: failing`);
+  for (const part of missing)
+    say(
+      `${part.packages.join(' ')} ${part.packages.length > 1 ? 'are' : 'is'} missing, and ${part.needs} need it. CI never skips: failing`,
+    );
   process.exitCode = 1;
 }

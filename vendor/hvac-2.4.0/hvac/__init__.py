@@ -1,0 +1,3 @@
+from hvac.v1 import Client
+
+__all__ = ("Client",)
