@@ -53,8 +53,8 @@ describe('the keys a change feed remembers', () => {
     feed.acknowledge('k1', 5, 5);
     feed.deliver([change('new', 1)]);
     expect(tracked(feed)).toBe(TRACKED_KEYS);
-    expect(feed.last('k0')).toEqual({ revision: 2, version: 2, removed: false });
-    expect(feed.last('k1')).toEqual({ revision: 5, version: 5, removed: false });
+    expect(feed.last('k0')).toEqual({ revision: 2, version: 2 });
+    expect(feed.last('k1')).toEqual({ revision: 5, version: 5 });
     expect(feed.last('k2')).toBeUndefined();
     expect(feed.last('new')).toBeDefined();
   });
@@ -64,7 +64,7 @@ describe('the keys a change feed remembers', () => {
     for (let n = 0; n <= TRACKED_KEYS; n++) feed.acknowledge(`k${n}`, 3, 1);
     expect(tracked(feed)).toBe(TRACKED_KEYS);
     expect(feed.last('k0')).toBeUndefined();
-    expect(feed.last(`k${TRACKED_KEYS}`)).toEqual({ revision: 3, version: 1, removed: false });
+    expect(feed.last(`k${TRACKED_KEYS}`)).toEqual({ revision: 3, version: 1 });
   });
 });
 
@@ -72,10 +72,22 @@ describe('delivering each change once, in order', () => {
   it('drops a change learnt twice and one older than the last delivered', () => {
     const { feed, seen } = recorded();
     feed.deliver([change('a', 1), change('a', 2)]);
-    feed.deliver([change('a', 1), change('a', 2), change('a', 3)]);
+    feed.deliverWatched([change('a', 1), change('a', 2), change('a', 3)]);
+    feed.deliver([change('a', 3)]);
     feed.acknowledge('b', 4, 4);
-    feed.deliver([change('b', 4), change('b', 5)]);
+    feed.deliverWatched([change('b', 4), change('b', 5)]);
     expect(seen()).toEqual(['a@1', 'a@2', 'a@3', 'b@5']);
+  });
+
+  it("holds back a watch's news at its starting point, never this process's own commit", () => {
+    const { feed, seen } = recorded();
+    feed.acknowledge('k', 2, 2);
+    feed.deliver([change('k', 1), change('k', 2)]);
+    feed.deliverWatched([change('k', 1), change('k', 2)]);
+    feed.deliver([change('k', 2)]);
+    feed.deliverWatched([change('k', 3)]);
+    expect(seen()).toEqual(['k@1', 'k@2', 'k@3']);
+    expect(feed.last('k')).toEqual({ revision: 3, version: 3 });
   });
 
   it('drops a removal learnt twice, and starts a new life for a key created again', () => {

@@ -11,6 +11,8 @@ class AnnouncingStorage extends MemoryStorage {
   muted = false;
   /** Holds the answer of the next read of `key` (the value as it was when read) until `release` resolves. */
   held?: { key: string; reached: () => void; release: Promise<void> };
+  /** Holds the answer of the next committed call that changes `key` (already changed, not yet announced). */
+  heldCommit?: { key: string; reached: () => void; release: Promise<void> };
   private readonly handlers = new Set<{ prefix: string; handlers: StorageWatchHandlers }>();
 
   override async get(key: string) {
@@ -56,7 +58,13 @@ class AnnouncingStorage extends MemoryStorage {
     );
   }
 
-  private announced(done: boolean, keys: string[]): boolean {
+  private async announced(done: boolean, keys: string[]): Promise<boolean> {
+    const held = this.heldCommit;
+    if (done && held && keys.includes(held.key)) {
+      this.heldCommit = undefined;
+      held.reached();
+      await held.release;
+    }
     if (done) this.announce(keys);
     return done;
   }
@@ -152,6 +160,41 @@ describe('changes another engine commits', () => {
     release();
     await settle();
     expect(seen()).toEqual(['k@1 write', 'k@2 metadata-delete']);
+  });
+});
+
+describe('a commit answered while the watch reads its starting point', () => {
+  /** Starts a write of `k` and holds its answer once committed; the watch then starts and reads `k` as committed. */
+  async function writtenDuringStart(kv: KvEngine, storage: AnnouncingStorage) {
+    let reached!: () => void;
+    let release!: () => void;
+    const committed = new Promise<void>((resolve) => (reached = resolve));
+    storage.heldCommit = { key: 'kv/metadata/k', reached, release: new Promise((resolve) => (release = resolve)) };
+    const write = kv.write('k', { v: 'during' });
+    await committed;
+    const events: string[] = [];
+    kv.subscribe('', (event) => void events.push(`${event.path}@${event.revision} ${event.operation}`));
+    await kv.watching();
+    release();
+    await write;
+    await settle();
+    return events;
+  }
+
+  it('is delivered once to the subscribers who were there when it was answered', async () => {
+    const storage = new AnnouncingStorage();
+    const kv = new KvEngine({ storage });
+    engines.push(kv);
+    expect(await writtenDuringStart(kv, storage)).toEqual(['k@1 write']);
+  });
+
+  it('is delivered once when it creates again a key that was removed', async () => {
+    const storage = new AnnouncingStorage();
+    const kv = new KvEngine({ storage });
+    engines.push(kv);
+    await kv.write('k', { v: 'first life' });
+    await kv.deleteMetadata('k');
+    expect(await writtenDuringStart(kv, storage)).toEqual(['k@1 write']);
   });
 });
 

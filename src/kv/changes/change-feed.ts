@@ -11,6 +11,17 @@ export const TRACKED_KEYS = 10_000;
 /** May be async (a function returning void accepts one): a rejection is reported like a throw. */
 export type KvChangeListener = (event: KvChangeEvent) => void;
 
+/** What the feed knows of a key in its current life. */
+interface Remembered {
+  /** The newest revision delivered or acknowledged: a watched change at or below it is not new. */
+  revision: number;
+  version: number;
+  /** Whether the newest event removed the key. */
+  removed: boolean;
+  /** The newest revision actually delivered in this life, if any: this process's own commit at or below it is not new. */
+  sent?: number;
+}
+
 interface Subscription {
   prefix: string;
   listener: KvChangeListener;
@@ -21,11 +32,15 @@ interface Subscription {
  * not above the last one delivered for its key is dropped, so the same change learnt twice (from this process's commit
  * and from the storage's notification, or from a catch-up) reaches subscribers once, as long as the feed remembers the
  * key (TRACKED_KEYS). A revision below the last one of a key that was removed starts the key's new life.
+ *
+ * A watch's starting point (`acknowledge`) holds back only what the watch itself learns (`deliverWatched`), never this
+ * process's own commits (`deliver`): a commit answered while the watch reads its starting point is in that starting
+ * point, yet its event is still owed to the subscribers who were there when it was answered.
  */
 export class ChangeFeed {
   private readonly subscriptions = new Set<Subscription>();
-  /** Per key: the last revision delivered, and whether that event removed the key; in order of the last change. */
-  private readonly delivered = new Map<string, { revision: number; version: number; removed: boolean }>();
+  /** Per key, in order of the last change: what the feed last learnt of it; see {@link Remembered}. */
+  private readonly delivered = new Map<string, Remembered>();
 
   constructor(private readonly onEventError: (error: unknown) => void) {}
 
@@ -75,7 +90,7 @@ export class ChangeFeed {
   /** The last event delivered for a key that still exists, as far as this feed knows. */
   last(path: string): { revision: number; version: number } | undefined {
     const last = this.delivered.get(path);
-    return last && !last.removed ? last : undefined;
+    return last && !last.removed ? { revision: last.revision, version: last.version } : undefined;
   }
 
   /** What the feed remembers of a key: an object that each later event or acknowledgement of the key replaces. */
@@ -91,22 +106,34 @@ export class ChangeFeed {
   /** Marks a key's changes up to `revision` as delivered without delivering them (a watch's starting point). */
   acknowledge(path: string, revision: number, version: number): void {
     const last = this.delivered.get(path);
-    if (!last || last.removed || last.revision < revision) this.remember(path, { revision, version, removed: false });
+    if (!last || last.removed) this.remember(path, { revision, version, removed: false });
+    else if (last.revision < revision) this.remember(path, { ...last, revision, version });
   }
 
   /**
-   * Delivers the changes that are new, in the order given (callers give one key's changes in revision order), each as
-   * one event that every listener of its key gets.
+   * Delivers this process's own committed changes that are new, in the order given (callers give one key's changes in
+   * revision order), each as one event that every listener of its key gets.
    */
   deliver(changes: readonly KeyChange[]): void {
+    this.deliverNew(changes, 'own');
+  }
+
+  /** Delivers changes a watch learnt from the storage (another process's, or this one's announced back) that are new. */
+  deliverWatched(changes: readonly KeyChange[]): void {
+    this.deliverNew(changes, 'watched');
+  }
+
+  private deliverNew(changes: readonly KeyChange[], source: 'own' | 'watched'): void {
     for (const change of changes) {
       const last = this.delivered.get(change.path);
-      if (last && !last.removed && change.revision <= last.revision) continue;
-      if (last?.removed && change.revision <= last.revision && change.operation === 'metadata-delete') continue;
+      if (last && !isNew(change, last, source)) continue;
+      const removed = change.operation === 'metadata-delete';
+      const floor = last && !last.removed ? last.revision : 0;
       this.remember(change.path, {
-        revision: change.revision,
+        revision: Math.max(floor, change.revision),
         version: change.version,
-        removed: change.operation === 'metadata-delete',
+        removed,
+        sent: change.revision,
       });
       let event: KvChangeEvent | undefined;
       for (const { prefix, listener } of this.subscriptions) {
@@ -121,9 +148,16 @@ export class ChangeFeed {
   }
 
   /** Records a key's last event as its newest entry, forgetting the key changed longest ago past TRACKED_KEYS. */
-  private remember(path: string, last: { revision: number; version: number; removed: boolean }): void {
+  private remember(path: string, last: Remembered): void {
     this.delivered.delete(path);
     this.delivered.set(path, last);
     if (this.delivered.size > TRACKED_KEYS) this.delivered.delete(this.delivered.keys().next().value!);
   }
+}
+
+/** Whether `change` is news after `last`: for this process's own commit, only what was delivered counts as known. */
+function isNew(change: KeyChange, last: Remembered, source: 'own' | 'watched'): boolean {
+  if (last.removed) return change.revision > last.revision || change.operation !== 'metadata-delete';
+  const known = source === 'own' ? (last.sent ?? 0) : last.revision;
+  return change.revision > known;
 }

@@ -83,10 +83,10 @@ export class RemoteChanges {
         known = this.feed.remembered(path);
         record = await this.keys.read(path);
       } while (this.feed.remembered(path) !== known);
-      if (record) return this.feed.deliver(changesOf(path, record, this.layout.metadata(path)));
+      if (record) return this.feed.deliverWatched(changesOf(path, record, this.layout.metadata(path)));
       const last = this.feed.last(path);
       if (last)
-        this.feed.deliver([
+        this.feed.deliverWatched([
           removalChange(path, { revision: last.revision, current_version: last.version }, this.clock()),
         ]);
     });
