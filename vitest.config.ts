@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { hvacAvailable } from './tests/support/hvac.js';
+import { hvacAvailable, hvacSuiteAvailable } from './tests/support/hvac.js';
 import { postgresAvailable } from './tests/support/postgres.js';
 
 /**
@@ -17,6 +17,7 @@ const otherKinds = ['encrypted', 'sqlite', ...(postgresAvailable() ? ['postgres'
 
 /** Checked once here (with its one loud line when missing) and handed to every test file. */
 const hvac = hvacAvailable() ? '1' : '0';
+const hvacSuite = hvacSuiteAvailable() ? '1' : '0';
 
 /**
  * The whole suite runs one file at a time, as before (vitest's default: a worker fewer than the cores, here two). The
@@ -34,7 +35,7 @@ function project(name: string, folders: string[], kind: string) {
       include: folders.map((folder) => `${folder}/**/*.test.ts`),
       // The real command's starts pick their storage from their own environment, never from testStorage().
       ...(kind === 'memory' ? {} : { exclude: ['tests/server/command/**'] }),
-      env: { STRONGROOM_TEST_STORAGE: kind, STRONGROOM_TEST_HVAC: hvac },
+      env: { STRONGROOM_TEST_STORAGE: kind, STRONGROOM_TEST_HVAC: hvac, STRONGROOM_TEST_HVAC_SUITE: hvacSuite },
       ...(kind === 'memory' ? {} : ENGINES_AFTER),
       ...(kind === 'postgres' ? { globalSetup: ['tests/support/test-storage-cluster.ts'] } : {}),
     },
