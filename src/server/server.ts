@@ -25,12 +25,14 @@ import { subscriptionLimits } from './routes/event-subscriptions.js';
 import { metricsRoute } from './routes/metrics-route.js';
 import { sysRoutes } from './routes/sys-routes.js';
 import { keyRoutes } from './routes/key-routes.js';
+import { tokenRoleRoutes } from './routes/token-role-routes.js';
 import { tokenRoutes } from './routes/token-routes.js';
 import { serverKey } from './server-keys.js';
 import { leveledLog } from './log-level.js';
 import { StorageAvailability } from './storage-availability.js';
 import type { LogEntry, ServerOptions } from './server-options.js';
 import { loggedPath } from './tokens/token-path.js';
+import { TokenRoleStore } from './tokens/token-role.js';
 import { TokenStore } from './tokens/token-store.js';
 import { DEFAULT_MAX_TTL_SECONDS } from './tokens/token-ttl.js';
 
@@ -143,6 +145,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
       maxTokensPerRole: options.maxTokensPerRole ?? 10_000,
     });
     metrics.countTokens(() => tokens.liveCount);
+    const roles = new TokenRoleStore(store);
     const audit = new AuditLog(auditKey, options.auditFile, () => metrics.auditFailure());
     await audit.open();
     await policies.initialise();
@@ -154,7 +157,8 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
       ...sysRoutes({ mounts, policies, audit, clock, tokens, storageReadable: () => availability.readable(storage) }),
       // The storage as given: the wrappers above hide whether it is an EncryptedStorage.
       ...keyRoutes(given),
-      ...tokenRoutes({ tokens, auth, clock, policies }),
+      ...tokenRoutes({ tokens, roles, auth, clock, policies }),
+      ...tokenRoleRoutes(roles),
       metricsRoute(metrics, { unauthenticated: options.metricsUnauthenticated === true }),
       ...eventRoutes({
         kv,
