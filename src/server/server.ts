@@ -27,6 +27,7 @@ import { sysRoutes } from './routes/sys-routes.js';
 import { keyRoutes } from './routes/key-routes.js';
 import { tokenRoleRoutes } from './routes/token-role-routes.js';
 import { tokenRoutes } from './routes/token-routes.js';
+import { wrappingRoutes } from './routes/wrapping-routes.js';
 import { serverKey } from './server-keys.js';
 import { leveledLog } from './log-level.js';
 import { StorageAvailability } from './storage-availability.js';
@@ -35,6 +36,7 @@ import { loggedPath } from './tokens/token-path.js';
 import { TokenRoleStore } from './tokens/token-role.js';
 import { TokenStore } from './tokens/token-store.js';
 import { DEFAULT_MAX_TTL_SECONDS } from './tokens/token-ttl.js';
+import { WrappedResponses } from './wrapping/wrapped-responses.js';
 
 /** A server made by {@link createServer}: listen on its own, or mount its `handler` in another HTTP stack. */
 export interface StrongroomServer {
@@ -59,7 +61,7 @@ export interface StrongroomServer {
    * it can.
    */
   reopenAuditFile(): Promise<void>;
-  /** Runs the due background work once: the auth method's tidy, and revoking expired tokens. */
+  /** Runs the due background work once: the auth method's tidy, revoking expired tokens, removing expired wrapped answers. */
   runPeriodic(): Promise<void>;
   /** The KV engine served at `secret/`, for use in the same process. */
   readonly kv: KvEngine;
@@ -146,6 +148,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     });
     metrics.countTokens(() => tokens.liveCount);
     const roles = new TokenRoleStore(store);
+    const wrapping = new WrappedResponses(store, tokens, clock);
     const audit = new AuditLog(auditKey, options.auditFile, () => metrics.auditFailure());
     await audit.open();
     await policies.initialise();
@@ -159,6 +162,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
       ...keyRoutes(given),
       ...tokenRoutes({ tokens, roles, auth, clock, policies }),
       ...tokenRoleRoutes(roles),
+      ...wrappingRoutes({ wrapping, tokens, policies }),
       metricsRoute(metrics, { unauthenticated: options.metricsUnauthenticated === true }),
       ...eventRoutes({
         kv,
@@ -176,7 +180,12 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
           }),
       }),
     ];
-    return { tokens, audit, dispatch: createDispatcher({ mounts, routes, tokens, policies, audit, clock }) };
+    return {
+      tokens,
+      audit,
+      wrapping,
+      dispatch: createDispatcher({ mounts, routes, tokens, policies, audit, clock, wrapping }),
+    };
   })();
   // Failure surfaces through ready(), listen() and each request; never as an unhandled rejection.
   state.catch(() => undefined);
@@ -262,7 +271,9 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
   async function runPeriodic(): Promise<void> {
     try {
       await auth.periodic();
-      await (await state).tokens.sweep();
+      const { tokens, wrapping } = await state;
+      await tokens.sweep();
+      await wrapping.sweep();
     } catch (error) {
       log({ time: new Date().toISOString(), level: 'error', msg: 'periodic work failed', error: describeError(error) });
     }

@@ -5,6 +5,18 @@
 import { DEFAULT_POLICY_NAME, ROOT_POLICY_NAME, sanitizePolicyNames } from '../../acl/builtin-policies.js';
 import { InvalidRequest } from '../../lib/errors.js';
 
+/**
+ * The one policy of a wrapping token (Vault's name). It is never granted otherwise: a token holding it is taken for a
+ * wrapping token, which authenticates nothing but its own unwrapping.
+ */
+export const RESPONSE_WRAPPING_POLICY = 'response-wrapping';
+
+/** Refuses a policy set that holds the wrapping tokens' policy, as Vault refuses to assign it. */
+export function checkAssignable(policies: readonly string[]): void {
+  if (policies.includes(RESPONSE_WRAPPING_POLICY))
+    throw new InvalidRequest(`cannot assign policy ${JSON.stringify(RESPONSE_WRAPPING_POLICY)}`);
+}
+
 /** What of a token role decides policies. */
 export interface RolePolicyRules {
   allowed_policies: readonly string[];
@@ -104,6 +116,7 @@ export function resolveTokenPolicies(request: PolicyRequest): string[] {
     policies = sanitisedPolicies(wanted, !noDefaultPolicy && (sudo || held.includes(DEFAULT_POLICY_NAME)));
   }
   if (noDefaultPolicy) policies = policies.filter((name) => name !== DEFAULT_POLICY_NAME);
+  checkAssignable(policies);
   // Sudo, or a role, lets a token grant policies it lacks, but never root: that would make it root.
   if (policies.includes(ROOT_POLICY_NAME) && !held.includes(ROOT_POLICY_NAME))
     throw new InvalidRequest('root tokens may not be created without parent token being root');
