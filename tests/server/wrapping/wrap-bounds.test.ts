@@ -10,6 +10,7 @@ import { AuditLog } from '../../../src/server/dispatch/audit.js';
 import { createDispatcher } from '../../../src/server/dispatch/dispatch.js';
 import type { ApiRequest } from '../../../src/server/http/request.js';
 import { PolicyStore } from '../../../src/server/policies/policy-store.js';
+import { planToken } from '../../../src/server/tokens/token-create.js';
 import { TokenStore } from '../../../src/server/tokens/token-store.js';
 import {
   withinWrappingBounds,
@@ -60,22 +61,14 @@ describe('the dispatcher with bounds from the policies', () => {
     const policies = new PolicyStore(store);
     await policies.initialise();
     await policies.put('reader', 'path "secret/data/*" { capabilities = ["read", "create", "update"] }');
-    const root = (await tokens.ensureRoot(undefined))!;
-    const { token } = await tokens.mint(
-      {
-        policies: ['reader'],
-        meta: null,
-        displayName: 'token',
-        path: 'auth/token/create',
-        ttl: 0,
-        explicitMaxTtl: 0,
-        period: 0,
-        numUses: 0,
-        renewable: true,
-        boundCidrs: [],
-      },
-      600,
+    // A token holding `reader`, made by root as auth/token/create makes it.
+    await tokens.ensureRoot('sr.bounds-root');
+    const parent = (await tokens.find('sr.bounds-root'))!;
+    const plan = planToken(
+      { policies: ['reader'] },
+      { parent, orphan: false, sudo: true, ttlFor: (wanted) => tokens.ttlFor(wanted) },
     );
+    const { token } = await tokens.mint(plan.fields, plan.ttl, { creator: parent, child: plan.child });
     const kv = new KvEngine({ storage: store.storage, storagePrefix: 'secret/' });
     const dispatch = createDispatcher({
       mounts: [{ prefix: 'secret/', type: 'kv', description: '', engine: kv }],
@@ -101,7 +94,7 @@ describe('the dispatcher with bounds from the policies', () => {
         },
         'request-id',
       );
-    return { send, token, root };
+    return { send, token };
   }
 
   it('refuses a granted request outside the bounds with 403 and wraps the one within them', async () => {
