@@ -183,12 +183,15 @@ export function createDispatcher(services: DispatchServices) {
     };
   }
 
-  async function toRoute(request: ApiRequest, caller: Caller, requestId: string): Promise<ApiResult> {
+  async function toRoute(request: ApiRequest, caller: Caller, requestId: string, wrapTtl: number): Promise<ApiResult> {
     const route = routes.find((candidate) => candidate.pattern.test(request.path));
     if (!route) throw new NotFound(`no handler for route ${JSON.stringify(request.path)}`);
     const handler = route.methods[request.method];
     if (!handler)
       throw new UnsupportedOperation(`${request.method} is not supported on ${JSON.stringify(request.path)}`);
+    // Refused before anything is done: a wrapping token for anyone without a token would be storage for the asking.
+    if (route.unauthenticated && wrapTtl > 0)
+      throw new InvalidRequest(`response wrapping needs a token: ${JSON.stringify(request.path)} takes none`);
     const params: Record<string, string> = { ...route.pattern.exec(request.path)?.groups };
     if (!route.unauthenticated) {
       const aclPath = route.aclPath?.(params) ?? request.path;
@@ -204,6 +207,9 @@ export function createDispatcher(services: DispatchServices) {
   /** The answer wrapped when the request asked for it; an answer that cannot be wrapped is not given unwrapped either. */
   async function wrapped(result: ApiResult, request: ApiRequest, caller: Caller, requestId: string, ttl: number) {
     if (ttl === 0) return result;
+    // Without a caller only a login's answer is wrapped: it cost a valid login, and its token counts in the role's quota.
+    const login = ((result.body as { auth?: unknown } | undefined)?.auth ?? null) !== null;
+    if (!caller.entry && !login) throw new InvalidRequest('response wrapping needs a token');
     if (result.stream || result.text)
       throw new InvalidRequest(
         `the answer of ${JSON.stringify(request.path)} cannot be wrapped: leave out X-Vault-Wrap-TTL`,
@@ -235,7 +241,7 @@ export function createDispatcher(services: DispatchServices) {
       wrapTtl = wrapTtlOf(request);
       const answer = mount
         ? await toEngine(mount, request, caller, requestId)
-        : await toRoute(request, caller, requestId);
+        : await toRoute(request, caller, requestId, wrapTtl);
       const result = await wrapped(answer, request, caller, requestId, wrapTtl);
       if (event)
         await audit.logResponse(

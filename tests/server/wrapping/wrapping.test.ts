@@ -169,6 +169,21 @@ describe('what is never wrapped, shown or spent', () => {
     expect((await unwrap(wrapping)).json.data).toEqual({ k: SECRET });
   });
 
+  it('nothing is wrapped for a caller without a token, and a path that takes none refuses before acting', async () => {
+    const stored = async () => (await storage.list('sys/wrapping/response/')).length;
+    const before = await stored();
+    const health = await send({ path: '/v1/sys/health', headers: { 'X-Vault-Wrap-TTL': '5m' } });
+    expect([health.status, health.json]).toEqual([
+      400,
+      { errors: ['response wrapping needs a token: "sys/health" takes none'] },
+    ]);
+    const wrapping = (await post('sys/wrapping/wrap', root, { k: SECRET }, '5m')).json.wrap_info.token;
+    const rewrapped = await post('sys/wrapping/unwrap', wrapping, undefined, '1m');
+    expect(rewrapped.status).toBe(400);
+    expect(await stored()).toBe(before + 1);
+    expect((await unwrap(wrapping)).json.data).toEqual({ k: SECRET });
+  });
+
   it('no token may be made holding the wrapping tokens’ policy', async () => {
     expect((await post('auth/token/create', root, { policies: ['response-wrapping'] })).json.errors).toEqual([
       'cannot assign policy "response-wrapping"',
