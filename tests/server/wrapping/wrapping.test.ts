@@ -5,14 +5,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/lib/clocks.js';
-import { MemoryStorage } from '../../../src/index.js';
+import type { Storage } from '../../../src/index.js';
+import { testStorage } from '../../support/test-storage.js';
 import { dataDir, request, startServer, type RawRequest, type Started } from '../harness.js';
 
 const SECRET = 'wrapped-secret-value-7f3a';
 let server: Started;
 let root: string;
 let clock: ManualClock;
-let storage: MemoryStorage;
+let storage: Storage;
 let auditFile: string;
 const send = (options: RawRequest) => request(server.url, options);
 const post = (path: string, token: string | undefined, body?: unknown, wrap?: string) =>
@@ -22,7 +23,8 @@ const INVALID = { errors: ['wrapping token is not valid or does not exist'] };
 
 beforeAll(async () => {
   clock = new ManualClock(new Date('2030-01-01T00:00:00Z'));
-  storage = new MemoryStorage();
+  // The run's storage kind (memory, encrypted, SQLite, PostgreSQL): a single unwrap must hold over each.
+  storage = testStorage();
   auditFile = join(dataDir(), 'audit.log');
   server = await startServer({ clock, storage, auditFile, tokenMaxTtl: 10 * 3600 });
   root = server.rootToken;
@@ -188,6 +190,29 @@ describe('what is never wrapped, shown or spent', () => {
     expect((await post('auth/token/create', root, { policies: ['response-wrapping'] })).json.errors).toEqual([
       'cannot assign policy "response-wrapping"',
     ]);
+  });
+
+  it('two servers over one storage: the answer wrapped on one is unwrapped once, on either', async () => {
+    const other = await startServer({ clock, storage, rootToken: root });
+    try {
+      const wrapping = (await post('sys/wrapping/wrap', root, { k: 'shared' }, '5m')).json.wrap_info.token;
+      const lookup = await request(other.url, {
+        method: 'POST',
+        path: '/v1/sys/wrapping/lookup',
+        body: { token: wrapping },
+      });
+      expect(lookup.json.data.creation_path).toBe('sys/wrapping/wrap');
+      const both = await Promise.all(
+        [server.url, other.url, server.url, other.url].map((url) =>
+          request(url, { method: 'POST', path: '/v1/sys/wrapping/unwrap', token: wrapping }),
+        ),
+      );
+      expect(both.filter((answer) => answer.status === 200).map((answer) => answer.json.data)).toEqual([
+        { k: 'shared' },
+      ]);
+    } finally {
+      await other.stop();
+    }
   });
 
   it('two unwraps at once: exactly one gets the answer', async () => {
