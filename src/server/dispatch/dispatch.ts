@@ -203,20 +203,24 @@ export function createDispatcher(services: DispatchServices) {
     return handler({ request, requestId, params, caller: caller.entry });
   }
 
-  /** Answers one request. Never throws: a failure comes back as its error answer, with the error for the log. */
-  /** The answer wrapped when the request asked for it; an answer that cannot be wrapped is not given unwrapped either. */
+  /**
+   * The answer wrapped when the request asked for it. Errors are never wrapped; an answer that cannot be wrapped is not
+   * given unwrapped either; without a caller only a login's answer is wrapped: it cost a valid login, and its token
+   * counts in the role's quota.
+   */
   async function wrapped(result: ApiResult, request: ApiRequest, caller: Caller, requestId: string, ttl: number) {
     if (ttl === 0) return result;
-    // Without a caller only a login's answer is wrapped: it cost a valid login, and its token counts in the role's quota.
-    const login = ((result.body as { auth?: unknown } | undefined)?.auth ?? null) !== null;
-    if (!caller.entry && !login) throw new InvalidRequest('response wrapping needs a token');
     if (result.stream || result.text)
       throw new InvalidRequest(
         `the answer of ${JSON.stringify(request.path)} cannot be wrapped: leave out X-Vault-Wrap-TTL`,
       );
+    const body = result.body as { errors?: unknown; auth?: unknown } | undefined;
+    if (result.status !== 200 || !body || 'errors' in body) return result;
+    if (!caller.entry && (body.auth ?? null) === null) throw new InvalidRequest('response wrapping needs a token');
     return wrapping.wrapAnswer(requestId, result, { ttl, path: request.path, creator: caller.entry });
   }
 
+  /** Answers one request. Never throws: a failure comes back as its error answer, with the error for the log. */
   return async function dispatch(request: ApiRequest, requestId: string): Promise<DispatchOutcome> {
     let wrapTtl = 0;
     const caller = callerOf(request, () => wrapTtl);

@@ -104,10 +104,13 @@ export class WrappedResponses {
     };
   }
 
-  /** A successful answer wrapped: the same envelope with only `wrap_info` (and any warnings); anything else as it is. */
+  /**
+   * A successful answer (the caller's to judge) wrapped: an envelope with only `wrap_info` and any warnings. An answer
+   * that is a wrapper already (a rewrap's) is answered as it is.
+   */
   async wrapAnswer(requestId: string, result: ApiResult, options: WrapOptions): Promise<ApiResult> {
-    const body = result.body as Record<string, unknown> | undefined;
-    if (result.status !== 200 || !body || 'errors' in body || (body.wrap_info ?? null) !== null) return result;
+    const body = (result.body ?? {}) as Record<string, unknown>;
+    if ((body.wrap_info ?? null) !== null) return result;
     const auth = body.auth as { accessor?: unknown } | null | undefined;
     const wrappedAccessor = typeof auth?.accessor === 'string' ? auth.accessor : undefined;
     const wrapInfo = await this.wrap(body, { ...options, wrappedAccessor });

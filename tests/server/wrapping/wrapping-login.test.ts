@@ -32,8 +32,8 @@ it('wraps the login grant: no token in the answer, one working token from the un
 });
 
 it('answers a failed login as it is, unwrapped', async () => {
+  const plain = await server.login('no-such-role');
+  expect(plain.status).toBeGreaterThanOrEqual(400);
   const login = await server.login('no-such-role', { 'X-Vault-Wrap-TTL': '2m' });
-  expect(login.status).toBeGreaterThanOrEqual(400);
-  expect(login.json.errors.length).toBeGreaterThan(0);
-  expect(login.json).not.toHaveProperty('wrap_info');
+  expect([login.status, login.json]).toEqual([plain.status, plain.json]);
 });
