@@ -5,9 +5,9 @@ export const ROOT_POLICY_NAME = 'root';
 export const DEFAULT_POLICY_NAME = 'default';
 
 /**
- * The `default` policy that every token carries unless it was issued with `no_default_policy`: the part of Vault's
- * shipped default policy that concerns a token's own lifecycle (Vault's version also covers cubbyhole, response
- * wrapping, leases and identity paths).
+ * The `default` policy that every token carries unless it was issued with `no_default_policy`: the parts of Vault's
+ * shipped default policy that concern a token's own lifecycle and response wrapping (Vault's version also covers
+ * cubbyhole, leases and identity paths).
  */
 export const DEFAULT_POLICY = `# Allow tokens to look up their own properties
 path "auth/token/lookup-self" {
@@ -26,6 +26,21 @@ path "auth/token/revoke-self" {
 
 # Allow a token to look up its own capabilities on a path
 path "sys/capabilities-self" {
+  capabilities = ["update"]
+}
+
+# Allow a token to wrap values in a response-wrapping token
+path "sys/wrapping/wrap" {
+  capabilities = ["update"]
+}
+
+# Allow a token to look up the creation time, TTL and path of a response-wrapping token
+path "sys/wrapping/lookup" {
+  capabilities = ["update"]
+}
+
+# Allow a token to unwrap a response-wrapping token it was handed
+path "sys/wrapping/unwrap" {
   capabilities = ["update"]
 }
 `;

@@ -25,14 +25,18 @@ import { subscriptionLimits } from './routes/event-subscriptions.js';
 import { metricsRoute } from './routes/metrics-route.js';
 import { sysRoutes } from './routes/sys-routes.js';
 import { keyRoutes } from './routes/key-routes.js';
+import { tokenRoleRoutes } from './routes/token-role-routes.js';
 import { tokenRoutes } from './routes/token-routes.js';
+import { wrappingRoutes } from './routes/wrapping-routes.js';
 import { serverKey } from './server-keys.js';
 import { leveledLog } from './log-level.js';
 import { StorageAvailability } from './storage-availability.js';
 import type { LogEntry, ServerOptions } from './server-options.js';
 import { loggedPath } from './tokens/token-path.js';
+import { TokenRoleStore } from './tokens/token-role.js';
 import { TokenStore } from './tokens/token-store.js';
 import { DEFAULT_MAX_TTL_SECONDS } from './tokens/token-ttl.js';
+import { WrappedResponses } from './wrapping/wrapped-responses.js';
 
 /** A server made by {@link createServer}: listen on its own, or mount its `handler` in another HTTP stack. */
 export interface StrongroomServer {
@@ -57,7 +61,7 @@ export interface StrongroomServer {
    * it can.
    */
   reopenAuditFile(): Promise<void>;
-  /** Runs the due background work once: the auth method's tidy, and revoking expired tokens. */
+  /** Runs the due background work once: the auth method's tidy, revoking expired tokens, removing expired wrapped answers. */
   runPeriodic(): Promise<void>;
   /** The KV engine served at `secret/`, for use in the same process. */
   readonly kv: KvEngine;
@@ -143,6 +147,8 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
       maxTokensPerRole: options.maxTokensPerRole ?? 10_000,
     });
     metrics.countTokens(() => tokens.liveCount);
+    const roles = new TokenRoleStore(store);
+    const wrapping = new WrappedResponses(store, tokens, clock);
     const audit = new AuditLog(auditKey, options.auditFile, () => metrics.auditFailure());
     await audit.open();
     await policies.initialise();
@@ -154,7 +160,9 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
       ...sysRoutes({ mounts, policies, audit, clock, tokens, storageReadable: () => availability.readable(storage) }),
       // The storage as given: the wrappers above hide whether it is an EncryptedStorage.
       ...keyRoutes(given),
-      ...tokenRoutes({ tokens, auth, clock, policies }),
+      ...tokenRoutes({ tokens, roles, auth, clock, policies }),
+      ...tokenRoleRoutes(roles),
+      ...wrappingRoutes({ wrapping, tokens, policies }),
       metricsRoute(metrics, { unauthenticated: options.metricsUnauthenticated === true }),
       ...eventRoutes({
         kv,
@@ -172,7 +180,12 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
           }),
       }),
     ];
-    return { tokens, audit, dispatch: createDispatcher({ mounts, routes, tokens, policies, audit, clock }) };
+    return {
+      tokens,
+      audit,
+      wrapping,
+      dispatch: createDispatcher({ mounts, routes, tokens, policies, audit, clock, wrapping }),
+    };
   })();
   // Failure surfaces through ready(), listen() and each request; never as an unhandled rejection.
   state.catch(() => undefined);
@@ -258,7 +271,9 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
   async function runPeriodic(): Promise<void> {
     try {
       await auth.periodic();
-      await (await state).tokens.sweep();
+      const { tokens, wrapping } = await state;
+      await tokens.sweep();
+      await wrapping.sweep();
     } catch (error) {
       log({ time: new Date().toISOString(), level: 'error', msg: 'periodic work failed', error: describeError(error) });
     }

@@ -225,12 +225,15 @@ describe('parsePolicy: what a stanza may hold', () => {
 });
 
 describe('built-in policies and names', () => {
-  it('the default policy lets a token look itself up, renew and revoke itself, and nothing else', () => {
+  it('the default policy lets a token look itself up, renew and revoke itself, wrap and unwrap, and nothing else', () => {
     const acl = new Acl([{ name: 'default', rules: parsePolicy(DEFAULT_POLICY) }]);
     expect(acl.allows('read', 'auth/token/lookup-self')).toBe(true);
     expect(acl.allows('update', 'auth/token/renew-self')).toBe(true);
     expect(acl.allows('update', 'auth/token/revoke-self')).toBe(true);
     expect(acl.allows('update', 'sys/capabilities-self')).toBe(true);
+    for (const path of ['sys/wrapping/wrap', 'sys/wrapping/lookup', 'sys/wrapping/unwrap'])
+      expect(acl.allows('update', path)).toBe(true);
+    expect(acl.allows('update', 'sys/wrapping/rewrap')).toBe(false);
     expect(acl.allows('read', 'secret/data/x')).toBe(false);
     expect(acl.allows('update', 'sys/policies/acl/default')).toBe(false);
   });

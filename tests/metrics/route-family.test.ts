@@ -21,6 +21,9 @@ describe('routeFamily', () => {
     ['sys/policies/acl/admin', 'sys/policies'],
     ['sys/events/subscribe/secret', 'sys/events'],
     ['sys/metrics', 'sys/metrics'],
+    ['sys/wrapping/unwrap', 'sys/wrapping'],
+    ['auth/token/roles/web', 'auth/token/roles'],
+    ['auth/token/create/web', 'auth/token/create'],
     ['sys/secret-name-here', 'sys/other'],
     ['elsewhere/data/x', 'other'],
   ])('%s is in %s', (path, family) => {

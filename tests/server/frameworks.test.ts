@@ -143,7 +143,7 @@ describe('a single engine in Express 5', () => {
     url = await listening(server);
     closers.push(() => new Promise((resolve) => server.close(resolve)));
   });
-  wireSuite('KV engine alone in Express 5', { url: () => url, token: '', maxBodyBytes: MAX_BODY });
+  wireSuite('KV engine alone in Express 5', { url: () => url, token: '', maxBodyBytes: MAX_BODY, engineAlone: true });
   it('asks the service authorize callback with full paths', async () => {
     expect(
       (await request(url, { method: 'PUT', path: '/v1/secret/destroy/wire/a', body: { versions: [1] } })).status,

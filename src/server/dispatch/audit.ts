@@ -13,6 +13,8 @@ const DEVICE_PATH = 'file/';
 // Token metadata stays readable, as in Vault, except this entry: an ec2 login's nonce is the instance's credential for
 // its later logins, and whoever read it from the log could log in as the instance with its public identity document.
 const SECRET_METADATA = 'nonce';
+/** The fields of a `wrap_info` that are credentials, or name one. */
+const WRAP_SECRETS = ['token', 'accessor', 'wrapped_accessor'];
 
 export interface AuditEvent {
   time: Date;
@@ -145,6 +147,13 @@ export class AuditLog {
     return redactTokenInPath(path, (token) => this.#hmac(token));
   }
 
+  /** The named string fields of `value`, hashed. */
+  #hashedFields(value: Record<string, unknown>, names: readonly string[]): Record<string, string> {
+    return Object.fromEntries(
+      names.flatMap((name) => (typeof value[name] === 'string' ? [[name, this.#hmac(value[name])]] : [])),
+    );
+  }
+
   #metadataOf(metadata: unknown): unknown {
     if (typeof metadata !== 'object' || metadata === null || !(SECRET_METADATA in metadata)) return metadata;
     const secret = (metadata as Record<string, unknown>)[SECRET_METADATA];
@@ -196,6 +205,8 @@ export class AuditLog {
     const body = outcome.body ?? {};
     const errors = Array.isArray(body.errors) ? (body.errors as unknown[]).map(String) : undefined;
     const auth = body.auth && typeof body.auth === 'object' ? (body.auth as Record<string, unknown>) : undefined;
+    const wrapInfo =
+      body.wrap_info && typeof body.wrap_info === 'object' ? (body.wrap_info as Record<string, unknown>) : undefined;
     const response = {
       mount_type: event.mountType,
       status_code: outcome.status,
@@ -210,6 +221,9 @@ export class AuditLog {
             },
           }
         : {}),
+      // A wrapped answer is not in the entry at all (it is not in the answer either); its wrapping token and the
+      // accessors are hashed, as Vault logs them, so that the log shows whether a wrapping token was later used.
+      ...(wrapInfo ? { wrap_info: { ...wrapInfo, ...this.#hashedFields(wrapInfo, WRAP_SECRETS) } } : {}),
       ...(Array.isArray(body.warnings) ? { warnings: body.warnings } : {}),
     };
     await this.#write({

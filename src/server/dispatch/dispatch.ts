@@ -14,10 +14,13 @@ import type {
 import type { Clock } from '../../ports/clock.js';
 import type { AuditEvent, AuditLog } from './audit.js';
 import type { PolicyStore } from '../policies/policy-store.js';
-import { refuseWrapping, type ApiMethod, type ApiRequest } from '../http/request.js';
+import type { ApiMethod, ApiRequest } from '../http/request.js';
 import type { Route } from './route.js';
 import { authView, type TokenRecord } from '../tokens/token-record.js';
+import { checkAssignable } from '../tokens/token-policies.js';
 import type { TokenStore } from '../tokens/token-store.js';
+import { NO_WRAPPING_BOUNDS, withinWrappingBounds, wrapTtlOf, type WrappingBoundsOf } from '../wrapping/wrap-ttl.js';
+import type { WrappedResponses } from '../wrapping/wrapped-responses.js';
 import { engineResult, envelope, errorResult, type ApiResult } from '../http/wire.js';
 
 export interface Mount {
@@ -75,15 +78,25 @@ export interface DispatchServices {
   policies: PolicyStore;
   audit: AuditLog;
   clock: Clock;
+  wrapping: WrappedResponses;
+  /** The `min_wrapping_ttl`/`max_wrapping_ttl` bounds of a granted request; none until the policies set them. */
+  wrappingBounds?: WrappingBoundsOf | undefined;
 }
 
-export function createDispatcher({ mounts, routes, tokens, policies, audit, clock }: DispatchServices) {
-  /** The caller's token, looked up (and a use counted) at most once per request, only when a capability is asked. */
-  function callerOf(request: ApiRequest) {
+export function createDispatcher(services: DispatchServices) {
+  const { mounts, routes, tokens, policies, audit, clock, wrapping } = services;
+  const boundsOf = services.wrappingBounds ?? NO_WRAPPING_BOUNDS;
+
+  /**
+   * The caller's token, looked up (and a use counted) at most once per request, only when a capability is asked. A
+   * grant also needs the request's wrap TTL to lie within the bounds the granting policies set.
+   */
+  function callerOf(request: ApiRequest, wrapTtl: () => number) {
     let lookup: Promise<TokenRecord | undefined> | undefined;
     let acl: Promise<Acl | undefined> | undefined;
     const aclOf = () =>
       (acl ??= state.resolve().then((entry) => (entry ? policies.aclFor(entry.policies) : undefined)));
+    const bounded = (found: Acl, path: string) => withinWrappingBounds(boundsOf(found, path), wrapTtl());
     const state = {
       entry: undefined as TokenRecord | undefined,
       resolve(): Promise<TokenRecord | undefined> {
@@ -91,7 +104,8 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
         return lookup;
       },
       async allows(capability: RequiredCapability, path: string): Promise<boolean> {
-        return (await aclOf())?.allows(capability, path) === true;
+        const found = await aclOf();
+        return found?.allows(capability, path) === true && bounded(found, path);
       },
       /**
        * The `authorize` callback of an engine mounted at `mount`: the token's Acl's own `authorizer`, so engines' paths
@@ -100,7 +114,9 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
       authorizer(mount: string): BulkAuthorizer {
         let engine: Promise<BulkAuthorizer | undefined> | undefined;
         const engineOf = () => (engine ??= aclOf().then((found) => found?.authorizer(mount)));
-        const authorize = async (check: CapabilityCheck) => (await engineOf())?.(check) === true;
+        // The bounds apply to the operation asked; a listing's checks of the names it shows (`many`) are not one.
+        const authorize = async (check: CapabilityCheck) =>
+          (await engineOf())?.(check) === true && bounded((await aclOf())!, mount + check.path);
         authorize.many = async (checks: readonly CapabilityCheck[]) =>
           (await engineOf())?.many(checks) ?? checks.map(() => false);
         return authorize;
@@ -113,6 +129,7 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
   async function mintFromGrant(grant: AuthGrant, mount: Mount, path: string) {
     const policies = tokenPolicies(grant);
     if (policies.includes('root')) throw new InvalidRequest('auth methods cannot create root tokens');
+    checkAssignable(policies);
     const wanted = {
       ttl: grant.ttl,
       period: grant.period,
@@ -166,12 +183,15 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
     };
   }
 
-  async function toRoute(request: ApiRequest, caller: Caller, requestId: string): Promise<ApiResult> {
+  async function toRoute(request: ApiRequest, caller: Caller, requestId: string, wrapTtl: number): Promise<ApiResult> {
     const route = routes.find((candidate) => candidate.pattern.test(request.path));
     if (!route) throw new NotFound(`no handler for route ${JSON.stringify(request.path)}`);
     const handler = route.methods[request.method];
     if (!handler)
       throw new UnsupportedOperation(`${request.method} is not supported on ${JSON.stringify(request.path)}`);
+    // Refused before anything is done: a wrapping token for anyone without a token would be storage for the asking.
+    if (route.unauthenticated && wrapTtl > 0)
+      throw new InvalidRequest(`response wrapping needs a token: ${JSON.stringify(request.path)} takes none`);
     const params: Record<string, string> = { ...route.pattern.exec(request.path)?.groups };
     if (!route.unauthenticated) {
       const aclPath = route.aclPath?.(params) ?? request.path;
@@ -183,9 +203,27 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
     return handler({ request, requestId, params, caller: caller.entry });
   }
 
+  /**
+   * The answer wrapped when the request asked for it. Errors are never wrapped; an answer that cannot be wrapped is not
+   * given unwrapped either; without a caller only a login's answer is wrapped: it cost a valid login, and its token
+   * counts in the role's quota.
+   */
+  async function wrapped(result: ApiResult, request: ApiRequest, caller: Caller, requestId: string, ttl: number) {
+    if (ttl === 0) return result;
+    if (result.stream || result.text)
+      throw new InvalidRequest(
+        `the answer of ${JSON.stringify(request.path)} cannot be wrapped: leave out X-Vault-Wrap-TTL`,
+      );
+    const body = result.body as { errors?: unknown; auth?: unknown } | undefined;
+    if (result.status !== 200 || !body || 'errors' in body) return result;
+    if (!caller.entry && (body.auth ?? null) === null) throw new InvalidRequest('response wrapping needs a token');
+    return wrapping.wrapAnswer(requestId, result, { ttl, path: request.path, creator: caller.entry });
+  }
+
   /** Answers one request. Never throws: a failure comes back as its error answer, with the error for the log. */
   return async function dispatch(request: ApiRequest, requestId: string): Promise<DispatchOutcome> {
-    const caller = callerOf(request);
+    let wrapTtl = 0;
+    const caller = callerOf(request, () => wrapTtl);
     const mount = mounts.find((candidate) => request.path.startsWith(candidate.prefix));
     let event: AuditEvent | undefined;
     try {
@@ -204,10 +242,11 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
         };
         await audit.logRequest(event);
       }
-      refuseWrapping(request);
-      const result = mount
+      wrapTtl = wrapTtlOf(request);
+      const answer = mount
         ? await toEngine(mount, request, caller, requestId)
-        : await toRoute(request, caller, requestId);
+        : await toRoute(request, caller, requestId, wrapTtl);
+      const result = await wrapped(answer, request, caller, requestId, wrapTtl);
       if (event)
         await audit.logResponse(
           event,

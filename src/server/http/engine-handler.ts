@@ -2,9 +2,9 @@
 // KV engine (or only the auth method) in its own HTTP stack and decides access itself.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NotFound, UnsupportedOperation } from '../../lib/errors.js';
+import { InvalidRequest, NotFound, UnsupportedOperation } from '../../lib/errors.js';
 import type { CapabilityCheck, EngineRequest, EngineResponse } from '../../core/framework/request.js';
-import { ClientGone, readRequest, refuseWrapping, type ApiRequest } from './request.js';
+import { ClientGone, readRequest, type ApiRequest } from './request.js';
 import { engineResult, errorResult, sendResult } from './wire.js';
 
 /** What {@link createEngineHandler} serves, and who decides access. Only `mount` and `engine` are required. */
@@ -25,7 +25,7 @@ export interface EngineHandlerOptions {
 /**
  * A node:http request listener serving one engine at `/v1/<mount>`, with Vault's body rules and wire format but
  * without the server's tokens, policies or audit log. Requests elsewhere go to `next` when given (Express middleware
- * style), else get a 404. Wrapped responses (`X-Vault-Wrap-TTL`) are refused with a 400.
+ * style), else get a 404. Wrapped responses (`X-Vault-Wrap-TTL`) are refused with a 400: wrapping needs the server.
  */
 export function createEngineHandler(options: EngineHandlerOptions) {
   const mount = options.mount.endsWith('/') ? options.mount : `${options.mount}/`;
@@ -37,7 +37,10 @@ export function createEngineHandler(options: EngineHandlerOptions) {
       const request = await readRequest(req, { maxBodyBytes });
       if (!request.path.startsWith(mount)) throw new NotFound(`no engine at ${JSON.stringify(request.path)}`);
       if (request.method === 'HEAD') throw new UnsupportedOperation('HEAD is not supported');
-      refuseWrapping(request);
+      // Wrapping needs the server's tokens, which this handler has not; answering unwrapped would hand the caller what
+      // was meant for whoever gets the wrapping token.
+      if ([request.headers['x-vault-wrap-ttl']].flat().some((ttl) => ttl !== undefined && ttl.trim() !== ''))
+        throw new InvalidRequest('response wrapping needs the strongroom server: leave out X-Vault-Wrap-TTL here');
       const response = await options.engine.handle({
         method: request.method,
         path: request.path.slice(mount.length),

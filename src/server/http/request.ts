@@ -162,16 +162,6 @@ export function apiPath(url: string): { path: string; rawQuery: string } {
   return { path, rawQuery: queryStart < 0 ? '' : url.slice(queryStart + 1) };
 }
 
-/**
- * Response wrapping is not supported. A wrapped answer is meant for someone other than the caller, who passes on only
- * the wrapper: answering unwrapped would hand that caller the secret itself.
- */
-export function refuseWrapping(request: ApiRequest): void {
-  if ([request.headers['x-vault-wrap-ttl']].flat().some((ttl) => ttl !== undefined && ttl.trim() !== '')) {
-    throw new InvalidRequest('response wrapping is not supported: leave out X-Vault-Wrap-TTL (wrap_ttl, -wrap-ttl)');
-  }
-}
-
 /** Reads and checks one request. Throws a typed error (400, 404, 405, 408, 413, 503) for anything malformed. */
 export async function readRequest(req: IncomingMessage, limits: BodyLimits): Promise<ApiRequest> {
   const { path, rawQuery } = apiPath(req.url ?? '/');

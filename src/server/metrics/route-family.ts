@@ -20,6 +20,7 @@ const SYS_ENDPOINTS = new Set([
   'metrics',
   'rotate',
   'key-status',
+  'wrapping',
 ]);
 
 /** The family of `path` (below /v1/, decoded). */

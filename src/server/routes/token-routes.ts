@@ -11,6 +11,7 @@ import { fields, withPutAsPost, type Route, type RouteContext, type RouteHandler
 import { planToken } from '../tokens/token-create.js';
 import { redactTokenInPath } from '../tokens/token-path.js';
 import { authView, lookupView, type TokenRecord } from '../tokens/token-record.js';
+import { ROLE_NAME_SOURCE, type TokenRoleStore } from '../tokens/token-role.js';
 import type { TokenStore } from '../tokens/token-store.js';
 import type { AuthMethod } from '../../adapters/aws/auth-method.js';
 import { engineResult, envelope, noContent, ok, type ApiResult } from '../http/wire.js';
@@ -32,6 +33,8 @@ const createFields = () =>
     period: duration().optional(),
     display_name: str({ maxLength: 256 }).optional(),
     num_uses: int({ min: 0 }).optional(),
+    entity_alias: str({ maxLength: 512 }).optional(),
+    type: str({ maxLength: 64 }).optional(),
   });
 const tokenSchema = z.object({ token: str() });
 const accessorSchema = z.object({ accessor: str() });
@@ -72,12 +75,13 @@ function namedToken<T extends z.ZodObject>(
 
 export interface TokenServices {
   tokens: TokenStore;
+  roles: TokenRoleStore;
   auth: AuthMethod;
   clock: Clock;
   policies: PolicyStore;
 }
 
-export function tokenRoutes({ tokens, auth, clock, policies }: TokenServices): Route[] {
+export function tokenRoutes({ tokens, roles, auth, clock, policies }: TokenServices): Route[] {
   const now = () => clock.now().getTime();
   const caller = (context: RouteContext): TokenRecord => {
     if (!context.caller) throw new PermissionDenied();
@@ -93,8 +97,11 @@ export function tokenRoutes({ tokens, auth, clock, policies }: TokenServices): R
       const input = fields(createSchema, context.request.body);
       if (input.id !== undefined)
         throw new InvalidRequest('invalid value for field "id": the server makes every token itself; leave "id" out');
+      const name = context.params.role;
+      const role = name === undefined ? undefined : await roles.get(name);
+      if (name !== undefined && !role) throw new InvalidRequest(`unknown role ${name}`);
       const sudo = (await policies.aclFor(parent.policies)).allows('sudo', context.request.path);
-      const plan = planToken(input, { parent, orphan, sudo, ttlFor: (wanted) => tokens.ttlFor(wanted) });
+      const plan = planToken(input, { parent, orphan, sudo, role, ttlFor: (wanted) => tokens.ttlFor(wanted) });
       const { token, record } = await tokens.mint(plan.fields, plan.ttl, { creator: parent, child: plan.child });
       const warnings = [...ignoredFieldsWarning(context.request.body, createKnown), ...plan.warnings];
       // The store ends a child with its parent.
@@ -118,6 +125,14 @@ export function tokenRoutes({ tokens, auth, clock, policies }: TokenServices): R
     if (!record.renewable) throw new InvalidRequest('lease is not renewable');
     let changes: Partial<TokenRecord> = {};
     let wanted = { increment, ttl: record.ttl, period: record.period, maxTtl: 0 };
+    if (record.role !== undefined) {
+      // As in Vault, a role's token renews by the role's period and maximum as they are now.
+      const role = await roles.get(record.role);
+      if (!role)
+        throw new InvalidRequest(`original token role ${JSON.stringify(record.role)} could not be found, not renewing`);
+      changes = { period: role.token_period, explicitMaxTtl: role.token_explicit_max_ttl };
+      wanted = { ...wanted, period: role.token_period };
+    }
     if (record.grant) {
       const response = await auth.renew(record.grant);
       if (response.status !== 200) return engineResult(requestId, response);
@@ -127,7 +142,7 @@ export function tokenRoutes({ tokens, auth, clock, policies }: TokenServices): R
       wanted = { increment, ttl: renewed.ttl, period: renewed.period, maxTtl: renewed.max_ttl };
       changes = { grant: renewed, period: renewed.period };
     }
-    const { record: extended, warnings } = await tokens.renew(record, wanted, changes);
+    const { record: extended, warnings } = await tokens.renew({ ...record, ...changes }, wanted, changes);
     return {
       status: 200,
       body: envelope(requestId, { warnings: [...notes, ...warnings], auth: authView(extended, token, now()) }),
@@ -157,6 +172,7 @@ export function tokenRoutes({ tokens, auth, clock, policies }: TokenServices): R
   const routes: Route[] = [
     { pattern: /^auth\/token\/create$/, methods: { POST: create(false) } },
     { pattern: /^auth\/token\/create-orphan$/, methods: { POST: create(true) } },
+    { pattern: new RegExp(`^auth/token/create/(?<role>${ROLE_NAME_SOURCE})$`), methods: { POST: create(false) } },
     {
       pattern: /^auth\/token\/lookup-self$/,
       methods: {

@@ -40,6 +40,8 @@ export const tokenRecordSchema = z.object({
   displayName: z.string(),
   /** The path that issued it: `auth/cloud/login`, `auth/token/create`, `auth/token/root`. */
   path: z.string(),
+  /** The token role it was made with (auth/token/create/<role>), whose period and maximum apply at each renewal. */
+  role: z.string().optional(),
   /** Epoch milliseconds. */
   issuedAt: z.number(),
   creationTtl: z.number(),
@@ -116,6 +118,7 @@ export function lookupView(record: TokenRecord, token: string, now: number): Rec
     num_uses: record.numUses,
     orphan: record.parent === undefined,
     path: record.path,
+    ...(record.role !== undefined ? { role: record.role } : {}),
     ...(record.period > 0 ? { period: record.period } : {}),
     ...(record.boundCidrs.length > 0 ? { bound_cidrs: record.boundCidrs } : {}),
     policies: record.policies,

@@ -9,6 +9,7 @@ import type { Clock } from '../../ports/clock.js';
 import { inCidrs } from './token-cidrs.js';
 import { MAX_ATTEMPTS, TokenLedger, type QuotaLimits } from './token-ledger.js';
 import { parseTokenRecord, type NewTokenFields, type TokenRecord } from './token-record.js';
+import { RESPONSE_WRAPPING_POLICY } from './token-policies.js';
 import { RootToken, rootFields } from './token-root.js';
 import { calculateTtl } from './token-ttl.js';
 
@@ -193,11 +194,17 @@ export class TokenStore {
 
   /**
    * The entry of a presented token, if it is valid for this caller; counts one use (the last use still succeeds, then
-   * the token is revoked, as in Vault). The count is committed atomically when the storage can.
+   * the token is revoked, as in Vault). The count is committed atomically when the storage can. A wrapping token is
+   * spent only by its unwrapping (`wrapping`): presented anywhere else it authenticates nothing and keeps its use.
    */
-  async use(token: string | undefined, remoteAddress: string | undefined): Promise<TokenRecord | undefined> {
+  async use(
+    token: string | undefined,
+    remoteAddress: string | undefined,
+    { wrapping = false } = {},
+  ): Promise<TokenRecord | undefined> {
     const record = await this.find(token);
     if (!record || !inCidrs(record.boundCidrs, remoteAddress)) return undefined;
+    if (record.policies.includes(RESPONSE_WRAPPING_POLICY) !== wrapping) return undefined;
     if (record.numUses === 0) return record;
     const key = ID_PREFIX + record.id;
     // Only a use this request's own conditional write counted lets it through. The last one marks the entry used up

@@ -25,8 +25,8 @@ export interface TokenServer {
   putPolicy(name: string, policy: string): Promise<void>;
   /** Writes an iam role bound to the test principal (`token_*` settings in `settings`). */
   putRole(name: string, settings: Record<string, unknown>): Promise<void>;
-  /** An IAM login through `role`; answers the raw response. */
-  login(role: string): Promise<RawResponse>;
+  /** An IAM login through `role` (with `headers`, such as X-Vault-Wrap-TTL); answers the raw response. */
+  login(role: string, headers?: Record<string, string>): Promise<RawResponse>;
   stop(): Promise<void>;
 }
 
@@ -95,10 +95,11 @@ export async function startTokenServer(options: ServerOptions = {}): Promise<Tok
         204,
       );
     },
-    login: (role) =>
+    login: (role, headers) =>
       send({
         method: 'POST',
         path: '/v1/auth/cloud/login',
+        ...(headers ? { headers } : {}),
         body: buildIamLoginBody({ credentials: userKey, serverId: SERVER_ID, role }),
       }),
     stop: async () => {

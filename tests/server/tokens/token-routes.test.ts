@@ -82,12 +82,14 @@ describe('the token routes', () => {
         'revoke-accessor',
       ]) {
         expect((await send('DELETE', `auth/token/${path}`)).status, path).toBe(405);
-        // lookup/, renew/ and revoke/ are followed by a token in the older forms.
-        if (!['lookup', 'renew', 'revoke'].includes(path))
+        // lookup/, renew/ and revoke/ are followed by a token in the older forms, create/ by a token role.
+        if (!['lookup', 'renew', 'revoke', 'create'].includes(path))
           expect((await send('POST', `auth/token/${path}/extra`)).status, `${path}/extra`).toBe(404);
         expect((await send('POST', `v2/auth/token/${path}`)).status, `v2/${path}`).toBe(404);
       }
       expect((await send('GET', 'auth/token/lookup-self/x')).status).toBe(404);
+      expect((await send('POST', 'auth/token/create/extra')).status).toBe(400);
+      expect((await send('POST', 'auth/token/create/extra/more')).status).toBe(404);
       for (const path of ['lookup-self', 'lookup/sr.x', 'renew/sr.x', 'revoke/sr.x'])
         expect((await send('POST', `v2/auth/token/${path}`)).status, `v2/${path}`).toBe(404);
       expect((await send('DELETE', 'auth/token/lookup-self')).status).toBe(405);

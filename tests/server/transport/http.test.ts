@@ -115,36 +115,39 @@ describe('wire format', () => {
   });
 });
 
-describe('response wrapping, which the server does not do', () => {
-  // A client asking for a wrapped answer means to hand a single-use wrapping token to someone else; answering the
-  // secret itself instead would put it in front of whoever was meant to see only the wrapper.
-  it('is refused with 400 rather than answered unwrapped', async () => {
+describe('response wrapping', () => {
+  // A client asking for a wrapped answer means to hand a single-use wrapping token to someone else: the secret itself
+  // must not be in the answer, only the wrapper.
+  it('answers wrap_info rather than the secret; an empty header asks for no wrapping', async () => {
     const read = await send({
       path: '/v1/secret/data/team/protected/x',
       token: root,
       headers: { 'X-Vault-Wrap-TTL': '60s' },
     });
-    expect(read.status).toBe(400);
-    expect(read.json.errors[0]).toMatch(/response wrapping is not supported/);
+    expect(read.status).toBe(200);
+    expect(read.json.wrap_info.ttl).toBe(60);
     expect(read.text).not.toContain('hunter2');
     expect(
-      (await send({ path: '/v1/secret/data/team/protected/x', token: root, headers: { 'X-Vault-Wrap-TTL': '' } }))
-        .status,
-    ).toBe(200);
+      (await send({ path: '/v1/secret/data/team/protected/x', token: root, headers: { 'X-Vault-Wrap-TTL': '' } })).json
+        .data.data.secret,
+    ).toBe('hunter2');
   });
 
-  it.skipIf(!hvacHere)("refuses hvac's wrap_ttl, so no token is made", async () => {
+  it.skipIf(!hvacHere)("answers hvac's wrap_ttl with a wrapped token that hvac unwraps once", async () => {
     const script = [
       'import sys, hvac',
       'c = hvac.Client(url=sys.argv[1], token=sys.argv[2])',
+      'r = c.auth.token.create(policies=["default"], wrap_ttl="60s")',
+      'assert r["auth"] is None',
+      't = c.sys.unwrap(r["wrap_info"]["token"])',
+      'print(r["wrap_info"]["ttl"], t["auth"]["policies"])',
       'try:',
-      '    c.auth.token.create(policies=["default"], wrap_ttl="60s")',
-      '    print("answered")',
+      '    c.sys.unwrap(r["wrap_info"]["token"])',
       'except hvac.exceptions.InvalidRequest as error:',
-      '    print("refused:", error)',
+      '    print("again:", error)',
     ].join('\n');
     const { stdout } = await promisify(execFile)('/usr/bin/python3', ['-c', script, started.url, root]);
-    expect(stdout).toMatch(/^refused: response wrapping is not supported/);
+    expect(stdout).toMatch(/^60 \['default'\]\nagain: wrapping token is not valid or does not exist/);
   });
 });
 

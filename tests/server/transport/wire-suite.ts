@@ -8,6 +8,8 @@ export interface WireTarget {
   /** A token allowed everything on secret/; empty when the mount does no token checks. */
   token: string;
   maxBodyBytes: number;
+  /** An engine served alone has no tokens to wrap answers with, and refuses X-Vault-Wrap-TTL; the server wraps. */
+  engineAlone?: boolean;
 }
 
 export function wireSuite(name: string, target: WireTarget): void {
@@ -97,10 +99,24 @@ export function wireSuite(name: string, target: WireTarget): void {
       expect((await send({ path: '/v1/secret/data/wire/%2e%2e/x' })).status).toBe(400);
     });
 
-    it('refuses to answer a request for response wrapping unwrapped', async () => {
+    it.skipIf(target.engineAlone)(
+      'answers a request for response wrapping with the wrapper alone, unwrapped once',
+      async () => {
+        const read = await send({ path: '/v1/secret/data/wire/a', headers: { 'X-Vault-Wrap-TTL': '5m' } });
+        expect(read.status).toBe(200);
+        expect(read.json).toMatchObject({ data: null, wrap_info: { ttl: 300, creation_path: 'secret/data/wire/a' } });
+        const body = { token: read.json.wrap_info.token };
+        const unwrapped = await send({ method: 'POST', path: '/v1/sys/wrapping/unwrap', body });
+        expect(unwrapped.json.data.data).toMatchObject({ k: 'v' });
+        expect((await send({ method: 'POST', path: '/v1/sys/wrapping/unwrap', body })).status).toBe(400);
+      },
+    );
+
+    it.runIf(target.engineAlone)('refuses response wrapping rather than answer unwrapped', async () => {
       const read = await send({ path: '/v1/secret/data/wire/a', headers: { 'X-Vault-Wrap-TTL': '5m' } });
       expect(read.status).toBe(400);
-      expect(read.json.errors[0]).toMatch(/response wrapping is not supported/);
+      expect(read.json.errors[0]).toMatch(/response wrapping needs the strongroom server/);
+      expect(read.text).not.toContain('"k"');
     });
   });
 }
