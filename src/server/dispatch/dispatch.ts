@@ -1,6 +1,6 @@
 // Where a request goes: to an engine mounted at a path prefix, or to one of the server's own routes. The caller's
 // token is checked against the ACL through the engines' `authorize` callback, and a login grant becomes a token.
-import type { Acl } from '../../acl/acl.js';
+import type { Acl, AclRequest } from '../../acl/acl.js';
 import { tokenPolicies } from '../../acl/builtin-policies.js';
 import type { RequiredCapability } from '../../acl/capability.js';
 import { InvalidRequest, NotFound, PermissionDenied, UnsupportedOperation } from '../../lib/errors.js';
@@ -16,6 +16,7 @@ import type { AuditEvent, AuditLog } from './audit.js';
 import type { PolicyStore } from '../policies/policy-store.js';
 import { refuseWrapping, type ApiMethod, type ApiRequest } from '../http/request.js';
 import type { Route } from './route.js';
+import { aclRequestOf } from './request-parameters.js';
 import { authView, type TokenRecord } from '../tokens/token-record.js';
 import type { TokenStore } from '../tokens/token-store.js';
 import { engineResult, envelope, errorResult, type ApiResult } from '../http/wire.js';
@@ -93,13 +94,18 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
       async allows(capability: RequiredCapability, path: string): Promise<boolean> {
         return (await aclOf())?.allows(capability, path) === true;
       },
+      /** `allows`, and the request's parameters and wrapping kept to the constraints of the rule granting it. */
+      async allowsRequest(check: AclRequest): Promise<boolean> {
+        return (await aclOf())?.allowsRequest(check) === true;
+      },
       /**
        * The `authorize` callback of an engine mounted at `mount`: the token's Acl's own `authorizer`, so engines' paths
-       * take the mount's prefix there, a listing's checks keep their `listing` mark, and a page is one `many` call.
+       * take the mount's prefix there, a listing's checks keep their `listing` mark, a page is one `many` call, and the
+       * request's own path is checked with its parameters.
        */
       authorizer(mount: string): BulkAuthorizer {
         let engine: Promise<BulkAuthorizer | undefined> | undefined;
-        const engineOf = () => (engine ??= aclOf().then((found) => found?.authorizer(mount)));
+        const engineOf = () => (engine ??= aclOf().then((found) => found?.authorizer(mount, aclRequestOf(request))));
         const authorize = async (check: CapabilityCheck) => (await engineOf())?.(check) === true;
         authorize.many = async (checks: readonly CapabilityCheck[]) =>
           (await engineOf())?.many(checks) ?? checks.map(() => false);
@@ -177,7 +183,8 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
       const aclPath = route.aclPath?.(params) ?? request.path;
       const exists = request.method === 'POST' || request.method === 'PUT' ? await route.exists?.(params) : undefined;
       const path = request.method === 'LIST' && !aclPath.endsWith('/') ? `${aclPath}/` : aclPath;
-      if (!(await caller.allows(capabilityFor(request.method, exists), path))) throw new PermissionDenied();
+      const check = { ...aclRequestOf(request), capability: capabilityFor(request.method, exists), path };
+      if (!(await caller.allowsRequest(check))) throw new PermissionDenied();
       if (route.sudo && !(await caller.allows('sudo', path))) throw new PermissionDenied();
     }
     return handler({ request, requestId, params, caller: caller.entry });
