@@ -12,7 +12,8 @@ import type {
   EngineResponse,
 } from '../../core/framework/request.js';
 import type { Clock } from '../../ports/clock.js';
-import type { AuditEvent, AuditLog } from './audit.js';
+import type { AuditEvent } from '../audit/audit-format.js';
+import type { AuditLog } from '../audit/audit-log.js';
 import type { PolicyStore } from '../policies/policy-store.js';
 import { refuseWrapping, type ApiMethod, type ApiRequest } from '../http/request.js';
 import type { Route } from './route.js';
@@ -196,7 +197,7 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
     const mount = mounts.find((candidate) => request.path.startsWith(candidate.prefix));
     let event: AuditEvent | undefined;
     try {
-      if (audit.enabled) {
+      if (await audit.active()) {
         event = {
           time: clock.now(),
           requestId,

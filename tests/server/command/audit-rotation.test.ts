@@ -5,7 +5,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, statSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuditLog, type AuditEvent } from '../../../src/server/dispatch/audit.js';
+import { MemoryStorage } from '../../../src/adapters/storage/memory/memory-storage.js';
+import { JsonStore } from '../../../src/core/store/stored-json.js';
+import type { AuditEvent } from '../../../src/server/audit/audit-format.js';
+import { AuditLog } from '../../../src/server/audit/audit-log.js';
 import { request } from '../harness.js';
 import { killSpawned, spawnServer, type SpawnedServer } from '../spawned.js';
 
@@ -111,6 +114,33 @@ describe('SIGHUP', () => {
   }, 30_000);
 });
 
+describe('SIGHUP with a device enabled over the API', () => {
+  it('reopens its file too, beside the configured one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'strongroom-audit-rotation-'));
+    const configured = join(dir, 'configured.log');
+    const api = join(dir, 'api.log');
+    const server = await spawnServer({ STRONGROOM_ROOT_TOKEN: TOKEN, STRONGROOM_AUDIT_FILE: configured });
+    const enabled = await request(server.url, {
+      method: 'PUT',
+      path: '/v1/sys/audit/api',
+      token: TOKEN,
+      body: { type: 'file', options: { file_path: api } },
+    });
+    expect(enabled.status).toBe(204);
+    await write(server, 'before');
+    renameSync(api, `${api}.1`);
+    const said = await hangUp(server);
+    expect(said).toContain(`SIGHUP: reopened the audit file ${configured}`);
+    expect(said).toContain(`SIGHUP: reopened the audit file ${api}`);
+    await write(server, 'after');
+    expect(entries(`${api}.1`)).toContain('response:secret/data/before');
+    expect(entries(`${api}.1`)).not.toContain('request:secret/data/after');
+    expect(entries(api)).toEqual(['request:secret/data/after', 'response:secret/data/after']);
+    expect(statSync(api).mode & 0o777).toBe(0o600);
+    expect(await server.stop()).toBe(0);
+  }, 30_000);
+});
+
 describe('AuditLog.reopen()', () => {
   const event = (path: string): AuditEvent => ({
     time: new Date(),
@@ -130,7 +160,8 @@ describe('AuditLog.reopen()', () => {
     const folder = join(dir, 'logs');
     mkdirSync(folder);
     const file = join(folder, 'audit.log');
-    const log = new AuditLog(Buffer.alloc(32, 1), file);
+    const store = new JsonStore(new MemoryStorage());
+    const log = new AuditLog({ store, configured: { file, key: Buffer.alloc(32, 1) }, refreshMs: 5000 });
     await log.open();
     await log.logRequest(event('before'));
     renameSync(folder, join(dir, 'logs.moved'));
