@@ -77,9 +77,25 @@ export function sysRoutes({ mounts, policies, clock, tokens, storageReadable }: 
       progress: 0,
       nonce: '',
       version: SERVER_VERSION,
+      // Vault's value when its build recorded no date, as this package's does not.
+      build_date: '1970-01-01T00:00:00Z',
       migration: false,
       recovery_seal: false,
       storage_type: 'strongroom',
+    },
+  });
+
+  // Every process over one storage serves alike, with no leader and no standby: Vault without HA storage says so.
+  const leader: Route['methods']['GET'] = async () => ({
+    status: 200,
+    body: {
+      ha_enabled: false,
+      is_self: false,
+      active_time: '0001-01-01T00:00:00Z',
+      leader_address: '',
+      leader_cluster_address: '',
+      performance_standby: false,
+      performance_standby_last_remote_wal: 0,
     },
   });
 
@@ -161,6 +177,7 @@ export function sysRoutes({ mounts, policies, clock, tokens, storageReadable }: 
   const routes: Route[] = [
     { pattern: /^sys\/health$/, unauthenticated: true, methods: { GET: health, HEAD: health } },
     { pattern: /^sys\/seal-status$/, unauthenticated: true, methods: { GET: sealStatus } },
+    { pattern: /^sys\/leader$/, unauthenticated: true, methods: { GET: leader } },
     {
       pattern: /^sys\/init$/,
       unauthenticated: true,
