@@ -1,7 +1,7 @@
 // Rotating the audit file as logrotate's `create` does: move it, send SIGHUP, and the server (the real command) goes
 // on, writing the next entries to a new file of mode 0600. Every entry is in exactly one of the two files, and the
 // entries of requests answered before the signal are in the moved one.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,22 +9,13 @@ import { MemoryStorage } from '../../../src/adapters/storage/memory/memory-stora
 import { JsonStore } from '../../../src/core/store/stored-json.js';
 import type { AuditEvent } from '../../../src/server/audit/audit-format.js';
 import { AuditLog } from '../../../src/server/audit/audit-log.js';
+import { auditEntries } from '../audit-entries.js';
 import { request } from '../harness.js';
 import { killSpawned, spawnServer, type SpawnedServer } from '../spawned.js';
 
 afterEach(killSpawned);
 
 const TOKEN = 'sr.audit-rotation-root';
-
-/** The paths of the entries in an audit file, `request:` or `response:` before each. */
-function entries(file: string): string[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as { type: string; request: { path: string } })
-    .map((entry) => `${entry.type}:${entry.request.path}`);
-}
 
 async function write(server: SpawnedServer, name: string): Promise<void> {
   const answer = await request(server.url, {
@@ -76,8 +67,8 @@ describe('SIGHUP', () => {
     expect(server.child.exitCode).toBeNull();
     expect((await request(server.url, { path: '/v1/sys/health' })).status).toBe(200);
     expect(statSync(audit).mode & 0o777).toBe(0o600);
-    const moved = entries(`${audit}.1`);
-    const fresh = entries(audit);
+    const moved = auditEntries(`${audit}.1`);
+    const fresh = auditEntries(audit);
     for (const name of answeredBeforeHup) {
       expect(moved).toContain(`request:secret/data/${name}`);
       expect(moved).toContain(`response:secret/data/${name}`);
@@ -103,7 +94,7 @@ describe('SIGHUP', () => {
     await write(audited, 'one');
     await hangUp(audited);
     await write(audited, 'two');
-    expect(entries(audit).filter((entry) => entry.includes('secret/data/'))).toEqual([
+    expect(auditEntries(audit).filter((entry) => entry.includes('secret/data/'))).toEqual([
       'request:secret/data/one',
       'response:secret/data/one',
       'request:secret/data/two',
@@ -133,9 +124,9 @@ describe('SIGHUP with a device enabled over the API', () => {
     expect(said).toContain(`SIGHUP: reopened the audit file ${configured}`);
     expect(said).toContain(`SIGHUP: reopened the audit file ${api}`);
     await write(server, 'after');
-    expect(entries(`${api}.1`)).toContain('response:secret/data/before');
-    expect(entries(`${api}.1`)).not.toContain('request:secret/data/after');
-    expect(entries(api)).toEqual(['request:secret/data/after', 'response:secret/data/after']);
+    expect(auditEntries(`${api}.1`)).toContain('response:secret/data/before');
+    expect(auditEntries(`${api}.1`)).not.toContain('request:secret/data/after');
+    expect(auditEntries(api)).toEqual(['request:secret/data/after', 'response:secret/data/after']);
     expect(statSync(api).mode & 0o777).toBe(0o600);
     expect(await server.stop()).toBe(0);
   }, 30_000);
@@ -170,7 +161,7 @@ describe('AuditLog.reopen()', () => {
     mkdirSync(folder);
     await log.logRequest(event('after'));
     await log.close();
-    expect(entries(join(dir, 'logs.moved', 'audit.log'))).toEqual(['request:before']);
-    expect(entries(file)).toEqual(['request:after']);
+    expect(auditEntries(join(dir, 'logs.moved', 'audit.log'))).toEqual(['request:before']);
+    expect(auditEntries(file)).toEqual(['request:after']);
   });
 });

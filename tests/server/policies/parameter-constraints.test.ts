@@ -2,18 +2,14 @@
 // that breaks them is refused with 403, as Vault refuses it, and only on the request's own path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, startServer, type RawRequest, type Started } from '../harness.js';
+import { tokenWithPolicy } from '../policy-token.js';
 
 let started: Started;
 const ROOT = 'sr.parameter-constraints-root';
 const send = (options: RawRequest) => request(started.url, options);
 const asRoot = (options: RawRequest) => send({ token: ROOT, ...options });
 
-async function tokenWith(name: string, policy: string): Promise<string> {
-  expect((await asRoot({ method: 'PUT', path: `/v1/sys/policies/acl/${name}`, body: { policy } })).status).toBe(204);
-  const created = await asRoot({ method: 'POST', path: '/v1/auth/token/create', body: { policies: [name] } });
-  expect(created.status).toBe(200);
-  return created.json.auth.client_token as string;
-}
+const tokenWith = (name: string, policy: string) => tokenWithPolicy(asRoot, name, policy);
 
 beforeAll(async () => {
   started = await startServer({ rootToken: ROOT });
@@ -91,24 +87,17 @@ describe('parameter constraints on a KV v2 mount', () => {
 });
 
 describe("parameter constraints on the server's own routes", () => {
+  const putPolicy = (token: string, name: string, body: Record<string, unknown>) =>
+    send({ method: 'PUT', path: `/v1/sys/policies/acl/${name}`, token, body });
+
   it('refuses a policy write whose text a denied value glob matches', async () => {
     const token = await tokenWith(
       'policy-writer',
       'path "sys/policies/acl/*" { capabilities = ["create", "update"]  denied_parameters = { "policy" = ["*sys/*"] } }',
     );
-    const harmless = await send({
-      method: 'PUT',
-      path: '/v1/sys/policies/acl/reader',
-      token,
-      body: { policy: 'path "secret/data/*" { capabilities = ["read"] }' },
-    });
+    const harmless = await putPolicy(token, 'reader', { policy: 'path "secret/data/*" { capabilities = ["read"] }' });
     expect(harmless.status).toBe(204);
-    const escalating = await send({
-      method: 'PUT',
-      path: '/v1/sys/policies/acl/escalate',
-      token,
-      body: { policy: 'path "sys/*" { capabilities = ["sudo", "update"] }' },
-    });
+    const escalating = await putPolicy(token, 'escalate', { policy: 'path "sys/*" { capabilities = ["sudo"] }' });
     expect(escalating.status).toBe(403);
     expect((await asRoot({ path: '/v1/sys/policies/acl/escalate' })).status).toBe(404);
   });
@@ -118,12 +107,7 @@ describe("parameter constraints on the server's own routes", () => {
       'no-policy-field',
       'path "sys/policies/acl/*" { capabilities = ["create", "update"]  denied_parameters = { "POLICY" = [] } }',
     );
-    const refused = await send({
-      method: 'PUT',
-      path: '/v1/sys/policies/acl/any',
-      token,
-      body: { Policy: 'path "a" { capabilities = ["read"] }' },
-    });
+    const refused = await putPolicy(token, 'any', { Policy: 'path "a" { capabilities = ["read"] }' });
     expect(refused.status).toBe(403);
   });
 });

@@ -1,11 +1,12 @@
 // Audit devices enabled and disabled over the API (PUT|DELETE sys/audit/:path), as hvac's test_audit.py drives them:
 // listed by GET sys/audit, each with its own HMAC key for sys/audit-hash, durable in the storage and written by every
 // server over it, and a request refused only when no device can record it.
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteStorage } from '../../../src/sqlite.js';
+import { auditEntries } from '../audit-entries.js';
 import { request, startServer, type RawRequest, type Started } from '../harness.js';
 
 const ROOT = 'sr.audit-devices-root';
@@ -13,16 +14,6 @@ const dir = mkdtempSync(join(tmpdir(), 'strongroom-audit-devices-'));
 let started: Started;
 let configured: string;
 const send = (options: RawRequest) => request(started.url, { token: ROOT, ...options });
-
-/** The request paths of the entries in an audit file, `request:` or `response:` before each. */
-function entries(file: string): string[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as { type: string; request: { path: string } })
-    .map((entry) => `${entry.type}:${entry.request.path}`);
-}
 
 beforeAll(async () => {
   configured = join(dir, 'configured.log');
@@ -72,7 +63,7 @@ describe('devices enabled over the API', () => {
     const file = join(dir, 'second.log');
     await send({ method: 'PUT', path: '/v1/sys/audit/second', body: { type: 'file', options: { file_path: file } } });
     await send({ method: 'POST', path: '/v1/secret/data/recorded', body: { data: { password: 'hunter2' } } });
-    expect(entries(file)).toEqual(
+    expect(auditEntries(file)).toEqual(
       expect.arrayContaining(['request:secret/data/recorded', 'response:secret/data/recorded']),
     );
     const hashes = await Promise.all(
@@ -90,7 +81,7 @@ describe('devices enabled over the API', () => {
     expect((await send({ method: 'DELETE', path: '/v1/sys/audit/second' })).status).toBe(204);
     // Nothing more is written there once it is disabled.
     await send({ path: '/v1/secret/data/recorded' });
-    expect(entries(file).filter((entry) => entry === 'request:secret/data/recorded')).toHaveLength(1);
+    expect(auditEntries(file).filter((entry) => entry === 'request:secret/data/recorded')).toHaveLength(1);
   });
 
   it('lists the configured device as file/, which the API can neither replace nor disable', async () => {
@@ -145,7 +136,7 @@ describe('devices enabled over the API', () => {
     });
     const write = await send({ method: 'POST', path: '/v1/secret/data/one-fails', body: { data: { a: 'b' } } });
     expect(write.status).toBe(200);
-    expect(entries(configured)).toContain('response:secret/data/one-fails');
+    expect(auditEntries(configured)).toContain('response:secret/data/one-fails');
     expect((await send({ method: 'DELETE', path: '/v1/sys/audit/full' })).status).toBe(204);
 
     const alone = await startServer({ rootToken: 'sr.alone' });
@@ -189,10 +180,10 @@ describe('two servers over one SQLite file', () => {
       expect(enabled.status).toBe(204);
       expect((await call(two, { path: '/v1/sys/audit' })).json.data['shared/']).toMatchObject({ type: 'file' });
       await call(two, { method: 'POST', path: '/v1/secret/data/during', body: { data: { a: 2 } } });
-      expect(entries(file)).toEqual(
+      expect(auditEntries(file)).toEqual(
         expect.arrayContaining(['request:secret/data/during', 'response:secret/data/during']),
       );
-      expect(entries(file)).not.toContain('request:secret/data/before');
+      expect(auditEntries(file)).not.toContain('request:secret/data/before');
       // Both write with the device's one key: a hash asked of either server is the one in the file.
       const hash = (server: Started) =>
         call(server, { method: 'POST', path: '/v1/sys/audit-hash/shared', body: { input: 'x' } });
@@ -200,7 +191,7 @@ describe('two servers over one SQLite file', () => {
 
       expect((await call(one, { method: 'DELETE', path: '/v1/sys/audit/shared' })).status).toBe(204);
       await call(two, { method: 'POST', path: '/v1/secret/data/after', body: { data: { a: 3 } } });
-      expect(entries(file)).not.toContain('request:secret/data/after');
+      expect(auditEntries(file)).not.toContain('request:secret/data/after');
     } finally {
       await one.stop();
       await two.stop();

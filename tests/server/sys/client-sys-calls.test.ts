@@ -1,9 +1,8 @@
 // The sys/ calls Vault clients make besides secrets: what hvac 2.4.0's system_backend tests test_policy.py,
-// test_policies.py, test_health.py and test_init.py send and assert, request for request, plus sys/leader and
-// sys/seal-status with Vault's fields, and disables of what is not there (204, as in Vault).
+// test_policies.py, test_health.py and test_init.py send and assert, request for request, plus sys/leader, and
+// disables of what is not there (204, as in Vault). (seal-status's fields: sys-answers.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, startServer, type RawRequest, type Started } from '../harness.js';
-import { SERVER_VERSION } from '../../../src/server/routes/version.js';
 
 const ROOT = 'sr.client-sys-root';
 let started: Started;
@@ -106,26 +105,7 @@ describe('hvac test_health.py and test_init.py', () => {
   });
 });
 
-describe('sys/seal-status and sys/leader', () => {
-  it('seal-status: never sealed, with the fields Vault answers', async () => {
-    const status = await request(started.url, { path: '/v1/sys/seal-status' });
-    expect(status.status).toBe(200);
-    expect(status.json).toEqual({
-      type: 'shamir',
-      initialized: true,
-      sealed: false,
-      t: 0,
-      n: 0,
-      progress: 0,
-      nonce: '',
-      version: SERVER_VERSION,
-      build_date: '1970-01-01T00:00:00Z',
-      migration: false,
-      recovery_seal: false,
-      storage_type: 'strongroom',
-    });
-  });
-
+describe('sys/leader', () => {
   it('leader: no HA and no leader, as a Vault without HA storage answers, without a token', async () => {
     const leader = await request(started.url, { path: '/v1/sys/leader' });
     expect(leader.status).toBe(200);
