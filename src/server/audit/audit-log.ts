@@ -22,7 +22,10 @@ export interface AuditLogOptions {
   store: JsonStore;
   /** The server option's file, the device `file/`, hashed with `key`. */
   configured?: { file: string; key: Buffer } | undefined;
-  /** How long a process keeps the table it read before reading it again: another process's change waits this long. */
+  /**
+   * How long a process keeps the table it read before reading it again, in the background: another process's change
+   * reaches it within about this long (at once on its own `sys/audit` calls, which read the table first).
+   */
   refreshMs: number;
   /** Told of each entry a device could not write (the metrics count them). */
   onWriteFailure?: () => void;
@@ -75,17 +78,19 @@ export class AuditLog {
   }
 
   /**
-   * Whether any device is enabled, reading the table again when the last reading is older than `refreshMs`. A reading
-   * that fails (a storage outage) keeps the devices read before: the next request tries again.
+   * Whether any device is enabled. When the last reading of the table is older than `refreshMs`, it is read again in
+   * the background: a request never waits on it, nor on a storage outage to time out. A reading that fails (an
+   * outage) keeps the devices read before, and is tried again `refreshMs` later.
    */
-  async active(): Promise<boolean> {
-    if (performance.now() - this.#checkedAt >= this.options.refreshMs) await this.#refresh().catch(() => undefined);
+  active(): boolean {
+    if (this.#refreshing === undefined && performance.now() - this.#checkedAt >= this.options.refreshMs)
+      void this.#refresh().catch(() => undefined);
     return this.#devices.size > 0;
   }
 
   /** `GET sys/audit`: each device by path, as Vault lists them. */
   async devices(): Promise<Record<string, unknown>> {
-    await this.#refresh();
+    await this.#readAgain();
     return Object.fromEntries(
       [...this.#devices.values()].map(({ path, type, description, options, local }) => [
         path,
@@ -96,7 +101,7 @@ export class AuditLog {
 
   /** `sys/audit-hash/:path`: what that device writes in place of `input`. */
   async hash(path: string, input: string): Promise<string> {
-    await this.#refresh();
+    await this.#readAgain();
     const device = this.#devices.get(`${path.replace(/^\/+|\/+$/g, '')}/`);
     if (!device) throw new InvalidRequest(`unknown audit backend ${JSON.stringify(path)}`);
     return device.format.hash(input);
@@ -116,7 +121,7 @@ export class AuditLog {
     }
     await probe.close();
     await this.#table.add(path, request);
-    await this.#refresh();
+    await this.#readAgain();
   }
 
   /** `DELETE sys/audit/:path`: a device that is not there is no error, as in Vault. */
@@ -125,7 +130,7 @@ export class AuditLog {
     if (this.#configured && path === CONFIGURED_DEVICE)
       throw new InvalidRequest('cannot disable configuration-managed audit device');
     await this.#table.remove(path);
-    await this.#refresh();
+    await this.#readAgain();
   }
 
   logRequest(event: AuditEvent): Promise<void> {
@@ -141,7 +146,7 @@ export class AuditLog {
    * files reopened. A file that cannot be opened is reported, after the others are reopened.
    */
   async reopen(): Promise<string[]> {
-    await this.#refresh();
+    await this.#readAgain();
     const devices = [...this.#devices.values()];
     const results = await Promise.allSettled(devices.map((device) => device.file.reopen()));
     const failed = results.flatMap((result) => (result.status === 'rejected' ? [result.reason as unknown] : []));
@@ -168,6 +173,15 @@ export class AuditLog {
       throw new InternalError('audit log could not be written: the request is refused', { cause: failures[0]!.reason });
   }
 
+  /**
+   * Reads the table in a reading that starts now: one in flight may have read it before a change this process just
+   * made, and must not stand for it.
+   */
+  async #readAgain(): Promise<void> {
+    await this.#refreshing?.catch(() => undefined);
+    await this.#refresh();
+  }
+
   /** Reads the table (once for all who ask meanwhile) and opens, keeps or closes devices to match it. */
   #refresh(): Promise<void> {
     this.#refreshing ??= (async () => {
@@ -184,10 +198,10 @@ export class AuditLog {
         }
         const gone = [...this.#devices.values()].filter((device) => next.get(device.path) !== device);
         this.#devices = next;
-        this.#checkedAt = performance.now();
         // After the entries already queued: a request recorded before the change keeps its entry.
         await Promise.all(gone.map((device) => device.file.close()));
       } finally {
+        this.#checkedAt = performance.now();
         this.#refreshing = undefined;
       }
     })();

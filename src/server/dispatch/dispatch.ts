@@ -197,7 +197,7 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
     const mount = mounts.find((candidate) => request.path.startsWith(candidate.prefix));
     let event: AuditEvent | undefined;
     try {
-      if (await audit.active()) {
+      if (audit.active()) {
         event = {
           time: clock.now(),
           requestId,

@@ -7,9 +7,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../../src/adapters/storage/memory/memory-storage.js';
 import { JsonStore } from '../../../src/core/store/stored-json.js';
-import type { AuditEvent } from '../../../src/server/audit/audit-format.js';
 import { AuditLog } from '../../../src/server/audit/audit-log.js';
-import { auditEntries } from '../audit-entries.js';
+import { auditEntries, readEvent } from '../audit-entries.js';
 import { request } from '../harness.js';
 import { killSpawned, spawnServer, type SpawnedServer } from '../spawned.js';
 
@@ -133,19 +132,6 @@ describe('SIGHUP with a device enabled over the API', () => {
 });
 
 describe('AuditLog.reopen()', () => {
-  const event = (path: string): AuditEvent => ({
-    time: new Date(),
-    requestId: path,
-    operation: 'read',
-    path,
-    mountType: 'kv',
-    data: undefined,
-    token: undefined,
-    caller: undefined,
-    remoteAddress: undefined,
-    remotePort: undefined,
-  });
-
   it('reports a path it cannot open, refuses writes meanwhile, and recovers once the path can be opened', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'strongroom-audit-reopen-'));
     const folder = join(dir, 'logs');
@@ -154,12 +140,12 @@ describe('AuditLog.reopen()', () => {
     const store = new JsonStore(new MemoryStorage());
     const log = new AuditLog({ store, configured: { file, key: Buffer.alloc(32, 1) }, refreshMs: 5000 });
     await log.open();
-    await log.logRequest(event('before'));
+    await log.logRequest(readEvent('before'));
     renameSync(folder, join(dir, 'logs.moved'));
     await expect(log.reopen()).rejects.toThrow(`the audit file ${JSON.stringify(file)} cannot be opened`);
-    await expect(log.logRequest(event('refused'))).rejects.toThrow('audit log could not be written');
+    await expect(log.logRequest(readEvent('refused'))).rejects.toThrow('audit log could not be written');
     mkdirSync(folder);
-    await log.logRequest(event('after'));
+    await log.logRequest(readEvent('after'));
     await log.close();
     expect(auditEntries(join(dir, 'logs.moved', 'audit.log'))).toEqual(['request:before']);
     expect(auditEntries(file)).toEqual(['request:after']);

@@ -1,12 +1,16 @@
 // Audit devices enabled and disabled over the API (PUT|DELETE sys/audit/:path), as hvac's test_audit.py drives them:
 // listed by GET sys/audit, each with its own HMAC key for sys/audit-hash, durable in the storage and written by every
-// server over it, and a request refused only when no device can record it.
+// server over it (each process checks the table in the background, and at once on its own sys/audit calls), and a
+// request refused only when no device can record it.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryStorage } from '../../../src/adapters/storage/memory/memory-storage.js';
+import { JsonStore } from '../../../src/core/store/stored-json.js';
+import { AuditLog } from '../../../src/server/audit/audit-log.js';
 import { SqliteStorage } from '../../../src/sqlite.js';
-import { auditEntries } from '../audit-entries.js';
+import { auditEntries, readEvent } from '../audit-entries.js';
 import { request, startServer, type RawRequest, type Started } from '../harness.js';
 
 const ROOT = 'sr.audit-devices-root';
@@ -158,7 +162,7 @@ describe('two servers over one SQLite file', () => {
   it("a device one enables records the other's requests after its next check, until it is disabled", async () => {
     const database = join(dir, 'shared.db');
     const file = join(dir, 'shared.log');
-    // Each reads the table at every request: the check comes with the next request, not after a wait.
+    // The second server checks the table when it lists it (GET sys/audit), as an operator would after enabling.
     const one = await startServer({
       rootToken: 'sr.shared',
       storage: new SqliteStorage({ path: database }),
@@ -190,11 +194,40 @@ describe('two servers over one SQLite file', () => {
       expect((await hash(one)).json.data.hash).toBe((await hash(two)).json.data.hash);
 
       expect((await call(one, { method: 'DELETE', path: '/v1/sys/audit/shared' })).status).toBe(204);
+      expect((await call(two, { path: '/v1/sys/audit' })).json.data).not.toHaveProperty('shared/');
       await call(two, { method: 'POST', path: '/v1/secret/data/after', body: { data: { a: 3 } } });
       expect(auditEntries(file)).not.toContain('request:secret/data/after');
     } finally {
       await one.stop();
       await two.stop();
     }
+  });
+});
+
+describe('the periodic check of the device table', () => {
+  /** Lets a background reading of the table finish: a bounded number of turns of the event loop, no clock. */
+  async function settle(log: AuditLog): Promise<boolean> {
+    for (let turn = 0; turn < 100 && !log.active(); turn++) await new Promise((resolve) => setImmediate(resolve));
+    return log.active();
+  }
+
+  it("a process picks up another one's device in the background once its reading is older than refreshMs", async () => {
+    const store = new JsonStore(new MemoryStorage());
+    const file = join(dir, 'periodic.log');
+    const enabling = new AuditLog({ store, refreshMs: 3_600_000 });
+    const checking = new AuditLog({ store, refreshMs: 0 });
+    const late = new AuditLog({ store, refreshMs: 3_600_000 });
+    await Promise.all([enabling.open(), checking.open(), late.open()]);
+    expect(checking.active()).toBe(false);
+    await enabling.enable('periodic', { type: 'file', options: { file_path: file } });
+    expect(enabling.active()).toBe(true);
+    expect(await settle(checking)).toBe(true);
+    await checking.logRequest(readEvent('seen'));
+    expect(auditEntries(file)).toEqual(['request:seen']);
+    // Within its hour, the other process keeps the table it read; listing the devices reads it at once.
+    expect(await settle(late)).toBe(false);
+    expect(Object.keys(await late.devices())).toEqual(['periodic/']);
+    expect(late.active()).toBe(true);
+    await Promise.all([enabling.close(), checking.close(), late.close()]);
   });
 });
