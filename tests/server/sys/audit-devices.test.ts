@@ -5,6 +5,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import vault from 'node-vault';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../../src/adapters/storage/memory/memory-storage.js';
 import { JsonStore } from '../../../src/core/store/stored-json.js';
@@ -59,6 +60,16 @@ describe('what hvac test_audit.py sends', () => {
     });
     expect(unknown.status).toBe(400);
     expect(unknown.json.errors[0]).toContain('unknown audit backend');
+  });
+});
+
+describe('what node-vault sends', () => {
+  it('enableAudit, audits and disableAudit work as against Vault', async () => {
+    const client = vault({ endpoint: started.url, token: ROOT });
+    await client.enableAudit({ name: 'nodevault', type: 'file', options: { file_path: join(dir, 'node-vault.log') } });
+    expect((await client.audits()).data['nodevault/']).toMatchObject({ type: 'file', path: 'nodevault/' });
+    await client.disableAudit({ name: 'nodevault' });
+    expect((await client.audits()).data).not.toHaveProperty('nodevault/');
   });
 });
 
