@@ -156,16 +156,22 @@ export class Acl {
 
   /**
    * The `authorize` callback for an engine mounted at `mount` (e.g. `secret/`): engines pass mount-relative paths,
-   * while policies name full paths. A check marked `listing` is answered by `shows`, any other by `allows`.
+   * while policies name full paths. A check marked `listing` is answered by `shows`, any other by `allows`; given the
+   * `request` (its full path, parameters and wrap TTL), a check of that path is answered by `allowsRequest`.
    */
   authorizer(mount: string, request?: Omit<AclRequest, 'capability'>): BulkAuthorizer {
     const prefix = mount === '' || mount.endsWith('/') ? mount : `${mount}/`;
     // Parameters and wrapping belong to the request's own path: a check of any other path (a listing's names, the
     // source of a move) is judged by its capabilities alone, as in Vault.
-    const own = (check: CapabilityCheck) =>
-      request !== undefined && !asksListing(check) && prefix + check.path === request.path;
+    const own = (check: CapabilityCheck) => {
+      if (request === undefined || asksListing(check)) return false;
+      const full = prefix + check.path;
+      // An engine asks a LIST about its folder with a trailing '/', whether or not the request's path had one.
+      return full === request.path || (namesFolder(check.capability) && full === `${request.path}/`);
+    };
     const authorize = (check: CapabilityCheck) => {
-      if (own(check)) return this.allowsRequest({ ...request!, capability: check.capability });
+      if (own(check))
+        return this.allowsRequest({ ...request!, capability: check.capability, path: prefix + check.path });
       return asksListing(check)
         ? this.shows(check.capability, prefix + check.path)
         : this.allows(check.capability, prefix + check.path);

@@ -97,6 +97,14 @@ describe('Acl: which checks weigh parameters', () => {
         { capability: 'update', path: 'a' },
       ]),
     ).toEqual([true, false]);
+    // A LIST's own folder, asked with the '/' the request's path may lack, meets its rule's wrapping bound.
+    const wrapped = new Acl([
+      { name: 'w', rules: parsePolicy('path "kv/dir/" { capabilities = ["list"] max_wrapping_ttl = 60 }') },
+    ]);
+    expect(await wrapped.authorizer('kv/', { path: 'kv/dir' })({ capability: 'list', path: 'dir/' })).toBe(false);
+    expect(await wrapped.authorizer('kv/', { path: 'kv/dir', wrapTtl: 30 })({ capability: 'list', path: 'dir/' })).toBe(
+      true,
+    );
     const plain = acl.authorizer('kv/');
     expect(await plain({ capability: 'update', path: 'a' })).toBe(true);
   });
