@@ -1,5 +1,6 @@
 // sys/audit: the audit devices, listed, enabled and disabled as in Vault, and the hash each writes for a value.
 import { z } from 'zod';
+import { InvalidRequest } from '../../lib/errors.js';
 import { str } from '../../core/framework/fields.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { fields, withPutAsPost, type Route } from '../dispatch/route.js';
@@ -34,6 +35,7 @@ export function auditRoutes(audit: AuditLog): Route[] {
       methods: {
         POST: async ({ params, request, requestId }) => {
           const { input } = fields(auditHashSchema, request.body);
+          if (input === '') throw new InvalidRequest('the "input" parameter is empty');
           return ok(requestId, { hash: await audit.hash(params.path!, input) });
         },
       },

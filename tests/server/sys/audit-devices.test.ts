@@ -60,6 +60,8 @@ describe('what hvac test_audit.py sends', () => {
     });
     expect(unknown.status).toBe(400);
     expect(unknown.json.errors[0]).toContain('unknown audit backend');
+    const empty = await send({ method: 'POST', path: '/v1/sys/audit-hash/file', body: { input: '' } });
+    expect(empty.json).toEqual({ errors: ['the "input" parameter is empty'] });
   });
 });
 
