@@ -13,6 +13,8 @@ import {
 import { ROOT_POLICY_NAME } from './builtin-policies.js';
 import { FolderRules } from './folder-rules.js';
 import type { NamedPolicy } from './policy.js';
+import { boundsOf, parametersAllowed, wrapTtlAllowed, type WrappingBounds } from './parameter-check.js';
+import { hasConstraints, mergeConstraints, type ParameterConstraints } from './parameters.js';
 import {
   compareCandidates,
   describeSegmentRule,
@@ -40,6 +42,17 @@ function wantedBy(capability: RequiredCapability): CapabilityMask {
 /** One check of `allowsMany` (a full path) or of `authorizer` (a path below its mount). */
 type AclCheck = { capability: RequiredCapability; path: string; listing?: true };
 
+/**
+ * A request's own check: what it needs on its path, the parameters it sends (its JSON body's members, or its query's),
+ * and the TTL in seconds it asks its response be wrapped for (absent: not wrapped).
+ */
+export interface AclRequest {
+  capability: RequiredCapability;
+  path: string;
+  parameters?: Readonly<Record<string, unknown>>;
+  wrapTtl?: number;
+}
+
 /** Whether a check asks about a name a listing would show: only a `list` or `scan` check can (see `shows`). */
 function asksListing(check: AclCheck): check is AclCheck & { capability: 'list' | 'scan' } {
   return check.listing === true && namesFolder(check.capability);
@@ -53,6 +66,8 @@ function asksListing(check: AclCheck): check is AclCheck & { capability: 'list' 
  * - a LIST of `folder/` weighs the rules matching `folder` and those matching `folder/` together (see `grantsFolder`);
  * - rules of several policies for the same path merge: their capabilities add up, and a `deny` in any of them wins;
  * - the `root` policy allows everything.
+ * A request's own check (`allowsRequest`) also weighs the parameter constraints and wrapping bounds of the rule that
+ * decides its path, merged across policies as in Vault; other checks (the names of a listing, say) never do.
  * A listing asks a milder question of each name it would show (`shows`): not "granted?" but "denied?".
  */
 export class Acl {
@@ -64,13 +79,20 @@ export class Acl {
   private readonly prefixOrder: string[];
   private readonly segmentRules: SegmentRule[];
   private readonly folders = new Map<string, FolderRules>();
+  /** Parameter constraints and wrapping bounds, by rule path as written (a glob with its `*`). */
+  private readonly constraints = new Map<string, ParameterConstraints>();
 
   constructor(policies: Iterable<NamedPolicy>) {
     let isRoot = false;
     for (const policy of policies) {
       if (policy.name === ROOT_POLICY_NAME) isRoot = true;
       const namesScan = policy.rules.some((rule) => rule.capabilities.includes('scan'));
-      for (const rule of policy.rules) this.add(rule.path, ruleMask(rule.capabilities, namesScan));
+      for (const { path, capabilities, ...constraints } of policy.rules) {
+        this.add(path, ruleMask(capabilities, namesScan));
+        const key = path.startsWith('/') ? path.slice(1) : path;
+        if (hasConstraints(constraints))
+          this.constraints.set(key, mergeConstraints(this.constraints.get(key), constraints));
+      }
     }
     this.isRoot = isRoot;
     this.prefixOrder = [...this.prefixes.keys()].sort((a, b) => b.length - a.length);
@@ -81,6 +103,27 @@ export class Acl {
   allows(capability: RequiredCapability, path: string): boolean {
     if (this.isRoot) return true;
     return this.grants(wantedBy(capability), path, namesFolder(capability));
+  }
+
+  /**
+   * Vault's whole check of a request on its own path: `allows`, then the parameter constraints and wrapping bounds of
+   * the rule that decides the path (see `parametersAllowed` and `wrapTtlAllowed`).
+   */
+  allowsRequest({ capability, path, parameters, wrapTtl }: AclRequest): boolean {
+    if (this.isRoot) return true;
+    if (!this.allows(capability, path)) return false;
+    const constraints = this.decidingConstraints(path, namesFolder(capability));
+    if (!constraints) return true;
+    return parametersAllowed(constraints, capability, parameters) && wrapTtlAllowed(boundsOf(constraints), wrapTtl);
+  }
+
+  /**
+   * The wrapping TTLs, in seconds, that the rule deciding a request needing `capability` on `path` allows: `min` and
+   * `max` when set (merged across policies: the lesser of each). With either set, a request must be wrapped.
+   */
+  wrappingBounds(capability: RequiredCapability, path: string): WrappingBounds {
+    if (this.isRoot) return {};
+    return boundsOf(this.decidingConstraints(path, namesFolder(capability)));
   }
 
   /**
@@ -113,15 +156,28 @@ export class Acl {
 
   /**
    * The `authorize` callback for an engine mounted at `mount` (e.g. `secret/`): engines pass mount-relative paths,
-   * while policies name full paths. A check marked `listing` is answered by `shows`, any other by `allows`.
+   * while policies name full paths. A check marked `listing` is answered by `shows`, any other by `allows`; given the
+   * `request` (its full path, parameters and wrap TTL), a check of that path is answered by `allowsRequest`.
    */
-  authorizer(mount: string): BulkAuthorizer {
+  authorizer(mount: string, request?: Omit<AclRequest, 'capability'>): BulkAuthorizer {
     const prefix = mount === '' || mount.endsWith('/') ? mount : `${mount}/`;
-    const authorize = (check: CapabilityCheck) =>
-      asksListing(check)
+    // Parameters and wrapping belong to the request's own path: a check of any other path (a listing's names, the
+    // source of a move) is judged by its capabilities alone, as in Vault.
+    const own = (check: CapabilityCheck) => {
+      if (request === undefined || asksListing(check)) return false;
+      const full = prefix + check.path;
+      // An engine asks a LIST about its folder with a trailing '/', whether or not the request's path had one.
+      return full === request.path || (namesFolder(check.capability) && full === `${request.path}/`);
+    };
+    const authorize = (check: CapabilityCheck) => {
+      if (own(check))
+        return this.allowsRequest({ ...request!, capability: check.capability, path: prefix + check.path });
+      return asksListing(check)
         ? this.shows(check.capability, prefix + check.path)
         : this.allows(check.capability, prefix + check.path);
-    authorize.many = (checks: readonly CapabilityCheck[]) => this.verdicts(checks, prefix);
+    };
+    authorize.many = (checks: readonly CapabilityCheck[]) =>
+      this.verdicts(checks, prefix).map((verdict, i) => (own(checks[i]!) ? authorize(checks[i]!) : verdict));
     return authorize;
   }
 
@@ -228,6 +284,16 @@ export class Acl {
     }
     if (deny === undefined) return listing || grant !== undefined;
     return grant !== undefined && compareCandidates(grant, deny) > 0;
+  }
+
+  /** The constraints of the rule Vault takes to decide `path`: exact, then (for a folder) without its '/', then a glob. */
+  private decidingConstraints(path: string, isFolder: boolean): ParameterConstraints | undefined {
+    if (this.constraints.size === 0) return undefined;
+    const trimmed = isFolder && path.endsWith('/') ? path.slice(0, -1) : path;
+    if (this.exact.has(path)) return this.constraints.get(path);
+    if (this.exact.has(trimmed)) return this.constraints.get(trimmed);
+    const best = (trimmed !== path ? this.bestMatch(trimmed) : undefined) ?? this.bestMatch(path);
+    return best && this.constraints.get(best.isPrefix ? `${best.literal}*` : best.literal);
   }
 
   /** The most specific prefix or segment rule that matches `path`. */

@@ -1,10 +1,14 @@
 import { InvalidRequest } from '../lib/errors.js';
 import { isPolicyCapability, legacyPolicyCapabilities, type PolicyCapability } from './capability.js';
-import { HclObject, parseHcl, type HclEntry } from './hcl.js';
-import { JsonMembers, readJson } from './policy-json.js';
+import { HclObject, parseHcl, type HclEntry, type HclValue } from './hcl.js';
+import { JsonMembers, readJson, type JsonValue } from './policy-json.js';
+import { CONSTRAINT_KEYS, readConstraint, type ParameterConstraints } from './parameters.js';
 
-/** One `path` stanza of a policy, normalised: the path without a leading '/', its capabilities deduplicated. */
-export interface PathRule {
+/**
+ * One `path` stanza of a policy, normalised: the path without a leading '/', its capabilities deduplicated, and the
+ * parameter constraints and wrapping bounds it sets (absent when it sets none).
+ */
+export interface PathRule extends ParameterConstraints {
   path: string;
   capabilities: PolicyCapability[];
 }
@@ -16,23 +20,14 @@ export interface NamedPolicy {
 }
 
 // Vault path-stanza keys this evaluator does not implement; accepting and ignoring them would grant more than the
-// policy's author meant (allowed_parameters narrows a grant), so a policy that uses them is refused.
-const UNSUPPORTED_KEYS = new Set([
-  'allowed_parameters',
-  'denied_parameters',
-  'required_parameters',
-  'min_wrapping_ttl',
-  'max_wrapping_ttl',
-  'mfa_methods',
-  'control_group',
-  'subscribe_event_types',
-]);
+// policy's author meant (mfa_methods conditions a grant), so a policy that uses them is refused.
+const UNSUPPORTED_KEYS = new Set(['mfa_methods', 'control_group', 'subscribe_event_types']);
 
 const TOP_LEVEL_KEYS = new Set(['name', 'path']);
 
 interface Stanza {
   path: string;
-  settings: ReadonlyArray<readonly [string, unknown]>;
+  settings: ReadonlyArray<readonly [string, HclValue | JsonValue]>;
 }
 
 function fail(message: string): never {
@@ -91,6 +86,7 @@ function ruleOf(stanza: Stanza): PathRule {
   if (path.includes('+*')) fail(`path ${quoted}: invalid use of wildcards ('+*' is forbidden)`);
   if (path.includes('{{')) fail(`path ${quoted}: templated policy paths are not supported`);
   const capabilities = new Set<PolicyCapability>();
+  const constraints: ParameterConstraints = {};
   for (const [key, value] of stanza.settings) {
     if (key === 'capabilities') {
       for (const name of stringList(stanza.path, key, value)) {
@@ -103,13 +99,15 @@ function ruleOf(stanza: Stanza): PathRule {
       for (const name of legacy) capabilities.add(name);
     } else if (key === 'comment') {
       if (typeof value !== 'string') fail(`path ${quoted}: ${key} must be a string`);
+    } else if (CONSTRAINT_KEYS.has(key)) {
+      readConstraint(constraints, `path ${quoted}`, key, value);
     } else if (UNSUPPORTED_KEYS.has(key)) {
       fail(`path ${quoted}: ${key} is not supported`);
     } else {
       fail(`path ${quoted}: invalid key ${JSON.stringify(key)}`);
     }
   }
-  return { path, capabilities: capabilities.has('deny') ? ['deny'] : [...capabilities] };
+  return { path, capabilities: capabilities.has('deny') ? ['deny'] : [...capabilities], ...constraints };
 }
 
 /**

@@ -1,5 +1,5 @@
 // `strongroom server`: serves both engines over Vault's HTTP API until SIGINT or SIGTERM (SIGHUP reopens the audit
-// file), configured by the environment (HOST, PORT, STRONGROOM_*).
+// files), configured by the environment (HOST, PORT, STRONGROOM_*).
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { createSecureContext } from 'node:tls';
@@ -15,7 +15,7 @@ Serves the KV v2 engine at /v1/secret/ and the cloud auth method at /v1/auth/clo
 Environment: HOST, PORT, STRONGROOM_DATA_DIR, STRONGROOM_STORAGE_URL, STRONGROOM_ROOT_KEY, STRONGROOM_ROOT_TOKEN,
 STRONGROOM_AUDIT_FILE, STRONGROOM_TLS_CERT_FILE, STRONGROOM_TLS_KEY_FILE, STRONGROOM_LOG_LEVEL,
 STRONGROOM_METRICS_UNAUTHENTICATED, STRONGROOM_STORAGE_CONNECT_TIMEOUT, STRONGROOM_STORAGE_STATEMENT_TIMEOUT.
-SIGINT or SIGTERM stop it gracefully; SIGHUP reopens the audit file.`;
+SIGINT or SIGTERM stop it gracefully; SIGHUP reopens the audit files.`;
 
 function isLoopback(host: string): boolean {
   if (host === 'localhost') return true;
@@ -88,12 +88,17 @@ async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   // Handlers first: a signal that comes while the server starts must stop it gracefully too.
   process.on('SIGINT', (signal) => void stop(signal));
   process.on('SIGTERM', (signal) => void stop(signal));
-  // SIGHUP ends a process by default; here it reopens the audit file, after logrotate (or anyone) moved it.
+  // SIGHUP ends a process by default; here it reopens the audit files, after logrotate (or anyone) moved them.
   process.on('SIGHUP', () => {
-    if (!env.STRONGROOM_AUDIT_FILE) return console.error('SIGHUP: no audit file to reopen');
     app.reopenAuditFile().then(
-      () => console.error(`SIGHUP: reopened the audit file ${env.STRONGROOM_AUDIT_FILE}`),
-      (error: unknown) => console.error(`SIGHUP: ${messageOf(error)}; requests are refused until it can be opened`),
+      (files) =>
+        console.error(
+          files.length === 0
+            ? 'SIGHUP: no audit file to reopen'
+            : files.map((file) => `SIGHUP: reopened the audit file ${file}`).join('\n'),
+        ),
+      (error: unknown) =>
+        console.error(`SIGHUP: ${messageOf(error)}; its device writes nothing until it can be opened`),
     );
   });
 

@@ -63,8 +63,17 @@ export interface ServerOptions extends TransportLimitOptions {
   eventRecheckMs?: number;
   /** Serve `GET sys/metrics` without a token (for a Prometheus that scrapes without one); false: it needs sudo. */
   metricsUnauthenticated?: boolean;
-  /** A file that receives the audit log; none by default. */
+  /**
+   * A file that receives the audit log: the audit device `file/`, which the API can neither replace nor disable; none
+   * by default. Devices enabled over the API (`PUT sys/audit/:path`) are kept in the storage and written by every
+   * process over it.
+   */
   auditFile?: string;
+  /**
+   * How long a process goes on with the audit devices it read before reading them from the storage again
+   * (milliseconds; 5 000 by default): the time a device another process enabled or disabled takes to reach it.
+   */
+  auditRefreshMs?: number;
   /** PEM certificate chain and key: serve HTTPS. */
   tls?: { cert: string | Buffer; key: string | Buffer };
   /** One call per request and per fault; JSON lines on stdout by default. */

@@ -10,7 +10,7 @@ import { MemoryStorage } from '../adapters/storage/memory/memory-storage.js';
 import { AuthMethod } from '../adapters/aws/auth-method.js';
 import { JsonStore } from '../core/store/stored-json.js';
 import { KvEngine } from '../kv/index.js';
-import { AuditLog } from './dispatch/audit.js';
+import { AuditLog } from './audit/audit-log.js';
 import { createDispatcher, type Mount } from './dispatch/dispatch.js';
 import { BodyBudget } from './http/body-budget.js';
 import { createListener, trackConnections } from './http/listener.js';
@@ -24,6 +24,7 @@ import { eventRoutes } from './routes/event-routes.js';
 import { subscriptionLimits } from './routes/event-subscriptions.js';
 import { metricsRoute } from './routes/metrics-route.js';
 import { sysRoutes } from './routes/sys-routes.js';
+import { auditRoutes } from './routes/audit-routes.js';
 import { keyRoutes } from './routes/key-routes.js';
 import { tokenRoleRoutes } from './routes/token-role-routes.js';
 import { tokenRoutes } from './routes/token-routes.js';
@@ -56,11 +57,11 @@ export interface StrongroomServer {
    */
   ready(): Promise<string | undefined>;
   /**
-   * Opens the audit file again by its path (what `strongroom server` does on SIGHUP): after a rotation moved it, the
-   * next entries go to a new file, mode 0600. Rejects when the path cannot be opened; requests are then refused until
-   * it can.
+   * Opens every audit device's file again by its path (what `strongroom server` does on SIGHUP): after a rotation moved
+   * it, the next entries go to a new file. Answers the files reopened (none without an audit device); rejects when a
+   * path cannot be opened, once the others are reopened: that device's writes fail until it can be.
    */
-  reopenAuditFile(): Promise<void>;
+  reopenAuditFile(): Promise<string[]>;
   /** Runs the due background work once: the auth method's tidy, revoking expired tokens, removing expired wrapped answers. */
   runPeriodic(): Promise<void>;
   /** The KV engine served at `secret/`, for use in the same process. */
@@ -149,7 +150,12 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     metrics.countTokens(() => tokens.liveCount);
     const roles = new TokenRoleStore(store);
     const wrapping = new WrappedResponses(store, tokens, clock);
-    const audit = new AuditLog(auditKey, options.auditFile, () => metrics.auditFailure());
+    const audit = new AuditLog({
+      store,
+      configured: options.auditFile === undefined ? undefined : { file: options.auditFile, key: auditKey },
+      refreshMs: options.auditRefreshMs ?? 5000,
+      onWriteFailure: () => metrics.auditFailure(),
+    });
     await audit.open();
     await policies.initialise();
     // A given root token is stored now, so it works whether or not ready() is ever called. An empty value (an unset
@@ -157,7 +163,8 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     if (givenRoot !== undefined) await tokens.ensureRoot(givenRoot);
     await tokens.sweep();
     const routes = [
-      ...sysRoutes({ mounts, policies, audit, clock, tokens, storageReadable: () => availability.readable(storage) }),
+      ...sysRoutes({ mounts, policies, clock, tokens, storageReadable: () => availability.readable(storage) }),
+      ...auditRoutes(audit),
       // The storage as given: the wrappers above hide whether it is an EncryptedStorage.
       ...keyRoutes(given),
       ...tokenRoutes({ tokens, roles, auth, clock, policies }),

@@ -1,6 +1,6 @@
 // Where a request goes: to an engine mounted at a path prefix, or to one of the server's own routes. The caller's
 // token is checked against the ACL through the engines' `authorize` callback, and a login grant becomes a token.
-import type { Acl } from '../../acl/acl.js';
+import type { Acl, AclRequest } from '../../acl/acl.js';
 import { tokenPolicies } from '../../acl/builtin-policies.js';
 import type { RequiredCapability } from '../../acl/capability.js';
 import { InvalidRequest, NotFound, PermissionDenied, UnsupportedOperation } from '../../lib/errors.js';
@@ -12,14 +12,16 @@ import type {
   EngineResponse,
 } from '../../core/framework/request.js';
 import type { Clock } from '../../ports/clock.js';
-import type { AuditEvent, AuditLog } from './audit.js';
+import type { AuditEvent } from '../audit/audit-format.js';
+import type { AuditLog } from '../audit/audit-log.js';
 import type { PolicyStore } from '../policies/policy-store.js';
 import type { ApiMethod, ApiRequest } from '../http/request.js';
 import type { Route } from './route.js';
+import { aclRequestOf } from './request-parameters.js';
 import { authView, type TokenRecord } from '../tokens/token-record.js';
 import { checkAssignable } from '../tokens/token-policies.js';
 import type { TokenStore } from '../tokens/token-store.js';
-import { NO_WRAPPING_BOUNDS, withinWrappingBounds, wrapTtlOf, type WrappingBoundsOf } from '../wrapping/wrap-ttl.js';
+import { wrapTtlOf } from '../wrapping/wrap-ttl.js';
 import type { WrappedResponses } from '../wrapping/wrapped-responses.js';
 import { engineResult, envelope, errorResult, type ApiResult } from '../http/wire.js';
 
@@ -79,24 +81,19 @@ export interface DispatchServices {
   audit: AuditLog;
   clock: Clock;
   wrapping: WrappedResponses;
-  /** The `min_wrapping_ttl`/`max_wrapping_ttl` bounds of a granted request; none until the policies set them. */
-  wrappingBounds?: WrappingBoundsOf | undefined;
 }
 
 export function createDispatcher(services: DispatchServices) {
   const { mounts, routes, tokens, policies, audit, clock, wrapping } = services;
-  const boundsOf = services.wrappingBounds ?? NO_WRAPPING_BOUNDS;
 
   /**
-   * The caller's token, looked up (and a use counted) at most once per request, only when a capability is asked. A
-   * grant also needs the request's wrap TTL to lie within the bounds the granting policies set.
+   * The caller's token, looked up (and a use counted) at most once per request, only when a capability is asked.
    */
-  function callerOf(request: ApiRequest, wrapTtl: () => number) {
+  function callerOf(request: ApiRequest) {
     let lookup: Promise<TokenRecord | undefined> | undefined;
     let acl: Promise<Acl | undefined> | undefined;
     const aclOf = () =>
       (acl ??= state.resolve().then((entry) => (entry ? policies.aclFor(entry.policies) : undefined)));
-    const bounded = (found: Acl, path: string) => withinWrappingBounds(boundsOf(found, path), wrapTtl());
     const state = {
       entry: undefined as TokenRecord | undefined,
       resolve(): Promise<TokenRecord | undefined> {
@@ -104,19 +101,21 @@ export function createDispatcher(services: DispatchServices) {
         return lookup;
       },
       async allows(capability: RequiredCapability, path: string): Promise<boolean> {
-        const found = await aclOf();
-        return found?.allows(capability, path) === true && bounded(found, path);
+        return (await aclOf())?.allows(capability, path) === true;
+      },
+      /** `allows`, and the request's parameters and wrapping kept to the constraints of the rule granting it. */
+      async allowsRequest(check: AclRequest): Promise<boolean> {
+        return (await aclOf())?.allowsRequest(check) === true;
       },
       /**
        * The `authorize` callback of an engine mounted at `mount`: the token's Acl's own `authorizer`, so engines' paths
-       * take the mount's prefix there, a listing's checks keep their `listing` mark, and a page is one `many` call.
+       * take the mount's prefix there, a listing's checks keep their `listing` mark, a page is one `many` call, and the
+       * request's own path is checked with its parameters.
        */
       authorizer(mount: string): BulkAuthorizer {
         let engine: Promise<BulkAuthorizer | undefined> | undefined;
-        const engineOf = () => (engine ??= aclOf().then((found) => found?.authorizer(mount)));
-        // The bounds apply to the operation asked; a listing's checks of the names it shows (`many`) are not one.
-        const authorize = async (check: CapabilityCheck) =>
-          (await engineOf())?.(check) === true && bounded((await aclOf())!, mount + check.path);
+        const engineOf = () => (engine ??= aclOf().then((found) => found?.authorizer(mount, aclRequestOf(request))));
+        const authorize = async (check: CapabilityCheck) => (await engineOf())?.(check) === true;
         authorize.many = async (checks: readonly CapabilityCheck[]) =>
           (await engineOf())?.many(checks) ?? checks.map(() => false);
         return authorize;
@@ -197,7 +196,8 @@ export function createDispatcher(services: DispatchServices) {
       const aclPath = route.aclPath?.(params) ?? request.path;
       const exists = request.method === 'POST' || request.method === 'PUT' ? await route.exists?.(params) : undefined;
       const path = request.method === 'LIST' && !aclPath.endsWith('/') ? `${aclPath}/` : aclPath;
-      if (!(await caller.allows(capabilityFor(request.method, exists), path))) throw new PermissionDenied();
+      const check = { ...aclRequestOf(request), capability: capabilityFor(request.method, exists), path };
+      if (!(await caller.allowsRequest(check))) throw new PermissionDenied();
       if (route.sudo && !(await caller.allows('sudo', path))) throw new PermissionDenied();
     }
     return handler({ request, requestId, params, caller: caller.entry });
@@ -222,12 +222,11 @@ export function createDispatcher(services: DispatchServices) {
 
   /** Answers one request. Never throws: a failure comes back as its error answer, with the error for the log. */
   return async function dispatch(request: ApiRequest, requestId: string): Promise<DispatchOutcome> {
-    let wrapTtl = 0;
-    const caller = callerOf(request, () => wrapTtl);
+    const caller = callerOf(request);
     const mount = mounts.find((candidate) => request.path.startsWith(candidate.prefix));
     let event: AuditEvent | undefined;
     try {
-      if (audit.enabled) {
+      if (audit.active()) {
         event = {
           time: clock.now(),
           requestId,
@@ -242,7 +241,7 @@ export function createDispatcher(services: DispatchServices) {
         };
         await audit.logRequest(event);
       }
-      wrapTtl = wrapTtlOf(request);
+      const wrapTtl = wrapTtlOf(request);
       const answer = mount
         ? await toEngine(mount, request, caller, requestId)
         : await toRoute(request, caller, requestId, wrapTtl);

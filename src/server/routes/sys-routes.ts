@@ -1,9 +1,8 @@
-// sys/: health, ACL policies (and the legacy sys/policy endpoints), capabilities, mounts (read-only), audit devices.
+// sys/: health, ACL policies (and the legacy sys/policy endpoints), capabilities, mounts (read-only).
 import { z } from 'zod';
 import { InvalidRequest, NotFound, PermissionDenied, UnsupportedOperation } from '../../lib/errors.js';
-import { str, stringList } from '../../core/framework/fields.js';
+import { stringList } from '../../core/framework/fields.js';
 import type { Clock } from '../../ports/clock.js';
-import type { AuditLog } from '../dispatch/audit.js';
 import type { Mount } from '../dispatch/dispatch.js';
 import { fields, withPutAsPost, type Route, type RouteContext } from '../dispatch/route.js';
 import { envelope, noContent, ok, type ApiResult } from '../http/wire.js';
@@ -15,7 +14,6 @@ import { SERVER_VERSION } from './version.js';
 export interface SysServices {
   mounts: readonly Mount[];
   policies: PolicyStore;
-  audit: AuditLog;
   clock: Clock;
   tokens: TokenStore;
   /** Whether the storage answers a read now: the readiness probe's question. */
@@ -26,7 +24,6 @@ const notFound: ApiResult = { status: 404, body: { errors: [] } };
 /** Paths one capabilities-self request may ask about: each is an ACL check, and a body holds many short paths. */
 export const MAX_CAPABILITY_PATHS = 1000;
 const capabilitiesSchema = z.object({ paths: stringList().optional(), path: stringList().optional() });
-const auditHashSchema = z.object({ input: str() });
 const healthSchema = z.object({ ready: z.enum(['true', 'false', '']).optional() });
 
 function mountView(mount: Mount): Record<string, unknown> {
@@ -40,7 +37,7 @@ function mountView(mount: Mount): Record<string, unknown> {
   };
 }
 
-export function sysRoutes({ mounts, policies, audit, clock, tokens, storageReadable }: SysServices): Route[] {
+export function sysRoutes({ mounts, policies, clock, tokens, storageReadable }: SysServices): Route[] {
   // The legacy sys/policy endpoints answer with their data at the top level as well, as Vault does.
   const legacy = (requestId: string, data: Record<string, unknown>): ApiResult => ({
     status: 200,
@@ -80,13 +77,29 @@ export function sysRoutes({ mounts, policies, audit, clock, tokens, storageReada
       progress: 0,
       nonce: '',
       version: SERVER_VERSION,
+      // Vault's value when its build recorded no date, as this package's does not.
+      build_date: '1970-01-01T00:00:00Z',
       migration: false,
       recovery_seal: false,
       storage_type: 'strongroom',
     },
   });
 
-  // What `vault auth enable` and `vault audit enable` send: refused with the reason, where a 404 said nothing.
+  // Every process over one storage serves alike, with no leader and no standby: Vault without HA storage says so.
+  const leader: Route['methods']['GET'] = async () => ({
+    status: 200,
+    body: {
+      ha_enabled: false,
+      is_self: false,
+      active_time: '0001-01-01T00:00:00Z',
+      leader_address: '',
+      leader_cluster_address: '',
+      performance_standby: false,
+      performance_standby_last_remote_wal: 0,
+    },
+  });
+
+  // What `vault auth enable` sends: refused with the reason, where a 404 said nothing.
   const fixed = (reason: string): Route['methods'] => {
     const refuse = async (): Promise<ApiResult> => {
       throw new UnsupportedOperation(reason);
@@ -164,6 +177,7 @@ export function sysRoutes({ mounts, policies, audit, clock, tokens, storageReada
   const routes: Route[] = [
     { pattern: /^sys\/health$/, unauthenticated: true, methods: { GET: health, HEAD: health } },
     { pattern: /^sys\/seal-status$/, unauthenticated: true, methods: { GET: sealStatus } },
+    { pattern: /^sys\/leader$/, unauthenticated: true, methods: { GET: leader } },
     {
       pattern: /^sys\/init$/,
       unauthenticated: true,
@@ -208,7 +222,7 @@ export function sysRoutes({ mounts, policies, audit, clock, tokens, storageReada
       pattern: /^sys\/auth$/,
       methods: { GET: async ({ requestId }) => ok(requestId, Object.fromEntries(authMethods)) },
     },
-    // Vault's root-protected paths (sys/auth/*, sys/audit, sys/audit/*) need sudo as well, whatever the operation.
+    // Vault's root-protected paths (sys/auth/*) need sudo as well, whatever the operation.
     {
       pattern: /^sys\/auth\/(?<path>.+)$/,
       sudo: true,
@@ -218,24 +232,6 @@ export function sysRoutes({ mounts, policies, audit, clock, tokens, storageReada
           const method = authMethods.get(`${params.path!.replace(/\/$/, '')}/`);
           if (!method) throw new NotFound('no auth method at this path');
           return ok(requestId, method);
-        },
-      },
-    },
-    // It names the audit file, so only a caller with sudo on it may list it, as in Vault.
-    { pattern: /^sys\/audit$/, sudo: true, methods: { GET: async ({ requestId }) => ok(requestId, audit.devices()) } },
-    {
-      pattern: /^sys\/audit\/(?<path>.+)$/,
-      sudo: true,
-      methods: fixed(
-        "the audit device is set when the server starts (STRONGROOM_AUDIT_FILE, or createServer's auditFile), not over the API",
-      ),
-    },
-    {
-      pattern: /^sys\/audit-hash\/(?<path>.+)$/,
-      methods: {
-        POST: async ({ params, request, requestId }) => {
-          const { input } = fields(auditHashSchema, request.body);
-          return ok(requestId, { hash: audit.hash(params.path!, input) });
         },
       },
     },

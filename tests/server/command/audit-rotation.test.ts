@@ -1,27 +1,20 @@
 // Rotating the audit file as logrotate's `create` does: move it, send SIGHUP, and the server (the real command) goes
 // on, writing the next entries to a new file of mode 0600. Every entry is in exactly one of the two files, and the
 // entries of requests answered before the signal are in the moved one.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuditLog, type AuditEvent } from '../../../src/server/dispatch/audit.js';
+import { MemoryStorage } from '../../../src/adapters/storage/memory/memory-storage.js';
+import { JsonStore } from '../../../src/core/store/stored-json.js';
+import { AuditLog } from '../../../src/server/audit/audit-log.js';
+import { auditEntries, readEvent } from '../audit-entries.js';
 import { request } from '../harness.js';
 import { killSpawned, spawnServer, type SpawnedServer } from '../spawned.js';
 
 afterEach(killSpawned);
 
 const TOKEN = 'sr.audit-rotation-root';
-
-/** The paths of the entries in an audit file, `request:` or `response:` before each. */
-function entries(file: string): string[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as { type: string; request: { path: string } })
-    .map((entry) => `${entry.type}:${entry.request.path}`);
-}
 
 async function write(server: SpawnedServer, name: string): Promise<void> {
   const answer = await request(server.url, {
@@ -73,8 +66,8 @@ describe('SIGHUP', () => {
     expect(server.child.exitCode).toBeNull();
     expect((await request(server.url, { path: '/v1/sys/health' })).status).toBe(200);
     expect(statSync(audit).mode & 0o777).toBe(0o600);
-    const moved = entries(`${audit}.1`);
-    const fresh = entries(audit);
+    const moved = auditEntries(`${audit}.1`);
+    const fresh = auditEntries(audit);
     for (const name of answeredBeforeHup) {
       expect(moved).toContain(`request:secret/data/${name}`);
       expect(moved).toContain(`response:secret/data/${name}`);
@@ -100,7 +93,7 @@ describe('SIGHUP', () => {
     await write(audited, 'one');
     await hangUp(audited);
     await write(audited, 'two');
-    expect(entries(audit).filter((entry) => entry.includes('secret/data/'))).toEqual([
+    expect(auditEntries(audit).filter((entry) => entry.includes('secret/data/'))).toEqual([
       'request:secret/data/one',
       'response:secret/data/one',
       'request:secret/data/two',
@@ -111,35 +104,50 @@ describe('SIGHUP', () => {
   }, 30_000);
 });
 
-describe('AuditLog.reopen()', () => {
-  const event = (path: string): AuditEvent => ({
-    time: new Date(),
-    requestId: path,
-    operation: 'read',
-    path,
-    mountType: 'kv',
-    data: undefined,
-    token: undefined,
-    caller: undefined,
-    remoteAddress: undefined,
-    remotePort: undefined,
-  });
+describe('SIGHUP with a device enabled over the API', () => {
+  it('reopens its file too, beside the configured one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'strongroom-audit-rotation-'));
+    const configured = join(dir, 'configured.log');
+    const api = join(dir, 'api.log');
+    const server = await spawnServer({ STRONGROOM_ROOT_TOKEN: TOKEN, STRONGROOM_AUDIT_FILE: configured });
+    const enabled = await request(server.url, {
+      method: 'PUT',
+      path: '/v1/sys/audit/api',
+      token: TOKEN,
+      body: { type: 'file', options: { file_path: api } },
+    });
+    expect(enabled.status).toBe(204);
+    await write(server, 'before');
+    renameSync(api, `${api}.1`);
+    const said = await hangUp(server);
+    expect(said).toContain(`SIGHUP: reopened the audit file ${configured}`);
+    expect(said).toContain(`SIGHUP: reopened the audit file ${api}`);
+    await write(server, 'after');
+    expect(auditEntries(`${api}.1`)).toContain('response:secret/data/before');
+    expect(auditEntries(`${api}.1`)).not.toContain('request:secret/data/after');
+    expect(auditEntries(api)).toEqual(['request:secret/data/after', 'response:secret/data/after']);
+    expect(statSync(api).mode & 0o777).toBe(0o600);
+    expect(await server.stop()).toBe(0);
+  }, 30_000);
+});
 
+describe('AuditLog.reopen()', () => {
   it('reports a path it cannot open, refuses writes meanwhile, and recovers once the path can be opened', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'strongroom-audit-reopen-'));
     const folder = join(dir, 'logs');
     mkdirSync(folder);
     const file = join(folder, 'audit.log');
-    const log = new AuditLog(Buffer.alloc(32, 1), file);
+    const store = new JsonStore(new MemoryStorage());
+    const log = new AuditLog({ store, configured: { file, key: Buffer.alloc(32, 1) }, refreshMs: 5000 });
     await log.open();
-    await log.logRequest(event('before'));
+    await log.logRequest(readEvent('before'));
     renameSync(folder, join(dir, 'logs.moved'));
     await expect(log.reopen()).rejects.toThrow(`the audit file ${JSON.stringify(file)} cannot be opened`);
-    await expect(log.logRequest(event('refused'))).rejects.toThrow('audit log could not be written');
+    await expect(log.logRequest(readEvent('refused'))).rejects.toThrow('audit log could not be written');
     mkdirSync(folder);
-    await log.logRequest(event('after'));
+    await log.logRequest(readEvent('after'));
     await log.close();
-    expect(entries(join(dir, 'logs.moved', 'audit.log'))).toEqual(['request:before']);
-    expect(entries(file)).toEqual(['request:after']);
+    expect(auditEntries(join(dir, 'logs.moved', 'audit.log'))).toEqual(['request:before']);
+    expect(auditEntries(file)).toEqual(['request:after']);
   });
 });

@@ -2,18 +2,14 @@
 // a name, metadata or data its policies keep from it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, startServer, type RawRequest, type Started } from '../harness.js';
+import { tokenWithPolicy } from '../policy-token.js';
 
 let started: Started;
 const ROOT = 'sr.kv-authorization-root';
 const send = (options: RawRequest) => request(started.url, options);
 const asRoot = (options: RawRequest) => send({ token: ROOT, ...options });
 
-async function tokenWith(name: string, policy: string): Promise<string> {
-  expect((await asRoot({ method: 'PUT', path: `/v1/sys/policies/acl/${name}`, body: { policy } })).status).toBe(204);
-  const created = await asRoot({ method: 'POST', path: '/v1/auth/token/create', body: { policies: [name] } });
-  expect(created.status).toBe(200);
-  return created.json.auth.client_token as string;
-}
+const tokenWith = (name: string, policy: string) => tokenWithPolicy(asRoot, name, policy);
 
 async function write(path: string, data: Record<string, unknown>): Promise<void> {
   expect((await asRoot({ method: 'POST', path: `/v1/secret/data/${path}`, body: { data } })).status).toBe(200);

@@ -64,6 +64,7 @@ describe('sys/ answers', () => {
       progress: 0,
       nonce: '',
       version: SERVER_VERSION,
+      build_date: '1970-01-01T00:00:00Z',
       migration: false,
       recovery_seal: false,
       storage_type: 'strongroom',

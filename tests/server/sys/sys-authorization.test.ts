@@ -66,14 +66,15 @@ const CASES: Case[] = [
   { method: 'GET', path: 'sys/audit', acl: 'sys/audit', needs: 'read', sudo: true, status: 200 },
   {
     method: 'PUT',
-    path: 'sys/audit/file',
-    acl: 'sys/audit/file',
+    path: 'sys/audit/api',
+    acl: 'sys/audit/api',
     needs: 'update',
     sudo: true,
-    status: 405,
-    body: { type: 'file' },
+    status: 204,
+    body: { type: 'file', options: { file_path: join(dataDir(), 'api-audit.log') } },
   },
-  { method: 'DELETE', path: 'sys/audit/file', acl: 'sys/audit/file', needs: 'delete', sudo: true, status: 405 },
+  // Disabling a device that is not there is no error, as in Vault.
+  { method: 'DELETE', path: 'sys/audit/gone', acl: 'sys/audit/gone', needs: 'delete', sudo: true, status: 204 },
   {
     method: 'POST',
     path: 'sys/audit-hash/file',

@@ -1,15 +1,11 @@
-// The audit log: a file device writing one JSON line per request and one per response, in Vault's audit entry shape.
-// Every string a client sent or received is replaced by its HMAC-SHA256 under the server's audit key, except the
-// fields Vault leaves clear (request id, operation, path, addresses, policy names, display names, error text), so
-// the log proves who did what without holding a secret; a token in the path (Vault's older auth/token/lookup/<token>)
-// is hashed too. When the device cannot write, the request is refused.
+// Vault's audit entry shape: one JSON entry per request and one per response. Every string a client sent or received is
+// replaced by its HMAC-SHA256 under the device's own key, except the fields Vault leaves clear (request id, operation,
+// path, addresses, policy names, display names, error text), so the log proves who did what without holding a secret;
+// a token in the path (Vault's older auth/token/lookup/<token>) is hashed too.
 import { createHmac } from 'node:crypto';
-import { open, type FileHandle } from 'node:fs/promises';
-import { InternalError, InvalidRequest } from '../../lib/errors.js';
 import { redactTokenInPath } from '../tokens/token-path.js';
 import type { TokenRecord } from '../tokens/token-record.js';
 
-const DEVICE_PATH = 'file/';
 // Token metadata stays readable, as in Vault, except this entry: an ec2 login's nonce is the instance's credential for
 // its later logins, and whoever read it from the log could log in as the instance with its public identity document.
 const SECRET_METADATA = 'nonce';
@@ -34,57 +30,12 @@ export interface AuditOutcome {
   body: Record<string, unknown> | undefined;
 }
 
-export class AuditLog {
-  #handle: Promise<FileHandle> | undefined;
-  #queue: Promise<unknown> = Promise.resolve();
+/** The entries one audit device writes, hashed with that device's key. */
+export class AuditFormat {
+  constructor(private readonly key: Buffer) {}
 
-  constructor(
-    private readonly key: Buffer,
-    private readonly file: string | undefined,
-    /** Told of each line that could not be written (the metrics count them). */
-    private readonly onWriteFailure: () => void = () => undefined,
-  ) {}
-
-  get enabled(): boolean {
-    return this.file !== undefined;
-  }
-
-  /** Opens the file at start: a path that cannot be written is a configuration error, reported before serving. */
-  async open(): Promise<void> {
-    if (this.file) await this.#openFile(this.file);
-  }
-
-  async #openFile(file: string): Promise<void> {
-    this.#handle = open(file, 'a', 0o600);
-    try {
-      await this.#handle;
-    } catch (cause) {
-      this.#handle = undefined;
-      throw new InternalError(
-        `the audit file ${JSON.stringify(file)} cannot be opened: ${cause instanceof Error ? cause.message : String(cause)}`,
-        { cause },
-      );
-    }
-  }
-
-  /** What `GET sys/audit` lists. */
-  devices(): Record<string, unknown> {
-    if (!this.file) return {};
-    return {
-      [DEVICE_PATH]: {
-        type: 'file',
-        description: '',
-        options: { file_path: this.file },
-        local: false,
-        path: DEVICE_PATH,
-      },
-    };
-  }
-
-  /** `sys/audit-hash/<device>`: what the device writes in place of `input`. */
-  hash(device: string, input: string): string {
-    if (!this.file || `${device.replace(/\/$/, '')}/` !== DEVICE_PATH)
-      throw new InvalidRequest(`unknown audit backend ${JSON.stringify(device)}`);
+  /** What the device writes in place of `input` (`sys/audit-hash`). */
+  hash(input: string): string {
     return this.#hmac(input);
   }
 
@@ -192,16 +143,16 @@ export class AuditLog {
     };
   }
 
-  async logRequest(event: AuditEvent): Promise<void> {
-    await this.#write({
+  requestEntry(event: AuditEvent): Record<string, unknown> {
+    return {
       time: event.time.toISOString(),
       type: 'request',
       auth: this.#authOf(event),
       request: this.#requestOf(event),
-    });
+    };
   }
 
-  async logResponse(event: AuditEvent, outcome: AuditOutcome, finished: Date): Promise<void> {
+  responseEntry(event: AuditEvent, outcome: AuditOutcome, finished: Date): Record<string, unknown> {
     const body = outcome.body ?? {};
     const errors = Array.isArray(body.errors) ? (body.errors as unknown[]).map(String) : undefined;
     const auth = body.auth && typeof body.auth === 'object' ? (body.auth as Record<string, unknown>) : undefined;
@@ -226,7 +177,7 @@ export class AuditLog {
       ...(wrapInfo ? { wrap_info: { ...wrapInfo, ...this.#hashedFields(wrapInfo, WRAP_SECRETS) } } : {}),
       ...(Array.isArray(body.warnings) ? { warnings: body.warnings } : {}),
     };
-    await this.#write({
+    return {
       time: finished.toISOString(),
       type: 'response',
       auth: this.#authOf(event),
@@ -237,52 +188,6 @@ export class AuditLog {
         : outcome.status >= 400
           ? { error: `status ${outcome.status}` }
           : {}),
-    });
-  }
-
-  /** Appends one line, in order; a failure refuses the request and the next write opens the file again. */
-  async #write(entry: Record<string, unknown>): Promise<void> {
-    if (!this.file) return;
-    const file = this.file;
-    const line = `${JSON.stringify(entry)}\n`;
-    const written = this.#queue.then(async () => {
-      this.#handle ??= open(file, 'a', 0o600);
-      try {
-        await (await this.#handle).appendFile(line);
-      } catch (cause) {
-        const stale = this.#handle;
-        this.#handle = undefined;
-        await stale?.then((handle) => handle.close()).catch(() => undefined);
-        this.onWriteFailure();
-        throw new InternalError('audit log could not be written: the request is refused', { cause });
-      }
-    });
-    this.#queue = written.catch(() => undefined);
-    await written;
-  }
-
-  /**
-   * Opens the file again by its path, after the entries queued before: a rotation that moved the file (logrotate's
-   * `create`) gets a new one, mode 0600, and no entry is lost, doubled, or written after the move into the old file.
-   */
-  async reopen(): Promise<void> {
-    if (!this.file) return;
-    const file = this.file;
-    const reopened = this.#queue.then(async () => {
-      const stale = this.#handle;
-      this.#handle = undefined;
-      await stale?.then((handle) => handle.close()).catch(() => undefined);
-      // A path that cannot be opened now is reported here and tried again by the next write, which refuses its request.
-      await this.#openFile(file);
-    });
-    this.#queue = reopened.catch(() => undefined);
-    await reopened;
-  }
-
-  async close(): Promise<void> {
-    await this.#queue;
-    const handle = this.#handle;
-    this.#handle = undefined;
-    await handle?.then((opened) => opened.close()).catch(() => undefined);
+    };
   }
 }
