@@ -45,7 +45,6 @@ import {
 import { MetadataOperations } from './operations/metadata-operations.js';
 import { kvRoutes } from './paths.js';
 import { StorageLayout } from './documents/storage-layout.js';
-import { DEFAULT_MAX_VALUE_BYTES, MAX_DATA_DEPTH } from './values/value-limits.js';
 import { patchMediaType } from './values/patch-formats.js';
 import { folderPath, keyPath } from './values/key-paths.js';
 import { parseInput } from '../core/framework/parse-input.js';
@@ -82,17 +81,17 @@ export class KvEngine {
   private readonly reportEventError: (error: unknown) => void;
 
   constructor(options: KvEngineOptions) {
-    checkOptions(options);
+    const limits = checkOptions(options);
     const layout = new StorageLayout(options.storagePrefix ?? 'kv/');
     this.reportEventError = (error) => runGuarded(() => options.onEventError?.(error));
     const json = new JsonStore(options.storage);
     const clock = options.clock ?? systemClock;
     const context: KvContext = {
       keys: new KeyStore(json, layout, () => clock.now().getTime()),
-      pages: new KeyPages(options.storage, layout),
+      pages: new KeyPages(options.storage, (folder) => layout.metadataFolder(folder)),
       config: new ConfigStore(json, layout),
       clock,
-      limits: { maxBytes: options.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES, maxDepth: MAX_DATA_DEPTH },
+      limits,
       feed: new ChangeFeed(this.reportEventError),
     };
     this.feed = context.feed;

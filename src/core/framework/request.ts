@@ -69,6 +69,11 @@ export interface EngineResponse {
 export interface SuccessBody {
   data?: unknown;
   warnings?: string[];
+  /**
+   * Seconds the caller may keep the answer before reading it again (Vault's `lease_duration`, with no lease behind
+   * it): a KV version 1 read sets it; absent means 0.
+   */
+  lease_duration?: number;
   /** Set by a successful login or renewal. */
   auth?: AuthGrant;
   errors?: undefined;
