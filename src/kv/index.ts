@@ -12,7 +12,14 @@ export type { KvWriteResult } from './operations/data-operations.js';
 export type { KvConfig, KvConfigInput } from './rules/config.js';
 export type { KvMetadataInput, KvMetadataPatchInput } from './rules/metadata.js';
 export type { JsonPatchOperation } from './values/json-patch.js';
-export type { VersionMetadata, VersionSummary, SecretVersion, SecretSubkeys, KeyMetadata } from './rules/views.js';
+export type {
+  Actor,
+  VersionMetadata,
+  VersionSummary,
+  SecretVersion,
+  SecretSubkeys,
+  KeyMetadata,
+} from './rules/views.js';
 export type { ReclaimOptions, ReclaimResult } from './operations/orphan-reclaim.js';
 export type { DetailedListing } from './operations/folder-listing.js';
 export type { KvChangeEvent } from './changes/change-events.js';

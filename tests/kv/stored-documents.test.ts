@@ -258,6 +258,17 @@ async function stored(documents: ReadonlyMap<string, Uint8Array>, storage: Stora
   return storage;
 }
 
+/**
+ * Answers without the actors that releases before Vault 1.21's attribution did not answer: a metadata read now shows
+ * `created_by`, `deleted_by` and `last_updated_by`, null for documents that record none, as every earlier one. Only
+ * null ones go: an actor the engine made up for such a document would still differ.
+ */
+function withoutUnknownActors<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value), (name, field: unknown) =>
+    field === null && ['created_by', 'deleted_by', 'last_updated_by'].includes(name) ? undefined : field,
+  ) as T;
+}
+
 const CAPTURE = process.env.CAPTURE_STORED_KV;
 
 describe.runIf(CAPTURE)('capturing the stored documents of today', () => {
@@ -288,11 +299,10 @@ describe.each(RELEASES)('documents as %s stored them', (release) => {
 
   it.each(STORAGES)('read and changed through the API, answer as they did then (%s)', async (file, storage) => {
     const recorded = JSON.parse(readFileSync(join(FIXTURES, release, file), 'utf8')) as Answer[];
-    expect(
-      await answer(
-        await stored(documents, storage()),
-        recorded.map(({ step }) => step),
-      ),
-    ).toEqual(recorded);
+    const answers = await answer(
+      await stored(documents, storage()),
+      recorded.map(({ step }) => step),
+    );
+    expect(withoutUnknownActors(answers)).toEqual(recorded);
   });
 });

@@ -17,6 +17,7 @@ import type { PolicyStore } from '../policies/policy-store.js';
 import { refuseWrapping, type ApiMethod, type ApiRequest } from '../http/request.js';
 import type { Route } from './route.js';
 import { authView, type TokenRecord } from '../tokens/token-record.js';
+import { tokenActor } from '../tokens/token-actor.js';
 import type { TokenStore } from '../tokens/token-store.js';
 import { engineResult, envelope, errorResult, type ApiResult } from '../http/wire.js';
 
@@ -151,6 +152,11 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
       ...(request.remoteAddress !== undefined ? { remoteAddress: request.remoteAddress } : {}),
       // Engines ask with mount-relative paths; policies name full paths. `many` answers a whole listing page.
       authorize: caller.authorizer(mount.prefix),
+      // The token looked up for `authorize`: asking again costs no lookup and counts no use.
+      actor: async () => {
+        const entry = await caller.resolve();
+        return entry && tokenActor(entry);
+      },
     });
     const body = response.body;
     const grant = mount.tokenIssuer && response.status === 200 && body && 'auth' in body ? body.auth : undefined;
