@@ -27,3 +27,5 @@ export type { KvChangeOperation } from './documents/head-document.js';
 export type { KvChangeListener } from './changes/change-feed.js';
 export { KvV1Engine } from './v1/kv-v1-engine.js';
 export type { KvV1EngineOptions, KvV1ListOptions } from './v1/kv-v1-engine.js';
+export { upgradeKvV1ToV2 } from './v1/upgrade.js';
+export type { KvUpgradeOptions, KvUpgradeResult } from './v1/upgrade.js';
