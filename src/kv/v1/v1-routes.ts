@@ -82,7 +82,8 @@ export function v1Routes({ keys, pages, limits, defaultLease }: V1RouteTargets):
       // A LIST path always ends in '/' (the dispatcher adds it), or is the root.
       pattern: /^(?:.*\/)?$/,
       path: ':folder/',
-      summary: 'The keys and sub-folders of a folder (sub-folders end in `/`); no key ends in `/`.',
+      summary:
+        'A folder: LIST answers its keys and sub-folders (these end in `/`); no key ends in `/`, so a read is 404, a write 400 and a delete 204.',
       operations: {
         list: operation(pageFields, async ({ path, fields, request }) =>
           listResponse(await listPage(pages, request, path, fields)),
