@@ -54,29 +54,17 @@ describe('created_by, deleted_by and last_updated_by (Vault 1.21)', () => {
     const asAlice = { actor: 'token-alice', client_id: clientId(['default', 'writer']) };
     const lookup = await send({ method: 'GET', path: '/v1/auth/token/lookup-self', token: alice });
     expect(clientId(lookup.json.data.policies)).toBe(asAlice.client_id);
-    const write = await send({
-      method: 'POST',
-      path: '/v1/secret/data/app/db',
-      token: alice,
-      body: { data: { v: 2 } },
-    });
-    expect(write.status).toBe(200);
-    const patch = await send({
-      method: 'PATCH',
-      path: '/v1/secret/data/app/db',
-      token: alice,
-      headers: { 'Content-Type': 'application/merge-patch+json' },
-      body: { data: { w: 3 } },
-    });
-    expect(patch.status).toBe(200);
-    expect((await send({ method: 'DELETE', path: '/v1/secret/data/app/db', token: alice })).status).toBe(204);
-    const deleted = await send({
-      method: 'POST',
-      path: '/v1/secret/delete/app/db',
-      token: alice,
-      body: { versions: [1] },
-    });
-    expect(deleted.status).toBe(204);
+    const merge = { 'Content-Type': 'application/merge-patch+json' };
+    const steps: [RawRequest['method'], string, unknown, number][] = [
+      ['POST', 'data/app/db', { data: { v: 2 } }, 200],
+      ['PATCH', 'data/app/db', { data: { w: 3 } }, 200],
+      ['DELETE', 'data/app/db', undefined, 204],
+      ['POST', 'delete/app/db', { versions: [1] }, 204],
+    ];
+    for (const [method, path, body, status] of steps) {
+      const headers = method === 'PATCH' ? merge : {};
+      expect((await send({ method, path: `/v1/secret/${path}`, token: alice, body, headers })).status).toBe(status);
+    }
     read = await metadata('app/db');
     expect(read.versions['1'].deleted_by).toEqual({ ...asAlice, operation: 'update' });
     expect(read.versions['2']).toMatchObject({ created_by: { ...asAlice, operation: 'update' }, deleted_by: null });
