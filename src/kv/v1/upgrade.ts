@@ -34,10 +34,19 @@ export interface KvUpgradeResult {
 /** Vault's actor of the versions its upgrade writes. */
 const UPGRADE: Attribution = () => ({ actor: 'kv_upgrade', operation: 'upgrade' });
 
-/** Data already moved needs no new version; anything else (a key a version 1 write changed since) gets one. */
-async function moved(operations: DataOperations, path: string, data: Record<string, unknown>): Promise<boolean> {
-  const current = await operations.read(path, undefined, (value) => value);
-  return current.state === 'live' && jsonEqual(current.value, data);
+/**
+ * Whether `version` of the key already holds the data: then it was moved, and needs no new version; anything else (a
+ * key a version 1 write changed since) gets one.
+ */
+async function holds(
+  operations: DataOperations,
+  path: string,
+  version: number,
+  data: Record<string, unknown>,
+): Promise<boolean> {
+  if (version === 0) return false;
+  const read = await operations.read(path, version, (value) => value);
+  return read.state === 'live' && jsonEqual(read.value, data);
 }
 
 /**
@@ -54,10 +63,11 @@ async function upgradeKey(json: JsonStore, layout: StorageLayout, context: KvCon
     const { data, written } = unversionedFormat.decode(raw, key);
     // A version dated when the key was written: the operations read the time from the context's clock.
     const operations = new DataOperations({ ...context, clock: { now: () => new Date(written) } });
-    if (!(await moved(operations, path, data))) {
-      const head = await context.keys.read(path);
+    // The version the check and the write go by: a write another run commits after this read fails the cas.
+    const current = (await context.keys.read(path))?.current_version ?? 0;
+    if (!(await holds(operations, path, current, data))) {
       try {
-        await operations.write(path, { data, options: { cas: head?.current_version ?? 0 } }, UPGRADE);
+        await operations.write(path, { data, options: { cas: current } }, UPGRADE);
       } catch (error) {
         // Another run moved it (or a version 2 write came) in between: look again.
         if (error instanceof InvalidRequest && error.message === CAS_MISMATCH) continue;
