@@ -87,4 +87,17 @@ describe('actors of KV changes (Vault 1.21 attribution)', () => {
     await env.handle({ method: 'DELETE', path: 'data/k', ...by(alice) });
     expect(dataOf(await env.MR('k')).versions['1'].deleted_by).toMatchObject({ operation: 'delete' });
   });
+
+  it.each([
+    ['a string', 'alice'],
+    ['an object', alice],
+  ])("an actor that is %s is the caller's mistake: a clear 400, and nothing is written", async (_name, actor) => {
+    const env = setup();
+    const request = { method: 'POST', path: 'data/k', body: { data: { a: 1 } }, actor } as unknown as EngineRequest;
+    expect(await env.handle(request)).toEqual({
+      status: 400,
+      body: { errors: ['the request actor must be a function'] },
+    });
+    expect((await env.R('k')).status).toBe(404);
+  });
 });
