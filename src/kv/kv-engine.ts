@@ -14,7 +14,7 @@ import {
   type KvWarnings,
 } from './engine-options.js';
 import { configView, configWriteFields, type KvConfig, type KvConfigInput } from './rules/config.js';
-import { type ConfigStore } from './store/config-store.js';
+import type { ConfigStore } from './store/config-store.js';
 import { kvContext, now } from './operations/context.js';
 import {
   DataOperations,
@@ -31,7 +31,7 @@ import type { KvChangeEvent } from './changes/change-events.js';
 import { ChangeFeed, type KvChangeListener } from './changes/change-feed.js';
 import { RemoteChanges } from './changes/remote-changes.js';
 import { FolderListing, type DetailedListing } from './operations/folder-listing.js';
-import { type KeyStore } from './store/key-store.js';
+import type { KeyStore } from './store/key-store.js';
 import { deleteFolder, transferFields } from './operations/key-moves.js';
 import { OrphanReclaim, type ReclaimOptions, type ReclaimResult } from './operations/orphan-reclaim.js';
 import { listFields } from './operations/listing.js';
