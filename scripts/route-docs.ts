@@ -1,4 +1,4 @@
-// The endpoint tables of docs/auth.md and docs/kv.md, written from the engines' route rows: each route's summary, and
+// The endpoint tables of docs/auth.md and docs/kv.md (KV version 2 and version 1), written from the engines' route rows: each route's summary, and
 // each field's type, default and description as its declaration states them. The tables sit between markers:
 //   <!-- routes:kv begin --> ... <!-- routes:kv end -->                every path of the engine, one row each;
 //   <!-- fields:kv data/:path begin --> ... <!-- fields:kv data/:path end -->   the fields of the paths named (several
@@ -12,6 +12,7 @@ import type { FieldHelp } from '../src/core/framework/field-help.js';
 import { capabilitiesOf, methodsOf } from '../src/core/framework/router.js';
 import { declaredFields, type Operation, type Route } from '../src/core/framework/routing-table.js';
 import { kvRoutes, type KvRouteTargets } from '../src/kv/paths.js';
+import { v1Routes, type V1RouteTargets } from '../src/kv/v1/v1-routes.js';
 
 export interface RouteDoc {
   /** Relative to the repository root. */
@@ -26,6 +27,7 @@ export interface RouteDoc {
 export const ROUTE_DOCS: readonly RouteDoc[] = [
   { file: 'docs/auth.md', name: 'auth', routes: AREAS.flatMap((area) => area({} as AuthContext)) },
   { file: 'docs/kv.md', name: 'kv', routes: kvRoutes({} as KvRouteTargets) },
+  { file: 'docs/kv.md', name: 'kvv1', routes: v1Routes({} as V1RouteTargets) },
 ];
 
 const OPERATIONS: readonly Operation[] = ['read', 'list', 'scan', 'write', 'patch', 'delete'];
@@ -136,8 +138,12 @@ export function renderDoc(text: string, doc: RouteDoc): string {
   const byPath = new Map(doc.routes.map((route) => [displayPath(route), route]));
   const tabled = new Set<string>();
   let overviews = 0;
-  const rendered = text.replace(BLOCK, (_block, kind: string, name: string, paths: string) => {
-    if (name !== doc.name) throw new Error(`${doc.file}: the block "${kind}:${name}" belongs to another engine`);
+  const rendered = text.replace(BLOCK, (block, kind: string, name: string, paths: string) => {
+    if (name !== doc.name) {
+      // A file may describe several engines: each renders its own blocks.
+      if (ROUTE_DOCS.some((other) => other.file === doc.file && other.name === name)) return block;
+      throw new Error(`${doc.file}: the block "${kind}:${name}" belongs to another engine`);
+    }
     let body: string;
     if (kind === 'routes') {
       overviews++;

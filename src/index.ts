@@ -25,6 +25,7 @@ export type {
   AuthGrant,
   HttpMethod,
   BulkAuthorizer,
+  RequestActor,
 } from './core/framework/request.js';
 export {
   isOk,

@@ -1,6 +1,7 @@
 import type { EngineRequest } from '../core/framework/request.js';
 import type { Clock } from '../ports/clock.js';
 import type { Storage } from '../ports/storage.js';
+import { valueLimits, type ValueLimits } from './values/value-limits.js';
 
 /** What the embedding service gives KvEngine: its options, and the options and answers of its typed methods. */
 
@@ -62,12 +63,12 @@ export interface KvListOptions {
 /** SCAN: every key below a folder, as paths relative to it. */
 export type KvScanOptions = Omit<KvListOptions, 'excludeDeleted'>;
 
-/** Options are the embedding service's configuration: a mistake is refused at once, not found at the first request. */
-export function checkOptions(options: KvEngineOptions): void {
+/**
+ * Options are the embedding service's configuration: a mistake is refused at once, not found at the first request.
+ * Answers the value limits they set.
+ */
+export function checkOptions(options: KvEngineOptions): ValueLimits {
   if (!options || typeof options.storage !== 'object' || options.storage === null)
     throw new TypeError('KvEngine needs a storage');
-  const { maxValueBytes } = options;
-  if (maxValueBytes !== undefined && !(typeof maxValueBytes === 'number' && maxValueBytes > 0)) {
-    throw new TypeError('maxValueBytes must be a positive number of bytes');
-  }
+  return valueLimits(options.maxValueBytes);
 }

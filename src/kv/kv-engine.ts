@@ -14,8 +14,8 @@ import {
   type KvWarnings,
 } from './engine-options.js';
 import { configView, configWriteFields, type KvConfig, type KvConfigInput } from './rules/config.js';
-import { ConfigStore } from './store/config-store.js';
-import { now, type KvContext } from './operations/context.js';
+import type { ConfigStore } from './store/config-store.js';
+import { kvContext, now } from './operations/context.js';
 import {
   DataOperations,
   dataPatchFields,
@@ -31,8 +31,7 @@ import type { KvChangeEvent } from './changes/change-events.js';
 import { ChangeFeed, type KvChangeListener } from './changes/change-feed.js';
 import { RemoteChanges } from './changes/remote-changes.js';
 import { FolderListing, type DetailedListing } from './operations/folder-listing.js';
-import { KeyPages } from './store/key-pages.js';
-import { KeyStore } from './store/key-store.js';
+import type { KeyStore } from './store/key-store.js';
 import { deleteFolder, transferFields } from './operations/key-moves.js';
 import { OrphanReclaim, type ReclaimOptions, type ReclaimResult } from './operations/orphan-reclaim.js';
 import { listFields } from './operations/listing.js';
@@ -45,7 +44,6 @@ import {
 import { MetadataOperations } from './operations/metadata-operations.js';
 import { kvRoutes } from './paths.js';
 import { StorageLayout } from './documents/storage-layout.js';
-import { DEFAULT_MAX_VALUE_BYTES, MAX_DATA_DEPTH } from './values/value-limits.js';
 import { patchMediaType } from './values/patch-formats.js';
 import { folderPath, keyPath } from './values/key-paths.js';
 import { parseInput } from '../core/framework/parse-input.js';
@@ -82,19 +80,12 @@ export class KvEngine {
   private readonly reportEventError: (error: unknown) => void;
 
   constructor(options: KvEngineOptions) {
-    checkOptions(options);
+    const limits = checkOptions(options);
     const layout = new StorageLayout(options.storagePrefix ?? 'kv/');
     this.reportEventError = (error) => runGuarded(() => options.onEventError?.(error));
     const json = new JsonStore(options.storage);
     const clock = options.clock ?? systemClock;
-    const context: KvContext = {
-      keys: new KeyStore(json, layout, () => clock.now().getTime()),
-      pages: new KeyPages(options.storage, layout),
-      config: new ConfigStore(json, layout),
-      clock,
-      limits: { maxBytes: options.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES, maxDepth: MAX_DATA_DEPTH },
-      feed: new ChangeFeed(this.reportEventError),
-    };
+    const context = kvContext(json, layout, clock, limits, new ChangeFeed(this.reportEventError));
     this.feed = context.feed;
     this.remote = new RemoteChanges(
       options.storage,

@@ -37,6 +37,7 @@ import { listFields } from './operations/listing.js';
 import { metadataPatchFields, metadataWriteFields } from './rules/metadata.js';
 import type { MetadataOperations } from './operations/metadata-operations.js';
 import { JSON_PATCH, MERGE_PATCH } from './values/patch-formats.js';
+import { attributionOf, type Attribution } from './rules/actors.js';
 
 /** The engine's route table: one row per path of docs/kv.md, then Vault's catch-all. */
 
@@ -112,13 +113,16 @@ export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTarge
   const versionsRoute = (
     name: string,
     summary: string,
-    change: (path: string, versions: number[] | undefined) => Promise<string[]>,
+    change: (path: string, versions: number[] | undefined, by: Attribution | undefined) => Promise<string[]>,
   ) =>
     route({
       pattern: new RegExp(`^${name}/${KEY}$`),
       summary,
       fields: versionsFields,
-      operations: { write: async ({ params, fields }) => okOrNoContent(await change(keyOf(params), fields.versions)) },
+      operations: {
+        write: async ({ params, fields, request }) =>
+          okOrNoContent(await change(keyOf(params), fields.versions, await attributionOf(request))),
+      },
     });
 
   return [
@@ -142,14 +146,16 @@ export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTarge
         read: operation(readFields, async ({ params, fields }) =>
           versionResponse(await data.read(keyOf(params), fields.version, (value) => value), 'data'),
         ),
-        write: operation(dataWriteFields, async ({ params, fields }) => {
-          const written = await data.write(keyOf(params), fields);
+        write: operation(dataWriteFields, async ({ params, fields, request }) => {
+          const written = await data.write(keyOf(params), fields, await attributionOf(request));
           return ok(written.metadata, written.warnings);
         }),
         patch: operation(
           dataPatchFields,
-          async ({ params, fields, request }) =>
-            patchResponse(await data.patch(keyOf(params), fields, mediaTypeOf(request) ?? MERGE_PATCH)),
+          async ({ params, fields, request }) => {
+            const by = await attributionOf(request);
+            return patchResponse(await data.patch(keyOf(params), fields, mediaTypeOf(request) ?? MERGE_PATCH, by));
+          },
           // JSON Patch's `test` and `remove` answer differently for right and wrong guesses of values and field
           // names: it needs `read` as well. A merge patch reveals nothing, so `patch` alone suffices, as in Vault.
           {
@@ -157,7 +163,8 @@ export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTarge
             alsoRequires: (request) => (mediaTypeOf(request) === JSON_PATCH ? ['read'] : []),
           },
         ),
-        delete: async ({ params }) => okOrNoContent(await data.deleteLatest(keyOf(params))),
+        delete: async ({ params, request }) =>
+          okOrNoContent(await data.deleteLatest(keyOf(params), await attributionOf(request))),
       },
     }),
     route({
@@ -226,10 +233,10 @@ export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTarge
     versionsRoute(
       'delete',
       'Soft-deletes versions of a key: their data stays, and undelete brings them back.',
-      (path, versions) => data.deleteVersions(path, versions),
+      (path, versions, by) => data.deleteVersions(path, versions, by),
     ),
-    versionsRoute('undelete', 'Restores soft-deleted versions of a key.', (path, versions) =>
-      data.undeleteVersions(path, versions),
+    versionsRoute('undelete', 'Restores soft-deleted versions of a key.', (path, versions, by) =>
+      data.undeleteVersions(path, versions, by),
     ),
     versionsRoute('destroy', 'Destroys versions of a key: their data is removed for good.', (path, versions) =>
       data.destroyVersions(path, versions),

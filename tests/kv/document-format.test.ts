@@ -41,8 +41,9 @@ describe('stored document formats', () => {
     const first = { limit: 1, label: 'x' };
     expect(settings.version).toBe(1);
     expect(settings.write(first)).toBe(first);
-    expect(headFormat.version).toBe(1);
-    expect(entryFormat.version).toBe(1);
+    // Format 2 of heads and entry documents came with the actors (created_by, deleted_by, last_updated_by).
+    expect(headFormat.version).toBe(2);
+    expect(entryFormat.version).toBe(2);
   });
 
   it('refuse a format newer than they know, and a format field that is no format', () => {

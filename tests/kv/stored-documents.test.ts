@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clocks.js';
 import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
-import type { EngineRequest } from '../../src/core/framework/request.js';
+import type { EngineRequest, RequestActor } from '../../src/core/framework/request.js';
 import { KvEngine } from '../../src/kv/index.js';
 import type { Storage } from '../../src/ports/storage.js';
 import { MemoryStorageWithoutCommits } from './helpers.js';
@@ -45,10 +45,13 @@ function engine(storage: Storage, clock: ManualClock): KvEngine {
   return new KvEngine({ storage, clock });
 }
 
+/** Who the captured documents record as making each change (format 2 on). */
+const CAPTURER: RequestActor = { display_name: 'token-capture', entity_id: '', client_id: 'capture-client' };
+
 async function run(kv: KvEngine, clock: ManualClock, requests: readonly EngineRequest[]): Promise<void> {
   for (const request of requests) {
     clock.advance(60);
-    const response = await kv.handle(request);
+    const response = await kv.handle({ ...request, actor: async () => CAPTURER });
     if (response.status >= 300) throw new Error(`a write was refused: ${JSON.stringify({ request, response })}`);
   }
 }
@@ -258,6 +261,18 @@ async function stored(documents: ReadonlyMap<string, Uint8Array>, storage: Stora
   return storage;
 }
 
+/**
+ * Answers without the unknown actors, which releases before Vault 1.21's attribution did not answer: a metadata read
+ * now shows `created_by`, `deleted_by` and `last_updated_by`, null where the documents record none (every document of
+ * those releases, and every change the replay makes, which names no caller). Only null ones go: a recorded actor must
+ * be answered as it was, and one the engine made up would still differ.
+ */
+function withoutUnknownActors<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value), (name, field: unknown) =>
+    field === null && ['created_by', 'deleted_by', 'last_updated_by'].includes(name) ? undefined : field,
+  ) as T;
+}
+
 const CAPTURE = process.env.CAPTURE_STORED_KV;
 
 describe.runIf(CAPTURE)('capturing the stored documents of today', () => {
@@ -288,11 +303,10 @@ describe.each(RELEASES)('documents as %s stored them', (release) => {
 
   it.each(STORAGES)('read and changed through the API, answer as they did then (%s)', async (file, storage) => {
     const recorded = JSON.parse(readFileSync(join(FIXTURES, release, file), 'utf8')) as Answer[];
-    expect(
-      await answer(
-        await stored(documents, storage()),
-        recorded.map(({ step }) => step),
-      ),
-    ).toEqual(recorded);
+    const answers = await answer(
+      await stored(documents, storage()),
+      recorded.map(({ step }) => step),
+    );
+    expect(withoutUnknownActors(answers)).toEqual(withoutUnknownActors(recorded));
   });
 });

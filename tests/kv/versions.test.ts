@@ -114,7 +114,9 @@ describe('delete, undelete, destroy', () => {
     await env.versions('destroy', 'foo', [1]);
     await env.W('foo', { v: 3 });
     expect(dataOf(await env.MR('foo')).versions['1']).toEqual({
+      created_by: null,
       created_time: NOW,
+      deleted_by: null,
       deletion_time: NOW,
       destroyed: true,
     });

@@ -99,6 +99,9 @@ export function checkRequestShape(request: unknown): asserts request is EngineRe
   if (request.authorize !== undefined && request.authorize !== null && typeof request.authorize !== 'function') {
     throw new InvalidRequest('the request authorize must be a function');
   }
+  if (request.actor !== undefined && request.actor !== null && typeof request.actor !== 'function') {
+    throw new InvalidRequest('the request actor must be a function');
+  }
   checkJsonDocument(request.body, 'the request body');
 }
 

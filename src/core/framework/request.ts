@@ -34,6 +34,19 @@ export interface BulkAuthorizer {
 }
 
 /**
+ * Who sends a request, as Vault's request carries it, for what an engine records of its callers (KV's `created_by`
+ * and `deleted_by`).
+ */
+export interface RequestActor {
+  /** The token's display name: `root`, `token`, `aws-<role>`. */
+  display_name: string;
+  /** The caller's identity entity; '' when it has none. */
+  entity_id: string;
+  /** Vault's client id: the entity id, or for a token without one a hash of its sorted policies and namespace. */
+  client_id: string;
+}
+
+/**
  * One request to an engine's `handle()`: what a transport parsed from HTTP, or what a service builds itself to call
  * an engine in process.
  */
@@ -54,6 +67,11 @@ export interface EngineRequest {
    * `true` grants; anything else answers 403. Without it every request is allowed.
    */
   authorize?: (check: CapabilityCheck) => boolean | Promise<boolean>;
+  /**
+   * Who is asking, asked only by a change that records it, after `authorize` (a transport looks the caller up once
+   * per request). Absent, or answering undefined: the caller is unknown, and nothing is recorded of it.
+   */
+  actor?: () => Promise<RequestActor | undefined>;
 }
 
 /** What `handle()` resolves to, for failures too: the HTTP status and the JSON body (none for a 204). */
@@ -69,6 +87,11 @@ export interface EngineResponse {
 export interface SuccessBody {
   data?: unknown;
   warnings?: string[];
+  /**
+   * Seconds the caller may keep the answer before reading it again (Vault's `lease_duration`, with no lease behind
+   * it): a KV version 1 read sets it; absent means 0.
+   */
+  lease_duration?: number;
   /** Set by a successful login or renewal. */
   auth?: AuthGrant;
   errors?: undefined;

@@ -33,6 +33,11 @@ const FIXED_CAPABILITY: Record<Exclude<Operation, 'write'>, Capability> = {
   delete: 'delete',
 };
 
+/** The request fields an operation knows. */
+interface KnownFields {
+  has(name: string): boolean;
+}
+
 /** A request matched to its route and operation. */
 interface Target {
   request: EngineRequest;
@@ -47,8 +52,11 @@ interface CompiledRoute {
   route: Route;
   regex: RegExp;
   /** Per operation, the request fields it knows: its declared fields and the path's parameters. */
-  known: Partial<Record<Operation, ReadonlySet<string>>>;
+  known: Partial<Record<Operation, KnownFields>>;
 }
+
+/** The known fields of a route that takes arbitrary input: every name. */
+const EVERY_FIELD: KnownFields = { has: () => true };
 
 function compile(route: Route): CompiledRoute {
   const regex = compilePattern(route.pattern);
@@ -59,7 +67,9 @@ function compile(route: Route): CompiledRoute {
     Route['operations'][Operation],
   ][]) {
     const fields = (typeof definition === 'object' ? definition.fields : undefined) ?? route.fields;
-    known[operation] = new Set([...declaredFields(fields).map(([name]) => name), ...params]);
+    known[operation] = route.takesArbitraryInput
+      ? EVERY_FIELD
+      : new Set([...declaredFields(fields).map(([name]) => name), ...params]);
   }
   return { route, regex, known };
 }
@@ -276,7 +286,7 @@ export class Dispatcher {
     const input = replaced.length > 0 ? { ...given, ...pick(params, given) } : given;
     const schema = opFields ?? compiled.route.fields;
     const fields = schema && !handlerReadsFields ? readFields(schema, input) : {};
-    const ignored = ignoredFieldsWarning(input, compiled.known[operation] as ReadonlySet<string>);
+    const ignored = ignoredFieldsWarning(input, compiled.known[operation] as KnownFields);
     const warnings = replaced.length > 0 ? [...ignored, ...replaced] : ignored;
 
     const answer = handler({

@@ -95,6 +95,11 @@ export interface Route {
   readonly unauthenticated?: boolean;
   /** The path `authorize` is asked about, when it is not the request's own (an alias is authorised as its target). */
   readonly authorizePath?: (path: string) => string;
+  /**
+   * Every request field is the caller's own (Vault's TakesArbitraryInput, a KV version 1 write): none earns the
+   * "unrecognized parameters" warning.
+   */
+  readonly takesArbitraryInput?: true;
 }
 
 type FieldsOf<S> = S extends z.ZodType ? z.output<S> : S extends FieldReader<infer F> ? F : Record<string, never>;
@@ -110,6 +115,7 @@ export function route<S extends FieldSource | undefined = undefined>(definition:
   exists?: (context: ExistenceContext) => Promise<boolean>;
   unauthenticated?: boolean;
   authorizePath?: (path: string) => string;
+  takesArbitraryInput?: true;
 }): Route {
   return definition;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isPlainObject } from '../../core/framework/fields.js';
 import { checkedPart, documentFormat, storedTime } from './document-format.js';
-import { storedVersion } from './head-document.js';
+import { storedVersion, withActors } from './head-document.js';
 import { versionData } from './version-blob.js';
 
 /**
@@ -21,8 +21,8 @@ const storedEntry = storedVersion.extend({
 });
 export type StoredEntry = z.infer<typeof storedEntry>;
 
-/** How entry documents are read and written. */
-export const entryFormat = documentFormat({ shape: storedEntry });
+/** How entry documents are read and written; format 2 came with the actors of its version, as the head's did. */
+export const entryFormat = documentFormat({ shape: storedEntry, upgrades: [withActors] });
 
 /**
  * The data a stored entry document holds (undefined: none), checked alone, as the read of a blob checks it: a read of

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checked, documentFormat, storedCount, storedTime } from './document-format.js';
+import { checked, documentFormat, storedCount, storedTime, type Upgrade } from './document-format.js';
 
 /**
  * A key's head record (StorageLayout.metadata): its commit point, with its settings, its inline version entries and
@@ -22,6 +22,19 @@ export type KvChangeOperation =
   /** The key was created as a copy of another key with its history. */
   | 'copy';
 
+/**
+ * Who made a change, as Vault 1.21 records it (its Attribution) and answers it: the caller's display name, the
+ * operation, and the caller's entity and client ids; each field is absent when empty, as Vault leaves it out.
+ */
+export const storedActor = z.object({
+  actor: z.string().optional(),
+  operation: z.string(),
+  entity_id: z.string().optional(),
+  client_id: z.string().optional(),
+});
+/** Who made a change, as stored and answered. */
+export type StoredActor = z.infer<typeof storedActor>;
+
 /** The entry of one version: inline in the head, or in its entry document (entry-document.ts). */
 export const storedVersion = z.object({
   version: storedCount,
@@ -31,6 +44,10 @@ export const storedVersion = z.object({
   destroyed: z.literal(true).optional(),
   /** Id of the blob that holds the version's data; absent once destroyed, and for data kept in the entry document. */
   blob: z.string().optional(),
+  /** Who wrote the version (format 2 on); absent when unknown, as for every version written before. */
+  created_by: storedActor.optional(),
+  /** Who soft-deleted it, while it is deleted by a caller's request (a scheduled deletion has none). */
+  deleted_by: storedActor.optional(),
 });
 /** A version's entry, as stored. */
 export type StoredVersion = z.infer<typeof storedVersion>;
@@ -66,6 +83,8 @@ const storedMetadata = z.object({
   metadata_version: storedCount.optional(),
   /** This key's metadata writes and patches must carry metadata_cas; absent means false. */
   metadata_cas_required: z.boolean().optional(),
+  /** Who last wrote, patched, deleted or undeleted a version (format 2 on); absent when unknown. */
+  last_updated_by: storedActor.optional(),
   /**
    * The latest changes of the key, oldest first, for change events (change-events.ts); absent before any. A head read
    * checks only that this is a list: each change is checked where it becomes an event (`headHistory`), because checking
@@ -104,11 +123,19 @@ const storedMetadata = z.object({
 export type StoredMetadata = z.infer<typeof storedMetadata>;
 
 /**
+ * Format 1 to 2: the actors came (created_by, deleted_by, last_updated_by). A head of format 1 knows of none, which is
+ * what its versions are answered with, so the step changes nothing; the new format keeps a release that predates the
+ * actors from changing such a head, since its delete would leave deleted_by out and its undelete leave it behind.
+ */
+export const withActors: Upgrade = (older) => older;
+
+/**
  * How head records are read and written. Heads of the first layout, from before the key store counted revisions and
  * kept entry documents, lack the fields that came with those: they read as a head that has had neither.
  */
 export const headFormat = documentFormat({
   shape: storedMetadata,
+  upgrades: [withActors],
   defaults: { revision: 0, spilled: 0, garbage: [], retired: [] },
 });
 

@@ -15,6 +15,9 @@ import { checkStoragePrefix } from '../../core/framework/path.js';
  *                                    that only the metadata references, so concurrent writers (even in other
  *                                    processes) never collide; the id ends in the time it was written, which the
  *                                    orphan reclaim reads
+ *   <prefix>unversioned/<key path>   one document per key of a KV version 1 engine (unversioned-document.ts): its
+ *                                    data, unversioned; folders mirror the key path as the heads' do, and upgrading
+ *                                    the engine to version 2 moves each into the records above
  */
 export class StorageLayout {
   constructor(readonly prefix: string) {
@@ -33,6 +36,16 @@ export class StorageLayout {
   /** The storage folder listing the keys below `folder` ('' or ending in '/'). */
   metadataFolder(folder: string): string {
     return `${this.prefix}metadata/${folder}`;
+  }
+
+  /** The document of the KV version 1 key `path` (a validated key path). */
+  unversioned(path: string): string {
+    return `${this.prefix}unversioned/${path}`;
+  }
+
+  /** The storage folder listing the KV version 1 keys below `folder` ('' or ending in '/'). */
+  unversionedFolder(folder: string): string {
+    return `${this.prefix}unversioned/${folder}`;
   }
 
   /** The folder of the entry documents of the key `path`. */

@@ -11,11 +11,12 @@ import { mergePatch } from '../values/merge-patch.js';
 import { newMetadata } from '../rules/metadata.js';
 import { JSON_PATCH } from '../values/patch-formats.js';
 import type { StoredConfig } from '../documents/config-document.js';
-import type { KvChangeOperation, StoredMetadata } from '../documents/head-document.js';
+import type { KvChangeOperation, StoredActor, StoredMetadata } from '../documents/head-document.js';
 import { subkeys } from '../values/subkeys.js';
 import { checkValue, type ValueLimits } from '../values/value-limits.js';
 import { addVersion, destroy, findVersion, isHidden, resolveVersion, softDelete, undelete } from '../rules/versions.js';
 import { versionMetadata, type VersionMetadata } from '../rules/views.js';
+import type { Attribution } from '../rules/actors.js';
 
 /** The operations on a key's versions: read, write, patch, subkeys, delete, undelete, destroy. */
 
@@ -120,8 +121,8 @@ export class DataOperations {
     return this.read(path, version, (data) => subkeys(data, depth ?? 0));
   }
 
-  /** A new version; allowed over a deleted or destroyed head. */
-  async write(path: string, fields: DataWrite): Promise<KvWriteResult> {
+  /** A new version; allowed over a deleted or destroyed head. `by`: who writes (Vault's `create` or `update`). */
+  async write(path: string, fields: DataWrite, by?: Attribution): Promise<KvWriteResult> {
     const data = requireData(fields.data);
     const time = now(this.context);
     // Read beside the key's head rather than before it: over a network database that is one round trip less.
@@ -134,13 +135,14 @@ export class DataOperations {
         current?.current_version ?? 0,
         config.cas_required || current?.cas_required === true,
       );
-      return append(current ?? newMetadata(time), data, { time, config, stage, limits: this.context.limits });
+      const actor = by?.(current ? 'update' : 'create');
+      return append(current ?? newMetadata(time), data, { time, config, stage, limits: this.context.limits, actor });
     });
     return { metadata: result, warnings };
   }
 
   /** Applies a merge patch or JSON Patch to the current version's data, as a new version. */
-  async patch(path: string, fields: DataPatch, mediaType: string): Promise<PatchOutcome> {
+  async patch(path: string, fields: DataPatch, mediaType: string, by?: Attribution): Promise<PatchOutcome> {
     const apply = patcher(mediaType, fields.data, this.context.limits);
     const time = now(this.context);
     const config = await this.context.config.read();
@@ -158,32 +160,39 @@ export class DataOperations {
           return { next: unchanged, result: { state: 'hidden', metadata: versionMetadata(current, head) } };
         const patched = apply(await keys.data(path, current, head));
         if (!isPlainObject(patched)) throw new InvalidRequest('the patched data must be a JSON object');
-        const appended = await append(current, patched, { time, config, stage, limits: this.context.limits });
+        const limits = this.context.limits;
+        const appended = await append(current, patched, { time, config, stage, limits, actor: by?.('patch') });
         return { ...appended, result: { state: 'written', metadata: appended.result } };
       },
     );
     return result.state === 'written' ? { ...result, warnings } : result;
   }
 
-  /** Soft-deletes the current version (DELETE data/). */
-  async deleteLatest(path: string): Promise<string[]> {
+  /** Soft-deletes the current version (DELETE data/, Vault's `delete`). */
+  async deleteLatest(path: string, by?: Attribution): Promise<string[]> {
     const time = now(this.context);
+    const actor = by?.('delete');
     return this.changeVersions(path, 'delete', undefined, (key) => ({
-      next: softDelete(key, [key.current_version], time),
+      next: softDelete(key, [key.current_version], time, actor),
     }));
   }
 
-  async deleteVersions(path: string, versions: number[] | undefined): Promise<string[]> {
+  /** POST delete/: Vault's `update`. */
+  async deleteVersions(path: string, versions: number[] | undefined, by?: Attribution): Promise<string[]> {
     const numbers = requireVersions(versions, 'No version number provided');
     const time = now(this.context);
-    return this.changeVersions(path, 'delete', numbers, (key) => ({ next: softDelete(key, numbers, time) }));
+    const actor = by?.('update');
+    return this.changeVersions(path, 'delete', numbers, (key) => ({ next: softDelete(key, numbers, time, actor) }));
   }
 
-  async undeleteVersions(path: string, versions: number[] | undefined): Promise<string[]> {
+  async undeleteVersions(path: string, versions: number[] | undefined, by?: Attribution): Promise<string[]> {
     const numbers = requireVersions(versions, 'No version number provided');
     const time = now(this.context);
     const config = await this.context.config.read();
-    return this.changeVersions(path, 'undelete', numbers, (key) => ({ next: undelete(key, numbers, time, config) }));
+    const actor = by?.('undelete');
+    return this.changeVersions(path, 'undelete', numbers, (key) => ({
+      next: undelete(key, numbers, time, config, actor),
+    }));
   }
 
   async destroyVersions(path: string, versions: number[] | undefined): Promise<string[]> {
@@ -215,16 +224,18 @@ interface AppendContext {
   time: number;
   config: StoredConfig;
   stage: Stage;
+  /** Who adds the version; undefined: unknown. */
+  actor: StoredActor | undefined;
 }
 
 /** Stores the data (within the limits: a merge patch can grow a value too), then answers the record with the new version added (and older ones pruned). */
 async function append(
   key: StoredMetadata,
   data: Record<string, unknown>,
-  { time, config, stage, limits }: AppendContext,
+  { time, config, stage, limits, actor }: AppendContext,
 ): Promise<Change<VersionMetadata>> {
   checkValue(data, limits);
   const blob = await stage(data);
-  const { next, added, dropped } = addVersion(key, blob, time, config);
+  const { next, added, dropped } = addVersion(key, blob, time, config, actor);
   return { next, dropped, result: versionMetadata(next, added) };
 }

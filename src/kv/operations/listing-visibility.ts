@@ -22,8 +22,11 @@ type Authorize = NonNullable<EngineRequest['authorize']>;
 export interface Visibility {
   /** The capability the listing itself needed: `list` for LIST, `scan` for SCAN. */
   capability: 'list' | 'scan';
-  /** The route the listing was asked on: its names are checked under the same one. */
-  route: 'metadata' | 'detailed-metadata';
+  /**
+   * The route the listing was asked on: its names are checked under the same one. '' is a KV version 1 engine, whose
+   * keys are their own paths; it has no detailed or readable-only listings.
+   */
+  route: 'metadata' | 'detailed-metadata' | '';
   /** A detailed listing: each key's metadata is answered. */
   detailed: boolean;
   /** Only what the caller may read (readable_only, or the engine's filterListings). */
@@ -43,7 +46,7 @@ async function verdicts(authorize: Authorize, checks: readonly CapabilityCheck[]
  * consecutive checks share a folder, which is what the Acl's bulk evaluator is quickest at.
  */
 export function visibleTo(authorize: Authorize, folder: string, visibility: Visibility): NameFilter {
-  const listed = `${visibility.route}/${folder}`;
+  const listed = visibility.route === '' ? folder : `${visibility.route}/${folder}`;
   const metadata = `metadata/${folder}`;
   const data = `data/${folder}`;
   // On a LIST of metadata/, a sub-folder's readable check is its listing check, asked strictly.

@@ -1,5 +1,5 @@
 import type { StoredConfig } from '../documents/config-document.js';
-import type { StoredMetadata, StoredVersion } from '../documents/head-document.js';
+import type { StoredActor, StoredMetadata, StoredVersion } from '../documents/head-document.js';
 
 /** The version rules: numbering, pruning, soft deletion, undeletion, destruction. Pure functions over records. */
 
@@ -54,9 +54,16 @@ export interface Added {
  * current - maximum goes (deleted and destroyed ones count too), so one write can prune many after the maximum was
  * lowered. `oldest_version` stays 0 until the first pruning point, as in Vault.
  */
-export function addVersion(key: StoredMetadata, blob: string, now: number, config: StoredConfig): Added {
+export function addVersion(
+  key: StoredMetadata,
+  blob: string,
+  now: number,
+  config: StoredConfig,
+  actor?: StoredActor,
+): Added {
   const version = key.current_version + 1;
   const added: StoredVersion = { version, created: now, deletion: scheduledDeletion(now, key, config), blob };
+  if (actor) added.created_by = actor;
   let versions = [...key.versions, added];
   let oldest = key.oldest_version;
   const max = effectiveMaxVersions(key, config);
@@ -67,7 +74,16 @@ export function addVersion(key: StoredMetadata, blob: string, now: number, confi
     versions = versions.filter((entry) => entry.version > cut);
     oldest = cut + 1;
   }
-  return { next: { ...key, current_version: version, oldest_version: oldest, updated: now, versions }, added, dropped };
+  const next = { ...key, current_version: version, oldest_version: oldest, updated: now, versions };
+  return { next: lastUpdatedBy(next, actor), added, dropped };
+}
+
+/** The key with its last change's actor: an unknown one replaces the last known, which it did not make. */
+function lastUpdatedBy(key: StoredMetadata, actor: StoredActor | undefined): StoredMetadata {
+  if (actor) return { ...key, last_updated_by: actor };
+  if (key.last_updated_by === undefined) return key;
+  const { last_updated_by: _replaced, ...rest } = key;
+  return rest;
 }
 
 /** Applies `change` to the listed versions that exist; undefined when none changed. */
@@ -87,24 +103,39 @@ function changeVersions(
   return changed ? { ...key, versions } : undefined;
 }
 
-/** Soft-deletes the listed versions; destroyed ones and ones already deleted keep their state and deletion time. */
-export function softDelete(key: StoredMetadata, numbers: readonly number[], now: number): StoredMetadata | undefined {
-  return changeVersions(key, numbers, (entry) =>
-    entry.destroyed || isDeleted(entry, now) ? undefined : { ...entry, deletion: now },
-  );
+/**
+ * Soft-deletes the listed versions, each marked deleted by `actor`; destroyed ones and ones already deleted keep their
+ * state, deletion time and actor.
+ */
+export function softDelete(
+  key: StoredMetadata,
+  numbers: readonly number[],
+  now: number,
+  actor?: StoredActor,
+): StoredMetadata | undefined {
+  const next = changeVersions(key, numbers, (entry) => {
+    if (entry.destroyed || isDeleted(entry, now)) return undefined;
+    const { deleted_by: _earlier, ...live } = entry;
+    return actor ? { ...live, deletion: now, deleted_by: actor } : { ...live, deletion: now };
+  });
+  return next && lastUpdatedBy(next, actor);
 }
 
-/** Clears the deletion time of the listed versions, then re-arms it from now by delete_version_after. */
+/** Clears the deletion time (and who deleted) of the listed versions, then re-arms it from now by delete_version_after. */
 export function undelete(
   key: StoredMetadata,
   numbers: readonly number[],
   now: number,
   config: StoredConfig,
+  actor?: StoredActor,
 ): StoredMetadata | undefined {
   const deletion = scheduledDeletion(now, key, config);
-  return changeVersions(key, numbers, (entry) =>
-    entry.destroyed || entry.deletion === deletion ? undefined : { ...entry, deletion },
-  );
+  const next = changeVersions(key, numbers, (entry) => {
+    if (entry.destroyed || (entry.deletion === deletion && entry.deleted_by === undefined)) return undefined;
+    const { deleted_by: _cleared, ...kept } = entry;
+    return { ...kept, deletion };
+  });
+  return next && lastUpdatedBy(next, actor);
 }
 
 export interface Destroyed {

@@ -1,6 +1,6 @@
 import { formatDuration } from '../../lib/duration.js';
 import { formatTimestamp } from '../../lib/time.js';
-import type { StoredMetadata, StoredVersion } from '../documents/head-document.js';
+import type { StoredActor, StoredMetadata, StoredVersion } from '../documents/head-document.js';
 
 /** The shapes the engine answers with, on the wire and from its typed methods alike (field names as in Vault). */
 
@@ -27,12 +27,27 @@ export interface SecretSubkeys {
   metadata: VersionMetadata;
 }
 
+/**
+ * Who made a change, as Vault 1.21 answers it: the caller's display name (`actor`), the `operation`, and the caller's
+ * `entity_id` and `client_id`; a field that would be empty is left out.
+ */
+export interface Actor {
+  actor?: string;
+  operation: string;
+  entity_id?: string;
+  client_id?: string;
+}
+
 /** One kept version in a key's metadata; times are RFC 3339 UTC. */
 export interface VersionSummary {
   created_time: string;
   /** "" when no deletion is scheduled; may lie in the future. */
   deletion_time: string;
   destroyed: boolean;
+  /** Who wrote the version; null when unknown (versions written before the engine recorded it, or by a typed call). */
+  created_by: Actor | null;
+  /** Who soft-deleted it; null while it is not deleted by a caller (a scheduled deletion has none). */
+  deleted_by: Actor | null;
 }
 
 /** A key's metadata, as `GET metadata/<key>` and `readMetadata` answer it; a setting of 0 or false defers to the config. */
@@ -44,6 +59,8 @@ export interface KeyMetadata {
   current_version: number;
   custom_metadata: Record<string, string> | null;
   delete_version_after: string;
+  /** Who last wrote, patched, deleted or undeleted a version; null when unknown. */
+  last_updated_by: Actor | null;
   max_versions: number;
   metadata_cas_required: boolean;
   oldest_version: number;
@@ -56,18 +73,29 @@ function customMetadataView(key: StoredMetadata): Record<string, string> | null 
   return Object.keys(key.custom_metadata).length > 0 ? { ...key.custom_metadata } : null;
 }
 
+function actorView(actor: StoredActor | undefined): Actor | null {
+  return actor ? { ...actor } : null;
+}
+
 function summary(version: StoredVersion): VersionSummary {
   return {
+    created_by: actorView(version.created_by),
     created_time: formatTimestamp(version.created),
+    deleted_by: actorView(version.deleted_by),
     deletion_time: formatTimestamp(version.deletion),
     destroyed: version.destroyed === true,
   };
 }
 
-/** The metadata of `version` of `key`, as reads, writes and patches answer it. */
+/** The metadata of `version` of `key`, as reads, writes and patches answer it (without actors, as in Vault). */
 export function versionMetadata(key: StoredMetadata, version: StoredVersion): VersionMetadata {
-  const { created_time, deletion_time, destroyed } = summary(version);
-  return { created_time, custom_metadata: customMetadataView(key), deletion_time, destroyed, version: version.version };
+  return {
+    created_time: formatTimestamp(version.created),
+    custom_metadata: customMetadataView(key),
+    deletion_time: formatTimestamp(version.deletion),
+    destroyed: version.destroyed === true,
+    version: version.version,
+  };
 }
 
 /** The key's metadata as it is answered; `key` must hold every kept version's entry, not only the inline ones. */
@@ -79,6 +107,7 @@ export function keyMetadata(key: StoredMetadata): KeyMetadata {
     current_version: key.current_version,
     custom_metadata: customMetadataView(key),
     delete_version_after: formatDuration(key.delete_version_after),
+    last_updated_by: actorView(key.last_updated_by),
     max_versions: key.max_versions,
     metadata_cas_required: key.metadata_cas_required === true,
     oldest_version: key.oldest_version,

@@ -29,7 +29,17 @@ const MAX_SPILL_ATTEMPTS = 64;
 const WRITER = newBlobId();
 let writes = 0;
 
-function entryOf({ write: _write, written: _written, data: _data, ...entry }: StoredEntry): StoredVersion {
+/** The version's entry a document holds: without what only the document has (its format among them). */
+function entryOf(document: StoredEntry): StoredVersion {
+  const {
+    write: _write,
+    written: _written,
+    data: _data,
+    format: _format,
+    ...entry
+  } = document as StoredEntry & {
+    format?: number;
+  };
   return entry;
 }
 

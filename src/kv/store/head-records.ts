@@ -96,6 +96,7 @@ export function laidOut(record: StoredMetadata): StoredMetadata {
     custom_metadata: record.custom_metadata,
     metadata_version: record.metadata_version,
     metadata_cas_required: record.metadata_cas_required,
+    last_updated_by: record.last_updated_by,
     changes: record.changes,
     revision: record.revision,
     spilled: record.spilled,

@@ -1,7 +1,6 @@
 import { compareKeys } from '../../lib/key-order.js';
 import { InternalError, StorageUnavailable } from '../../lib/errors.js';
 import type { ListPageOptions, Storage } from '../../ports/storage.js';
-import type { StorageLayout } from '../documents/storage-layout.js';
 
 /**
  * Pages of key names below a storage folder, in the storage's byte order. A storage with `listPage` answers each page
@@ -12,13 +11,14 @@ import type { StorageLayout } from '../documents/storage-layout.js';
 export class KeyPages {
   constructor(
     private readonly storage: Storage,
-    private readonly layout: StorageLayout,
+    /** The storage folder of a folder of keys: the heads' (StorageLayout.metadataFolder) or KV version 1's. */
+    private readonly storageFolder: (folder: string) => string,
   ) {}
 
   /** Key names below `folder` ('' or ending in '/'): direct children (sub-folders end in '/'), or with `recursive` every key path below it. */
   async page(folder: string, options: ListPageOptions): Promise<string[]> {
     const { storage } = this;
-    const prefix = this.layout.metadataFolder(folder);
+    const prefix = this.storageFolder(folder);
     try {
       if (storage.listPage) return await storage.listPage(prefix, options);
       return options.recursive ? await walk(storage, prefix, options) : slice(await storage.list(prefix), options);

@@ -79,6 +79,17 @@ export function measure(value: unknown, capBytes: number, capHeight: number): Me
   return { bytes, height };
 }
 
+/**
+ * The limits an engine applies, from its `maxValueBytes` option (absent: the default). A wrong option is the embedding
+ * service's mistake, refused when the engine is built.
+ */
+export function valueLimits(maxValueBytes: unknown): ValueLimits {
+  if (maxValueBytes !== undefined && !(typeof maxValueBytes === 'number' && maxValueBytes > 0)) {
+    throw new TypeError('maxValueBytes must be a positive number of bytes');
+  }
+  return { maxBytes: maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES, maxDepth: MAX_DATA_DEPTH };
+}
+
 export function tooLarge(limits: ValueLimits): string {
   return `larger than the limit of ${limits.maxBytes} bytes`;
 }

@@ -20,6 +20,7 @@ import type { Route } from './route.js';
 import { aclRequestOf } from './request-parameters.js';
 import { authView, type TokenRecord } from '../tokens/token-record.js';
 import { checkAssignable } from '../tokens/token-policies.js';
+import { tokenActor } from '../tokens/token-actor.js';
 import type { TokenStore } from '../tokens/token-store.js';
 import { wrapTtlOf } from '../wrapping/wrap-ttl.js';
 import type { WrappedResponses } from '../wrapping/wrapped-responses.js';
@@ -167,6 +168,11 @@ export function createDispatcher(services: DispatchServices) {
       ...(request.remoteAddress !== undefined ? { remoteAddress: request.remoteAddress } : {}),
       // Engines ask with mount-relative paths; policies name full paths. `many` answers a whole listing page.
       authorize: caller.authorizer(mount.prefix),
+      // The token looked up for `authorize`: asking again costs no lookup and counts no use.
+      actor: async () => {
+        const entry = await caller.resolve();
+        return entry && tokenActor(entry);
+      },
     });
     const body = response.body;
     const grant = mount.tokenIssuer && response.status === 200 && body && 'auth' in body ? body.auth : undefined;

@@ -18,14 +18,18 @@ export interface EnvelopeContent {
   data?: unknown;
   warnings?: string[] | undefined;
   auth?: object | undefined;
+  lease_duration?: number | undefined;
 }
 
-export function envelope(requestId: string, { data, warnings, auth }: EnvelopeContent): Record<string, unknown> {
+export function envelope(
+  requestId: string,
+  { data, warnings, auth, lease_duration }: EnvelopeContent,
+): Record<string, unknown> {
   return {
     request_id: requestId,
     lease_id: '',
     renewable: false,
-    lease_duration: 0,
+    lease_duration: lease_duration ?? 0,
     data: data ?? null,
     wrap_info: null,
     warnings: warnings && warnings.length > 0 ? warnings : null,
