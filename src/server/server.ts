@@ -11,7 +11,7 @@ import { AuthMethod } from '../adapters/aws/auth-method.js';
 import { JsonStore } from '../core/store/stored-json.js';
 import { KvEngine } from '../kv/index.js';
 import { AuditLog } from './dispatch/audit.js';
-import { createDispatcher, type Mount } from './dispatch/dispatch.js';
+import { createDispatcher } from './dispatch/dispatch.js';
 import { BodyBudget } from './http/body-budget.js';
 import { createListener, trackConnections } from './http/listener.js';
 import { ClientGone, API_PREFIX, readRequest, type ApiRequest } from './http/request.js';
@@ -24,6 +24,10 @@ import { eventRoutes } from './routes/event-routes.js';
 import { subscriptionLimits } from './routes/event-subscriptions.js';
 import { metricsRoute } from './routes/metrics-route.js';
 import { sysRoutes } from './routes/sys-routes.js';
+import { mountRoutes } from './routes/mount-routes.js';
+import { EngineFactory } from './mounts/engine-factory.js';
+import { MountTable } from './mounts/mount-table.js';
+import { MountTableStore } from './mounts/mount-table-store.js';
 import { keyRoutes } from './routes/key-routes.js';
 import { tokenRoutes } from './routes/token-routes.js';
 import { serverKey } from './server-keys.js';
@@ -61,7 +65,10 @@ export interface StrongroomServer {
   runPeriodic(): Promise<void>;
   /** The KV engine served at `secret/`, for use in the same process. */
   readonly kv: KvEngine;
-  /** The auth method served at `auth/cloud/`, for use in the same process. */
+  /**
+   * The default AWS auth method, for use in the same process: mounted at `auth/aws/`, or at `auth/cloud/` over a storage
+   * that held its data there before the mount table (docs/server.md).
+   */
   readonly auth: AuthMethod;
 }
 
@@ -72,8 +79,9 @@ const isHealthCheck = (path: string) => path === HEALTH_PATH || path.startsWith(
 const describeError = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
 /**
- * Makes the server: the KV engine at `secret/`, the auth method at `auth/cloud/`, client tokens at `auth/token/`, and
- * ACL policies, the audit device and change events under `sys/`, all over one storage (in memory unless
+ * Makes the server: the mount table (the KV engine at `secret/` and the AWS auth method at `auth/aws/` until changed
+ * over sys/mounts and sys/auth), client tokens at `auth/token/`, and ACL policies, the audit device and change events
+ * under `sys/`, all over one storage (in memory unless
  * {@link ServerOptions.storage} says otherwise). Nothing listens until `listen()`; the stored state is made ready at
  * once, and `ready()` reports how that went.
  */
@@ -116,16 +124,24 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     ...(options.env ? { env: options.env } : {}),
     ...options.authOptions,
   });
-  const mounts: Mount[] = [
-    { prefix: 'secret/', engine: kv, type: 'kv', description: 'key/value secret storage', options: { version: '2' } },
-    {
-      prefix: 'auth/cloud/',
-      engine: auth,
-      type: 'aws',
-      description: 'cloud identity auth method',
-      tokenIssuer: 'cloud',
+  // Tokens' default and maximum TTLs are also the mounts' lease TTLs wherever a mount has none of its own, as in Vault.
+  const system = { defaultLeaseTtl: options.tokenTtl ?? maxTtl, maxLeaseTtl: maxTtl };
+  const engines = new EngineFactory({
+    storage,
+    clock,
+    onInternalError,
+    maxValueBytes: maxBodyBytes,
+    kvOptions: options.kvOptions,
+    authOptions: {
+      ...(options.cloud ? { cloud: options.cloud } : {}),
+      ...(options.env ? { env: options.env } : {}),
+      ...options.authOptions,
     },
-  ];
+    system,
+    kv,
+    auth,
+  });
+  const table = new MountTable(new MountTableStore(storage), engines, storage);
   const store = new JsonStore(storage);
   const policies = new PolicyStore(store);
   const givenRoot = options.rootToken || undefined;
@@ -146,15 +162,17 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     const audit = new AuditLog(auditKey, options.auditFile, () => metrics.auditFailure());
     await audit.open();
     await policies.initialise();
+    await table.initialise();
     // A given root token is stored now, so it works whether or not ready() is ever called. An empty value (an unset
     // variable passed on) is none given, as for the command: it would retire the root token.
     if (givenRoot !== undefined) await tokens.ensureRoot(givenRoot);
     await tokens.sweep();
     const routes = [
-      ...sysRoutes({ mounts, policies, audit, clock, tokens, storageReadable: () => availability.readable(storage) }),
+      ...sysRoutes({ policies, audit, clock, storageReadable: () => availability.readable(storage) }),
+      ...mountRoutes({ table, system, policies, tokens }),
       // The storage as given: the wrappers above hide whether it is an EncryptedStorage.
       ...keyRoutes(given),
-      ...tokenRoutes({ tokens, auth, clock, policies }),
+      ...tokenRoutes({ tokens, authAt: (path) => table.authMethodAt(path), clock, policies }),
       metricsRoute(metrics, { unauthenticated: options.metricsUnauthenticated === true }),
       ...eventRoutes({
         kv,
@@ -172,7 +190,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
           }),
       }),
     ];
-    return { tokens, audit, dispatch: createDispatcher({ mounts, routes, tokens, policies, audit, clock }) };
+    return { tokens, audit, dispatch: createDispatcher({ mounts: table, routes, tokens, policies, audit, clock }) };
   })();
   // Failure surfaces through ready(), listen() and each request; never as an unhandled rejection.
   state.catch(() => undefined);
@@ -257,8 +275,9 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
 
   async function runPeriodic(): Promise<void> {
     try {
-      await auth.periodic();
-      await (await state).tokens.sweep();
+      const { tokens } = await state;
+      for (const { engine } of await table.current()) if (engine instanceof AuthMethod) await engine.periodic();
+      await tokens.sweep();
     } catch (error) {
       log({ time: new Date().toISOString(), level: 'error', msg: 'periodic work failed', error: describeError(error) });
     }

@@ -4,33 +4,16 @@ import type { Acl } from '../../acl/acl.js';
 import { tokenPolicies } from '../../acl/builtin-policies.js';
 import type { RequiredCapability } from '../../acl/capability.js';
 import { InvalidRequest, NotFound, PermissionDenied, UnsupportedOperation } from '../../lib/errors.js';
-import type {
-  AuthGrant,
-  BulkAuthorizer,
-  CapabilityCheck,
-  EngineRequest,
-  EngineResponse,
-} from '../../core/framework/request.js';
+import type { AuthGrant, BulkAuthorizer, CapabilityCheck } from '../../core/framework/request.js';
 import type { Clock } from '../../ports/clock.js';
 import type { AuditEvent, AuditLog } from './audit.js';
 import type { PolicyStore } from '../policies/policy-store.js';
 import { refuseWrapping, type ApiMethod, type ApiRequest } from '../http/request.js';
 import type { Route } from './route.js';
+import type { Mount, MountTable } from '../mounts/mount-table.js';
 import { authView, type TokenRecord } from '../tokens/token-record.js';
 import type { TokenStore } from '../tokens/token-store.js';
 import { engineResult, envelope, errorResult, type ApiResult } from '../http/wire.js';
-
-export interface Mount {
-  /** e.g. `secret/`; requests under it go to the engine with the prefix removed. */
-  prefix: string;
-  /** What `sys/mounts` reports, e.g. `kv`. */
-  type: string;
-  description: string;
-  options?: Record<string, string>;
-  engine: { handle(request: EngineRequest): Promise<EngineResponse> };
-  /** Set on auth methods: a login grant becomes a token whose display name starts with this. */
-  tokenIssuer?: string;
-}
 
 export interface DispatchOutcome {
   result: ApiResult;
@@ -69,7 +52,7 @@ const OPERATIONS: Record<ApiMethod, string> = {
 };
 
 export interface DispatchServices {
-  mounts: readonly Mount[];
+  mounts: MountTable;
   routes: readonly Route[];
   tokens: TokenStore;
   policies: PolicyStore;
@@ -186,9 +169,11 @@ export function createDispatcher({ mounts, routes, tokens, policies, audit, cloc
   /** Answers one request. Never throws: a failure comes back as its error answer, with the error for the log. */
   return async function dispatch(request: ApiRequest, requestId: string): Promise<DispatchOutcome> {
     const caller = callerOf(request);
-    const mount = mounts.find((candidate) => request.path.startsWith(candidate.prefix));
+    // The server's own paths are never a mount's (mount-paths.ts): they are answered without reading the table.
+    const own = request.path.startsWith('sys/') || request.path.startsWith('auth/token/');
     let event: AuditEvent | undefined;
     try {
+      const mount = own ? undefined : await mounts.find(request.path);
       if (audit.enabled) {
         event = {
           time: clock.now(),

@@ -32,7 +32,7 @@ interface Case {
   /** The path Vault asks the ACL about (a LIST's gets a trailing '/'). */
   acl: string;
   needs: Capability;
-  /** Vault's root-protected paths (sys/auth/*, sys/audit, sys/audit/*) also need sudo. */
+  /** Vault's root-protected paths (sys/auth/*, sys/remount, sys/audit, sys/audit/*) also need sudo. */
   sudo?: boolean;
   /** What the route answers a token allowed to call it. */
   status: number;
@@ -47,22 +47,66 @@ const CASES: Case[] = [
     path: 'sys/mounts/other',
     acl: 'sys/mounts/other',
     needs: 'update',
-    status: 405,
-    body: { type: 'kv' },
+    status: 204,
+    body: { type: 'kv', options: { version: '2' } },
   },
-  { method: 'DELETE', path: 'sys/mounts/secret', acl: 'sys/mounts/secret', needs: 'delete', status: 405 },
-  { method: 'GET', path: 'sys/auth', acl: 'sys/auth', needs: 'read', status: 200 },
-  { method: 'GET', path: 'sys/auth/cloud', acl: 'sys/auth/cloud', needs: 'read', sudo: true, status: 200 },
+  { method: 'GET', path: 'sys/mounts/other/tune', acl: 'sys/mounts/other/tune', needs: 'read', status: 200 },
   {
     method: 'POST',
-    path: 'sys/auth/aws',
-    acl: 'sys/auth/aws',
+    path: 'sys/mounts/other/tune',
+    acl: 'sys/mounts/other/tune',
+    needs: 'update',
+    status: 204,
+    body: { description: 'tuned' },
+  },
+  { method: 'DELETE', path: 'sys/mounts/other', acl: 'sys/mounts/other', needs: 'delete', status: 204 },
+  { method: 'GET', path: 'sys/auth', acl: 'sys/auth', needs: 'read', status: 200 },
+  { method: 'GET', path: 'sys/auth/aws', acl: 'sys/auth/aws', needs: 'read', sudo: true, status: 200 },
+  {
+    method: 'POST',
+    path: 'sys/auth/aws-more',
+    acl: 'sys/auth/aws-more',
     needs: 'update',
     sudo: true,
-    status: 405,
+    status: 204,
     body: { type: 'aws' },
   },
-  { method: 'DELETE', path: 'sys/auth/cloud', acl: 'sys/auth/cloud', needs: 'delete', sudo: true, status: 405 },
+  {
+    method: 'GET',
+    path: 'sys/auth/aws-more/tune',
+    acl: 'sys/auth/aws-more/tune',
+    needs: 'read',
+    sudo: true,
+    status: 200,
+  },
+  {
+    method: 'POST',
+    path: 'sys/auth/aws-more/tune',
+    acl: 'sys/auth/aws-more/tune',
+    needs: 'update',
+    sudo: true,
+    status: 204,
+    body: { max_lease_ttl: '1h' },
+  },
+  // Vault's other way to tune an auth method, without sudo.
+  {
+    method: 'POST',
+    path: 'sys/mounts/auth/aws-more/tune',
+    acl: 'sys/mounts/auth/aws-more/tune',
+    needs: 'update',
+    status: 204,
+    body: { description: 'tuned' },
+  },
+  { method: 'DELETE', path: 'sys/auth/aws-more', acl: 'sys/auth/aws-more', needs: 'delete', sudo: true, status: 204 },
+  {
+    method: 'POST',
+    path: 'sys/remount',
+    acl: 'sys/remount',
+    needs: 'update',
+    sudo: true,
+    status: 400,
+    body: { from: 'nowhere', to: 'elsewhere' },
+  },
   { method: 'GET', path: 'sys/audit', acl: 'sys/audit', needs: 'read', sudo: true, status: 200 },
   {
     method: 'PUT',
@@ -156,10 +200,10 @@ describe('sys/ routes ask the ACL what Vault asks it', () => {
   );
 
   it('shows an auth method to a caller with read and sudo on sys/auth/<path>, as Vault does', async () => {
-    const answer = await send({ path: '/v1/sys/auth/cloud' });
+    const answer = await send({ path: '/v1/sys/auth/aws' });
     expect(answer.json.data).toMatchObject({ type: 'aws', description: 'cloud identity auth method' });
     expect((await send({ path: '/v1/sys/auth/token' })).json.data).toMatchObject({ type: 'token' });
-    expect((await send({ path: '/v1/sys/auth/nowhere' })).status).toBe(404);
+    expect((await send({ path: '/v1/sys/auth/nowhere' })).status).toBe(400);
   });
 
   it('lists the policies on LIST sys/policy, as on GET', async () => {

@@ -60,7 +60,7 @@ export async function startTokenServer(options: ServerOptions = {}): Promise<Tok
   await expectStatus(
     send({
       method: 'POST',
-      path: '/v1/auth/cloud/config/client',
+      path: '/v1/auth/aws/config/client',
       token: root,
       body: { sts_endpoint: aws.url, iam_endpoint: aws.url, iam_server_id_header_value: SERVER_ID },
     }),
@@ -88,7 +88,7 @@ export async function startTokenServer(options: ServerOptions = {}): Promise<Tok
       await expectStatus(
         send({
           method: 'POST',
-          path: `/v1/auth/cloud/role/${name}`,
+          path: `/v1/auth/aws/role/${name}`,
           token: root,
           body: { auth_type: 'iam', bound_iam_principal_arn: [user.arn], ...settings },
         }),
@@ -98,7 +98,7 @@ export async function startTokenServer(options: ServerOptions = {}): Promise<Tok
     login: (role) =>
       send({
         method: 'POST',
-        path: '/v1/auth/cloud/login',
+        path: '/v1/auth/aws/login',
         body: buildIamLoginBody({ credentials: userKey, serverId: SERVER_ID, role }),
       }),
     stop: async () => {

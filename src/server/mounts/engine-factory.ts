@@ -1,0 +1,106 @@
+// Which engine a mount definition gets, by its kind. Each mount has its own engine over its own storage prefix; the
+// engines createServer made before the table was read (its `kv` and `auth`) serve the mounts whose data they hold.
+import { InvalidRequest } from '../../lib/errors.js';
+import type { EngineRequest, EngineResponse } from '../../core/framework/request.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Storage } from '../../ports/storage.js';
+import { AuthMethod, type AuthMethodOptions } from '../../adapters/aws/auth-method.js';
+import { KvEngine, type KvEngineOptions } from '../../kv/index.js';
+import { effectiveMaxTtl, kindOf, type EngineKind, type MountDefinition, type SystemTtls } from './mount-definition.js';
+
+/** What a mount's requests go to. */
+export interface MountedEngine {
+  handle(request: EngineRequest): Promise<EngineResponse>;
+}
+
+/** What every engine is made with: the server's storage, clock and fault report, and the caller's engine options. */
+export interface EngineContext {
+  storage: Storage;
+  clock: Clock;
+  onInternalError: (error: unknown) => void;
+  maxValueBytes: number;
+  kvOptions?: Partial<KvEngineOptions> | undefined;
+  authOptions: Partial<AuthMethodOptions>;
+  system: SystemTtls;
+  /** createServer's own engines, by the storage prefix they hold: `secret/` and `auth/cloud/`. */
+  kv: KvEngine;
+  auth: AuthMethod;
+}
+
+type Maker = (definition: MountDefinition) => MountedEngine;
+
+const MISSING_KV_V1 =
+  'KV version 1 mounts are not available yet: this build has no KV version 1 engine (mount type "kv" with options {"version":"2"}, or type "kv-v2")';
+
+/**
+ * Makes, and remembers, the engine of each definition: the same storage prefix, kind and TTL ceiling keep one engine
+ * (a remount or a description change keeps it; a KV version upgrade or a tuned auth TTL makes another).
+ */
+export class EngineFactory {
+  readonly #makers: Partial<Record<EngineKind, Maker>>;
+  /** Rewrites a KV version 1 mount's data as version 2, in place; absent until the version 1 engine is plugged in. */
+  readonly #upgradeKv: ((storagePrefix: string) => Promise<void>) | undefined;
+  readonly #engines = new Map<string, MountedEngine>();
+
+  constructor(private readonly context: EngineContext) {
+    const { storage, clock, onInternalError, maxValueBytes, kvOptions, authOptions, system } = context;
+    this.#makers = {
+      'kv-v2': ({ storagePrefix }) =>
+        storagePrefix === 'secret/'
+          ? context.kv
+          : new KvEngine({ clock, onInternalError, maxValueBytes, ...kvOptions, storage, storagePrefix }),
+      aws: (definition) => {
+        const mountMaxTtl = effectiveMaxTtl(definition, system);
+        if (definition.storagePrefix === 'auth/cloud/' && mountMaxTtl === system.maxLeaseTtl) return context.auth;
+        const { storagePrefix } = definition;
+        return new AuthMethod({ clock, onInternalError, ...authOptions, storage, storagePrefix, mountMaxTtl });
+      },
+      // KV VERSION 1 PLUGS IN HERE (merge of the kv part): register
+      //   'kv-v1': ({ storagePrefix }) => new KvV1Engine({ storage, storagePrefix, clock, onInternalError, maxValueBytes }),
+      // and set `this.#upgradeKv` to the in-place version 1 to 2 upgrade; then drop MISSING_KV_V1 and its refusals.
+    };
+    this.#upgradeKv = undefined;
+  }
+
+  /** Rewrites the KV version 1 data below `storagePrefix` as version 2, before the mount serves as version 2. */
+  async upgradeKv(storagePrefix: string): Promise<void> {
+    if (!this.#upgradeKv) throw new InvalidRequest(MISSING_KV_V1);
+    await this.#upgradeKv(storagePrefix);
+  }
+
+  /** Refuses, before anything is stored, a definition no engine here can serve. */
+  check(definition: Pick<MountDefinition, 'type' | 'options'>): void {
+    const kind = kindOf(definition);
+    if (!this.#makers[kind]) throw new InvalidRequest(MISSING_KV_V1);
+  }
+
+  /** The engine of `definition`, made on first use. */
+  engineFor(definition: MountDefinition): MountedEngine {
+    const key = this.#keyOf(definition);
+    let engine = this.#engines.get(key);
+    if (!engine) {
+      const make = this.#makers[kindOf(definition)];
+      // A mount a build with more engines stored: refused, while every other mount serves.
+      engine = make ? make(definition) : { handle: async () => ({ status: 400, body: { errors: [MISSING_KV_V1] } }) };
+      this.#engines.set(key, engine);
+    }
+    return engine;
+  }
+
+  /** Forgets, and stops, the engines no definition of `live` uses any more (their mounts were removed or changed). */
+  async retain(live: readonly MountDefinition[]): Promise<void> {
+    const keep = new Set(live.map((definition) => this.#keyOf(definition)));
+    for (const [key, engine] of this.#engines) {
+      if (keep.has(key)) continue;
+      this.#engines.delete(key);
+      // Requests already on it finish there; only its watch of other processes' changes stops.
+      if (engine instanceof KvEngine && engine !== this.context.kv) await engine.stopWatching();
+    }
+  }
+
+  #keyOf(definition: MountDefinition): string {
+    const kind = kindOf(definition);
+    const ceiling = kind === 'aws' ? effectiveMaxTtl(definition, this.context.system) : 0;
+    return `${kind}|${ceiling}|${definition.storagePrefix}`;
+  }
+}
