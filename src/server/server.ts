@@ -177,6 +177,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
       ...eventRoutes({
         kv,
         mount: 'secret/',
+        served: async () => (await table.find('secret/'))?.engine === kv,
         tokens,
         policies,
         clock,

@@ -144,3 +144,20 @@ describe('what Vault refuses', () => {
     expect(await remount('', 'x')).toEqual({ errors: ["both 'from' and 'to' path must be specified as a string"] });
   });
 });
+
+describe('change events', () => {
+  it('follow the engine first mounted at secret/, and stop once it is moved', async () => {
+    const subscribe = () => send({ path: '/v1/sys/events/subscribe/secret', headers: { Connection: 'close' } });
+    expect((await send({ method: 'POST', path: '/v1/sys/remount', body: { from: 'secret', to: 'kept' } })).status).toBe(
+      200,
+    );
+    const refused = await subscribe();
+    expect(refused.status).toBe(404);
+    expect(refused.json).toEqual({
+      errors: ['change events follow the KV engine first mounted at secret/, which is no longer there'],
+    });
+    // A new secret/ is another engine, with other data: its changes are not these events either.
+    expect((await enable('secret', { type: 'kv-v2' })).status).toBe(204);
+    expect((await subscribe()).status).toBe(404);
+  });
+});

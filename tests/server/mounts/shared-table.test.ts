@@ -51,8 +51,8 @@ async function shareOneTable(a: SpawnedServer, b: SpawnedServer): Promise<void> 
   expect(raced.find((answer) => answer.status === 409)!.json).toEqual({
     errors: ['path is already in use at raced/'],
   });
-  const [tableA, tableB] = await Promise.all([sendA, sendB].map((send) => send({ path: '/v1/sys/mounts' })));
-  expect(tableA.json.data).toEqual(tableB.json.data);
+  const tables = await Promise.all([sendA, sendB].map((send) => send({ path: '/v1/sys/mounts' })));
+  expect(tables[0]!.json.data).toEqual(tables[1]!.json.data);
 }
 
 describe('two processes over one SQLite file', () => {
@@ -77,9 +77,12 @@ describe.runIf(postgresAvailable())('two processes over one PostgreSQL', () => {
       STRONGROOM_ROOT_TOKEN: ROOT,
     };
     // Started together over an empty database: both find no table, and one writes the defaults.
-    const [a, b] = await Promise.all([0, 1].map(() => spawnServer({ ...env, STRONGROOM_DATA_DIR: dataDir() })));
-    const [defaultsA, defaultsB] = await Promise.all([a, b].map((server) => client(server)({ path: '/v1/sys/auth' })));
-    expect(defaultsA.json.data['aws/'].uuid).toBe(defaultsB.json.data['aws/'].uuid);
+    const [a, b] = (await Promise.all([0, 1].map(() => spawnServer({ ...env, STRONGROOM_DATA_DIR: dataDir() })))) as [
+      SpawnedServer,
+      SpawnedServer,
+    ];
+    const defaults = await Promise.all([a, b].map((server) => client(server)({ path: '/v1/sys/auth' })));
+    expect(defaults[0]!.json.data['aws/'].uuid).toBe(defaults[1]!.json.data['aws/'].uuid);
     await shareOneTable(a, b);
   }, 90_000);
 });
