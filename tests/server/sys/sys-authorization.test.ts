@@ -39,65 +39,45 @@ interface Case {
   body?: unknown;
 }
 
+/**
+ * A mount's life under `base` (sys/mounts or sys/auth): enabled, its tune read and written, disabled. The ACL path is
+ * the request's own; sys/auth/* is root-protected, so there `sudo` is asked as well.
+ */
+function mountLife(base: string, name: string, enable: unknown, tune: unknown): Case[] {
+  const sudo = base === 'sys/auth';
+  const at = (path: string, method: string, needs: Capability, status: number, body?: unknown): Case => ({
+    method,
+    path,
+    acl: path,
+    needs,
+    status,
+    ...(sudo ? { sudo } : {}),
+    ...(body === undefined ? {} : { body }),
+  });
+  return [
+    at(`${base}/${name}`, 'POST', 'update', 204, enable),
+    at(`${base}/${name}/tune`, 'GET', 'read', 200),
+    at(`${base}/${name}/tune`, 'POST', 'update', 204, tune),
+    at(`${base}/${name}`, 'DELETE', 'delete', 204),
+  ];
+}
+
 const CASES: Case[] = [
   { method: 'GET', path: 'sys/mounts', acl: 'sys/mounts', needs: 'read', status: 200 },
   { method: 'GET', path: 'sys/mounts/secret', acl: 'sys/mounts/secret', needs: 'read', status: 200 },
-  {
-    method: 'POST',
-    path: 'sys/mounts/other',
-    acl: 'sys/mounts/other',
-    needs: 'update',
-    status: 204,
-    body: { type: 'kv', options: { version: '2' } },
-  },
-  { method: 'GET', path: 'sys/mounts/other/tune', acl: 'sys/mounts/other/tune', needs: 'read', status: 200 },
-  {
-    method: 'POST',
-    path: 'sys/mounts/other/tune',
-    acl: 'sys/mounts/other/tune',
-    needs: 'update',
-    status: 204,
-    body: { description: 'tuned' },
-  },
-  { method: 'DELETE', path: 'sys/mounts/other', acl: 'sys/mounts/other', needs: 'delete', status: 204 },
+  ...mountLife('sys/mounts', 'other', { type: 'kv', options: { version: '2' } }, { description: 'tuned' }),
   { method: 'GET', path: 'sys/auth', acl: 'sys/auth', needs: 'read', status: 200 },
   { method: 'GET', path: 'sys/auth/aws', acl: 'sys/auth/aws', needs: 'read', sudo: true, status: 200 },
-  {
-    method: 'POST',
-    path: 'sys/auth/aws-more',
-    acl: 'sys/auth/aws-more',
-    needs: 'update',
-    sudo: true,
-    status: 204,
-    body: { type: 'aws' },
-  },
-  {
-    method: 'GET',
-    path: 'sys/auth/aws-more/tune',
-    acl: 'sys/auth/aws-more/tune',
-    needs: 'read',
-    sudo: true,
-    status: 200,
-  },
-  {
-    method: 'POST',
-    path: 'sys/auth/aws-more/tune',
-    acl: 'sys/auth/aws-more/tune',
-    needs: 'update',
-    sudo: true,
-    status: 204,
-    body: { max_lease_ttl: '1h' },
-  },
+  ...mountLife('sys/auth', 'aws-more', { type: 'aws' }, { max_lease_ttl: '1h' }),
   // Vault's other way to tune an auth method, without sudo.
   {
     method: 'POST',
-    path: 'sys/mounts/auth/aws-more/tune',
-    acl: 'sys/mounts/auth/aws-more/tune',
+    path: 'sys/mounts/auth/aws/tune',
+    acl: 'sys/mounts/auth/aws/tune',
     needs: 'update',
     status: 204,
-    body: { description: 'tuned' },
+    body: { description: 'cloud identity auth method' },
   },
-  { method: 'DELETE', path: 'sys/auth/aws-more', acl: 'sys/auth/aws-more', needs: 'delete', sudo: true, status: 204 },
   {
     method: 'POST',
     path: 'sys/remount',
