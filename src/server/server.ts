@@ -61,7 +61,7 @@ export interface StrongroomServer {
    * it can.
    */
   reopenAuditFile(): Promise<void>;
-  /** Runs the due background work once: the auth method's tidy, and revoking expired tokens. */
+  /** Runs the due background work once: each AWS auth mount's tidy, and revoking expired tokens. */
   runPeriodic(): Promise<void>;
   /** The KV engine served at `secret/`, for use in the same process. */
   readonly kv: KvEngine;
