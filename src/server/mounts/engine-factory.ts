@@ -50,8 +50,9 @@ export class EngineFactory {
           ? context.kv
           : new KvEngine({ clock, onInternalError, maxValueBytes, ...kvOptions, storage, storagePrefix }),
       aws: (definition) => {
+        // createServer's `auth` serves its mount until that mount's max TTL is tuned: the TTL is fixed at construction.
+        if (definition.storagePrefix === 'auth/cloud/' && definition.maxLeaseTtl === 0) return context.auth;
         const mountMaxTtl = effectiveMaxTtl(definition, system);
-        if (definition.storagePrefix === 'auth/cloud/' && mountMaxTtl === system.maxLeaseTtl) return context.auth;
         const { storagePrefix } = definition;
         return new AuthMethod({ clock, onInternalError, ...authOptions, storage, storagePrefix, mountMaxTtl });
       },
@@ -100,7 +101,7 @@ export class EngineFactory {
 
   #keyOf(definition: MountDefinition): string {
     const kind = kindOf(definition);
-    const ceiling = kind === 'aws' ? effectiveMaxTtl(definition, this.context.system) : 0;
+    const ceiling = kind === 'aws' ? definition.maxLeaseTtl : 0;
     return `${kind}|${ceiling}|${definition.storagePrefix}`;
   }
 }

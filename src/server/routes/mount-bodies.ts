@@ -120,10 +120,13 @@ export function newMount(path: string, body: unknown, auth: boolean): NewMount {
   };
 }
 
+/** In a tune, an empty TTL leaves the mount's as it is: the Vault CLI sends both, empty unless its flag is given. */
+const tunedTtl = () => z.union([z.literal('').transform(() => undefined), ttl()]);
+
 const tuneSchema = z.object({
   description: str({ maxLength: 4096 }).optional(),
-  default_lease_ttl: ttl().optional(),
-  max_lease_ttl: ttl().optional(),
+  default_lease_ttl: tunedTtl().optional(),
+  max_lease_ttl: tunedTtl().optional(),
   options: options().optional(),
 });
 

@@ -38,8 +38,10 @@ describe('a KV version 2 mount', () => {
     expect((await send({ path: '/v1/secret/config' })).json.data.max_versions).toBe(0);
   });
 
-  it('takes "kv-v2" as a type, as Vault does', async () => {
-    expect((await enable('aliased', { type: 'kv-v2' })).status).toBe(204);
+  it('takes "kv-v2" as a type, and the body of `vault secrets enable kv-v2`', async () => {
+    const config = { default_lease_ttl: '0s', max_lease_ttl: '0s', force_no_cache: false, options: null };
+    const cli = { type: 'kv-v2', description: '', config, local: false, seal_wrap: false, options: null };
+    expect((await enable('aliased', { ...cli, external_entropy_access: false })).status).toBe(204);
     expect((await listed()).data['aliased/'].options).toEqual({ version: '2' });
   });
 
@@ -50,6 +52,10 @@ describe('a KV version 2 mount', () => {
     expect((await send({ method: 'POST', path: '/v1/sys/mounts/kvv2/tune', body: tuned })).status).toBe(204);
     expect(await tune()).toMatchObject({ default_lease_ttl: 3600, max_lease_ttl: 8600, description: 'tuned' });
     expect((await listed()).data['kvv2/'].config).toMatchObject({ default_lease_ttl: 3600, max_lease_ttl: 8600 });
+    // The Vault CLI sends both TTLs, empty unless its flags are given: empty leaves them as they are.
+    const cli = { default_lease_ttl: '', max_lease_ttl: '', options: null, force_no_cache: false, token_type: '' };
+    expect((await send({ method: 'POST', path: '/v1/sys/mounts/kvv2/tune', body: cli })).status).toBe(204);
+    expect(await tune()).toMatchObject({ default_lease_ttl: 3600, max_lease_ttl: 8600 });
     // "system" goes back to the system's value.
     await send({ method: 'POST', path: '/v1/sys/mounts/kvv2/tune', body: { max_lease_ttl: 'system' } });
     expect((await tune()).max_lease_ttl).toBe(SYSTEM_TTL);
