@@ -9,7 +9,7 @@ import { acceptListMethod } from '../adapters/http/list-method.js';
 import { MemoryStorage } from '../adapters/storage/memory/memory-storage.js';
 import { AuthMethod } from '../adapters/aws/auth-method.js';
 import { JsonStore } from '../core/store/stored-json.js';
-import { KvEngine } from '../kv/index.js';
+import type { KvEngine } from '../kv/index.js';
 import { AuditLog } from './dispatch/audit.js';
 import { createDispatcher } from './dispatch/dispatch.js';
 import { BodyBudget } from './http/body-budget.js';
@@ -105,25 +105,6 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     log({ time: new Date().toISOString(), level: 'error', msg: 'engine fault', error: describeError(error) });
   };
 
-  // One storage, a key prefix per mount, as Vault gives each mount its own storage view.
-  const kv = new KvEngine({
-    storage,
-    storagePrefix: 'secret/',
-    clock,
-    onInternalError,
-    maxValueBytes: maxBodyBytes,
-    ...options.kvOptions,
-  });
-  const auth = new AuthMethod({
-    storage,
-    storagePrefix: 'auth/cloud/',
-    clock,
-    onInternalError,
-    mountMaxTtl: maxTtl,
-    ...(options.cloud ? { cloud: options.cloud } : {}),
-    ...(options.env ? { env: options.env } : {}),
-    ...options.authOptions,
-  });
   // Tokens' default and maximum TTLs are also the mounts' lease TTLs wherever a mount has none of its own, as in Vault.
   const system = { defaultLeaseTtl: options.tokenTtl ?? maxTtl, maxLeaseTtl: maxTtl };
   const engines = new EngineFactory({
@@ -138,9 +119,8 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
       ...options.authOptions,
     },
     system,
-    kv,
-    auth,
   });
+  const { kv, auth } = engines;
   const table = new MountTable(new MountTableStore(storage), engines, storage);
   const store = new JsonStore(storage);
   const policies = new PolicyStore(store);

@@ -1,5 +1,5 @@
-// Which engine a mount definition gets, by its kind. Each mount has its own engine over its own storage prefix; the
-// engines createServer made before the table was read (its `kv` and `auth`) serve the mounts whose data they hold.
+// Which engine a mount definition gets, by its kind. Each mount has its own engine over its own storage prefix; the two
+// made before the table is read (createServer's `kv` and `auth`) serve the mounts whose data they hold.
 import { InvalidRequest } from '../../lib/errors.js';
 import type { EngineRequest, EngineResponse } from '../../core/framework/request.js';
 import type { Clock } from '../../ports/clock.js';
@@ -22,9 +22,6 @@ export interface EngineContext {
   kvOptions?: Partial<KvEngineOptions> | undefined;
   authOptions: Partial<AuthMethodOptions>;
   system: SystemTtls;
-  /** createServer's own engines, by the storage prefix they hold: `secret/` and `auth/cloud/`. */
-  kv: KvEngine;
-  auth: AuthMethod;
 }
 
 type Maker = (definition: MountDefinition) => MountedEngine;
@@ -41,21 +38,28 @@ export class EngineFactory {
   /** Rewrites a KV version 1 mount's data as version 2, in place; absent until the version 1 engine is plugged in. */
   readonly #upgradeKv: ((storagePrefix: string) => Promise<void>) | undefined;
   readonly #engines = new Map<string, MountedEngine>();
+  /** The engine of the first KV mount (`secret/` at first), made at once: createServer's `kv`. */
+  readonly kv: KvEngine;
+  /** The engine of the first AWS auth mount (data under `auth/cloud/`), made at once: createServer's `auth`. */
+  readonly auth: AuthMethod;
 
-  constructor(private readonly context: EngineContext) {
+  constructor(context: EngineContext) {
     const { storage, clock, onInternalError, maxValueBytes, kvOptions, authOptions, system } = context;
+    // One storage, a key prefix per mount, as Vault gives each mount its own storage view. The caller's options come
+    // after the server's, as they always did, except where each mount keeps its own.
+    const kvAt = (storagePrefix: string) =>
+      new KvEngine({ clock, onInternalError, maxValueBytes, ...kvOptions, storage, storagePrefix });
+    const authAt = (storagePrefix: string, mountMaxTtl: number) =>
+      new AuthMethod({ clock, onInternalError, ...authOptions, storage, storagePrefix, mountMaxTtl });
+    this.kv = kvAt('secret/');
+    this.auth = authAt('auth/cloud/', system.maxLeaseTtl);
     this.#makers = {
-      'kv-v2': ({ storagePrefix }) =>
-        storagePrefix === 'secret/'
-          ? context.kv
-          : new KvEngine({ clock, onInternalError, maxValueBytes, ...kvOptions, storage, storagePrefix }),
-      aws: (definition) => {
-        // createServer's `auth` serves its mount until that mount's max TTL is tuned: the TTL is fixed at construction.
-        if (definition.storagePrefix === 'auth/cloud/' && definition.maxLeaseTtl === 0) return context.auth;
-        const mountMaxTtl = effectiveMaxTtl(definition, system);
-        const { storagePrefix } = definition;
-        return new AuthMethod({ clock, onInternalError, ...authOptions, storage, storagePrefix, mountMaxTtl });
-      },
+      'kv-v2': ({ storagePrefix }) => (storagePrefix === 'secret/' ? this.kv : kvAt(storagePrefix)),
+      // `auth` serves its mount until that mount's max TTL is tuned: the TTL is fixed when an engine is made.
+      aws: (definition) =>
+        definition.storagePrefix === 'auth/cloud/' && definition.maxLeaseTtl === 0
+          ? this.auth
+          : authAt(definition.storagePrefix, effectiveMaxTtl(definition, system)),
       // KV VERSION 1 PLUGS IN HERE (merge of the kv part): register
       //   'kv-v1': ({ storagePrefix }) => new KvV1Engine({ storage, storagePrefix, clock, onInternalError, maxValueBytes }),
       // and set `this.#upgradeKv` to the in-place version 1 to 2 upgrade; then drop MISSING_KV_V1 and its refusals.
@@ -95,7 +99,7 @@ export class EngineFactory {
       if (keep.has(key)) continue;
       this.#engines.delete(key);
       // Requests already on it finish there; only its watch of other processes' changes stops.
-      if (engine instanceof KvEngine && engine !== this.context.kv) await engine.stopWatching();
+      if (engine instanceof KvEngine && engine !== this.kv) await engine.stopWatching();
     }
   }
 

@@ -2,8 +2,7 @@
 // committed against the version it read, so that concurrent changes are all applied or refused, never lost.
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../../src/adapters/storage/memory/memory-storage.js';
-import { AuthMethod } from '../../../src/adapters/aws/auth-method.js';
-import { KvEngine } from '../../../src/kv/index.js';
+import { type KvEngine } from '../../../src/kv/index.js';
 import { systemClock } from '../../../src/lib/clocks.js';
 import type { Storage } from '../../../src/ports/storage.js';
 import { EngineFactory } from '../../../src/server/mounts/engine-factory.js';
@@ -18,8 +17,6 @@ async function tableOver(storage: Storage): Promise<MountTable> {
     maxValueBytes: 1 << 20,
     authOptions: { env: {} },
     system: { defaultLeaseTtl: 3600, maxLeaseTtl: 7200 },
-    kv: new KvEngine({ storage, storagePrefix: 'secret/' }),
-    auth: new AuthMethod({ storage, storagePrefix: 'auth/cloud/', env: {} }),
   });
   const table = new MountTable(new MountTableStore(storage), engines, storage);
   await table.initialise();
