@@ -81,9 +81,8 @@ const describeError = (error: unknown) => (error instanceof Error ? `${error.nam
 /**
  * Makes the server: the mount table (the KV engine at `secret/` and the AWS auth method at `auth/aws/` until changed
  * over sys/mounts and sys/auth), client tokens at `auth/token/`, and ACL policies, the audit device and change events
- * under `sys/`, all over one storage (in memory unless
- * {@link ServerOptions.storage} says otherwise). Nothing listens until `listen()`; the stored state is made ready at
- * once, and `ready()` reports how that went.
+ * under `sys/`, all over one storage (in memory unless {@link ServerOptions.storage} says otherwise). Nothing listens
+ * until `listen()`; the stored state is made ready at once, and `ready()` reports how that went.
  */
 export function createServer(options: ServerOptions = {}): StrongroomServer {
   const clock = options.clock ?? systemClock;
