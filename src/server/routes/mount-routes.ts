@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { InvalidRequest, PermissionDenied } from '../../lib/errors.js';
 import { str } from '../../core/framework/fields.js';
-import { fields, type Route, type RouteContext } from '../dispatch/route.js';
+import { fields, withPutAsPost, type Route, type RouteContext } from '../dispatch/route.js';
 import { envelope, noContent, ok, type ApiResult } from '../http/wire.js';
 import {
   isAuthMount,
@@ -141,7 +141,7 @@ export function mountRoutes({ table: mounts, system, policies, tokens }: MountSe
     return ok(requestId, { path: found.path, ...mountView(found) });
   };
 
-  return [
+  const routes: Route[] = [
     // The Vault CLI asks this before every `vault kv` command, to learn the mount and its KV version. Vault lets it
     // through without a token check of its own path, and checks the caller's access to the mount instead.
     { pattern: /^sys\/internal\/ui\/mounts\/(?<path>.+)$/, unauthenticated: true, methods: { GET: mountForCaller } },
@@ -160,4 +160,5 @@ export function mountRoutes({ table: mounts, system, policies, tokens }: MountSe
       },
     },
   ];
+  return routes.map(withPutAsPost);
 }

@@ -43,6 +43,9 @@ describe('a KV version 2 mount', () => {
     const cli = { type: 'kv-v2', description: '', config, local: false, seal_wrap: false, options: null };
     expect((await enable('aliased', { ...cli, external_entropy_access: false })).status).toBe(204);
     expect((await listed()).data['aliased/'].options).toEqual({ version: '2' });
+    // PUT is POST, as everywhere in Vault's API.
+    expect((await send({ method: 'PUT', path: '/v1/sys/mounts/put', body: { type: 'kv-v2' } })).status).toBe(204);
+    expect((await send({ method: 'DELETE', path: '/v1/sys/mounts/put' })).status).toBe(204);
   });
 
   it('tunes its TTLs, answered in seconds, the system default when unset', async () => {
