@@ -38,7 +38,7 @@ describe('a KV version 2 mount', () => {
     expect((await send({ path: '/v1/secret/config' })).json.data.max_versions).toBe(0);
   });
 
-  it('takes "kv-v2" as a type, and the body of `vault secrets enable kv-v2`', async () => {
+  it('takes "kv-v2" as a type, the body of `vault secrets enable kv-v2`, and PUT as POST', async () => {
     const config = { default_lease_ttl: '0s', max_lease_ttl: '0s', force_no_cache: false, options: null };
     const cli = { type: 'kv-v2', description: '', config, local: false, seal_wrap: false, options: null };
     expect((await enable('aliased', { ...cli, external_entropy_access: false })).status).toBe(204);
