@@ -25,7 +25,7 @@ STRONGROOM_TOKEN nor VAULT_TOKEN is set.
   strongroom login TOKEN                           checks TOKEN and stores it (-method=token, the default)
 
 aws keys: role, type (iam or ec2), header_value (the server's iam_server_id_header_value), region (default
-AWS_REGION, else us-east-1), nonce (ec2). Options: -method=aws|token, -path=MOUNT (default cloud), -no-store,
+AWS_REGION, else us-east-1), nonce (ec2). Options: -method=aws|token, -path=MOUNT (default aws), -no-store,
 -token-only, -address=URL, -ca-cert=FILE, -format=table|json, -field=NAME.`;
 
 const AWS_KEYS = new Set(['role', 'type', 'header_value', 'region', 'nonce']);
@@ -81,7 +81,7 @@ export const loginCommand: Command = clientCommand({
       auth = { ...data, client_token: args[0], lease_duration: data.ttl };
     } else if (method === 'aws') {
       const body = await awsLoginBody(await keyValues(args, io.stdin), io.env);
-      const mount = String(flags.path ?? 'cloud').replace(/^\/+|\/+$/g, '');
+      const mount = String(flags.path ?? 'aws').replace(/^\/+|\/+$/g, '');
       // No token goes with a login: a stale one in the token file must not be sent to the server.
       const anonymous = new ApiClient(client.address, undefined, client.ca);
       const login = await anonymous.request('POST', `auth/${mount}/login`, { body });

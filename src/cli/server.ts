@@ -11,7 +11,8 @@ import { type Command } from './command/command.js';
 
 const USAGE = `usage: strongroom server
 
-Serves the KV v2 engine at /v1/secret/ and the cloud auth method at /v1/auth/cloud/ over Vault's HTTP API.
+Serves the KV v2 engine at /v1/secret/ and the AWS auth method at /v1/auth/aws/ (until changed over sys/mounts and
+sys/auth) over Vault's HTTP API.
 Environment: HOST, PORT, STRONGROOM_DATA_DIR, STRONGROOM_STORAGE_URL, STRONGROOM_ROOT_KEY, STRONGROOM_ROOT_TOKEN,
 STRONGROOM_AUDIT_FILE, STRONGROOM_TLS_CERT_FILE, STRONGROOM_TLS_KEY_FILE, STRONGROOM_LOG_LEVEL,
 STRONGROOM_METRICS_UNAUTHENTICATED, STRONGROOM_STORAGE_CONNECT_TIMEOUT, STRONGROOM_STORAGE_STATEMENT_TIMEOUT.
@@ -116,7 +117,7 @@ async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   }
   console.error(`strongroom listening on ${url}`);
   console.error(`  storage: ${selected.description}`);
-  console.error(`  KV v2 engine at ${url}/v1/secret/, cloud auth method at ${url}/v1/auth/cloud/`);
+  console.error(`  KV v2 engine at ${url}/v1/secret/; every mount: ${url}/v1/sys/mounts and ${url}/v1/sys/auth`);
   // The root token is printed once, by the start that made it; one handed in is already known.
   if (given) console.error('  root token: from STRONGROOM_ROOT_TOKEN');
   else if (madeRoot) console.error(`  root token: ${madeRoot} (printed this once: keep it)`);

@@ -70,6 +70,13 @@ export class StorageNotEmpty extends StrongroomError {
   readonly status = 409;
 }
 
+/** What the request would create is in the way of something that exists, such as a mount path in use (409). */
+export class Conflict extends StrongroomError {
+  static override readonly traced = false;
+  readonly code = 'ERR_CONFLICT';
+  readonly status = 409;
+}
+
 /** The path exists but does not support the method (405). */
 export class UnsupportedOperation extends StrongroomError {
   static override readonly traced = false;

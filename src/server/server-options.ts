@@ -29,19 +29,22 @@ export interface ServerOptions extends TransportLimitOptions {
    * different value at a later start retires the previous root token (it grants nothing; the tokens it created live on).
    */
   rootToken?: string;
-  /** The cloud the auth method asks about instances and principals; the built-in AWS provider by default. */
+  /** The cloud every AWS auth mount asks about instances and principals; the built-in AWS provider by default. */
   cloud?: AuthMethodOptions['cloud'];
-  /** Where the auth method reads its environment (region, credentials); `process.env` by default. */
+  /** Where the AWS auth mounts read their environment (region, credentials); `process.env` by default. */
   env?: Record<string, string | undefined>;
-  /** Further options of the auth method at `auth/cloud/`, applied over the server's own; none by default. */
+  /**
+   * Further options of every AWS auth mount, applied over the server's own (each mount keeps its own storage prefix and
+   * max TTL); none by default.
+   */
   authOptions?: Partial<AuthMethodOptions>;
-  /** Further options of the KV engine at `secret/`, applied over the server's own; none by default. */
+  /** Further options of every KV engine (each keeps its own storage prefix), applied over the server's own; none by default. */
   kvOptions?: Partial<KvEngineOptions>;
   /** How often periodic work (tidy, expired-token sweep) runs; every minute by default. */
   periodicIntervalMs?: number;
-  /** Seconds; for tokens created without a TTL (tokenMaxTtl by default). */
+  /** Seconds; for tokens created without a TTL, and the mounts' default lease TTL where a mount has none (tokenMaxTtl by default). */
   tokenTtl?: number;
-  /** Seconds; the ceiling of every token and the auth mount's max TTL (768h by default). */
+  /** Seconds; the ceiling of every token, and the mounts' max lease TTL where a mount has none (768h by default). */
   tokenMaxTtl?: number;
   /**
    * Live tokens a process keeps before refusing logins and token creation with 429 (root is never refused); 100 000 by

@@ -9,9 +9,9 @@ import { acceptListMethod } from '../adapters/http/list-method.js';
 import { MemoryStorage } from '../adapters/storage/memory/memory-storage.js';
 import { AuthMethod } from '../adapters/aws/auth-method.js';
 import { JsonStore } from '../core/store/stored-json.js';
-import { KvEngine } from '../kv/index.js';
+import type { KvEngine } from '../kv/index.js';
 import { AuditLog } from './audit/audit-log.js';
-import { createDispatcher, type Mount } from './dispatch/dispatch.js';
+import { createDispatcher } from './dispatch/dispatch.js';
 import { BodyBudget } from './http/body-budget.js';
 import { createListener, trackConnections } from './http/listener.js';
 import { ClientGone, API_PREFIX, readRequest, type ApiRequest } from './http/request.js';
@@ -25,6 +25,10 @@ import { subscriptionLimits } from './routes/event-subscriptions.js';
 import { metricsRoute } from './routes/metrics-route.js';
 import { sysRoutes } from './routes/sys-routes.js';
 import { auditRoutes } from './routes/audit-routes.js';
+import { mountRoutes } from './routes/mount-routes.js';
+import { EngineFactory } from './mounts/engine-factory.js';
+import { MountTable } from './mounts/mount-table.js';
+import { MountTableStore } from './mounts/mount-table-store.js';
 import { keyRoutes } from './routes/key-routes.js';
 import { tokenRoleRoutes } from './routes/token-role-routes.js';
 import { tokenRoutes } from './routes/token-routes.js';
@@ -62,11 +66,15 @@ export interface StrongroomServer {
    * path cannot be opened, once the others are reopened: that device's writes fail until it can be.
    */
   reopenAuditFile(): Promise<string[]>;
-  /** Runs the due background work once: the auth method's tidy, revoking expired tokens, removing expired wrapped answers. */
+  /** Runs the due background work once: each AWS auth mount's tidy, revoking expired tokens, removing expired wrapped
+   * answers. */
   runPeriodic(): Promise<void>;
   /** The KV engine served at `secret/`, for use in the same process. */
   readonly kv: KvEngine;
-  /** The auth method served at `auth/cloud/`, for use in the same process. */
+  /**
+   * The default AWS auth method, for use in the same process: mounted at `auth/aws/`, or at `auth/cloud/` over a storage
+   * that held its data there before the mount table (docs/server.md).
+   */
   readonly auth: AuthMethod;
 }
 
@@ -77,10 +85,10 @@ const isHealthCheck = (path: string) => path === HEALTH_PATH || path.startsWith(
 const describeError = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
 /**
- * Makes the server: the KV engine at `secret/`, the auth method at `auth/cloud/`, client tokens at `auth/token/`, and
- * ACL policies, the audit device and change events under `sys/`, all over one storage (in memory unless
- * {@link ServerOptions.storage} says otherwise). Nothing listens until `listen()`; the stored state is made ready at
- * once, and `ready()` reports how that went.
+ * Makes the server: the mount table (the KV engine at `secret/` and the AWS auth method at `auth/aws/` until changed
+ * over sys/mounts and sys/auth), client tokens at `auth/token/`, and ACL policies, the audit device and change events
+ * under `sys/`, all over one storage (in memory unless {@link ServerOptions.storage} says otherwise). Nothing listens
+ * until `listen()`; the stored state is made ready at once, and `ready()` reports how that went.
  */
 export function createServer(options: ServerOptions = {}): StrongroomServer {
   const clock = options.clock ?? systemClock;
@@ -102,35 +110,23 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     log({ time: new Date().toISOString(), level: 'error', msg: 'engine fault', error: describeError(error) });
   };
 
-  // One storage, a key prefix per mount, as Vault gives each mount its own storage view.
-  const kv = new KvEngine({
+  // Tokens' default and maximum TTLs are also the mounts' lease TTLs wherever a mount has none of its own, as in Vault.
+  const system = { defaultLeaseTtl: options.tokenTtl ?? maxTtl, maxLeaseTtl: maxTtl };
+  const engines = new EngineFactory({
     storage,
-    storagePrefix: 'secret/',
     clock,
     onInternalError,
     maxValueBytes: maxBodyBytes,
-    ...options.kvOptions,
-  });
-  const auth = new AuthMethod({
-    storage,
-    storagePrefix: 'auth/cloud/',
-    clock,
-    onInternalError,
-    mountMaxTtl: maxTtl,
-    ...(options.cloud ? { cloud: options.cloud } : {}),
-    ...(options.env ? { env: options.env } : {}),
-    ...options.authOptions,
-  });
-  const mounts: Mount[] = [
-    { prefix: 'secret/', engine: kv, type: 'kv', description: 'key/value secret storage', options: { version: '2' } },
-    {
-      prefix: 'auth/cloud/',
-      engine: auth,
-      type: 'aws',
-      description: 'cloud identity auth method',
-      tokenIssuer: 'cloud',
+    kvOptions: options.kvOptions,
+    authOptions: {
+      ...(options.cloud ? { cloud: options.cloud } : {}),
+      ...(options.env ? { env: options.env } : {}),
+      ...options.authOptions,
     },
-  ];
+    system,
+  });
+  const { kv, auth } = engines;
+  const table = new MountTable(new MountTableStore(storage), engines, storage);
   const store = new JsonStore(storage);
   const policies = new PolicyStore(store);
   const givenRoot = options.rootToken || undefined;
@@ -158,22 +154,25 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     });
     await audit.open();
     await policies.initialise();
+    await table.initialise();
     // A given root token is stored now, so it works whether or not ready() is ever called. An empty value (an unset
     // variable passed on) is none given, as for the command: it would retire the root token.
     if (givenRoot !== undefined) await tokens.ensureRoot(givenRoot);
     await tokens.sweep();
     const routes = [
-      ...sysRoutes({ mounts, policies, clock, tokens, storageReadable: () => availability.readable(storage) }),
+      ...sysRoutes({ policies, clock, storageReadable: () => availability.readable(storage) }),
       ...auditRoutes(audit),
+      ...mountRoutes({ table, system, policies, tokens }),
       // The storage as given: the wrappers above hide whether it is an EncryptedStorage.
       ...keyRoutes(given),
-      ...tokenRoutes({ tokens, roles, auth, clock, policies }),
+      ...tokenRoutes({ tokens, roles, authAt: (path) => table.authMethodAt(path), clock, policies }),
       ...tokenRoleRoutes(roles),
       ...wrappingRoutes({ wrapping, tokens, policies }),
       metricsRoute(metrics, { unauthenticated: options.metricsUnauthenticated === true }),
       ...eventRoutes({
         kv,
         mount: 'secret/',
+        served: async () => (await table.find('secret/'))?.engine === kv,
         tokens,
         policies,
         clock,
@@ -191,7 +190,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
       tokens,
       audit,
       wrapping,
-      dispatch: createDispatcher({ mounts, routes, tokens, policies, audit, clock, wrapping }),
+      dispatch: createDispatcher({ mounts: table, routes, tokens, policies, audit, clock, wrapping }),
     };
   })();
   // Failure surfaces through ready(), listen() and each request; never as an unhandled rejection.
@@ -277,8 +276,8 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
 
   async function runPeriodic(): Promise<void> {
     try {
-      await auth.periodic();
       const { tokens, wrapping } = await state;
+      for (const { engine } of await table.current()) if (engine instanceof AuthMethod) await engine.periodic();
       await tokens.sweep();
       await wrapping.sweep();
     } catch (error) {

@@ -57,28 +57,28 @@ beforeAll(async () => {
       },
     }),
   ]);
-  await write('auth/cloud/config/client', {
+  await write('auth/aws/config/client', {
     endpoint: aws.url,
     iam_endpoint: aws.url,
     sts_endpoint: aws.url,
     iam_server_id_header_value: SERVER_ID,
   });
-  await write('auth/cloud/config/certificate/test-ca', {
+  await write('auth/aws/config/certificate/test-ca', {
     aws_public_cert: (await testSigner()).trusted.pem,
     type: 'pkcs7',
   });
   await write('sys/policies/acl/deploy', { policy: 'path "secret/data/deploy/*" { capabilities = ["read"] }' });
-  await write('auth/cloud/role/deploy', {
+  await write('auth/aws/role/deploy', {
     auth_type: 'iam',
     bound_iam_principal_arn: user.arn,
     token_policies: 'deploy',
   });
-  await write('auth/cloud/role/instance', {
+  await write('auth/aws/role/instance', {
     auth_type: 'iam',
     bound_iam_principal_arn: `arn:aws:iam::${ACCOUNT}:role/web-instance`,
     token_policies: 'deploy',
   });
-  await write('auth/cloud/role/ec2-web', { auth_type: 'ec2', bound_ami_id: 'ami-0123abcd', token_policies: 'deploy' });
+  await write('auth/aws/role/ec2-web', { auth_type: 'ec2', bound_ami_id: 'ami-0123abcd', token_policies: 'deploy' });
   await write('secret/data/deploy/app', { data: { key: 'value-1' } });
 }, 120_000);
 

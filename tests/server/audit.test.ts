@@ -145,7 +145,7 @@ describe('a body nested deeper than any engine accepts', () => {
   // for anyone, no token needed. It is a 400 at the edge, as the engines answer it without an audit device.
   it.each([
     ['a KV write without a token', '/v1/secret/data/deep', undefined],
-    ['a login', '/v1/auth/cloud/login', undefined],
+    ['a login', '/v1/auth/aws/login', undefined],
     ['a token creation', '/v1/auth/token/create', 'sr.audit-root'],
     ['a policy write', '/v1/sys/policies/acl/deep', 'sr.audit-root'],
   ])('is a 400, not a 500: %s', async (_, path, token) => {
@@ -180,7 +180,7 @@ describe('an ec2 login in the audit file', () => {
       });
       const signer = await IdentityDocumentSigner.create();
       const admin = (path: string, body: object) =>
-        request(server.url, { method: 'POST', path: `/v1/auth/cloud/${path}`, token: 'sr.nonce-root', body });
+        request(server.url, { method: 'POST', path: `/v1/auth/aws/${path}`, token: 'sr.nonce-root', body });
       await admin('config/client', {
         access_key: key.accessKeyId,
         secret_key: key.secretAccessKey,
@@ -193,7 +193,7 @@ describe('an ec2 login in the audit file', () => {
 
       const login = await request(server.url, {
         method: 'POST',
-        path: '/v1/auth/cloud/login',
+        path: '/v1/auth/aws/login',
         body: { role: 'web', pkcs7: signer.sign(instance).pkcs7 },
       });
       expect(login.status).toBe(200);
@@ -209,9 +209,7 @@ describe('an ec2 login in the audit file', () => {
         .trim()
         .split('\n')
         .map((line) => JSON.parse(line) as Record<string, any>);
-      const loginAnswer = logged.find(
-        (entry) => entry.type === 'response' && entry.request.path === 'auth/cloud/login',
-      )!;
+      const loginAnswer = logged.find((entry) => entry.type === 'response' && entry.request.path === 'auth/aws/login')!;
       expect(loginAnswer.response.auth.metadata).toMatchObject({
         role: 'web',
         auth_type: 'ec2',
@@ -248,7 +246,7 @@ describe('an error that quotes what the client sent', () => {
     ],
     [
       'a nonce given as a list',
-      '/v1/auth/cloud/login',
+      '/v1/auth/aws/login',
       { role: 'web', pkcs7: 'x', nonce: ['a-secret-nonce'] },
       'a-secret-nonce',
     ],

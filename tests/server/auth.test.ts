@@ -54,7 +54,7 @@ function iamLogin(role: string, key = clientKey, serverId = SERVER_ID) {
 /** Logs in with node-vault; the client keeps the token it got. */
 async function loggedIn(role: string): Promise<{ client: vault.client; login: any }> {
   const client = vault({ endpoint: started.url });
-  const login = await client.awsIamLogin({ mount_point: 'cloud', ...iamLogin(role) });
+  const login = await client.awsIamLogin({ mount_point: 'aws', ...iamLogin(role) });
   return { client, login };
 }
 
@@ -77,7 +77,7 @@ beforeAll(async () => {
   });
   admin = vault({ endpoint: started.url, token: started.rootToken });
 
-  await admin.write('auth/cloud/config/client', {
+  await admin.write('auth/aws/config/client', {
     sts_endpoint: aws.url,
     iam_endpoint: aws.url,
     iam_server_id_header_value: SERVER_ID,
@@ -89,8 +89,8 @@ beforeAll(async () => {
     token_ttl: 600,
     token_max_ttl: 1200,
   };
-  await admin.write('auth/cloud/role/web', role);
-  await admin.write('auth/cloud/role/twice', { ...role, token_num_uses: 2 });
+  await admin.write('auth/aws/role/web', role);
+  await admin.write('auth/aws/role/twice', { ...role, token_num_uses: 2 });
   await admin.write('sys/policies/acl/web-reader', {
     policy: JSON.stringify({
       path: {
@@ -130,7 +130,7 @@ describe('IAM login', () => {
   it('refuses a request signed for another server and issues nothing', async () => {
     const refused = await send({
       method: 'POST',
-      path: '/v1/auth/cloud/login',
+      path: '/v1/auth/aws/login',
       body: iamLogin('web', clientKey, 'someone-else'),
     });
     expect([400, 403]).toContain(refused.status);
@@ -141,7 +141,7 @@ describe('IAM login', () => {
   it('refuses a login signed with an unknown key with 403', async () => {
     const refused = await send({
       method: 'POST',
-      path: '/v1/auth/cloud/login',
+      path: '/v1/auth/aws/login',
       body: iamLogin('web', { accessKeyId: 'AKIAUNKNOWN', secretAccessKey: 'x' }),
     });
     expect(refused.status).toBe(403);
@@ -169,7 +169,7 @@ describe('a policy-restricted token', () => {
     expect((await failure(client.update('secret/data/web/db', { data: { x: 1 } }))).statusCode).toBe(403);
     expect((await failure(client.delete('secret/metadata/web/db'))).statusCode).toBe(403);
     expect((await failure(client.write('sys/policies/acl/web-reader', { policy: '{}' }))).statusCode).toBe(403);
-    expect((await failure(client.write('auth/cloud/role/web', { token_policies: ['root'] }))).statusCode).toBe(403);
+    expect((await failure(client.write('auth/aws/role/web', { token_policies: ['root'] }))).statusCode).toBe(403);
     expect((await admin.read('secret/data/web/db')).data.data).toEqual({ password: 'web-pass' });
   });
 
@@ -195,7 +195,7 @@ describe('token lifecycle', () => {
       policies: ['default', 'web-reader'],
       ttl: 600,
       creation_ttl: 600,
-      path: 'auth/cloud/login',
+      path: 'auth/aws/login',
       renewable: true,
       meta: { account_id: ACCOUNT, auth_type: 'iam' },
     });
@@ -222,10 +222,10 @@ describe('token lifecycle', () => {
 
   it('passes on a renewal the auth method refuses, and the token keeps its expiry', async () => {
     const { client } = await loggedIn('web');
-    await admin.write('auth/cloud/role/doomed', (await admin.read('auth/cloud/role/web')).data);
+    await admin.write('auth/aws/role/doomed', (await admin.read('auth/aws/role/web')).data);
     const doomed = vault({ endpoint: started.url });
-    await doomed.awsIamLogin({ mount_point: 'cloud', ...iamLogin('doomed') });
-    await admin.delete('auth/cloud/role/doomed');
+    await doomed.awsIamLogin({ mount_point: 'aws', ...iamLogin('doomed') });
+    await admin.delete('auth/aws/role/doomed');
     const refused = await failure(doomed.tokenRenewSelf());
     expect(refused.statusCode).toBe(403);
     expect((await doomed.tokenLookupSelf()).data.ttl).toBe(600);

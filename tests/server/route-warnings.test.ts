@@ -17,14 +17,14 @@ describe('the warning for unknown fields over HTTP', () => {
   it('a misspelt bound_vpc_ids on a role write answers 200 with the warning and binds nothing', async () => {
     const written = await send({
       method: 'POST',
-      path: '/v1/auth/cloud/role/web',
+      path: '/v1/auth/aws/role/web',
       body: { auth_type: 'ec2', bound_ami_id: 'ami-1', bound_vpc_ids: 'vpc-1' },
     });
     expect(written.status).toBe(200);
     expect(written.json).toMatchObject({ data: null, warnings: [warning('bound_vpc_ids')] });
-    const read = await send({ path: '/v1/auth/cloud/role/web' });
+    const read = await send({ path: '/v1/auth/aws/role/web' });
     expect(read.json.data.bound_vpc_id).toEqual([]);
-    const correct = await send({ method: 'POST', path: '/v1/auth/cloud/role/web', body: { bound_vpc_id: 'vpc-1' } });
+    const correct = await send({ method: 'POST', path: '/v1/auth/aws/role/web', body: { bound_vpc_id: 'vpc-1' } });
     expect(correct.status).toBe(204);
   });
 

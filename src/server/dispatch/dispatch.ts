@@ -4,13 +4,7 @@ import type { Acl, AclRequest } from '../../acl/acl.js';
 import { tokenPolicies } from '../../acl/builtin-policies.js';
 import type { RequiredCapability } from '../../acl/capability.js';
 import { InvalidRequest, NotFound, PermissionDenied, UnsupportedOperation } from '../../lib/errors.js';
-import type {
-  AuthGrant,
-  BulkAuthorizer,
-  CapabilityCheck,
-  EngineRequest,
-  EngineResponse,
-} from '../../core/framework/request.js';
+import type { AuthGrant, BulkAuthorizer, CapabilityCheck } from '../../core/framework/request.js';
 import type { Clock } from '../../ports/clock.js';
 import type { AuditEvent } from '../audit/audit-format.js';
 import type { AuditLog } from '../audit/audit-log.js';
@@ -18,6 +12,7 @@ import type { PolicyStore } from '../policies/policy-store.js';
 import type { ApiMethod, ApiRequest } from '../http/request.js';
 import type { Route } from './route.js';
 import { aclRequestOf } from './request-parameters.js';
+import type { Mount, MountTable } from '../mounts/mount-table.js';
 import { authView, type TokenRecord } from '../tokens/token-record.js';
 import { checkAssignable } from '../tokens/token-policies.js';
 import { tokenActor } from '../tokens/token-actor.js';
@@ -25,18 +20,6 @@ import type { TokenStore } from '../tokens/token-store.js';
 import { wrapTtlOf } from '../wrapping/wrap-ttl.js';
 import type { WrappedResponses } from '../wrapping/wrapped-responses.js';
 import { engineResult, envelope, errorResult, type ApiResult } from '../http/wire.js';
-
-export interface Mount {
-  /** e.g. `secret/`; requests under it go to the engine with the prefix removed. */
-  prefix: string;
-  /** What `sys/mounts` reports, e.g. `kv`. */
-  type: string;
-  description: string;
-  options?: Record<string, string>;
-  engine: { handle(request: EngineRequest): Promise<EngineResponse> };
-  /** Set on auth methods: a login grant becomes a token whose display name starts with this. */
-  tokenIssuer?: string;
-}
 
 export interface DispatchOutcome {
   result: ApiResult;
@@ -75,7 +58,7 @@ const OPERATIONS: Record<ApiMethod, string> = {
 };
 
 export interface DispatchServices {
-  mounts: readonly Mount[];
+  mounts: MountTable;
   routes: readonly Route[];
   tokens: TokenStore;
   policies: PolicyStore;
@@ -229,9 +212,11 @@ export function createDispatcher(services: DispatchServices) {
   /** Answers one request. Never throws: a failure comes back as its error answer, with the error for the log. */
   return async function dispatch(request: ApiRequest, requestId: string): Promise<DispatchOutcome> {
     const caller = callerOf(request);
-    const mount = mounts.find((candidate) => request.path.startsWith(candidate.prefix));
+    // The server's own paths are never a mount's (mount-paths.ts): they are answered without reading the table.
+    const own = request.path.startsWith('sys/') || request.path.startsWith('auth/token/');
     let event: AuditEvent | undefined;
     try {
+      const mount = own ? undefined : await mounts.find(request.path);
       if (audit.active()) {
         event = {
           time: clock.now(),

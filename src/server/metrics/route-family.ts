@@ -32,7 +32,10 @@ export function routeFamily(path: string): string {
     const operation = TOKEN_OPERATIONS.find((name) => third.startsWith(name));
     return `auth/token/${operation ?? 'other'}`;
   }
-  if (first === 'auth' && second === 'cloud') return third === 'login' ? 'auth/cloud/login' : 'auth/cloud/other';
+  // The default AWS auth mounts: auth/aws/ (a new storage's) and auth/cloud/ (an older storage's); other auth mounts
+  // have paths their operators chose, which stay out of the labels.
+  if (first === 'auth' && (second === 'aws' || second === 'cloud'))
+    return third === 'login' ? `auth/${second}/login` : `auth/${second}/other`;
   return 'other';
 }
 

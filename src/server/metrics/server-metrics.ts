@@ -89,7 +89,7 @@ export class ServerMetrics {
     const labels = { family: path === undefined ? 'other' : routeFamily(path), status_class: statusClass(status) };
     this.#requests.inc(labels);
     this.#latency.observe(labels, seconds);
-    if (labels.family === 'auth/cloud/login' && (method === 'POST' || method === 'PUT') && status !== undefined) {
+    if (labels.family.endsWith('/login') && (method === 'POST' || method === 'PUT') && status !== undefined) {
       const outcome = status < 300 ? 'success' : status < 500 ? 'denied' : 'error';
       this.#logins.inc({ method: loginMethod(body), outcome });
     }

@@ -35,7 +35,7 @@ function segmentRuleReaches(rulePath: string, mountSegments: readonly string[]):
 const grants = (mask: CapabilityMask) => mask !== 0 && (mask & DENY) === 0;
 
 /**
- * `mount` is a mount's full path with its trailing '/' (`secret/`, `auth/cloud/`). The mount is open to the token when
+ * `mount` is a mount's full path with its trailing '/' (`secret/`, `auth/aws/`). The mount is open to the token when
  * its policies grant something on the mount's own path; or on a path at or below it (an exact or `*` rule, or a `+` rule
  * whose segments match the mount's); or, through the longest `*` rule covering the mount, on the paths below it. Unlike
  * Vault, a `deny` rule never opens a mount: Vault's last fallback answers yes for the longest covering glob whatever it

@@ -5,6 +5,7 @@
 import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { str } from '../../core/framework/fields.js';
+import { NotFound } from '../../lib/errors.js';
 import type { KvEngine } from '../../kv/kv-engine.js';
 import type { Clock } from '../../ports/clock.js';
 import { fields, type Route } from '../dispatch/route.js';
@@ -25,6 +26,8 @@ export const EVENT_BACKLOG_BYTES = 1024 * 1024;
 interface EventRouteOptions {
   kv: KvEngine;
   mount: string;
+  /** Whether `kv` is still the engine mounted at `mount`: once moved or disabled, its events name other paths. */
+  served: () => Promise<boolean>;
   tokens: TokenStore;
   policies: PolicyStore;
   clock: Clock;
@@ -80,6 +83,10 @@ export function eventRoutes(options: EventRouteOptions): Route[] {
       methods: {
         GET: async ({ request, caller }) => {
           const { prefix = '' } = fields(querySchema, request.query);
+          if (!(await options.served()))
+            throw new NotFound(
+              `change events follow the KV engine first mounted at ${options.mount}, which is no longer there`,
+            );
           // An authenticated route: the dispatcher has found the caller's token, or refused the request.
           const open = await subscriptions.subscribe(caller!, request.token!);
           // Once the log runs, other processes' changes reach it: the stream opens after that.

@@ -1,21 +1,17 @@
-// sys/: health, ACL policies (and the legacy sys/policy endpoints), capabilities, mounts (read-only).
+// sys/: health, seal status, leader, init, ACL policies (and the legacy sys/policy endpoints) and capabilities. The
+// mount table's endpoints are mount-routes.ts; the audit devices' are audit-routes.ts.
 import { z } from 'zod';
-import { InvalidRequest, NotFound, PermissionDenied, UnsupportedOperation } from '../../lib/errors.js';
+import { InvalidRequest } from '../../lib/errors.js';
 import { stringList } from '../../core/framework/fields.js';
 import type { Clock } from '../../ports/clock.js';
-import type { Mount } from '../dispatch/dispatch.js';
 import { fields, withPutAsPost, type Route, type RouteContext } from '../dispatch/route.js';
 import { envelope, noContent, ok, type ApiResult } from '../http/wire.js';
-import { hasMountAccess } from '../policies/mount-access.js';
 import { canonicalPolicyName, type PolicyStore } from '../policies/policy-store.js';
-import type { TokenStore } from '../tokens/token-store.js';
 import { SERVER_VERSION } from './version.js';
 
 export interface SysServices {
-  mounts: readonly Mount[];
   policies: PolicyStore;
   clock: Clock;
-  tokens: TokenStore;
   /** Whether the storage answers a read now: the readiness probe's question. */
   storageReadable: () => Promise<boolean>;
 }
@@ -26,18 +22,7 @@ export const MAX_CAPABILITY_PATHS = 1000;
 const capabilitiesSchema = z.object({ paths: stringList().optional(), path: stringList().optional() });
 const healthSchema = z.object({ ready: z.enum(['true', 'false', '']).optional() });
 
-function mountView(mount: Mount): Record<string, unknown> {
-  return {
-    type: mount.type,
-    description: mount.description,
-    options: mount.options ?? null,
-    local: false,
-    seal_wrap: false,
-    config: {},
-  };
-}
-
-export function sysRoutes({ mounts, policies, clock, tokens, storageReadable }: SysServices): Route[] {
+export function sysRoutes({ policies, clock, storageReadable }: SysServices): Route[] {
   // The legacy sys/policy endpoints answer with their data at the top level as well, as Vault does.
   const legacy = (requestId: string, data: Record<string, unknown>): ApiResult => ({
     status: 200,
@@ -99,14 +84,6 @@ export function sysRoutes({ mounts, policies, clock, tokens, storageReadable }: 
     },
   });
 
-  // What `vault auth enable` sends: refused with the reason, where a 404 said nothing.
-  const fixed = (reason: string): Route['methods'] => {
-    const refuse = async (): Promise<ApiResult> => {
-      throw new UnsupportedOperation(reason);
-    };
-    return { POST: refuse, DELETE: refuse };
-  };
-
   const readPolicy =
     (field: 'policy' | 'rules', answer: (requestId: string, data: Record<string, unknown>) => ApiResult) =>
     async ({ params, requestId }: RouteContext) => {
@@ -139,41 +116,6 @@ export function sysRoutes({ mounts, policies, clock, tokens, storageReadable }: 
     methods: { GET: readPolicy(field, answer), POST: writePolicy, DELETE: deletePolicy },
   });
 
-  /** The mount a path lies in; `path` may end in '/' or not. */
-  const mountOf = (path: string) => mounts.find(({ prefix }) => `${path.replace(/\/$/, '')}/`.startsWith(prefix));
-  // What sys/auth lists, by the path below auth/: the cloud auth method, and tokens (which are not an engine here).
-  const authMethods = new Map<string, Record<string, unknown>>([
-    ...mounts
-      .filter((mount) => mount.prefix.startsWith('auth/'))
-      .map((mount) => [mount.prefix.slice('auth/'.length), mountView(mount)] as const),
-    [
-      'token/',
-      {
-        type: 'token',
-        description: 'token based credentials',
-        options: null,
-        local: false,
-        seal_wrap: false,
-        config: {},
-      },
-    ],
-  ]);
-
-  // Vault's preflight answer: the caller's own token decides, without counting a use, and a mount it may not see is
-  // refused exactly like a path where nothing is mounted, so that the answers do not map the mounts.
-  const mountForCaller: Route['methods']['GET'] = async ({ params, request, requestId }) => {
-    const caller = await tokens.find(request.token);
-    if (!caller) throw new PermissionDenied();
-    const asked = params.path!.endsWith('/') ? params.path! : `${params.path}/`;
-    const mount = mountOf(asked);
-    if (!mount || !hasMountAccess(await policies.policiesFor(caller.policies), mount.prefix)) {
-      throw new PermissionDenied(
-        `preflight capability check returned 403, please ensure client's policies grant access to path ${JSON.stringify(asked)}`,
-      );
-    }
-    return ok(requestId, { path: mount.prefix, ...mountView(mount) });
-  };
-
   const routes: Route[] = [
     { pattern: /^sys\/health$/, unauthenticated: true, methods: { GET: health, HEAD: health } },
     { pattern: /^sys\/seal-status$/, unauthenticated: true, methods: { GET: sealStatus } },
@@ -185,53 +127,6 @@ export function sysRoutes({ mounts, policies, clock, tokens, storageReadable }: 
         GET: async () => ({ status: 200, body: { initialized: true } }),
         PUT: async () => {
           throw new InvalidRequest('the server is already initialized: it has no init or unseal step');
-        },
-      },
-    },
-    // The Vault CLI asks this before every `vault kv` command, to learn the mount and its KV version. Vault lets it
-    // through without a token check of its own path, and checks the caller's access to the mount instead.
-    { pattern: /^sys\/internal\/ui\/mounts\/(?<path>.+)$/, unauthenticated: true, methods: { GET: mountForCaller } },
-    {
-      pattern: /^sys\/mounts$/,
-      methods: {
-        GET: async ({ requestId }) =>
-          ok(
-            requestId,
-            Object.fromEntries(
-              mounts
-                .filter((mount) => !mount.prefix.startsWith('auth/'))
-                .map((mount) => [mount.prefix, mountView(mount)]),
-            ),
-          ),
-      },
-    },
-    // Writes are declared (and refused) so that the ACL is asked first, as in Vault: a caller without `update` learns
-    // nothing but 403.
-    {
-      pattern: /^sys\/mounts\/(?<path>.+)$/,
-      methods: {
-        ...fixed('secrets engines are fixed: the KV engine at secret/'),
-        GET: async ({ params, requestId }) => {
-          const mount = mountOf(params.path!);
-          if (!mount || mount.prefix.startsWith('auth/')) throw new NotFound('no mount at this path');
-          return ok(requestId, mountView(mount));
-        },
-      },
-    },
-    {
-      pattern: /^sys\/auth$/,
-      methods: { GET: async ({ requestId }) => ok(requestId, Object.fromEntries(authMethods)) },
-    },
-    // Vault's root-protected paths (sys/auth/*) need sudo as well, whatever the operation.
-    {
-      pattern: /^sys\/auth\/(?<path>.+)$/,
-      sudo: true,
-      methods: {
-        ...fixed('auth methods are fixed: the cloud auth method at auth/cloud/ and tokens at auth/token/'),
-        GET: async ({ params, requestId }) => {
-          const method = authMethods.get(`${params.path!.replace(/\/$/, '')}/`);
-          if (!method) throw new NotFound('no auth method at this path');
-          return ok(requestId, method);
         },
       },
     },

@@ -76,12 +76,13 @@ function namedToken<T extends z.ZodObject>(
 export interface TokenServices {
   tokens: TokenStore;
   roles: TokenRoleStore;
-  auth: AuthMethod;
+  /** The auth method mounted where a token was issued (its record's path); none once that mount is gone. */
+  authAt: (issuedAt: string) => Promise<AuthMethod | undefined>;
   clock: Clock;
   policies: PolicyStore;
 }
 
-export function tokenRoutes({ tokens, roles, auth, clock, policies }: TokenServices): Route[] {
+export function tokenRoutes({ tokens, roles, authAt, clock, policies }: TokenServices): Route[] {
   const now = () => clock.now().getTime();
   const caller = (context: RouteContext): TokenRecord => {
     if (!context.caller) throw new PermissionDenied();
@@ -134,6 +135,8 @@ export function tokenRoutes({ tokens, roles, auth, clock, policies }: TokenServi
       wanted = { ...wanted, period: role.token_period };
     }
     if (record.grant) {
+      const auth = await authAt(record.path);
+      if (!auth) throw new InvalidRequest('the auth method that issued this token is no longer mounted');
       const response = await auth.renew(record.grant);
       if (response.status !== 200) return engineResult(requestId, response);
       // The renewed grant carries the role's current TTLs; without one the issued grant's apply.

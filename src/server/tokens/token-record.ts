@@ -38,7 +38,7 @@ export const tokenRecordSchema = z.object({
   policies: z.array(z.string()),
   meta: z.record(z.string(), z.string()).nullable(),
   displayName: z.string(),
-  /** The path that issued it: `auth/cloud/login`, `auth/token/create`, `auth/token/root`. */
+  /** The path that issued it: `auth/aws/login`, `auth/token/create`, `auth/token/root`. */
   path: z.string(),
   /** The token role it was made with (auth/token/create/<role>), whose period and maximum apply at each renewal. */
   role: z.string().optional(),

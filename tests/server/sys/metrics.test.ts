@@ -141,7 +141,7 @@ describe('GET /v1/sys/metrics', () => {
     expect((await server.login('no-such-role')).status).toBe(400);
     const ec2 = await request(server.started.url, {
       method: 'POST',
-      path: '/v1/auth/cloud/login',
+      path: '/v1/auth/aws/login',
       body: { role: 'x', pkcs7: 'bm90IGEgcGtjczc=' },
     });
     expect(ec2.status).toBeGreaterThanOrEqual(400);

@@ -18,29 +18,37 @@ afterAll(() => started?.stop());
 
 const send = async (options: Parameters<typeof request>[1]) =>
   request((await server()).url, { token: ROOT, ...options });
-const KV_VIEW = {
-  type: 'kv',
-  description: 'key/value secret storage',
-  options: { version: '2' },
+/** A mount's view, as Vault's mountInfo: the accessor and uuid are made when the mount is, so any such string. */
+const view = (type: string, description: string, options: unknown, auth: boolean) => ({
+  type,
+  description,
+  accessor: expect.stringMatching(
+    auth ? new RegExp(`^auth_${type}_[0-9a-f]{8}$`) : new RegExp(`^${type}_[0-9a-f]{8}$`),
+  ),
+  uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+  options,
   local: false,
   seal_wrap: false,
-  config: {},
-};
-const AWS_VIEW = {
-  type: 'aws',
-  description: 'cloud identity auth method',
-  options: null,
-  local: false,
-  seal_wrap: false,
-  config: {},
-};
+  external_entropy_access: false,
+  config: {
+    default_lease_ttl: 0,
+    max_lease_ttl: 0,
+    force_no_cache: false,
+    ...(auth ? { token_type: 'default-service' } : {}),
+  },
+});
+const KV_VIEW = view('kv', 'key/value secret storage', { version: '2' }, false);
+const AWS_VIEW = view('aws', 'cloud identity auth method', null, true);
 const TOKEN_VIEW = {
   type: 'token',
   description: 'token based credentials',
+  accessor: 'auth_token',
+  uuid: '',
   options: null,
   local: false,
   seal_wrap: false,
-  config: {},
+  external_entropy_access: false,
+  config: { default_lease_ttl: 0, max_lease_ttl: 0, force_no_cache: false, token_type: 'default-service' },
 };
 
 describe('sys/ answers', () => {
@@ -72,29 +80,37 @@ describe('sys/ answers', () => {
   });
 
   it('the mounts and auth methods, in full', async () => {
-    expect((await send({ path: '/v1/sys/mounts' })).json.data).toEqual({ 'secret/': KV_VIEW });
+    const mounts = (await send({ path: '/v1/sys/mounts' })).json;
+    expect(mounts.data).toEqual({ 'secret/': KV_VIEW });
+    // Vault answers the table at the top level too, for older clients.
+    expect(mounts['secret/']).toEqual(mounts.data['secret/']);
     expect((await send({ path: '/v1/sys/mounts/secret/' })).json.data).toEqual(KV_VIEW);
     expect((await send({ path: '/v1/sys/mounts/secret/app' })).json.data).toEqual(KV_VIEW);
-    for (const path of ['auth/cloud', 'secretive', 'nowhere']) {
+    expect((await send({ path: '/v1/sys/mounts/auth/aws' })).json.data).toEqual(AWS_VIEW);
+    for (const path of ['secretive', 'nowhere']) {
       const missing = await send({ path: `/v1/sys/mounts/${path}` });
-      expect(missing.status).toBe(404);
-      expect(missing.json).toEqual({ errors: ['no mount at this path'] });
+      expect(missing.status).toBe(400);
+      expect(missing.json).toEqual({ errors: [`No secret engine mount at ${path}/`] });
     }
-    expect((await send({ path: '/v1/sys/auth' })).json.data).toEqual({ 'cloud/': AWS_VIEW, 'token/': TOKEN_VIEW });
-    expect((await send({ path: '/v1/sys/auth/cloud/' })).json.data).toEqual(AWS_VIEW);
-    expect((await send({ path: '/v1/sys/auth/nowhere' })).json).toEqual({ errors: ['no auth method at this path'] });
-    expect((await send({ path: '/v1/sys/internal/ui/mounts/auth/cloud/login' })).json.data).toEqual({
-      path: 'auth/cloud/',
+    const auth = (await send({ path: '/v1/sys/auth' })).json;
+    expect(auth.data).toEqual({ 'aws/': AWS_VIEW, 'token/': TOKEN_VIEW });
+    expect(auth['aws/']).toEqual(auth.data['aws/']);
+    expect((await send({ path: '/v1/sys/auth/aws/' })).json.data).toEqual(AWS_VIEW);
+    expect((await send({ path: '/v1/sys/auth/nowhere' })).json).toEqual({
+      errors: ['No auth engine at auth/nowhere/'],
+    });
+    expect((await send({ path: '/v1/sys/internal/ui/mounts/auth/aws/login' })).json.data).toEqual({
+      path: 'auth/aws/',
       ...AWS_VIEW,
     });
   });
 
-  it('the refusal of a write to what is fixed, with its reason', async () => {
-    expect((await send({ method: 'POST', path: '/v1/sys/mounts/kv2', body: { type: 'kv' } })).json).toEqual({
-      errors: ['secrets engines are fixed: the KV engine at secret/'],
+  it('the refusal of a mount the server cannot serve, with its reason', async () => {
+    expect((await send({ method: 'POST', path: '/v1/sys/mounts/transit', body: { type: 'transit' } })).json).toEqual({
+      errors: ['plugin not found in the catalog: transit'],
     });
-    expect((await send({ method: 'DELETE', path: '/v1/sys/auth/cloud' })).json).toEqual({
-      errors: ['auth methods are fixed: the cloud auth method at auth/cloud/ and tokens at auth/token/'],
+    expect((await send({ method: 'POST', path: '/v1/sys/auth/ldap', body: { type: 'ldap' } })).json).toEqual({
+      errors: ['plugin not found in the catalog: ldap'],
     });
   });
 
@@ -141,7 +157,7 @@ describe('each route answers its own path only', () => {
   const PARAMETERS = [
     'sys/internal/ui/mounts/secret',
     'sys/mounts/secret',
-    'sys/auth/cloud',
+    'sys/auth/aws',
     'sys/audit/file',
     'sys/audit-hash/file',
     'sys/policies/acl/default',

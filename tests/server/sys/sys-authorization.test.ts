@@ -32,37 +32,61 @@ interface Case {
   /** The path Vault asks the ACL about (a LIST's gets a trailing '/'). */
   acl: string;
   needs: Capability;
-  /** Vault's root-protected paths (sys/auth/*, sys/audit, sys/audit/*) also need sudo. */
+  /** Vault's root-protected paths (sys/auth/*, sys/remount, sys/audit, sys/audit/*) also need sudo. */
   sudo?: boolean;
   /** What the route answers a token allowed to call it. */
   status: number;
   body?: unknown;
 }
 
+/**
+ * A mount's life under `base` (sys/mounts or sys/auth): enabled, its tune read and written, disabled. The ACL path is
+ * the request's own; sys/auth/* is root-protected, so there `sudo` is asked as well.
+ */
+function mountLife(base: string, name: string, enable: unknown, tune: unknown): Case[] {
+  const sudo = base === 'sys/auth';
+  const at = (path: string, method: string, needs: Capability, status: number, body?: unknown): Case => ({
+    method,
+    path,
+    acl: path,
+    needs,
+    status,
+    ...(sudo ? { sudo } : {}),
+    ...(body === undefined ? {} : { body }),
+  });
+  return [
+    at(`${base}/${name}`, 'POST', 'update', 204, enable),
+    at(`${base}/${name}/tune`, 'GET', 'read', 200),
+    at(`${base}/${name}/tune`, 'POST', 'update', 204, tune),
+    at(`${base}/${name}`, 'DELETE', 'delete', 204),
+  ];
+}
+
 const CASES: Case[] = [
   { method: 'GET', path: 'sys/mounts', acl: 'sys/mounts', needs: 'read', status: 200 },
   { method: 'GET', path: 'sys/mounts/secret', acl: 'sys/mounts/secret', needs: 'read', status: 200 },
-  {
-    method: 'POST',
-    path: 'sys/mounts/other',
-    acl: 'sys/mounts/other',
-    needs: 'update',
-    status: 405,
-    body: { type: 'kv' },
-  },
-  { method: 'DELETE', path: 'sys/mounts/secret', acl: 'sys/mounts/secret', needs: 'delete', status: 405 },
+  ...mountLife('sys/mounts', 'other', { type: 'kv', options: { version: '2' } }, { description: 'tuned' }),
   { method: 'GET', path: 'sys/auth', acl: 'sys/auth', needs: 'read', status: 200 },
-  { method: 'GET', path: 'sys/auth/cloud', acl: 'sys/auth/cloud', needs: 'read', sudo: true, status: 200 },
+  { method: 'GET', path: 'sys/auth/aws', acl: 'sys/auth/aws', needs: 'read', sudo: true, status: 200 },
+  ...mountLife('sys/auth', 'aws-more', { type: 'aws' }, { max_lease_ttl: '1h' }),
+  // Vault's other way to tune an auth method, without sudo.
   {
     method: 'POST',
-    path: 'sys/auth/aws',
-    acl: 'sys/auth/aws',
+    path: 'sys/mounts/auth/aws/tune',
+    acl: 'sys/mounts/auth/aws/tune',
+    needs: 'update',
+    status: 204,
+    body: { description: 'cloud identity auth method' },
+  },
+  {
+    method: 'POST',
+    path: 'sys/remount',
+    acl: 'sys/remount',
     needs: 'update',
     sudo: true,
-    status: 405,
-    body: { type: 'aws' },
+    status: 400,
+    body: { from: 'nowhere', to: 'elsewhere' },
   },
-  { method: 'DELETE', path: 'sys/auth/cloud', acl: 'sys/auth/cloud', needs: 'delete', sudo: true, status: 405 },
   { method: 'GET', path: 'sys/audit', acl: 'sys/audit', needs: 'read', sudo: true, status: 200 },
   {
     method: 'PUT',
@@ -157,10 +181,10 @@ describe('sys/ routes ask the ACL what Vault asks it', () => {
   );
 
   it('shows an auth method to a caller with read and sudo on sys/auth/<path>, as Vault does', async () => {
-    const answer = await send({ path: '/v1/sys/auth/cloud' });
+    const answer = await send({ path: '/v1/sys/auth/aws' });
     expect(answer.json.data).toMatchObject({ type: 'aws', description: 'cloud identity auth method' });
     expect((await send({ path: '/v1/sys/auth/token' })).json.data).toMatchObject({ type: 'token' });
-    expect((await send({ path: '/v1/sys/auth/nowhere' })).status).toBe(404);
+    expect((await send({ path: '/v1/sys/auth/nowhere' })).status).toBe(400);
   });
 
   it('lists the policies on LIST sys/policy, as on GET', async () => {

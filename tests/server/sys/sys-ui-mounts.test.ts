@@ -29,7 +29,7 @@ afterAll(() => started?.stop());
 
 describe('GET sys/internal/ui/mounts/<path>', () => {
   it('answers a caller without a valid token 403, whatever the path', async () => {
-    for (const path of ['secret', 'secret/app/db', 'secretive/x', 'auth/cloud/login']) {
+    for (const path of ['secret', 'secret/app/db', 'secretive/x', 'auth/aws/login']) {
       for (const token of [undefined, 'sr.not-a-token']) {
         const answer = await mountOf(path, token);
         expect(answer.status).toBe(403);
@@ -111,18 +111,18 @@ describe('GET sys/internal/ui/mounts/<path>', () => {
   });
 
   it('checks an auth mount with its auth/ path', async () => {
-    const login = await tokenWith('path "auth/cloud/login" { capabilities = ["update"] }');
-    expect((await mountOf('auth/cloud/login', login)).json.data).toMatchObject({ type: 'aws' });
+    const login = await tokenWith('path "auth/aws/login" { capabilities = ["update"] }');
+    expect((await mountOf('auth/aws/login', login)).json.data).toMatchObject({ type: 'aws' });
     expect((await mountOf('secret/x', login)).status).toBe(403);
     const nested = await tokenWith('path "auth/+/role/*" { capabilities = ["read"] }');
-    expect((await mountOf('auth/cloud', nested)).status).toBe(200);
+    expect((await mountOf('auth/aws', nested)).status).toBe(200);
     // A `+` rule whose last segment is a glob matching the mount's last one, beside a deny on the mount itself.
-    const denied = 'path "auth/cloud/" { capabilities = ["deny"] }';
+    const denied = 'path "auth/aws/" { capabilities = ["deny"] }';
     expect(
-      (await mountOf('auth/cloud', await tokenWith(`${denied}\npath "+/clo*" { capabilities = ["read"] }`))).status,
+      (await mountOf('auth/aws', await tokenWith(`${denied}\npath "+/aw*" { capabilities = ["read"] }`))).status,
     ).toBe(200);
     expect(
-      (await mountOf('auth/cloud', await tokenWith(`${denied}\npath "+/clx*" { capabilities = ["read"] }`))).status,
+      (await mountOf('auth/aws', await tokenWith(`${denied}\npath "+/ax*" { capabilities = ["read"] }`))).status,
     ).toBe(403);
   });
 

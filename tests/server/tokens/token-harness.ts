@@ -23,10 +23,12 @@ export interface TokenServer {
   /** Root's lookup of a token's properties (undefined when it is not valid). */
   lookup(token: string): Promise<Record<string, any> | undefined>;
   putPolicy(name: string, policy: string): Promise<void>;
-  /** Writes an iam role bound to the test principal (`token_*` settings in `settings`). */
-  putRole(name: string, settings: Record<string, unknown>): Promise<void>;
-  /** An IAM login through `role` (with `headers`, such as X-Vault-Wrap-TTL); answers the raw response. */
-  login(role: string, headers?: Record<string, string>): Promise<RawResponse>;
+  /** Points the AWS auth mount at `mount` (below auth/) at the fake AWS, as the default one is at start. */
+  configure(mount: string): Promise<void>;
+  /** Writes an iam role bound to the test principal (`token_*` settings in `settings`), at auth/aws/ or `mount`. */
+  putRole(name: string, settings: Record<string, unknown>, mount?: string): Promise<void>;
+  /** An IAM login through `role`, at auth/aws/ or `mount` (with `headers`, such as X-Vault-Wrap-TTL); the raw response. */
+  login(role: string, mount?: string, headers?: Record<string, string>): Promise<RawResponse>;
   stop(): Promise<void>;
 }
 
@@ -57,15 +59,18 @@ export async function startTokenServer(options: ServerOptions = {}): Promise<Tok
   };
   const create = (token: string, body: Record<string, unknown>, path = 'auth/token/create') =>
     send({ method: 'POST', path: `/v1/${path}`, token, body });
-  await expectStatus(
-    send({
-      method: 'POST',
-      path: '/v1/auth/cloud/config/client',
-      token: root,
-      body: { sts_endpoint: aws.url, iam_endpoint: aws.url, iam_server_id_header_value: SERVER_ID },
-    }),
-    204,
-  );
+  const configure = async (mount: string) => {
+    await expectStatus(
+      send({
+        method: 'POST',
+        path: `/v1/auth/${mount}/config/client`,
+        token: root,
+        body: { sts_endpoint: aws.url, iam_endpoint: aws.url, iam_server_id_header_value: SERVER_ID },
+      }),
+      204,
+    );
+  };
+  await configure('aws');
 
   return {
     started,
@@ -84,21 +89,22 @@ export async function startTokenServer(options: ServerOptions = {}): Promise<Tok
         204,
       );
     },
-    putRole: async (name, settings) => {
+    configure,
+    putRole: async (name, settings, mount = 'aws') => {
       await expectStatus(
         send({
           method: 'POST',
-          path: `/v1/auth/cloud/role/${name}`,
+          path: `/v1/auth/${mount}/role/${name}`,
           token: root,
           body: { auth_type: 'iam', bound_iam_principal_arn: [user.arn], ...settings },
         }),
         204,
       );
     },
-    login: (role, headers) =>
+    login: (role, mount = 'aws', headers) =>
       send({
         method: 'POST',
-        path: '/v1/auth/cloud/login',
+        path: `/v1/auth/${mount}/login`,
         ...(headers ? { headers } : {}),
         body: buildIamLoginBody({ credentials: userKey, serverId: SERVER_ID, role }),
       }),

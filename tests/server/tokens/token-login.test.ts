@@ -33,7 +33,7 @@ describe('a login token', () => {
   it('keeps its expiry when the auth method refuses the renewal', async () => {
     await server.putRole('doomed', { token_policies: ['minter'], token_ttl: 600 });
     const token = (await server.login('doomed')).json.auth.client_token;
-    await server.send({ method: 'DELETE', path: '/v1/auth/cloud/role/doomed', token: server.root });
+    await server.send({ method: 'DELETE', path: '/v1/auth/aws/role/doomed', token: server.root });
     const refused = await renewSelf(token);
     expect(refused.status).toBe(403);
     expect((await server.lookup(token))!.ttl).toBe(600);
@@ -42,7 +42,7 @@ describe('a login token', () => {
   it('is refused a renewal it cannot have before the auth method is asked', async () => {
     await server.putRole('batch', { token_policies: ['minter'], token_type: 'batch' });
     const token = (await server.login('batch')).json.auth.client_token;
-    await server.send({ method: 'DELETE', path: '/v1/auth/cloud/role/batch', token: server.root });
+    await server.send({ method: 'DELETE', path: '/v1/auth/aws/role/batch', token: server.root });
     const refused = await renewSelf(token);
     expect([refused.status, refused.json.errors]).toEqual([400, ['lease is not renewable']]);
   });

@@ -68,7 +68,7 @@ describe('bodies without a valid token', () => {
     expect(clients.map((client) => client.status())).toEqual(clients.map(() => 413));
     // A login's body, sent head first, is answered before the body is sent at all.
     const login = connect(server().url);
-    login.socket.write(head('/v1/auth/cloud/login', 500));
+    login.socket.write(head('/v1/auth/aws/login', 500));
     await expect.poll(() => login.state.closed).toBe(true);
     expect(login.status()).toBe(413);
   });

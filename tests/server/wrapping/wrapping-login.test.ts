@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 it('wraps the login grant: no token in the answer, one working token from the unwrap', async () => {
-  const login = await server.login('web', { 'X-Vault-Wrap-TTL': '2m' });
+  const login = await server.login('web', 'aws', { 'X-Vault-Wrap-TTL': '2m' });
   expect(login.status).toBe(200);
   expect(login.json.auth).toBeNull();
   expect(login.json.wrap_info).toMatchObject({ ttl: 120, creation_path: 'auth/cloud/login' });
@@ -34,6 +34,6 @@ it('wraps the login grant: no token in the answer, one working token from the un
 it('answers a failed login as it is, unwrapped', async () => {
   const plain = await server.login('no-such-role');
   expect(plain.status).toBeGreaterThanOrEqual(400);
-  const login = await server.login('no-such-role', { 'X-Vault-Wrap-TTL': '2m' });
+  const login = await server.login('no-such-role', 'aws', { 'X-Vault-Wrap-TTL': '2m' });
   expect([login.status, login.json]).toEqual([plain.status, plain.json]);
 });
