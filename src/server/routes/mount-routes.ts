@@ -102,7 +102,11 @@ export function mountRoutes({ table: mounts, system, policies, tokens }: MountSe
             return noContent;
           },
           DELETE: async ({ params }) => {
-            await mounts.disable(outOfAuth(full(params.path!), 'unmount'));
+            const path = outOfAuth(full(params.path!), 'unmount');
+            await mounts.disable(path);
+            // As in Vault, the tokens an auth mount issued end with it (and so do their children): a login's token
+            // must not outlive the method that vouched for it.
+            if (auth) await tokens.revokeWhere((record) => record.path.startsWith(path));
             return noContent;
           },
         },

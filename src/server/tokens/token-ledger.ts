@@ -23,6 +23,16 @@ export interface QuotaLimits {
   maxTokensPerRole: number;
 }
 
+/** Every bound on tokens: the ledger's quota scopes, and the store's lifetimes and overall count. */
+export interface TokenLimits extends QuotaLimits {
+  /** Seconds; for tokens created without a TTL. */
+  defaultTtl: number;
+  /** Seconds; the ceiling of every token. */
+  systemMaxTtl: number;
+  /** Live tokens this process lets exist before refusing new ones (but root's) with 429. */
+  maxTokens: number;
+}
+
 interface Counted {
   key: string;
   raw: Uint8Array | undefined;

@@ -7,7 +7,7 @@ import { InternalError, InvalidRequest, QuotaExceeded } from '../../lib/errors.j
 import { type JsonStore, unchanged } from '../../core/store/stored-json.js';
 import type { Clock } from '../../ports/clock.js';
 import { inCidrs } from './token-cidrs.js';
-import { MAX_ATTEMPTS, TokenLedger, type QuotaLimits } from './token-ledger.js';
+import { MAX_ATTEMPTS, TokenLedger, type TokenLimits } from './token-ledger.js';
 import { parseTokenRecord, type NewTokenFields, type TokenRecord } from './token-record.js';
 import { RESPONSE_WRAPPING_POLICY } from './token-policies.js';
 import { RootToken, rootFields } from './token-root.js';
@@ -21,15 +21,6 @@ export const MAX_CHAIN = 256;
 
 /** A fresh, unguessable client token (256 bits). */
 export const newToken = (): string => `sr.${randomBytes(32).toString('base64url')}`;
-
-export interface TokenLimits extends QuotaLimits {
-  /** Seconds; for tokens created without a TTL. */
-  defaultTtl: number;
-  /** Seconds; the ceiling of every token. */
-  systemMaxTtl: number;
-  /** Live tokens this process lets exist before refusing new ones (but root's) with 429. */
-  maxTokens: number;
-}
 
 /** A token made through the token API: by whom, and whether it is that token's child (else an orphan). */
 export interface Creation {
@@ -307,22 +298,28 @@ export class TokenStore {
   }
 
   /**
-   * Revokes expired tokens (and so their children), used-up ones whose revocation a crash cut short, and those whose
-   * parent is gone (a creation that raced its parent's revocation); recounts the live ones. Answers how many it
-   * revoked.
+   * Revokes every token (and so its children) that `matches`, given all tokens read now; an entry that cannot be read
+   * now is kept. Answers how many it removed, and how many tokens it found.
+   */
+  async revokeWhere(
+    matches: (record: TokenRecord, all: ReadonlyMap<string, unknown>) => boolean | Promise<boolean>,
+  ): Promise<{ revoked: number; found: number }> {
+    const all = new Map<string, TokenRecord | undefined>();
+    for (const id of await this.store.list(ID_PREFIX)) all.set(id, await this.#read(id).catch(() => undefined));
+    let revoked = 0;
+    for (const record of all.values()) if (record && (await matches(record, all))) revoked += await this.revoke(record);
+    return { revoked, found: all.size };
+  }
+
+  /**
+   * Revokes expired tokens, used-up ones whose revocation a crash cut short, and those whose parent is gone (a creation
+   * that raced its parent's revocation); recounts the live ones. Answers how many it revoked.
    */
   async sweep(): Promise<number> {
-    const records = new Map<string, TokenRecord | undefined>();
-    for (const id of await this.store.list(ID_PREFIX)) {
-      // An entry that cannot be read now is kept, and so are its children: only a parent known to be gone ends them.
-      records.set(id, await this.#read(id).catch(() => undefined));
-    }
-    let revoked = 0;
-    for (const record of records.values()) {
-      if (record && (this.#expired(record) || record.usedUp || (await this.#parentGone(record, records))))
-        revoked += await this.revoke(record);
-    }
-    this.#live = records.size - revoked;
+    const { revoked, found } = await this.revokeWhere(
+      async (record, all) => this.#expired(record) || record.usedUp || (await this.#parentGone(record, all)),
+    );
+    this.#live = found - revoked;
     return revoked;
   }
 

@@ -1,5 +1,5 @@
 // Several AWS auth mounts, as hvac's test_aws enables them: each with its own config, roles and tokens (its storage prefix holds its access lists too), its tuned TTL
-// applied to its logins, its tokens renewed by the mount that issued them, and its data gone with it.
+// applied to its logins, its tokens renewed by the mount that issued them, and its data and tokens gone with it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTokenServer, type TokenServer } from '../tokens/token-harness.js';
 
@@ -67,13 +67,23 @@ describe('AWS auth mounts', () => {
     expect((await server.login('long')).json.auth.lease_duration).toBe(7200);
   });
 
-  it('go with their data: roles gone, and their tokens no longer renewable', async () => {
-    const token = (await server.login('web', 'aws-test')).json.auth.client_token as string;
+  it('go with their data and the tokens they issued, children included; other mounts keep theirs', async () => {
+    await server.putPolicy('creator', 'path "auth/token/create" { capabilities = ["update"] }');
+    await server.putRole('maker', { token_policies: ['reader', 'creator'] }, 'aws-test');
+    const token = (await server.login('maker', 'aws-test')).json.auth.client_token as string;
+    const child = await server.send({ method: 'POST', path: '/v1/auth/token/create', token, body: { ttl: '10m' } });
+    const childToken = child.json.auth.client_token as string;
+    await server.putRole('web', { token_policies: ['reader'] });
+    const elsewhere = (await server.login('web')).json.auth.client_token as string;
     expect((await send({ method: 'DELETE', path: '/v1/sys/auth/aws-test' })).status).toBe(204);
     expect((await auths()).data['aws-test/']).toBeUndefined();
     expect((await send({ path: '/v1/auth/aws-test/role/web' })).status).toBe(404);
-    const renewed = await server.send({ method: 'POST', path: '/v1/auth/token/renew-self', token, body: {} });
-    expect(renewed.json).toEqual({ errors: ['the auth method that issued this token is no longer mounted'] });
+    for (const gone of [token, childToken]) {
+      expect(await server.lookup(gone)).toBeUndefined();
+      const used = await server.send({ path: '/v1/secret/data/any', token: gone });
+      expect(used.status).toBe(403);
+    }
+    expect((await server.lookup(elsewhere))?.path).toBe('auth/aws/login');
     expect((await send({ method: 'POST', path: '/v1/sys/auth/aws-test', body: { type: 'aws' } })).status).toBe(204);
     expect((await send({ path: '/v1/auth/aws-test/role/web' })).status).toBe(404);
     expect((await send({ method: 'DELETE', path: '/v1/sys/auth/aws-test' })).status).toBe(204);

@@ -9,7 +9,8 @@ import type { Storage } from '../../../src/ports/storage.js';
 import { createServer } from '../../../src/server/index.js';
 import { MAX_ATTEMPTS } from '../../../src/server/tokens/token-ledger.js';
 import type { NewTokenFields, TokenRecord } from '../../../src/server/tokens/token-record.js';
-import { MAX_CHAIN, TokenStore, type TokenLimits } from '../../../src/server/tokens/token-store.js';
+import type { TokenLimits } from '../../../src/server/tokens/token-ledger.js';
+import { MAX_CHAIN, TokenStore } from '../../../src/server/tokens/token-store.js';
 import { FaultyStorage, withoutCommit } from '../../support/faulty-storage.js';
 import { testStorage } from '../../support/test-storage.js';
 
