@@ -1,5 +1,5 @@
 // `npm run bench`: every speed goal of the project measured side by side in one run, printed as a table and written
-// to bench/results.json. A missed goal is reported, not fatal: this is a measurement, not a test.
+// to bench/results.json; a whole run is also appended to bench/history.jsonl and charted (history.mjs, chart.mjs). A missed goal is reported, not fatal: this is a measurement, not a test.
 //   node bench/run.mjs [--quick] [--only=kv,login,...]
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,9 @@ import { memoryBenchmarks } from './memory.mjs';
 import { storageBenchmarks } from './storage.mjs';
 import { verifyBenchmarks } from './verify.mjs';
 import { finish, machine, printTable, writeResults } from './report.mjs';
+import { chartSvg } from './chart.mjs';
+import { appendHistory, commitOf, historyEntry, readHistory } from './history.mjs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 const SECTIONS = {
   kv: kvBenchmarks,
@@ -85,4 +88,13 @@ if (section) {
   const output = fileURLToPath(new URL('results.json', import.meta.url));
   writeResults(output, { machine: host, settings: { ...settings, quick }, finished, seconds });
   log(`${seconds} s; results written to ${output}`);
+  // A partial run (--only) would chart as a missing point for every goal it skipped: only whole runs are history.
+  if (!quick && !only) {
+    const history = fileURLToPath(new URL('history.jsonl', import.meta.url));
+    const root = fileURLToPath(new URL('..', import.meta.url));
+    appendHistory(history, historyEntry(JSON.parse(readFileSync(output, 'utf8')), commitOf(root)));
+    const chart = fileURLToPath(new URL('../docs/bench-history.svg', import.meta.url));
+    writeFileSync(chart, chartSvg(readHistory(history)));
+    log(`appended to ${history}; chart redrawn in ${chart}`);
+  }
 }
