@@ -17,7 +17,7 @@ it('wraps the login grant: no token in the answer, one working token from the un
   const login = await server.login('web', 'aws', { 'X-Vault-Wrap-TTL': '2m' });
   expect(login.status).toBe(200);
   expect(login.json.auth).toBeNull();
-  expect(login.json.wrap_info).toMatchObject({ ttl: 120, creation_path: 'auth/cloud/login' });
+  expect(login.json.wrap_info).toMatchObject({ ttl: 120, creation_path: 'auth/aws/login' });
   const unwrapped = await server.send({
     method: 'POST',
     path: '/v1/sys/wrapping/unwrap',
