@@ -67,6 +67,8 @@ describe('the cost of a change event', () => {
       maxEventSubscriptions: 200,
       maxEventSubscriptionsPerToken: 1,
       eventRecheckMs: 3_600_000,
+      // The audit device table is re-read in the background every auditRefreshMs: a read no change event causes.
+      auditRefreshMs: 3_600_000,
     });
     const create = async (parent: string) =>
       (await send({ method: 'POST', path: '/v1/auth/token/create', token: parent, body: { policies: ['watcher'] } }))
