@@ -40,6 +40,11 @@ export interface KvWarnings {
 export interface KvReadOptions {
   /** 0 or absent: the current version. */
   version?: number;
+  /**
+   * The version that was current at this time (a Date, or RFC 3339 text), at or before now; not with `version`.
+   * Only `read` takes it. See docs/kv.md, "Point in time".
+   */
+  asOf?: Date | string;
 }
 
 /** How a patch applies. */

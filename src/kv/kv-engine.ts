@@ -130,10 +130,11 @@ export class KvEngine {
     await this.config.write(parseInput(configWriteFields, input));
   }
 
-  /** The data of a version; NotFound when the key or version does not exist or the version is deleted or destroyed. */
+  /** The data of a version (or the one current at `asOf`); NotFound for none, or a deleted (then) or destroyed one. */
   async read(path: string, options: KvReadOptions = {}): Promise<SecretVersion> {
-    const { version } = parseInput(readFields, options);
-    const { value, metadata } = present(path, await this.data.read(keyPath(path), version, (data) => data));
+    const { version } = parseInput(readFields, { version: options.version });
+    const read = await this.data.read(keyPath(path), version, (data) => data, options.asOf);
+    const { value, metadata } = present(path, read);
     return { data: value, metadata };
   }
 
@@ -163,7 +164,7 @@ export class KvEngine {
    * The structure of a version's data without its values (every leaf null), down to `depth` levels (0: all);
    * NotFound as for `read`.
    */
-  async subkeys(path: string, options: KvReadOptions & { depth?: number } = {}): Promise<SecretSubkeys> {
+  async subkeys(path: string, options: { version?: number; depth?: number } = {}): Promise<SecretSubkeys> {
     const { version, depth } = parseInput(subkeysFields, options);
     const { value, metadata } = present(path, await this.data.subkeys(keyPath(path), version, depth));
     return { subkeys: value, metadata };

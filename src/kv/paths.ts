@@ -22,8 +22,8 @@ import { configView, configWriteFields } from './rules/config.js';
 import type { ConfigStore } from './store/config-store.js';
 import {
   dataPatchFields,
+  dataReadFields,
   dataWriteFields,
-  readFields,
   subkeysFields,
   versionsFields,
   type DataOperations,
@@ -143,8 +143,8 @@ export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTarge
         'The versions of a key: read one, write a new one, patch the current one, or soft-delete the current one.',
       exists,
       operations: {
-        read: operation(readFields, async ({ params, fields }) =>
-          versionResponse(await data.read(keyOf(params), fields.version, (value) => value), 'data'),
+        read: operation(dataReadFields, async ({ params, fields }) =>
+          versionResponse(await data.read(keyOf(params), fields.version, (value) => value, fields.as_of), 'data'),
         ),
         write: operation(dataWriteFields, async ({ params, fields, request }) => {
           const written = await data.write(keyOf(params), fields, await attributionOf(request));
