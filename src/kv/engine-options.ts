@@ -47,6 +47,18 @@ export interface KvReadOptions {
   asOf?: Date | string;
 }
 
+/** What `restore` brings back, and how much of a folder one call does. */
+export interface KvRestoreOptions {
+  /** The time to restore to (a Date, or RFC 3339 text), at or before now. */
+  asOf: Date | string;
+  /** Answer the same report and change nothing. */
+  dryRun?: boolean;
+  /** For a folder: resume after this key (relative to the folder), the `next` of the previous call. */
+  after?: string;
+  /** For a folder: at most this many keys in this call (1 to 1000, the default). */
+  limit?: number;
+}
+
 /** How a patch applies. */
 export interface KvPatchOptions {
   /** Check-and-set: the current version the patch expects, as for `write`. */
