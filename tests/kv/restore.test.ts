@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Acl } from '../../src/acl/acl.js';
 import { parsePolicy } from '../../src/acl/policy.js';
-import type { KvChangeEvent } from '../../src/kv/index.js';
+import { KvEngine, type KvChangeEvent } from '../../src/kv/index.js';
 import { InvalidRequest } from '../../src/lib/errors.js';
 import { dataOf, expectError, setup } from './helpers.js';
 
@@ -131,7 +131,33 @@ describe('POST restore/<folder>/', () => {
   });
 });
 
+describe('two engines over one storage restoring at once', () => {
+  it('write each key once: whichever commits second finds it unchanged', async () => {
+    const s = await incident();
+    const other = new KvEngine({ storage: s.storage, clock: s.clock });
+    const reports = await Promise.all([s.kv, other, s.kv, other].map((kv) => kv.restore('t/', { asOf: T })));
+    expect(reports.flatMap((report) => report.restored).sort()).toEqual(['t/a', 't/d']);
+    expect(reports.flatMap((report) => report.deleted)).toEqual(['t/c']);
+    expect(await s.versions('t/a')).toBe(3);
+    expect(await s.versions('t/d')).toBe(2);
+  });
+});
+
 describe('POST restore/<key>', () => {
+  it('a key whose version then was deleted then is soft-deleted now', async () => {
+    const s = setup();
+    s.clock.set('2026-03-01T12:00:10Z');
+    await s.W('w', { v: 1 });
+    s.clock.set('2026-03-01T12:00:20Z');
+    await s.DEL('w');
+    s.clock.set('2026-03-01T12:01:00Z');
+    await s.W('w', { v: 2 });
+    const answer = await s.handle({ method: 'POST', path: 'restore/w', body: { as_of: T } });
+    expect(dataOf(answer)).toMatchObject({ deleted: ['w'] });
+    expect((await s.R('w')).status).toBe(404);
+    expect(dataOf(await s.MR('w')).current_version).toBe(2);
+  });
+
   it('restores one key and leaves its neighbours alone', async () => {
     const s = await incident();
     expect(dataOf(await s.restore('t/a', { as_of: T }))).toMatchObject({ restored: ['t/a'], complete: true });
