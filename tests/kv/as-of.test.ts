@@ -84,6 +84,21 @@ describe('GET data/<key>?as_of=', () => {
     expectError(both, 400, 'as_of and version');
   });
 
+  it('reads versions whose entries have left the head (a key keeping more than ten)', async () => {
+    const s = setup();
+    const asOf = (time: string) => s.handle({ method: 'GET', path: 'data/many', query: { as_of: time } });
+    await s.MD('many', { max_versions: 30 });
+    for (let n = 1; n <= 25; n++) {
+      s.clock.set(Date.parse('2026-03-01T12:00:00Z') + n * 1000);
+      await s.W('many', { n });
+    }
+    expect(dataOf(await asOf('2026-03-01T12:00:03.5Z')).data).toEqual({ n: 3 });
+    expect(dataOf(await asOf('2026-03-01T12:00:25Z')).data).toEqual({ n: 25 });
+    const { restored } = await s.kv.restore('many', { asOf: '2026-03-01T12:00:03Z' });
+    expect(restored).toEqual(['many']);
+    expect((await s.kv.read('many')).data).toEqual({ n: 3 });
+  });
+
   it('the typed read takes asOf as a Date or text, with the same answers and errors', async () => {
     const { kv } = await history();
     expect((await kv.read('k', { asOf: new Date('2026-03-01T12:00:21Z') })).data).toEqual({ n: 2 });

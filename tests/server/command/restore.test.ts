@@ -1,10 +1,9 @@
 // Point in time through the real `strongroom server`: as_of reads and folder restores over HTTP, resumed across a
 // SIGTERM and a kill -9 over one SQLite file, and two processes over one PostgreSQL restoring one folder at once.
-import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { postgresAvailable, startPostgres } from '../../support/postgres.js';
+import { postgresAvailable } from '../../support/postgres.js';
 import { dataDir, request } from '../harness.js';
-import { killSpawned, spawnServer, type SpawnedServer } from '../spawned.js';
+import { killSpawned, overOnePostgres, spawnServer, type SpawnedServer } from '../spawned.js';
 
 const ROOT = 'sr.restore-root';
 afterEach(() => killSpawned());
@@ -125,16 +124,8 @@ describe('over one SQLite file, across restarts', () => {
 
 describe.runIf(postgresAvailable())('two processes over one PostgreSQL', () => {
   it('restoring one folder at once write each key once: one restores it, the other finds it unchanged', async () => {
-    const postgres = await startPostgres();
-    try {
-      const env = {
-        STRONGROOM_STORAGE_URL: postgres.url,
-        STRONGROOM_ROOT_KEY: randomBytes(32).toString('base64'),
-        STRONGROOM_ROOT_TOKEN: ROOT,
-      };
-      const a = await spawnServer({ ...env, STRONGROOM_DATA_DIR: dataDir() });
-      const b = await spawnServer({ ...env, STRONGROOM_DATA_DIR: dataDir() });
-      const [sendA, sendB] = [client(a), client(b)];
+    await overOnePostgres(2, ROOT, async ([a, b]) => {
+      const [sendA, sendB] = [client(a!), client(b!)];
       const keys = Array.from({ length: 30 }, (_, index) => `f/k${String(index).padStart(2, '0')}`);
       let then = '';
       for (const key of keys) then = (await write(sendA, key, { v: 1 })).created_time;
@@ -161,9 +152,6 @@ describe.runIf(postgresAvailable())('two processes over one PostgreSQL', () => {
         expect(metadata.current_version).toBe(3);
         expect(await current(sendA, key)).toEqual({ v: 1 });
       }
-    } finally {
-      killSpawned();
-      await postgres.stop();
-    }
+    });
   }, 150_000);
 });
