@@ -238,6 +238,14 @@ describe('authorization, key by key', () => {
     expect(await s.state()).toMatchObject({ 't/a': { v: 2 }, 't/c': 404, 't/d': { v: 1 } });
   });
 
+  it('a key whose name a listing would hide (a deny on its metadata) is left out of the report', async () => {
+    const s = await incident();
+    const hcl = `${ROUTE}path "secret/data/*" { capabilities = ["read", "update", "delete"] }\npath "secret/data/t/a" { capabilities = ["deny"] }\npath "secret/metadata/t/a" { capabilities = ["deny"] }`;
+    const answer = dataOf(await s.restore('t/', { as_of: T }, acl(hcl)));
+    expect(answer).toEqual({ ...REPORT, restored: ['t/d'], dry_run: false });
+    expect(await s.state()).toMatchObject({ 't/a': { v: 2 } });
+  });
+
   it('a soft delete needs delete on data/<key>: without it the key is skipped', async () => {
     const s = await incident();
     const answer = dataOf(

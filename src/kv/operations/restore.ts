@@ -42,7 +42,10 @@ export interface RestoreReport {
   deleted: string[];
   /** Keys whose readable state already matched (or that exist neither then nor now). */
   unchanged: string[];
-  /** Keys the caller may not restore (or that were removed meanwhile): nothing about them is told. */
+  /**
+   * Keys the caller may not restore (or that were removed meanwhile): nothing about them is told. A key whose name a
+   * listing would not show the caller (a deny on `metadata/<key>`) is left out of the report altogether.
+   */
   skipped: string[];
   /** Keys whose version current then is destroyed or pruned since: left as they are, since its data is gone. */
   destroyed: string[];
@@ -52,7 +55,8 @@ export interface RestoreReport {
   next?: string;
 }
 
-type Outcome = 'restored' | 'deleted' | 'unchanged' | 'skipped' | 'destroyed';
+/** How a key fared; `hidden`: skipped, and its name too is one a listing would not show the caller, so it is left out. */
+type Outcome = 'restored' | 'deleted' | 'unchanged' | 'skipped' | 'destroyed' | 'hidden';
 
 /** The readable state a key is brought back to: data, none, or data that is gone. */
 type Target = { kind: 'data'; data: Record<string, unknown> } | { kind: 'none' } | { kind: 'gone' };
@@ -95,7 +99,10 @@ export class Restore {
     if (!isFolder) await this.refuseFolderWithoutSlash(path, authorize);
     const keys = isFolder ? await this.page(path, fields, authorize, report) : [path];
     // In order, each key whole: an interrupted call leaves some keys restored and the rest as they were.
-    for (const key of keys) report[await this.one(key, asOf, dryRun, authorize, by)].push(key);
+    for (const key of keys) {
+      const outcome = await this.one(key, asOf, dryRun, authorize, by);
+      if (outcome !== 'hidden') report[outcome].push(key);
+    }
     return report;
   }
 
@@ -133,7 +140,11 @@ export class Restore {
     authorize: Authorize | undefined,
     by: Attribution | undefined,
   ): Promise<Outcome> {
-    if (!(await holds(authorize, keyRights(path)))) return 'skipped';
+    if (!(await holds(authorize, keyRights(path)))) {
+      // The question a LIST asks of each name it shows (after the folder's own `list`): only a deny hides it.
+      const named = await holds(authorize, [{ capability: 'list', path: `metadata/${path}`, listing: true }]);
+      return named ? 'skipped' : 'hidden';
+    }
     const target = await this.target(path, asOf);
     if (target.kind === 'gone') return 'destroyed';
     // A soft delete is what DELETE data/<key> does, which Vault's ACL grants by `delete` there.
