@@ -1,27 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parseAsOf, stateAt } from '../../src/kv/rules/as-of.js';
+import { newMetadata } from '../../src/kv/rules/metadata.js';
 import type { StoredMetadata, StoredVersion } from '../../src/kv/documents/head-document.js';
 import { InvalidRequest } from '../../src/lib/errors.js';
 
 /** The point-in-time rules as pure functions over a key's record. */
 
 function key(fields: Partial<StoredMetadata> = {}): StoredMetadata {
-  return {
-    created: 100,
-    updated: 100,
-    current_version: 0,
-    oldest_version: 0,
-    max_versions: 0,
-    cas_required: false,
-    delete_version_after: 0,
-    custom_metadata: {},
-    revision: 1,
-    spilled: 0,
-    versions: [],
-    garbage: [],
-    retired: [],
-    ...fields,
-  };
+  return { ...newMetadata(100), ...fields };
 }
 
 const v = (version: number, created: number, more: Partial<StoredVersion> = {}): StoredVersion => ({
