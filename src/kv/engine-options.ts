@@ -40,6 +40,23 @@ export interface KvWarnings {
 export interface KvReadOptions {
   /** 0 or absent: the current version. */
   version?: number;
+  /**
+   * The version that was current at this time (a Date, or RFC 3339 text), at or before now; not with `version`.
+   * Only `read` takes it. See docs/kv.md, "Point in time".
+   */
+  asOf?: Date | string;
+}
+
+/** What `restore` brings back, and how much of a folder one call does. */
+export interface KvRestoreOptions {
+  /** The time to restore to (a Date, or RFC 3339 text), at or before now. */
+  asOf: Date | string;
+  /** Answer the same report and change nothing. */
+  dryRun?: boolean;
+  /** For a folder: resume after this key (relative to the folder), the `next` of the previous call. */
+  after?: string;
+  /** For a folder: at most this many keys in this call (1 to 1000, the default). */
+  limit?: number;
 }
 
 /** How a patch applies. */

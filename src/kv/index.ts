@@ -4,6 +4,7 @@ export type {
   KvEngineOptions,
   KvWarnings,
   KvReadOptions,
+  KvRestoreOptions,
   KvPatchOptions,
   KvListOptions,
   KvScanOptions,
@@ -21,6 +22,7 @@ export type {
   KeyMetadata,
 } from './rules/views.js';
 export type { ReclaimOptions, ReclaimResult } from './operations/orphan-reclaim.js';
+export type { RestoreReport } from './operations/restore.js';
 export type { DetailedListing } from './operations/folder-listing.js';
 export type { KvChangeEvent } from './changes/change-events.js';
 export type { KvChangeOperation } from './documents/head-document.js';

@@ -10,6 +10,7 @@ import {
   type KvListOptions,
   type KvPatchOptions,
   type KvReadOptions,
+  type KvRestoreOptions,
   type KvScanOptions,
   type KvWarnings,
 } from './engine-options.js';
@@ -33,6 +34,7 @@ import { RemoteChanges } from './changes/remote-changes.js';
 import { FolderListing, type DetailedListing } from './operations/folder-listing.js';
 import type { KeyStore } from './store/key-store.js';
 import { deleteFolder, transferFields } from './operations/key-moves.js';
+import { Restore, restoreFields, type RestoreReport } from './operations/restore.js';
 import { OrphanReclaim, type ReclaimOptions, type ReclaimResult } from './operations/orphan-reclaim.js';
 import { listFields } from './operations/listing.js';
 import {
@@ -72,6 +74,7 @@ export class KvEngine {
   private readonly metadata: MetadataOperations;
   private readonly config: ConfigStore;
   private readonly orphans: OrphanReclaim;
+  private readonly restorer: Restore;
   private readonly keys: KeyStore;
   private readonly listing: FolderListing;
   private readonly feed: ChangeFeed;
@@ -102,12 +105,14 @@ export class KvEngine {
     this.data = new DataOperations(context);
     this.metadata = new MetadataOperations(context);
     this.listing = new FolderListing(context, this.metadata, options.filterListings === true);
+    this.restorer = new Restore(context);
     const routes = kvRoutes({
       data: this.data,
       metadata: this.metadata,
       config: this.config,
       keys: context.keys,
       listing: this.listing,
+      restore: this.restorer,
     });
     this.dispatcher = new Dispatcher(routes, { onInternalError: options.onInternalError });
   }
@@ -130,10 +135,11 @@ export class KvEngine {
     await this.config.write(parseInput(configWriteFields, input));
   }
 
-  /** The data of a version; NotFound when the key or version does not exist or the version is deleted or destroyed. */
+  /** The data of a version (or the one current at `asOf`); NotFound for none, or a deleted (then) or destroyed one. */
   async read(path: string, options: KvReadOptions = {}): Promise<SecretVersion> {
-    const { version } = parseInput(readFields, options);
-    const { value, metadata } = present(path, await this.data.read(keyPath(path), version, (data) => data));
+    const { version } = parseInput(readFields, { version: options.version });
+    const read = await this.data.read(keyPath(path), version, (data) => data, options.asOf);
+    const { value, metadata } = present(path, read);
     return { data: value, metadata };
   }
 
@@ -163,7 +169,7 @@ export class KvEngine {
    * The structure of a version's data without its values (every leaf null), down to `depth` levels (0: all);
    * NotFound as for `read`.
    */
-  async subkeys(path: string, options: KvReadOptions & { depth?: number } = {}): Promise<SecretSubkeys> {
+  async subkeys(path: string, options: { version?: number; depth?: number } = {}): Promise<SecretSubkeys> {
     const { version, depth } = parseInput(subkeysFields, options);
     const { value, metadata } = present(path, await this.data.subkeys(keyPath(path), version, depth));
     return { subkeys: value, metadata };
@@ -243,6 +249,13 @@ export class KvEngine {
     const path = folderPath(folder);
     if (path === '') throw new InvalidRequest('missing path: deleting every key of the engine is not offered');
     return { removed: await deleteFolder(this.keys, path, undefined, (key) => this.metadata.remove(key)) };
+  }
+
+  /** Brings a key, or the keys below a folder ('' or ending in '/'), back to their state at `asOf` (docs/kv.md). */
+  async restore(path: string, { asOf, dryRun, after, limit }: KvRestoreOptions): Promise<RestoreReport> {
+    const target = path === '' || path.endsWith('/') ? folderPath(path) : keyPath(path);
+    const fields = parseInput(restoreFields, { dry_run: dryRun, after, limit });
+    return this.restorer.run(target, fields, undefined, undefined, asOf);
   }
 
   /**

@@ -22,8 +22,8 @@ import { configView, configWriteFields } from './rules/config.js';
 import type { ConfigStore } from './store/config-store.js';
 import {
   dataPatchFields,
+  dataReadFields,
   dataWriteFields,
-  readFields,
   subkeysFields,
   versionsFields,
   type DataOperations,
@@ -34,6 +34,7 @@ import type { FolderListing } from './operations/folder-listing.js';
 import type { KeyStore } from './store/key-store.js';
 import { deleteFolder, folderDeleteFields, transferFields } from './operations/key-moves.js';
 import { listFields } from './operations/listing.js';
+import { restoreFields, type Restore } from './operations/restore.js';
 import { metadataPatchFields, metadataWriteFields } from './rules/metadata.js';
 import type { MetadataOperations } from './operations/metadata-operations.js';
 import { JSON_PATCH, MERGE_PATCH } from './values/patch-formats.js';
@@ -48,6 +49,7 @@ export interface KvRouteTargets {
   config: ConfigStore;
   keys: KeyStore;
   listing: FolderListing;
+  restore: Restore;
 }
 
 /** A key path: non-empty and not ending in '/' (`data/foo/` is no key; it falls through to the catch-all). */
@@ -98,7 +100,7 @@ function patchResponse(outcome: PatchOutcome): EngineResponse {
 }
 
 /** The route table of one engine, over its operations. */
-export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTargets): Route[] {
+export function kvRoutes({ data, metadata, config, keys, listing, restore }: KvRouteTargets): Route[] {
   const names = (recursive: boolean) =>
     operation(listFields, async ({ params, fields, request }) =>
       listResponse(await listing.names(request, keyOf(params), fields, recursive)),
@@ -143,8 +145,8 @@ export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTarge
         'The versions of a key: read one, write a new one, patch the current one, or soft-delete the current one.',
       exists,
       operations: {
-        read: operation(readFields, async ({ params, fields }) =>
-          versionResponse(await data.read(keyOf(params), fields.version, (value) => value), 'data'),
+        read: operation(dataReadFields, async ({ params, fields }) =>
+          versionResponse(await data.read(keyOf(params), fields.version, (value) => value, fields.as_of), 'data'),
         ),
         write: operation(dataWriteFields, async ({ params, fields, request }) => {
           const written = await data.write(keyOf(params), fields, await attributionOf(request));
@@ -241,6 +243,17 @@ export function kvRoutes({ data, metadata, config, keys, listing }: KvRouteTarge
     versionsRoute('destroy', 'Destroys versions of a key: their data is removed for good.', (path, versions) =>
       data.destroyVersions(path, versions),
     ),
+    route({
+      pattern: /^restore\/(?<path>.*)$/,
+      path: 'restore/:path',
+      summary:
+        'Brings a key, or every key below a folder (a path ending in `/`), back to its state at a past time (`as_of`).',
+      fields: restoreFields,
+      operations: {
+        write: async ({ params, fields, request }) =>
+          ok(await restore.run(keyOf(params), fields, request.authorize, await attributionOf(request))),
+      },
+    }),
     route({
       pattern: new RegExp(`^subkeys/${KEY}$`),
       summary: "The structure of a version's data: every leaf replaced by `null`.",

@@ -1,6 +1,8 @@
 // The `strongroom` command as a user runs it: a child process of the bundled command, its output collected. Every
 // child started here is killed by `killSpawned()` (call it after each test), so a failed test leaves no server behind.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { startPostgres } from '../support/postgres.js';
 import { builtCli, dataDir } from './harness.js';
 
 const running: ChildProcess[] = [];
@@ -80,4 +82,28 @@ export async function runCommand(args: readonly string[], env: Record<string, st
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+/**
+ * Runs `use` with `count` `strongroom server` processes started together over one throwaway PostgreSQL (one root key,
+ * the root token `rootToken`), then kills them and removes the database.
+ */
+export async function overOnePostgres(
+  count: number,
+  rootToken: string,
+  use: (servers: SpawnedServer[]) => Promise<void>,
+): Promise<void> {
+  const postgres = await startPostgres();
+  try {
+    const env = {
+      STRONGROOM_STORAGE_URL: postgres.url,
+      STRONGROOM_ROOT_KEY: randomBytes(32).toString('base64'),
+      STRONGROOM_ROOT_TOKEN: rootToken,
+    };
+    const starts = Array.from({ length: count }, () => spawnServer({ ...env, STRONGROOM_DATA_DIR: dataDir() }));
+    await use(await Promise.all(starts));
+  } finally {
+    killSpawned();
+    await postgres.stop();
+  }
 }

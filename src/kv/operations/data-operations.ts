@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InvalidRequest } from '../../lib/errors.js';
-import { describeFieldError, int, intList, isPlainObject, object, typed } from '../../core/framework/fields.js';
+import { describeFieldError, int, intList, isPlainObject, object, str, typed } from '../../core/framework/fields.js';
 import { unchanged } from '../../core/store/stored-json.js';
 import { casOptions, checkCas } from '../rules/cas.js';
 import { recordedChange } from '../changes/recorded-change.js';
@@ -11,7 +11,8 @@ import { mergePatch } from '../values/merge-patch.js';
 import { newMetadata } from '../rules/metadata.js';
 import { JSON_PATCH } from '../values/patch-formats.js';
 import type { StoredConfig } from '../documents/config-document.js';
-import type { KvChangeOperation, StoredActor, StoredMetadata } from '../documents/head-document.js';
+import type { KvChangeOperation, StoredActor, StoredMetadata, StoredVersion } from '../documents/head-document.js';
+import { parseAsOf, stateAt } from '../rules/as-of.js';
 import { subkeys } from '../values/subkeys.js';
 import { checkValue, type ValueLimits } from '../values/value-limits.js';
 import { addVersion, destroy, findVersion, isHidden, resolveVersion, softDelete, undelete } from '../rules/versions.js';
@@ -22,6 +23,13 @@ import type { Attribution } from '../rules/actors.js';
 
 export const readFields = z.object({
   version: int().optional().describe('The version to read; 0 or absent: the current one.'),
+});
+export const dataReadFields = readFields.extend({
+  as_of: str()
+    .optional()
+    .describe(
+      'An RFC 3339 time at or before now: read the version that was current then (not with `version`; see "Point in time").',
+    ),
 });
 export const subkeysFields = readFields.extend({
   depth: int().optional().meta({
@@ -94,23 +102,42 @@ function requireVersions(versions: number[] | undefined, message: string): numbe
 export class DataOperations {
   constructor(private readonly context: KvContext) {}
 
-  /** A version's data, shaped by `project`; no lock, but again if a concurrent prune removed the blob meanwhile. */
+  /**
+   * A version's data, shaped by `project`; no lock, but again if a concurrent prune removed the blob meanwhile. With
+   * `asOfTime` (an RFC 3339 time, not with `version`), the version current then, hidden if deleted then.
+   */
   read<T>(
     path: string,
     version: number | undefined,
     project: (data: Record<string, unknown>) => T,
+    asOfTime?: string | Date,
   ): Promise<VersionRead<T>> {
     const { keys } = this.context;
+    if (asOfTime !== undefined && version !== undefined)
+      throw new InvalidRequest('as_of and version exclude each other');
+    const asOf = asOfTime === undefined ? undefined : parseAsOf(asOfTime, now(this.context));
     return keys.consistent(async (): Promise<VersionRead<T>> => {
-      const prefetch = version === undefined ? keys.prefetchLatest(path) : undefined;
+      const prefetch = version === undefined && asOf === undefined ? keys.prefetchLatest(path) : undefined;
       const key = await keys.read(path);
-      const entry = key && (await keys.version(path, key, resolveVersion(key, version)));
+      const entry = key && (await this.entryAt(path, key, version, asOf));
       if (!key || !entry) return { state: 'missing' };
       const metadata = versionMetadata(key, entry);
-      if (isHidden(entry, now(this.context))) return { state: 'hidden', metadata };
+      if (isHidden(entry, asOf ?? now(this.context))) return { state: 'hidden', metadata };
       const prefetched = prefetch?.record === key && prefetch.entry === entry ? await prefetch.data : undefined;
       return { state: 'live', value: project(prefetched ?? (await keys.data(path, key, entry))), metadata };
     });
+  }
+
+  /** The version a read names: by number, or the one current at `asOf` (undefined where none is kept). */
+  private async entryAt(
+    path: string,
+    key: StoredMetadata,
+    version: number | undefined,
+    asOf: number | undefined,
+  ): Promise<StoredVersion | undefined> {
+    const { keys } = this.context;
+    if (asOf === undefined) return keys.version(path, key, resolveVersion(key, version));
+    return stateAt(key, await keys.versions(path, key), asOf).entry;
   }
 
   subkeys(
@@ -219,7 +246,7 @@ export class DataOperations {
   }
 }
 
-interface AppendContext {
+export interface AppendContext {
   limits: ValueLimits;
   time: number;
   config: StoredConfig;
@@ -229,7 +256,7 @@ interface AppendContext {
 }
 
 /** Stores the data (within the limits: a merge patch can grow a value too), then answers the record with the new version added (and older ones pruned). */
-async function append(
+export async function append(
   key: StoredMetadata,
   data: Record<string, unknown>,
   { time, config, stage, limits, actor }: AppendContext,

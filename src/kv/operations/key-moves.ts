@@ -32,13 +32,16 @@ const BATCH = 100;
 export type Authorize = (check: CapabilityCheck) => boolean | Promise<boolean>;
 
 /** Whether the caller holds every check; without a callback nothing is checked. Only `true` grants. */
-async function holds(authorize: Authorize | undefined, checks: readonly CapabilityCheck[]): Promise<boolean> {
+export async function holds(authorize: Authorize | undefined, checks: readonly CapabilityCheck[]): Promise<boolean> {
   if (!authorize) return true;
   for (const check of checks) if ((await authorize(check)) !== true) return false;
   return true;
 }
 
-async function require(authorize: Authorize | undefined, checks: readonly CapabilityCheck[]): Promise<void> {
+export async function requireRights(
+  authorize: Authorize | undefined,
+  checks: readonly CapabilityCheck[],
+): Promise<void> {
   if (!(await holds(authorize, checks))) throw new PermissionDenied();
 }
 
@@ -60,7 +63,7 @@ export async function transferKey(
   authorize?: Authorize,
 ): Promise<Transferred & { to: string }> {
   const to = keyPath(fields.to);
-  await require(authorize, [
+  await requireRights(authorize, [
     { capability: 'read', path: `data/${from}` },
     ...(keepSource ? [] : [{ capability: 'delete' as const, path: `metadata/${from}` }]),
     { capability: 'create', path: `data/${to}` },
@@ -89,11 +92,14 @@ export async function deleteFolder(
   // The engine passes its own removal, which also makes the change event of each key.
   remove: (path: string) => Promise<void> = (path) => keys.remove(path),
 ): Promise<number> {
-  await require(authorize, [{ capability: 'list', path: `metadata/${folder}` }]);
+  await requireRights(authorize, [{ capability: 'list', path: `metadata/${folder}` }]);
   let removed = 0;
   let batch: string[] = [];
   const flush = async () => {
-    await require(authorize, batch.map((path) => ({ capability: 'delete', path: `metadata/${path}` })));
+    await requireRights(
+      authorize,
+      batch.map((path) => ({ capability: 'delete', path: `metadata/${path}` })),
+    );
     // Every removal of the batch finishes before a failure is answered, so the answer never races a removal.
     const failed = (await Promise.allSettled(batch.map(remove))).find((result) => result.status === 'rejected');
     if (failed) throw failed.reason;

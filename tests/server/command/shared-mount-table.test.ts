@@ -1,10 +1,9 @@
 // Two `strongroom server` processes over one storage share one mount table: a mount enabled, moved, tuned or disabled
 // through one is what the very next request to the other finds, over one SQLite file and over one PostgreSQL.
-import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { postgresAvailable, startPostgres } from '../../support/postgres.js';
+import { postgresAvailable } from '../../support/postgres.js';
 import { dataDir, request } from '../harness.js';
-import { killSpawned, spawnServer, type SpawnedServer } from '../spawned.js';
+import { killSpawned, overOnePostgres, spawnServer, type SpawnedServer } from '../spawned.js';
 
 const ROOT = 'sr.shared-mounts';
 afterEach(() => killSpawned());
@@ -65,22 +64,11 @@ describe('two processes over one SQLite file', () => {
 
 describe.runIf(postgresAvailable())('two processes over one PostgreSQL', () => {
   it('share one mount table, its defaults written once by two starting at once', async () => {
-    const postgres = await startPostgres();
-    try {
-      const env = {
-        STRONGROOM_STORAGE_URL: postgres.url,
-        STRONGROOM_ROOT_KEY: randomBytes(32).toString('base64'),
-        STRONGROOM_ROOT_TOKEN: ROOT,
-      };
-      // Started together over an empty database: both find no table, and one writes the defaults.
-      const started = await Promise.all([0, 1].map(() => spawnServer({ ...env, STRONGROOM_DATA_DIR: dataDir() })));
-      const [a, b] = started as [SpawnedServer, SpawnedServer];
-      const defaults = await Promise.all([a, b].map((server) => client(server)({ path: '/v1/sys/auth' })));
+    // Started together over an empty database: both find no table, and one writes the defaults.
+    await overOnePostgres(2, ROOT, async ([a, b]) => {
+      const defaults = await Promise.all([a!, b!].map((server) => client(server)({ path: '/v1/sys/auth' })));
       expect(defaults[0]!.json.data['aws/'].uuid).toBe(defaults[1]!.json.data['aws/'].uuid);
-      await shareOneTable(a, b);
-    } finally {
-      killSpawned();
-      await postgres.stop();
-    }
+      await shareOneTable(a!, b!);
+    });
   }, 150_000);
 });
