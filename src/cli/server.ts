@@ -15,7 +15,8 @@ Serves the KV v2 engine at /v1/secret/ and the AWS auth method at /v1/auth/aws/ 
 sys/auth) over Vault's HTTP API.
 Environment: HOST, PORT, STRONGROOM_DATA_DIR, STRONGROOM_STORAGE_URL, STRONGROOM_ROOT_KEY, STRONGROOM_ROOT_TOKEN,
 STRONGROOM_AUDIT_FILE, STRONGROOM_TLS_CERT_FILE, STRONGROOM_TLS_KEY_FILE, STRONGROOM_LOG_LEVEL,
-STRONGROOM_METRICS_UNAUTHENTICATED, STRONGROOM_STORAGE_CONNECT_TIMEOUT, STRONGROOM_STORAGE_STATEMENT_TIMEOUT.
+STRONGROOM_METRICS_UNAUTHENTICATED, STRONGROOM_STORAGE_CONNECT_TIMEOUT, STRONGROOM_STORAGE_STATEMENT_TIMEOUT,
+STRONGROOM_WEBHOOK_ALLOW.
 SIGINT or SIGTERM stop it gracefully; SIGHUP reopens the audit files.`;
 
 function isLoopback(host: string): boolean {
@@ -64,14 +65,23 @@ async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   const selected = await selectStorage(env).catch((error: unknown) => fail(messageOf(error)));
   for (const warning of selected.warnings) console.error(`warning: ${warning}`);
   const given = env.STRONGROOM_ROOT_TOKEN || undefined;
-  const app = createServer({
-    storage: selected.storage,
-    logLevel,
-    ...(given ? { rootToken: given } : {}),
-    ...(env.STRONGROOM_AUDIT_FILE ? { auditFile: env.STRONGROOM_AUDIT_FILE } : {}),
-    metricsUnauthenticated: env.STRONGROOM_METRICS_UNAUTHENTICATED === 'true',
-    ...(tls ? { tls } : {}),
-  });
+  let app: ReturnType<typeof createServer>;
+  try {
+    app = createServer({
+      storage: selected.storage,
+      logLevel,
+      ...(given ? { rootToken: given } : {}),
+      ...(env.STRONGROOM_AUDIT_FILE ? { auditFile: env.STRONGROOM_AUDIT_FILE } : {}),
+      metricsUnauthenticated: env.STRONGROOM_METRICS_UNAUTHENTICATED === 'true',
+      webhookAllow: (env.STRONGROOM_WEBHOOK_ALLOW ?? '').split(','),
+      ...(tls ? { tls } : {}),
+    });
+  } catch (error) {
+    // The one option taken from the environment that createServer checks itself.
+    const message = messageOf(error);
+    if (!message.startsWith('webhookAllow: ')) throw error;
+    return fail(`STRONGROOM_WEBHOOK_ALLOW: ${message.slice('webhookAllow: '.length)}`);
+  }
 
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {

@@ -1,0 +1,187 @@
+// The deliverer: while this process holds the lease, it queues the changes past the durable cursor of every watched
+// key (those change events announce at once, and all of them at each scan), then sends each webhook's due events.
+// Webhooks are sent to independently, one event at a time each, so a slow receiver delays only its own webhook.
+import type { Clock } from '../../ports/clock.js';
+import type { KvEngine } from '../../kv/index.js';
+import type { ChangeCursor, FoundChange } from './change-cursor.js';
+import type { DelivererLease } from './deliverer-lease.js';
+import { deliver } from './delivery.js';
+import { backoff, type DeliverySettings } from './delivery-options.js';
+import type { DeliveryQueue, WebhookEvent } from './delivery-queue.js';
+import type { TargetPolicy } from './target-policy.js';
+import type { StoredWebhook } from './webhook-definition.js';
+import type { WebhookStore } from './webhook-store.js';
+
+export interface DelivererServices {
+  hooks: WebhookStore;
+  queue: DeliveryQueue;
+  cursor: ChangeCursor;
+  lease: DelivererLease;
+  policy: TargetPolicy;
+  clock: Clock;
+  settings: DeliverySettings;
+  /** The KV v2 engine mounted at exactly `mount`, if one is. */
+  engineAt: (mount: string) => Promise<KvEngine | undefined>;
+  /** A failed attempt, a dead letter or a fault: what happened, never the secret or the event's URL. */
+  warn: (message: string, detail: Record<string, unknown>) => void;
+}
+
+const keyOf = (mount: string, path: string) => JSON.stringify([mount, path]);
+
+export class WebhookDeliverer {
+  private timer: NodeJS.Timeout | undefined;
+  private ticking = false;
+  private nextScan = 0;
+  /** Keys change events named since the last tick, as [mount, path]. */
+  private readonly announced = new Set<string>();
+  private readonly watched = new Map<string, { engine: KvEngine; stop: () => void }>();
+  private readonly draining = new Set<string>();
+
+  constructor(private readonly services: DelivererServices) {}
+
+  start(): void {
+    this.timer ??= setInterval(() => void this.tick(), this.services.settings.pollMs).unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    for (const { stop } of this.watched.values()) stop();
+    this.watched.clear();
+    await this.services.lease.release();
+  }
+
+  /** One round: renew the lease, queue what changed, start sending where nothing is being sent. */
+  async tick(): Promise<void> {
+    if (this.ticking) return;
+    this.ticking = true;
+    const { lease, hooks, clock, settings } = this.services;
+    try {
+      const wasHeld = lease.held;
+      if (!(await lease.acquire())) {
+        this.announced.clear();
+        return;
+      }
+      if (!wasHeld) this.nextScan = 0;
+      const all = await hooks.all();
+      const mounts = await this.watch(all);
+      const now = clock.now().getTime();
+      if (now >= this.nextScan) {
+        this.nextScan = now + settings.scanMs;
+        this.announced.clear();
+        for (const [mount, engine] of mounts) await this.scan(mount, engine, all);
+      } else {
+        const announced = [...this.announced].map((key) => JSON.parse(key) as [string, string]);
+        this.announced.clear();
+        for (const [mount, path] of announced) {
+          const engine = mounts.get(mount);
+          if (engine) await this.collect(mount, engine, path, all);
+        }
+      }
+      for (const hook of all) if (!this.draining.has(hook.name)) void this.drain(hook);
+    } catch (error) {
+      this.services.warn('webhook deliverer failed', { error: error instanceof Error ? error.message : String(error) });
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  /** Subscribes to the change events of every mount a webhook names; answers those mounts' engines. */
+  private async watch(all: readonly StoredWebhook[]): Promise<Map<string, KvEngine>> {
+    const mounts = new Map<string, KvEngine>();
+    for (const mount of new Set(all.map((hook) => hook.mount))) {
+      const engine = await this.services.engineAt(mount);
+      if (engine) mounts.set(mount, engine);
+    }
+    for (const [mount, { engine, stop }] of this.watched)
+      if (mounts.get(mount) !== engine) {
+        stop();
+        this.watched.delete(mount);
+      }
+    for (const [mount, engine] of mounts)
+      if (!this.watched.has(mount))
+        this.watched.set(mount, {
+          engine,
+          stop: engine.subscribe('', (event) => void this.announced.add(keyOf(mount, event.path))),
+        });
+    return mounts;
+  }
+
+  /** Every key below the webhooks' prefixes, and every key the cursor knows (a removed key among them). */
+  private async scan(mount: string, engine: KvEngine, all: readonly StoredWebhook[]): Promise<void> {
+    const prefixes = all.filter((hook) => hook.mount === mount).map((hook) => hook.prefix);
+    const covered = (path: string) => prefixes.some((prefix) => path.startsWith(prefix));
+    const seen = new Set<string>();
+    for (const folder of new Set(prefixes.map((prefix) => prefix.slice(0, prefix.lastIndexOf('/') + 1)))) {
+      for (let after: string | undefined; ;) {
+        const page = await engine.scan(folder, { limit: 500, ...(after === undefined ? {} : { after }) });
+        for (const name of page) seen.add(folder + name);
+        if (page.length < 500) break;
+        after = page.at(-1);
+      }
+    }
+    for await (const path of this.services.cursor.known(mount)) seen.add(path);
+    for (const path of seen) if (covered(path)) await this.collect(mount, engine, path, all);
+  }
+
+  /** Queues the key's changes past the cursor for each webhook that wants them, then moves the cursor. */
+  private async collect(mount: string, engine: KvEngine, path: string, all: readonly StoredWebhook[]): Promise<void> {
+    const { changes, advance } = await this.services.cursor.pending(mount, engine, path);
+    for (const change of changes)
+      for (const hook of all)
+        if (wants(hook, mount, change)) await this.services.queue.add(eventFor(hook, mount, change));
+    await advance();
+  }
+
+  /** Sends the webhook's due events in order, while the lease is held. */
+  private async drain(hook: StoredWebhook): Promise<void> {
+    const { queue, lease, clock, settings, policy, warn } = this.services;
+    this.draining.add(hook.name);
+    try {
+      for (const key of await queue.pending(hook.name)) {
+        const queued = await queue.read(hook.name, key);
+        const now = clock.now().getTime();
+        if (!lease.held || !this.timer) return;
+        if (!queued || queued.due > now) continue;
+        const attempts = queued.attempts + 1;
+        // Counted before it is made: an attempt a crash cuts short still counts, and waits its backoff.
+        await queue.save(hook.name, { ...queued, attempts, due: now + backoff(settings, attempts) });
+        const body = JSON.stringify(queued.event);
+        const timestamp = Math.floor(clock.now().getTime() / 1000);
+        const request = { url: hook.url, secret: hook.secret, eventId: queued.event.id, body, timestamp };
+        const outcome = await deliver(policy, request, settings.timeoutMs);
+        if (outcome.ok) {
+          await queue.delivered(hook.name, key);
+          continue;
+        }
+        const failed = { ...queued, attempts, due: now + backoff(settings, attempts), last_error: outcome.error };
+        const detail = { webhook: hook.name, event_id: queued.event.id, attempts, error: outcome.error };
+        if (attempts >= settings.attempts) {
+          await queue.bury(hook.name, failed);
+          warn('webhook event moved to the dead letters', detail);
+        } else {
+          await queue.save(hook.name, failed);
+          warn('webhook delivery failed; will retry', detail);
+        }
+      }
+    } catch (error) {
+      warn('webhook delivery failed', { webhook: hook.name, error: error instanceof Error ? error.message : '' });
+    } finally {
+      this.draining.delete(hook.name);
+    }
+  }
+}
+
+function wants(hook: StoredWebhook, mount: string, change: FoundChange): boolean {
+  return (
+    hook.mount === mount &&
+    change.path.startsWith(hook.prefix) &&
+    hook.events.includes(change.operation) &&
+    Date.parse(change.time) >= hook.created
+  );
+}
+
+function eventFor(hook: StoredWebhook, mount: string, change: FoundChange): WebhookEvent {
+  const { id, path, operation, version, revision, time } = change;
+  return { id, webhook: hook.name, mount, path, operation, version, revision, time };
+}
