@@ -7,6 +7,7 @@ import { isLogLevel, LOG_LEVELS } from '../server/log-level.js';
 import { createServer } from '../server/server.js';
 import type { ServerOptions } from '../server/server-options.js';
 import { selectStorage } from '../server/storage-selection.js';
+import { TargetPolicy } from '../server/webhooks/target-policy.js';
 import { type Command } from './command/command.js';
 
 const USAGE = `usage: strongroom server
@@ -62,26 +63,25 @@ async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   if (!isLogLevel(logLevel))
     fail(`STRONGROOM_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
   const tls = await tlsFrom(env);
+  const webhookAllow = (env.STRONGROOM_WEBHOOK_ALLOW ?? '').split(',');
+  // Checked before the storage is opened (and a root key file made): a bad entry is a configuration error.
+  try {
+    new TargetPolicy(webhookAllow);
+  } catch (error) {
+    fail(`STRONGROOM_WEBHOOK_ALLOW: ${messageOf(error).replace(/^webhookAllow: /, '')}`);
+  }
   const selected = await selectStorage(env).catch((error: unknown) => fail(messageOf(error)));
   for (const warning of selected.warnings) console.error(`warning: ${warning}`);
   const given = env.STRONGROOM_ROOT_TOKEN || undefined;
-  let app: ReturnType<typeof createServer>;
-  try {
-    app = createServer({
-      storage: selected.storage,
-      logLevel,
-      ...(given ? { rootToken: given } : {}),
-      ...(env.STRONGROOM_AUDIT_FILE ? { auditFile: env.STRONGROOM_AUDIT_FILE } : {}),
-      metricsUnauthenticated: env.STRONGROOM_METRICS_UNAUTHENTICATED === 'true',
-      webhookAllow: (env.STRONGROOM_WEBHOOK_ALLOW ?? '').split(','),
-      ...(tls ? { tls } : {}),
-    });
-  } catch (error) {
-    // The one option taken from the environment that createServer checks itself.
-    const message = messageOf(error);
-    if (!message.startsWith('webhookAllow: ')) throw error;
-    return fail(`STRONGROOM_WEBHOOK_ALLOW: ${message.slice('webhookAllow: '.length)}`);
-  }
+  const app = createServer({
+    storage: selected.storage,
+    logLevel,
+    ...(given ? { rootToken: given } : {}),
+    ...(env.STRONGROOM_AUDIT_FILE ? { auditFile: env.STRONGROOM_AUDIT_FILE } : {}),
+    metricsUnauthenticated: env.STRONGROOM_METRICS_UNAUTHENTICATED === 'true',
+    webhookAllow,
+    ...(tls ? { tls } : {}),
+  });
 
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {

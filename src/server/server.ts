@@ -106,7 +106,8 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
   const budget = new BodyBudget(limits.maxInflightBodyBytes);
   const maxTtl = options.tokenMaxTtl ?? DEFAULT_MAX_TTL_SECONDS;
   const eventLimits = subscriptionLimits(options);
-  const warn = (msg: string, detail: object) => log({ time: new Date().toISOString(), level: 'warn', msg, ...detail });
+  const note = (level: 'info' | 'warn', msg: string, detail: object) =>
+    log({ time: new Date().toISOString(), level, msg, ...detail });
   // A storage outage is logged once, when it begins and when it ends (storage-availability.ts), not per request.
   const onInternalError = (error: unknown) => {
     if (error instanceof StorageUnavailable) return;
@@ -134,7 +135,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
   const policies = new PolicyStore(store);
   const givenRoot = options.rootToken || undefined;
   const allow = options.webhookAllow ?? [];
-  const webhooks = new Webhooks({ store, clock, allow, delivery: options.webhookDelivery, table, warn });
+  const webhooks = new Webhooks({ store, clock, allow, delivery: options.webhookDelivery, table, note });
 
   let closing = false;
   const state = (async () => {
@@ -185,7 +186,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
         policies,
         clock,
         limits: eventLimits,
-        onSlowSubscriber: (detail) => warn('event subscriber fell behind; stream closed', detail),
+        onSlowSubscriber: (detail) => note('warn', 'event subscriber fell behind; stream closed', detail),
       }),
     ];
     return {

@@ -21,7 +21,6 @@ const INTERNAL_V4 = [
 const INTERNAL_V6 = [
   ['::', 128],
   ['::1', 128],
-  ['::ffff:0:0', 96],
   ['64:ff9b::', 96],
   ['fc00::', 7],
   ['fe80::', 10],
@@ -31,6 +30,10 @@ const INTERNAL_V6 = [
 const internal = new BlockList();
 for (const [address, prefix] of INTERNAL_V4) internal.addSubnet(address, prefix, 'ipv4');
 for (const [address, prefix] of INTERNAL_V6) internal.addSubnet(address, prefix, 'ipv6');
+// IPv4-mapped IPv6 addresses, refused whatever IPv4 address they carry. A list of their own, asked only about IPv6
+// addresses: a BlockList matches every IPv4 address against this subnet.
+const mapped = new BlockList();
+mapped.addSubnet('::ffff:0:0', 96, 'ipv6');
 
 /** A delivery refused by the target policy: never retried into success, but reported like any failed attempt. */
 export class RefusedTarget extends Error {}
@@ -78,7 +81,8 @@ export class TargetPolicy {
   permits(url: URL, address: string): boolean {
     if (this.hosts.has(bareHost(url)) || this.hosts.has(address.toLowerCase())) return true;
     if (this.allowed.check(address, familyOf(address))) return true;
-    return !internal.check(address, familyOf(address));
+    const family = familyOf(address);
+    return !internal.check(address, family) && !(family === 'ipv6' && mapped.check(address, 'ipv6'));
   }
 
   /** Resolves the URL's host now and refuses (400) when any of its addresses may not be reached. */

@@ -22,8 +22,8 @@ export interface DelivererServices {
   settings: DeliverySettings;
   /** The KV v2 engine mounted at exactly `mount`, if one is. */
   engineAt: (mount: string) => Promise<KvEngine | undefined>;
-  /** A failed attempt, a dead letter or a fault: what happened, never the secret or the event's URL. */
-  warn: (message: string, detail: Record<string, unknown>) => void;
+  /** Taking the lease (info); a failed attempt, a dead letter or a fault (warn): never the secret or the URL. */
+  note: (level: 'info' | 'warn', message: string, detail: Record<string, unknown>) => void;
 }
 
 const keyOf = (mount: string, path: string) => JSON.stringify([mount, path]);
@@ -62,7 +62,10 @@ export class WebhookDeliverer {
         this.announced.clear();
         return;
       }
-      if (!wasHeld) this.nextScan = 0;
+      if (!wasHeld) {
+        this.nextScan = 0;
+        this.services.note('info', 'took the webhook deliverer lease', {});
+      }
       const all = await hooks.all();
       const mounts = await this.watch(all);
       const now = clock.now().getTime();
@@ -80,7 +83,9 @@ export class WebhookDeliverer {
       }
       for (const hook of all) if (!this.draining.has(hook.name)) void this.drain(hook);
     } catch (error) {
-      this.services.warn('webhook deliverer failed', { error: error instanceof Error ? error.message : String(error) });
+      this.services.note('warn', 'webhook deliverer failed', {
+        error: error instanceof Error ? error.message : String(error),
+      });
     } finally {
       this.ticking = false;
     }
@@ -135,7 +140,7 @@ export class WebhookDeliverer {
 
   /** Sends the webhook's due events in order, while the lease is held. */
   private async drain(hook: StoredWebhook): Promise<void> {
-    const { queue, lease, clock, settings, policy, warn } = this.services;
+    const { queue, lease, clock, settings, policy, note } = this.services;
     this.draining.add(hook.name);
     try {
       for (const key of await queue.pending(hook.name)) {
@@ -158,14 +163,17 @@ export class WebhookDeliverer {
         const detail = { webhook: hook.name, event_id: queued.event.id, attempts, error: outcome.error };
         if (attempts >= settings.attempts) {
           await queue.bury(hook.name, failed);
-          warn('webhook event moved to the dead letters', detail);
+          note('warn', 'webhook event moved to the dead letters', detail);
         } else {
           await queue.save(hook.name, failed);
-          warn('webhook delivery failed; will retry', detail);
+          note('warn', 'webhook delivery failed; will retry', detail);
         }
       }
     } catch (error) {
-      warn('webhook delivery failed', { webhook: hook.name, error: error instanceof Error ? error.message : '' });
+      note('warn', 'webhook delivery failed', {
+        webhook: hook.name,
+        error: error instanceof Error ? error.message : '',
+      });
     } finally {
       this.draining.delete(hook.name);
     }

@@ -28,7 +28,7 @@ export interface WebhookServices {
   allow: readonly string[];
   delivery: WebhookDeliveryOptions | undefined;
   table: MountTable;
-  warn: (message: string, detail: Record<string, unknown>) => void;
+  note: (level: 'info' | 'warn', message: string, detail: Record<string, unknown>) => void;
 }
 
 export class Webhooks {

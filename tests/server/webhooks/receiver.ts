@@ -12,6 +12,8 @@ export interface Delivery {
   verified: boolean;
   body: { id: string; webhook: string; mount: string; path: string; operation: string; version: number; time: string };
   raw: string;
+  /** The path the request was sent to. */
+  path: string;
 }
 
 export type Behaviour = 'ok' | 'fail' | 'redirect' | 'hang';
@@ -71,6 +73,7 @@ export async function startReceiver(secret: string, behaviour: Behaviour = 'ok')
         verified: verify(secret, timestamp, raw, String(req.headers['x-strongroom-signature'] ?? '')),
         body: JSON.parse(raw),
         raw,
+        path: req.url ?? '',
       });
       for (const wake of waiters.splice(0)) wake();
       if (receiver.behaviour === 'hang') return void receiver.held.push(res);
