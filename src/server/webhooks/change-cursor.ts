@@ -35,35 +35,45 @@ export class ChangeCursor {
   ) {}
 
   /**
-   * The changes of the key past the cursor, oldest first; `advance` then moves the cursor past them (call it once they
-   * are queued: a crash before it finds them again, which queueing tolerates). A key gone since the cursor was written
-   * gives its removal; a key created again gives its former life's removal, then its new life's changes.
+   * The changes of the key past the cursor made up to `until` (epoch ms), oldest first; `advance` then moves the cursor
+   * past them (call it once they are queued: a crash before it finds them again, which queueing tolerates). Later
+   * changes wait for a later call: the caller read its webhooks at `until`, and a webhook created since may want them.
+   * A key gone since the cursor was written gives its removal; a key created again gives its former life's removal,
+   * then its new life's changes.
    */
   async pending(
     mount: string,
     engine: KvEngine,
     path: string,
-  ): Promise<{ changes: FoundChange[]; advance: () => Promise<void> }> {
+    until: number,
+  ): Promise<{ changes: FoundChange[]; later: boolean; advance: () => Promise<void> }> {
     const key = folderOf(mount) + path;
     const [cursor, recorded] = await Promise.all([this.store.get<Cursor>(key), engine.recordedChanges(path)]);
     const changes: FoundChange[] = [];
     const newLife = cursor === undefined || recorded?.created !== cursor.created;
     if (cursor && newLife) {
       const removal = { path, revision: cursor.revision + 1, version: cursor.version };
-      const time = new Date(this.now()).toISOString();
+      // When it happened is not recorded: it was found now, and dated no later than the webhooks were read.
+      const time = new Date(Math.min(this.now(), until)).toISOString();
       changes.push({ ...removal, operation: 'metadata-delete', time, id: changeId(mount, cursor.created, removal) });
     }
-    if (recorded)
-      for (const change of recorded.changes)
-        if (newLife || change.revision > cursor.revision)
-          changes.push({ ...change, id: changeId(mount, recorded.created, change) });
-    const last = recorded?.changes.at(-1);
+    const fresh: FoundChange[] = [];
+    let later = false;
+    for (const change of recorded?.changes ?? []) {
+      if ((later = Date.parse(change.time) > until)) break;
+      if (newLife || change.revision > cursor.revision)
+        fresh.push({ ...change, id: changeId(mount, recorded!.created, change) });
+    }
+    changes.push(...fresh);
+    const last = fresh.at(-1);
     const advance = async () => {
       if (!recorded) return cursor ? this.store.delete(key) : undefined;
-      if (changes.length === 0 || !last) return;
-      await this.store.put(key, { created: recorded.created, revision: last.revision, version: last.version });
+      // A new life with nothing to send yet still ends the former one: its removal is not sent twice.
+      const next = last ?? (cursor && newLife ? { revision: 0, version: 0 } : undefined);
+      if (next)
+        await this.store.put(key, { created: recorded.created, revision: next.revision, version: next.version });
     };
-    return { changes, advance };
+    return { changes, later, advance };
   }
 
   /** The keys of the mount the cursor knows, for finding those removed since. */

@@ -28,6 +28,12 @@ export interface DelivererServices {
 
 const keyOf = (mount: string, path: string) => JSON.stringify([mount, path]);
 
+/** The webhooks one round works for, and when they were read (epoch ms). */
+interface Round {
+  all: readonly StoredWebhook[];
+  listed: number;
+}
+
 export class WebhookDeliverer {
   private timer: NodeJS.Timeout | undefined;
   private ticking = false;
@@ -66,19 +72,20 @@ export class WebhookDeliverer {
         this.nextScan = 0;
         this.services.note('info', 'took the webhook deliverer lease', {});
       }
+      // Keys announced from here on are read in the next round; changes after `listed` wait for it too (ChangeCursor).
+      const announced = [...this.announced].map((key) => JSON.parse(key) as [string, string]);
+      this.announced.clear();
+      const listed = clock.now().getTime();
       const all = await hooks.all();
       const mounts = await this.watch(all);
-      const now = clock.now().getTime();
-      if (now >= this.nextScan) {
-        this.nextScan = now + settings.scanMs;
-        this.announced.clear();
-        for (const [mount, engine] of mounts) await this.scan(mount, engine, all);
+      const round = { all, listed };
+      if (listed >= this.nextScan) {
+        this.nextScan = listed + settings.scanMs;
+        for (const [mount, engine] of mounts) await this.scan(mount, engine, round);
       } else {
-        const announced = [...this.announced].map((key) => JSON.parse(key) as [string, string]);
-        this.announced.clear();
         for (const [mount, path] of announced) {
           const engine = mounts.get(mount);
-          if (engine) await this.collect(mount, engine, path, all);
+          if (engine) await this.collect(mount, engine, path, round);
         }
       }
       for (const hook of all) if (!this.draining.has(hook.name)) void this.drain(hook);
@@ -113,8 +120,8 @@ export class WebhookDeliverer {
   }
 
   /** Every key below the webhooks' prefixes, and every key the cursor knows (a removed key among them). */
-  private async scan(mount: string, engine: KvEngine, all: readonly StoredWebhook[]): Promise<void> {
-    const prefixes = all.filter((hook) => hook.mount === mount).map((hook) => hook.prefix);
+  private async scan(mount: string, engine: KvEngine, round: Round): Promise<void> {
+    const prefixes = round.all.filter((hook) => hook.mount === mount).map((hook) => hook.prefix);
     const covered = (path: string) => prefixes.some((prefix) => path.startsWith(prefix));
     const seen = new Set<string>();
     for (const folder of new Set(prefixes.map((prefix) => prefix.slice(0, prefix.lastIndexOf('/') + 1)))) {
@@ -126,16 +133,17 @@ export class WebhookDeliverer {
       }
     }
     for await (const path of this.services.cursor.known(mount)) seen.add(path);
-    for (const path of seen) if (covered(path)) await this.collect(mount, engine, path, all);
+    for (const path of seen) if (covered(path)) await this.collect(mount, engine, path, round);
   }
 
   /** Queues the key's changes past the cursor for each webhook that wants them, then moves the cursor. */
-  private async collect(mount: string, engine: KvEngine, path: string, all: readonly StoredWebhook[]): Promise<void> {
-    const { changes, advance } = await this.services.cursor.pending(mount, engine, path);
+  private async collect(mount: string, engine: KvEngine, path: string, round: Round): Promise<void> {
+    const { changes, later, advance } = await this.services.cursor.pending(mount, engine, path, round.listed);
     for (const change of changes)
-      for (const hook of all)
+      for (const hook of round.all)
         if (wants(hook, mount, change)) await this.services.queue.add(eventFor(hook, mount, change));
     await advance();
+    if (later) this.announced.add(keyOf(mount, path));
   }
 
   /** Sends the webhook's due events in order, while the lease is held. */

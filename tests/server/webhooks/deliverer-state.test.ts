@@ -38,16 +38,25 @@ describe('ChangeCursor', () => {
     const storage = testStorage();
     const kv = new KvEngine({ storage, storagePrefix: 'secret/', clock });
     const cursor = new ChangeCursor(new JsonStore(storage), () => clock.now().getTime());
-    const pending = async () => {
-      const found = await cursor.pending('secret/', kv, 'app/db');
+    const pending = async (until = clock.now().getTime()) => {
+      const found = await cursor.pending('secret/', kv, 'app/db', until);
       await found.advance();
       return found.changes.map(({ operation, version, revision, id }) => ({ operation, version, revision, id }));
     };
     expect(await pending()).toEqual([]);
     await kv.write('app/db', { v: '1' });
+    const firstWritten = clock.now().getTime();
     clock.advance(1);
     await kv.write('app/db', { v: '2' });
-    const first = await pending();
+    // Changes made after the time given wait for a later call.
+    const early = await cursor.pending('secret/', kv, 'app/db', firstWritten);
+    expect(early.changes.map(({ version }) => version)).toEqual([1]);
+    expect(early.later).toBe(true);
+    const first = [
+      ...early.changes.map(({ operation, version, revision, id }) => ({ operation, version, revision, id })),
+    ];
+    await early.advance();
+    first.push(...(await pending()));
     expect(first.map(({ operation, version }) => [operation, version])).toEqual([
       ['write', 1],
       ['write', 2],
@@ -62,6 +71,16 @@ describe('ChangeCursor', () => {
     await kv.write('app/db', { v: 'again' });
     const again = await pending();
     expect(again.map(({ operation, version }) => [operation, version])).toEqual([['write', 1]]);
+    // Removed and created again between two reads: the former life's removal, then the new life.
+    clock.advance(1);
+    await kv.deleteMetadata('app/db');
+    clock.advance(1);
+    await kv.write('app/db', { v: 'third life' });
+    expect((await pending()).map(({ operation, version }) => [operation, version])).toEqual([
+      ['metadata-delete', 1],
+      ['write', 1],
+    ]);
+    expect(await pending()).toEqual([]);
     expect(again[0]!.id).not.toBe(first[0]!.id);
     const known: string[] = [];
     for await (const path of cursor.known('secret/')) known.push(path);
