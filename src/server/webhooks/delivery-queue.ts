@@ -54,8 +54,12 @@ export class DeliveryQueue {
     return this.store.get<QueuedEvent>(outbox(hook) + key);
   }
 
-  save(hook: string, queued: QueuedEvent): Promise<void> {
-    return this.store.put(outbox(hook) + queued.key, queued);
+  /** Rewrites a queued event; false, writing nothing, when it is no longer queued (delivered, or its webhook removed). */
+  async save(hook: string, queued: QueuedEvent): Promise<boolean> {
+    const { written } = await this.store.update<QueuedEvent>(outbox(hook) + queued.key, (current) =>
+      current ? queued : unchanged,
+    );
+    return written;
   }
 
   delivered(hook: string, key: string): Promise<void> {
@@ -64,6 +68,7 @@ export class DeliveryQueue {
 
   /** Moves an event that used up its attempts to the dead letters; written there before it leaves the queue. */
   async bury(hook: string, queued: QueuedEvent): Promise<void> {
+    if (!(await this.store.get(outbox(hook) + queued.key))) return;
     await this.store.put(dead(hook) + queued.key, queued);
     await this.store.delete(outbox(hook) + queued.key);
   }

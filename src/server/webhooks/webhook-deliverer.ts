@@ -7,7 +7,7 @@ import type { ChangeCursor, FoundChange } from './change-cursor.js';
 import type { DelivererLease } from './deliverer-lease.js';
 import { deliver } from './delivery.js';
 import { backoff, type DeliverySettings } from './delivery-options.js';
-import type { DeliveryQueue, WebhookEvent } from './delivery-queue.js';
+import type { DeliveryQueue, QueuedEvent, WebhookEvent } from './delivery-queue.js';
 import type { TargetPolicy } from './target-policy.js';
 import type { StoredWebhook } from './webhook-definition.js';
 import type { WebhookStore } from './webhook-store.js';
@@ -88,7 +88,7 @@ export class WebhookDeliverer {
           if (engine) await this.collect(mount, engine, path, round);
         }
       }
-      for (const hook of all) if (!this.draining.has(hook.name)) void this.drain(hook);
+      for (const hook of all) if (!this.draining.has(hook.name)) void this.drain(hook.name);
     } catch (error) {
       this.services.note('warn', 'webhook deliverer failed', {
         error: error instanceof Error ? error.message : String(error),
@@ -147,43 +147,44 @@ export class WebhookDeliverer {
   }
 
   /** Sends the webhook's due events in order, while the lease is held. */
-  private async drain(hook: StoredWebhook): Promise<void> {
-    const { queue, lease, clock, settings, policy, note } = this.services;
-    this.draining.add(hook.name);
+  private async drain(name: string): Promise<void> {
+    const { queue, lease, clock, hooks, note } = this.services;
+    this.draining.add(name);
     try {
-      for (const key of await queue.pending(hook.name)) {
-        const queued = await queue.read(hook.name, key);
-        const now = clock.now().getTime();
-        if (!lease.held || !this.timer) return;
-        if (!queued || queued.due > now) continue;
-        const attempts = queued.attempts + 1;
-        // Counted before it is made: an attempt a crash cuts short still counts, and waits its backoff.
-        await queue.save(hook.name, { ...queued, attempts, due: now + backoff(settings, attempts) });
-        const body = JSON.stringify(queued.event);
-        const timestamp = Math.floor(clock.now().getTime() / 1000);
-        const request = { url: hook.url, secret: hook.secret, eventId: queued.event.id, body, timestamp };
-        const outcome = await deliver(policy, request, settings.timeoutMs);
-        if (outcome.ok) {
-          await queue.delivered(hook.name, key);
-          continue;
-        }
-        const failed = { ...queued, attempts, due: now + backoff(settings, attempts), last_error: outcome.error };
-        const detail = { webhook: hook.name, event_id: queued.event.id, attempts, error: outcome.error };
-        if (attempts >= settings.attempts) {
-          await queue.bury(hook.name, failed);
-          note('warn', 'webhook event moved to the dead letters', detail);
-        } else {
-          await queue.save(hook.name, failed);
-          note('warn', 'webhook delivery failed; will retry', detail);
-        }
+      for (const key of await queue.pending(name)) {
+        // Read again for each event: the webhook may have been changed or removed meanwhile.
+        const [hook, queued] = await Promise.all([hooks.read(name), queue.read(name, key)]);
+        if (!hook || !lease.held || !this.timer) return;
+        if (queued && queued.due <= clock.now().getTime()) await this.attempt(hook, queued);
       }
     } catch (error) {
-      note('warn', 'webhook delivery failed', {
-        webhook: hook.name,
-        error: error instanceof Error ? error.message : '',
-      });
+      note('warn', 'webhook delivery failed', { webhook: name, error: error instanceof Error ? error.message : '' });
     } finally {
-      this.draining.delete(hook.name);
+      this.draining.delete(name);
+    }
+  }
+
+  /** One attempt at one event: delivered, to be retried after its backoff, or a dead letter after the last attempt. */
+  private async attempt(hook: StoredWebhook, queued: QueuedEvent): Promise<void> {
+    const { queue, clock, settings, policy, note } = this.services;
+    const now = clock.now().getTime();
+    const attempts = queued.attempts + 1;
+    const retry = { ...queued, attempts, due: now + backoff(settings, attempts) };
+    // Counted before it is made: an attempt a crash cuts short still counts, and waits its backoff.
+    if (!(await queue.save(hook.name, retry))) return;
+    const body = JSON.stringify(queued.event);
+    const timestamp = Math.floor(now / 1000);
+    const request = { url: hook.url, secret: hook.secret, eventId: queued.event.id, body, timestamp };
+    const outcome = await deliver(policy, request, settings.timeoutMs);
+    if (outcome.ok) return queue.delivered(hook.name, queued.key);
+    const failed = { ...retry, last_error: outcome.error };
+    const detail = { webhook: hook.name, event_id: queued.event.id, attempts, error: outcome.error };
+    if (attempts >= settings.attempts) {
+      await queue.bury(hook.name, failed);
+      note('warn', 'webhook event moved to the dead letters', detail);
+    } else {
+      await queue.save(hook.name, failed);
+      note('warn', 'webhook delivery failed; will retry', detail);
     }
   }
 }

@@ -142,4 +142,22 @@ describe('webhook delivery failures', () => {
     const health = await send(app, { path: '/v1/sys/health' });
     expect(health.status).toBe(200);
   });
+
+  it('forgets the queue of a webhook removed mid-delivery: made again, it sends only what follows', async () => {
+    const stuck = await receiver('hang');
+    const healthy = await receiver();
+    const app = await server();
+    expect((await hook(app, 'reused', stuck.url)).status).toBe(204);
+    for (const path of ['a', 'b']) await write(app, path);
+    await stuck.received(1);
+    expect((await send(app, { method: 'DELETE', path: '/v1/sys/webhooks/reused' })).status).toBe(204);
+    expect((await hook(app, 'reused', healthy.url)).status).toBe(204);
+    await write(app, 'c');
+    await healthy.received(1);
+    // Past the stuck attempt's timeout, which must not put its event back in the queue.
+    await new Promise((resolve) => setTimeout(resolve, fast.timeoutMs + 500));
+    expect(healthy.deliveries.map((delivery) => delivery.body.path)).toEqual(['c']);
+    expect(stuck.deliveries).toHaveLength(1);
+    expect((await send(app, { path: '/v1/sys/webhooks/reused/dead-letters' })).json.data.events).toEqual([]);
+  });
 });
