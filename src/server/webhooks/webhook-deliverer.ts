@@ -36,7 +36,7 @@ interface Round {
 
 export class WebhookDeliverer {
   private timer: NodeJS.Timeout | undefined;
-  private ticking = false;
+  private running = false;
   private nextScan = 0;
   /** Keys change events named since the last tick, as [mount, path]. */
   private readonly announced = new Set<string>();
@@ -45,22 +45,30 @@ export class WebhookDeliverer {
 
   constructor(private readonly services: DelivererServices) {}
 
+  /** Runs a round every pollMs, each after the last has ended, so that rounds never overlap. */
   start(): void {
-    this.timer ??= setInterval(() => void this.tick(), this.services.settings.pollMs).unref();
+    if (this.running) return;
+    this.running = true;
+    const next = () => {
+      this.timer = setTimeout(
+        () => void this.round().then(() => this.running && next()),
+        this.services.settings.pollMs,
+      );
+      this.timer.unref();
+    };
+    next();
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
+    this.running = false;
+    clearTimeout(this.timer);
     for (const { stop } of this.watched.values()) stop();
     this.watched.clear();
     await this.services.lease.release();
   }
 
   /** One round: renew the lease, queue what changed, start sending where nothing is being sent. */
-  async tick(): Promise<void> {
-    if (this.ticking) return;
-    this.ticking = true;
+  private async round(): Promise<void> {
     const { lease, hooks, clock, settings } = this.services;
     try {
       const wasHeld = lease.held;
@@ -93,8 +101,6 @@ export class WebhookDeliverer {
       this.services.note('warn', 'webhook deliverer failed', {
         error: error instanceof Error ? error.message : String(error),
       });
-    } finally {
-      this.ticking = false;
     }
   }
 
@@ -133,7 +139,12 @@ export class WebhookDeliverer {
       }
     }
     for await (const path of this.services.cursor.known(mount)) seen.add(path);
-    for (const path of seen) if (covered(path)) await this.collect(mount, engine, path, round);
+    let read = 0;
+    for (const path of [...seen].filter(covered)) {
+      // A long scan renews the lease as it goes, and stops where the lease was lost: the next holder scans again.
+      if (++read % 200 === 0 && !(await this.services.lease.acquire())) return;
+      await this.collect(mount, engine, path, round);
+    }
   }
 
   /** Queues the key's changes past the cursor for each webhook that wants them, then moves the cursor. */
@@ -154,7 +165,7 @@ export class WebhookDeliverer {
       for (const key of await queue.pending(name)) {
         // Read again for each event: the webhook may have been changed or removed meanwhile.
         const [hook, queued] = await Promise.all([hooks.read(name), queue.read(name, key)]);
-        if (!hook || !lease.held || !this.timer) return;
+        if (!hook || !lease.held || !this.running) return;
         if (queued && queued.due <= clock.now().getTime()) await this.attempt(hook, queued);
       }
     } catch (error) {
