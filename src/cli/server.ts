@@ -7,6 +7,7 @@ import { isLogLevel, LOG_LEVELS } from '../server/log-level.js';
 import { createServer } from '../server/server.js';
 import type { ServerOptions } from '../server/server-options.js';
 import { selectStorage } from '../server/storage-selection.js';
+import { TargetPolicy } from '../server/webhooks/target-policy.js';
 import { type Command } from './command/command.js';
 
 const USAGE = `usage: strongroom server
@@ -15,7 +16,8 @@ Serves the KV v2 engine at /v1/secret/ and the AWS auth method at /v1/auth/aws/ 
 sys/auth) over Vault's HTTP API.
 Environment: HOST, PORT, STRONGROOM_DATA_DIR, STRONGROOM_STORAGE_URL, STRONGROOM_ROOT_KEY, STRONGROOM_ROOT_TOKEN,
 STRONGROOM_AUDIT_FILE, STRONGROOM_TLS_CERT_FILE, STRONGROOM_TLS_KEY_FILE, STRONGROOM_LOG_LEVEL,
-STRONGROOM_METRICS_UNAUTHENTICATED, STRONGROOM_STORAGE_CONNECT_TIMEOUT, STRONGROOM_STORAGE_STATEMENT_TIMEOUT.
+STRONGROOM_METRICS_UNAUTHENTICATED, STRONGROOM_STORAGE_CONNECT_TIMEOUT, STRONGROOM_STORAGE_STATEMENT_TIMEOUT,
+STRONGROOM_WEBHOOK_ALLOW.
 SIGINT or SIGTERM stop it gracefully; SIGHUP reopens the audit files.`;
 
 function isLoopback(host: string): boolean {
@@ -61,6 +63,13 @@ async function serve(env: NodeJS.ProcessEnv): Promise<void> {
   if (!isLogLevel(logLevel))
     fail(`STRONGROOM_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`);
   const tls = await tlsFrom(env);
+  const webhookAllow = (env.STRONGROOM_WEBHOOK_ALLOW ?? '').split(',');
+  // Checked before the storage is opened (and a root key file made): a bad entry is a configuration error.
+  try {
+    new TargetPolicy(webhookAllow);
+  } catch (error) {
+    fail(`STRONGROOM_WEBHOOK_ALLOW: ${messageOf(error).replace(/^webhookAllow: /, '')}`);
+  }
   const selected = await selectStorage(env).catch((error: unknown) => fail(messageOf(error)));
   for (const warning of selected.warnings) console.error(`warning: ${warning}`);
   const given = env.STRONGROOM_ROOT_TOKEN || undefined;
@@ -70,6 +79,7 @@ async function serve(env: NodeJS.ProcessEnv): Promise<void> {
     ...(given ? { rootToken: given } : {}),
     ...(env.STRONGROOM_AUDIT_FILE ? { auditFile: env.STRONGROOM_AUDIT_FILE } : {}),
     metricsUnauthenticated: env.STRONGROOM_METRICS_UNAUTHENTICATED === 'true',
+    webhookAllow,
     ...(tls ? { tls } : {}),
   });
 

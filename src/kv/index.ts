@@ -24,7 +24,7 @@ export type {
 export type { ReclaimOptions, ReclaimResult } from './operations/orphan-reclaim.js';
 export type { RestoreReport } from './operations/restore.js';
 export type { DetailedListing } from './operations/folder-listing.js';
-export type { KvChangeEvent } from './changes/change-events.js';
+export type { KvChangeEvent, KvRecordedChanges } from './changes/change-events.js';
 export type { KvChangeOperation } from './documents/head-document.js';
 export type { KvChangeListener } from './changes/change-feed.js';
 export { KvV1Engine } from './v1/kv-v1-engine.js';

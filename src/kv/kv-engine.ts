@@ -3,6 +3,7 @@ import { InvalidRequest, NotFound } from '../lib/errors.js';
 import type { EngineRequest, EngineResponse } from '../core/framework/request.js';
 import { JsonStore } from '../core/store/stored-json.js';
 import { systemClock } from '../lib/clocks.js';
+import { formatTimestamp } from '../lib/time.js';
 import { runGuarded } from '../lib/guarded-callback.js';
 import {
   checkOptions,
@@ -28,7 +29,7 @@ import {
   type VersionRead,
 } from './operations/data-operations.js';
 import type { JsonPatchOperation } from './values/json-patch.js';
-import type { KvChangeEvent } from './changes/change-events.js';
+import { changesOf, eventOf, type KvChangeEvent, type KvRecordedChanges } from './changes/change-events.js';
 import { ChangeFeed, type KvChangeListener } from './changes/change-feed.js';
 import { RemoteChanges } from './changes/remote-changes.js';
 import { FolderListing, type DetailedListing } from './operations/folder-listing.js';
@@ -79,12 +80,14 @@ export class KvEngine {
   private readonly listing: FolderListing;
   private readonly feed: ChangeFeed;
   private readonly remote: RemoteChanges;
+  private readonly layout: StorageLayout;
   /** The service's onEventError, run guarded: a throwing hook must not become the rejection it reports. */
   private readonly reportEventError: (error: unknown) => void;
 
   constructor(options: KvEngineOptions) {
     const limits = checkOptions(options);
     const layout = new StorageLayout(options.storagePrefix ?? 'kv/');
+    this.layout = layout;
     this.reportEventError = (error) => runGuarded(() => options.onEventError?.(error));
     const json = new JsonStore(options.storage);
     const clock = options.clock ?? systemClock;
@@ -306,6 +309,18 @@ export class KvEngine {
   events(prefix = '', options: { signal?: AbortSignal } = {}): AsyncIterableIterator<KvChangeEvent> {
     this.startWatching();
     return this.feed.events(prefix, options);
+  }
+
+  /**
+   * The changes the key's record keeps (its latest, oldest first) and when the key was created; undefined when the key
+   * does not exist. Read from a durable cursor, they give every change a subscription might have missed (a change made
+   * while no process listened), as long as the record still keeps it.
+   */
+  async recordedChanges(path: string): Promise<KvRecordedChanges | undefined> {
+    const head = await this.keys.read(keyPath(path));
+    if (!head) return undefined;
+    const changes = changesOf(path, head, this.layout.metadata(path)).map(eventOf);
+    return { created: formatTimestamp(head.created), changes };
   }
 
   /**

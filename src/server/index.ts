@@ -10,6 +10,7 @@
 export { createServer, type StrongroomServer } from './server.js';
 export type { LogEntry, ServerOptions } from './server-options.js';
 export type { LogLevel } from './log-level.js';
+export type { WebhookDeliveryOptions } from './webhooks/delivery-options.js';
 export { canonicalPolicyName } from './policies/policy-store.js';
 export { createEngineHandler, type EngineHandlerOptions } from './http/engine-handler.js';
 export type { ApiMethod, ApiRequest } from './http/request.js';

@@ -6,6 +6,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Storage } from '../ports/storage.js';
 import type { TransportLimitOptions } from './http/transport-limits.js';
 import type { LogLevel } from './log-level.js';
+import type { WebhookDeliveryOptions } from './webhooks/delivery-options.js';
 
 /**
  * One line of the server's own log, as a JSON object: a request (`time`, `level`, `request_id`, `remote`, `method`,
@@ -86,4 +87,11 @@ export interface ServerOptions extends TransportLimitOptions {
    * Another value is refused at once, a TypeError naming it.
    */
   logLevel?: LogLevel;
+  /**
+   * Hosts, addresses and CIDRs webhooks may be sent to although they are internal (loopback, link-local, private,
+   * shared or unspecified addresses are refused otherwise); none by default. `STRONGROOM_WEBHOOK_ALLOW` for the command.
+   */
+  webhookAllow?: readonly string[];
+  /** How webhooks are delivered: attempts, backoff, timeouts and the deliverer's lease; see the defaults there. */
+  webhookDelivery?: WebhookDeliveryOptions;
 }

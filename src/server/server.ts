@@ -32,6 +32,7 @@ import { MountTableStore } from './mounts/mount-table-store.js';
 import { keyRoutes } from './routes/key-routes.js';
 import { tokenRoleRoutes } from './routes/token-role-routes.js';
 import { tokenRoutes } from './routes/token-routes.js';
+import { webhookRoutes } from './routes/webhook-routes.js';
 import { wrappingRoutes } from './routes/wrapping-routes.js';
 import { serverKey } from './server-keys.js';
 import { leveledLog } from './log-level.js';
@@ -42,6 +43,7 @@ import { TokenRoleStore } from './tokens/token-role.js';
 import { TokenStore } from './tokens/token-store.js';
 import { DEFAULT_MAX_TTL_SECONDS } from './tokens/token-ttl.js';
 import { WrappedResponses } from './wrapping/wrapped-responses.js';
+import { Webhooks } from './webhooks/webhooks.js';
 
 /** A server made by {@link createServer}: listen on its own, or mount its `handler` in another HTTP stack. */
 export interface StrongroomServer {
@@ -104,6 +106,8 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
   const budget = new BodyBudget(limits.maxInflightBodyBytes);
   const maxTtl = options.tokenMaxTtl ?? DEFAULT_MAX_TTL_SECONDS;
   const eventLimits = subscriptionLimits(options);
+  const note = (level: 'info' | 'warn', msg: string, detail: object) =>
+    log({ time: new Date().toISOString(), level, msg, ...detail });
   // A storage outage is logged once, when it begins and when it ends (storage-availability.ts), not per request.
   const onInternalError = (error: unknown) => {
     if (error instanceof StorageUnavailable) return;
@@ -130,7 +134,10 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
   const store = new JsonStore(storage);
   const policies = new PolicyStore(store);
   const givenRoot = options.rootToken || undefined;
+  const allow = options.webhookAllow ?? [];
+  const webhooks = new Webhooks({ store, clock, allow, delivery: options.webhookDelivery, table, note });
 
+  let closing = false;
   const state = (async () => {
     const [tokenKey, auditKey] = await Promise.all([
       serverKey(store, 'sys/keys/token-hash'),
@@ -159,6 +166,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     // variable passed on) is none given, as for the command: it would retire the root token.
     if (givenRoot !== undefined) await tokens.ensureRoot(givenRoot);
     await tokens.sweep();
+    if (!closing) webhooks.start();
     const routes = [
       ...sysRoutes({ policies, clock, storageReadable: () => availability.readable(storage) }),
       ...auditRoutes(audit),
@@ -168,6 +176,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
       ...tokenRoutes({ tokens, roles, authAt: (path) => table.authMethodAt(path), clock, policies }),
       ...tokenRoleRoutes(roles),
       ...wrappingRoutes({ wrapping, tokens, policies }),
+      ...webhookRoutes(webhooks),
       metricsRoute(metrics, { unauthenticated: options.metricsUnauthenticated === true }),
       ...eventRoutes({
         kv,
@@ -177,13 +186,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
         policies,
         clock,
         limits: eventLimits,
-        onSlowSubscriber: (detail) =>
-          log({
-            time: new Date().toISOString(),
-            level: 'warn',
-            msg: 'event subscriber fell behind; stream closed',
-            ...detail,
-          }),
+        onSlowSubscriber: (detail) => note('warn', 'event subscriber fell behind; stream closed', detail),
       }),
     ];
     return {
@@ -197,7 +200,6 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
   state.catch(() => undefined);
 
   let madeRoot: Promise<string | undefined> | undefined;
-  let closing = false;
   let periodicTimer: NodeJS.Timeout | undefined;
 
   async function serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -317,6 +319,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     async close({ graceMs = 10_000 } = {}) {
       closing = true;
       clearInterval(periodicTimer);
+      await webhooks.stop().catch(() => undefined);
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), graceMs).unref();
         if (!listener.listening) {

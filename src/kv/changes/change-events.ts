@@ -28,6 +28,17 @@ export interface KvChangeEvent {
   time: string;
 }
 
+/** A key's recorded changes, as `KvEngine.recordedChanges` answers them. */
+export interface KvRecordedChanges {
+  /**
+   * When the key was created (RFC 3339 UTC): a key created again after a metadata delete starts its revisions afresh,
+   * and this tells its new life from the old one.
+   */
+  created: string;
+  /** Its latest changes, oldest first (the last HISTORY). */
+  changes: KvChangeEvent[];
+}
+
 /** How many of a key's latest changes its record keeps for late readers. */
 export const HISTORY = 16;
 
