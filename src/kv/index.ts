@@ -21,6 +21,7 @@ export type {
   KeyMetadata,
 } from './rules/views.js';
 export type { ReclaimOptions, ReclaimResult } from './operations/orphan-reclaim.js';
+export type { KvSweepResult } from './operations/lifetime-sweep.js';
 export type { DetailedListing } from './operations/folder-listing.js';
 export type { KvChangeEvent } from './changes/change-events.js';
 export type { KvChangeOperation } from './documents/head-document.js';

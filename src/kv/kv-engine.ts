@@ -15,7 +15,7 @@ import {
 } from './engine-options.js';
 import { configView, configWriteFields, type KvConfig, type KvConfigInput } from './rules/config.js';
 import type { ConfigStore } from './store/config-store.js';
-import { kvContext, now } from './operations/context.js';
+import { kvContext, now, type KvContext } from './operations/context.js';
 import {
   DataOperations,
   dataPatchFields,
@@ -35,6 +35,7 @@ import type { KeyStore } from './store/key-store.js';
 import { deleteFolder, transferFields } from './operations/key-moves.js';
 import { OrphanReclaim, type ReclaimOptions, type ReclaimResult } from './operations/orphan-reclaim.js';
 import { listFields } from './operations/listing.js';
+import { sweepLifetimes, type KvSweepResult } from './operations/lifetime-sweep.js';
 import {
   metadataPatchFields,
   metadataWriteFields,
@@ -76,6 +77,7 @@ export class KvEngine {
   private readonly listing: FolderListing;
   private readonly feed: ChangeFeed;
   private readonly remote: RemoteChanges;
+  private readonly context: KvContext;
   /** The service's onEventError, run guarded: a throwing hook must not become the rejection it reports. */
   private readonly reportEventError: (error: unknown) => void;
 
@@ -87,6 +89,7 @@ export class KvEngine {
     const clock = options.clock ?? systemClock;
     const context = kvContext(json, layout, clock, limits, new ChangeFeed(this.reportEventError));
     this.feed = context.feed;
+    this.context = context;
     this.remote = new RemoteChanges(
       options.storage,
       layout,
@@ -252,6 +255,15 @@ export class KvEngine {
    */
   reclaimOrphans(options: ReclaimOptions = {}): Promise<ReclaimResult> {
     return this.orphans.run(options);
+  }
+
+  /**
+   * Removes from storage the data of every version past its destruction time (destroy_version_after), as destroying it
+   * would; reads answer such versions as destroyed even before. The server runs it with its periodic work; an embedding
+   * service runs it on a timer of its own. Safe while other processes write or sweep the same storage.
+   */
+  sweepLifetimes(): Promise<KvSweepResult> {
+    return sweepLifetimes(this.context);
   }
 
   /** The direct children of a folder ('' is the root); an empty folder gives []. */

@@ -9,7 +9,7 @@ import { acceptListMethod } from '../adapters/http/list-method.js';
 import { MemoryStorage } from '../adapters/storage/memory/memory-storage.js';
 import { AuthMethod } from '../adapters/aws/auth-method.js';
 import { JsonStore } from '../core/store/stored-json.js';
-import type { KvEngine } from '../kv/index.js';
+import { KvEngine } from '../kv/index.js';
 import { AuditLog } from './audit/audit-log.js';
 import { createDispatcher } from './dispatch/dispatch.js';
 import { BodyBudget } from './http/body-budget.js';
@@ -66,8 +66,10 @@ export interface StrongroomServer {
    * path cannot be opened, once the others are reopened: that device's writes fail until it can be.
    */
   reopenAuditFile(): Promise<string[]>;
-  /** Runs the due background work once: each AWS auth mount's tidy, revoking expired tokens, removing expired wrapped
-   * answers. */
+  /**
+   * Runs the due background work once: each AWS auth mount's tidy, each KV mount's sweep of versions past their
+   * destroy_version_after, revoking expired tokens, removing expired wrapped answers.
+   */
   runPeriodic(): Promise<void>;
   /** The KV engine served at `secret/`, for use in the same process. */
   readonly kv: KvEngine;
@@ -277,7 +279,12 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
   async function runPeriodic(): Promise<void> {
     try {
       const { tokens, wrapping } = await state;
-      for (const { engine } of await table.current()) if (engine instanceof AuthMethod) await engine.periodic();
+      for (const { engine } of await table.current()) {
+        if (engine instanceof AuthMethod) await engine.periodic();
+        // Every KV version 2 mount, not only secret/: a version past its destruction time loses its data within one
+        // interval (reads already answer it as destroyed).
+        if (engine instanceof KvEngine) await engine.sweepLifetimes();
+      }
       await tokens.sweep();
       await wrapping.sweep();
     } catch (error) {

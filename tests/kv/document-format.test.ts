@@ -5,6 +5,7 @@ import { CorruptDocument } from '../../src/core/store/stored-json.js';
 import { documentFormat } from '../../src/kv/documents/document-format.js';
 import { entryData, entryFormat } from '../../src/kv/documents/entry-document.js';
 import { headFormat, headHistory } from '../../src/kv/documents/head-document.js';
+import { configFormat } from '../../src/kv/documents/config-document.js';
 import { dataOf, setup } from './helpers.js';
 
 /** The definition every stored KV document is read through: format versions, upgrade steps, defaults, shapes. */
@@ -41,9 +42,11 @@ describe('stored document formats', () => {
     const first = { limit: 1, label: 'x' };
     expect(settings.version).toBe(1);
     expect(settings.write(first)).toBe(first);
-    // Format 2 of heads and entry documents came with the actors (created_by, deleted_by, last_updated_by).
-    expect(headFormat.version).toBe(2);
+    // Format 2 of heads and entry documents came with the actors (created_by, deleted_by, last_updated_by); format 3
+    // of heads (2 of the config) with destroy_version_after.
+    expect(headFormat.version).toBe(3);
     expect(entryFormat.version).toBe(2);
+    expect(configFormat.version).toBe(2);
   });
 
   it('refuse a format newer than they know, and a format field that is no format', () => {

@@ -106,8 +106,9 @@ export class DataOperations {
       const key = await keys.read(path);
       const entry = key && (await keys.version(path, key, resolveVersion(key, version)));
       if (!key || !entry) return { state: 'missing' };
-      const metadata = versionMetadata(key, entry);
-      if (isHidden(entry, now(this.context))) return { state: 'hidden', metadata };
+      const time = now(this.context);
+      const metadata = versionMetadata(key, entry, time);
+      if (isHidden(entry, time)) return { state: 'hidden', metadata };
       const prefetched = prefetch?.record === key && prefetch.entry === entry ? await prefetch.data : undefined;
       return { state: 'live', value: project(prefetched ?? (await keys.data(path, key, entry))), metadata };
     });
@@ -157,7 +158,7 @@ export class DataOperations {
         const head = findVersion(current, current.current_version);
         if (!head) return { next: unchanged, result: { state: 'missing' } };
         if (isHidden(head, time))
-          return { next: unchanged, result: { state: 'hidden', metadata: versionMetadata(current, head) } };
+          return { next: unchanged, result: { state: 'hidden', metadata: versionMetadata(current, head, time) } };
         const patched = apply(await keys.data(path, current, head));
         if (!isPlainObject(patched)) throw new InvalidRequest('the patched data must be a JSON object');
         const limits = this.context.limits;
@@ -237,5 +238,5 @@ async function append(
   checkValue(data, limits);
   const blob = await stage(data);
   const { next, added, dropped } = addVersion(key, blob, time, config, actor);
-  return { next, dropped, result: versionMetadata(next, added) };
+  return { next, dropped, result: versionMetadata(next, added, time) };
 }

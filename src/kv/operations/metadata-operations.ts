@@ -27,7 +27,7 @@ export class MetadataOperations {
     const { keys } = this.context;
     return keys.consistent(async () => {
       const key = await keys.read(path);
-      return key && keyMetadata({ ...key, versions: await keys.versions(path, key) });
+      return key && keyMetadata({ ...key, versions: await keys.versions(path, key) }, now(this.context));
     });
   }
 
