@@ -22,6 +22,7 @@ export type {
 } from './rules/views.js';
 export type { ReclaimOptions, ReclaimResult } from './operations/orphan-reclaim.js';
 export type { KvSweepResult } from './operations/lifetime-sweep.js';
+export type { KvReadManyRequest, KvReadManyResponse, KvReadManyResult } from './operations/read-many.js';
 export type { DetailedListing } from './operations/folder-listing.js';
 export type { KvChangeEvent } from './changes/change-events.js';
 export type { KvChangeOperation } from './documents/head-document.js';

@@ -36,6 +36,7 @@ import { deleteFolder, transferFields } from './operations/key-moves.js';
 import { OrphanReclaim, type ReclaimOptions, type ReclaimResult } from './operations/orphan-reclaim.js';
 import { listFields } from './operations/listing.js';
 import { sweepLifetimes, type KvSweepResult } from './operations/lifetime-sweep.js';
+import { readMany, type KvReadManyRequest, type KvReadManyResult } from './operations/read-many.js';
 import {
   metadataPatchFields,
   metadataWriteFields,
@@ -111,6 +112,7 @@ export class KvEngine {
       config: this.config,
       keys: context.keys,
       listing: this.listing,
+      handle: (request) => this.dispatcher.handle(request),
     });
     this.dispatcher = new Dispatcher(routes, { onInternalError: options.onInternalError });
   }
@@ -138,6 +140,14 @@ export class KvEngine {
     const { version } = parseInput(readFields, options);
     const { value, metadata } = present(path, await this.data.read(keyPath(path), version, (data) => data));
     return { data: value, metadata };
+  }
+
+  /**
+   * Reads up to 100 keys at once (`POST read-many`): for each item in order, the status and `data` (or `errors`) that
+   * `GET data/<path>` answers; InvalidRequest names the first malformed item.
+   */
+  readMany(requests: KvReadManyRequest[]): Promise<KvReadManyResult> {
+    return readMany((request) => this.dispatcher.handle(request), requests);
   }
 
   /**
@@ -258,9 +268,8 @@ export class KvEngine {
   }
 
   /**
-   * Removes from storage the data of every version past its destruction time (destroy_version_after), as destroying it
-   * would; reads answer such versions as destroyed even before. The server runs it with its periodic work; an embedding
-   * service runs it on a timer of its own. Safe while other processes write or sweep the same storage.
+   * Removes the data of every version past its destroy_version_after (reads already answer them destroyed). The server
+   * runs it periodically; a service embedding the engine runs it on its own timer. Safe beside other processes.
    */
   sweepLifetimes(): Promise<KvSweepResult> {
     return sweepLifetimes(this.context);
