@@ -42,7 +42,7 @@ describe('POST read-many', () => {
     const { responses } = dataOf(response);
     expect(responses.map((item: { path: string }) => item.path)).toEqual(items.map((item) => item.path));
     for (const [index, item] of items.entries()) {
-      const query = item.version === undefined ? {} : { version: String(item.version) };
+      const query: Record<string, string> = item.version === undefined ? {} : { version: String(item.version) };
       const get = await env.handle({ method: 'GET', path: `data/${item.path}`, query });
       const expected = get.body && 'data' in get.body ? { data: get.body.data } : { errors: get.body?.errors };
       expect(responses[index]).toEqual({ path: item.path, status: get.status, ...expected });

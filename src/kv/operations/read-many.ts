@@ -84,7 +84,7 @@ export async function readMany(
   authorize?: EngineRequest['authorize'],
 ): Promise<KvReadManyResult> {
   const requests = checkedRequests(given);
-  const responses: KvReadManyResponse[] = new Array(requests.length);
+  const responses = new Array<KvReadManyResponse>(requests.length);
   let next = 0;
   const worker = async () => {
     for (let index = next++; index < requests.length; index = next++) {
