@@ -7,9 +7,9 @@ import { systemClock } from '../lib/clocks.js';
 import { StorageUnavailable } from '../lib/errors.js';
 import { acceptListMethod } from '../adapters/http/list-method.js';
 import { MemoryStorage } from '../adapters/storage/memory/memory-storage.js';
-import { AuthMethod } from '../adapters/aws/auth-method.js';
+import type { AuthMethod } from '../adapters/aws/auth-method.js';
 import { JsonStore } from '../core/store/stored-json.js';
-import { KvEngine } from '../kv/index.js';
+import type { KvEngine } from '../kv/index.js';
 import { AuditLog } from './audit/audit-log.js';
 import { createDispatcher } from './dispatch/dispatch.js';
 import { BodyBudget } from './http/body-budget.js';
@@ -28,6 +28,7 @@ import { auditRoutes } from './routes/audit-routes.js';
 import { mountRoutes } from './routes/mount-routes.js';
 import { EngineFactory } from './mounts/engine-factory.js';
 import { MountTable } from './mounts/mount-table.js';
+import { runMountPeriodic } from './mounts/mount-periodic.js';
 import { MountTableStore } from './mounts/mount-table-store.js';
 import { keyRoutes } from './routes/key-routes.js';
 import { tokenRoleRoutes } from './routes/token-role-routes.js';
@@ -279,12 +280,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
   async function runPeriodic(): Promise<void> {
     try {
       const { tokens, wrapping } = await state;
-      for (const { engine } of await table.current()) {
-        if (engine instanceof AuthMethod) await engine.periodic();
-        // Every KV version 2 mount, not only secret/: a version past its destruction time loses its data within one
-        // interval (reads already answer it as destroyed).
-        if (engine instanceof KvEngine) await engine.sweepLifetimes();
-      }
+      await runMountPeriodic(table);
       await tokens.sweep();
       await wrapping.sweep();
     } catch (error) {
