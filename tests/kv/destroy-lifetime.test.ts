@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { configFormat } from '../../src/kv/documents/config-document.js';
-import { headFormat } from '../../src/kv/documents/head-document.js';
 import type { KvChangeEvent } from '../../src/kv/index.js';
 import { dataOf, expectError, setup } from './helpers.js';
 
@@ -65,32 +63,6 @@ describe('destroy_version_after: the settings', () => {
     expect(dataOf(await env.MR('k')).destroy_version_after).toBe('0s');
     expect((await env.MP('k', { destroy_version_after: '1h', metadata_cas: current })).status).toBe(204);
     expect(dataOf(await env.MR('k')).destroy_version_after).toBe('1h0m0s');
-  });
-
-  it('documents from before it read as having none set (head format 2, config format 1)', () => {
-    const head = headFormat.read(
-      {
-        format: 2,
-        created: 1,
-        updated: 1,
-        current_version: 0,
-        oldest_version: 0,
-        max_versions: 0,
-        cas_required: false,
-        delete_version_after: 0,
-        custom_metadata: {},
-        revision: 1,
-        spilled: 0,
-        versions: [],
-        garbage: [],
-        retired: [],
-      },
-      'kv/metadata/old',
-    );
-    expect(head.destroy_version_after).toBe(0);
-    const config = configFormat.read({ max_versions: 3, cas_required: false, delete_version_after: 0 }, 'kv/config');
-    expect(config).toMatchObject({ max_versions: 3, destroy_version_after: 0 });
-    expect(configFormat.write(config)).toMatchObject({ format: 2 });
   });
 });
 
