@@ -166,6 +166,20 @@ describe('destroy_version_after: the sweep', () => {
     expect([versions['1'].destroyed, versions['2'].destroyed]).toEqual([true, true]);
   });
 
+  it('over an engine where no lifetime was ever set, reads nothing but the config', async () => {
+    const env = setup();
+    await env.config({ delete_version_after: '1h', destroy_version_after: '0s' });
+    await env.MD('k', { destroy_version_after: 0 });
+    for (const path of ['a', 'b/c', 'k']) await env.W(path, { a: 1 });
+    const read: string[] = [];
+    const { get, list } = env.storage;
+    env.storage.get = (key) => (read.push(key), get.call(env.storage, key));
+    env.storage.list = (prefix) => (read.push(prefix), list.call(env.storage, prefix));
+    env.clock.advance(1000 * HOUR);
+    expect(await env.kv.sweepLifetimes()).toEqual({ destroyed: 0 });
+    expect(read).toEqual(['kv/config']);
+  });
+
   it('reaches versions kept outside the head, and data kept in entry documents', async () => {
     const env = setup();
     await env.MD('many', { max_versions: 30, destroy_version_after: '1h' });

@@ -11,6 +11,11 @@ const storedConfig = z.object({
   delete_version_after: z.number().int(),
   /** Seconds after its write that a version is destroyed; 0 = unset (format 2 on). */
   destroy_version_after: storedCount,
+  /**
+   * Set, never cleared, once the config or any key set destroy_version_after: until then no version has a destruction
+   * time, and the sweep reads nothing but this.
+   */
+  lifetimes_set: z.literal(true).optional(),
   /** Every metadata write and patch must carry metadata_cas; absent in configs written before it existed. */
   metadata_cas_required: z.boolean().optional(),
 });

@@ -5,8 +5,9 @@ import { now, type KvContext } from './context.js';
 
 /**
  * The sweep of destroy_version_after: every read already answers a version past its destruction time as destroyed;
- * this removes its data from storage, as a request to destroy it would (a `destroy` change event each). Every key's
- * head is read; entry documents only for keys keeping more versions than their head holds inline.
+ * this removes its data from storage, as a request to destroy it would (a `destroy` change event each). An engine where
+ * no lifetime was ever set costs one read of its config; otherwise every key's head is read, and entry documents only
+ * for keys keeping more versions than their head holds inline.
  *
  * Several processes may sweep one storage at once: each destruction is a change of the key like any other, committed
  * on the head it read, so of two sweeps the second finds nothing left to destroy and writes nothing.
@@ -20,6 +21,8 @@ export interface KvSweepResult {
 
 export async function sweepLifetimes(context: KvContext): Promise<KvSweepResult> {
   const { keys } = context;
+  // Until the config or a key has set a lifetime, no version has a destruction time: nothing to read.
+  if (!(await context.config.read()).lifetimes_set) return { destroyed: 0 };
   let destroyed = 0;
   for await (const path of keys.keysBelow('')) {
     const time = now(context);

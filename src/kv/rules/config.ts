@@ -74,6 +74,7 @@ export function applyConfigWrite(current: StoredConfig, write: ConfigWrite): Sto
     cas_required: write.cas_required ?? current.cas_required,
     delete_version_after: dva === undefined ? current.delete_version_after : dva < 0 ? DISABLED : dva,
     destroy_version_after: write.destroy_version_after ?? current.destroy_version_after,
+    ...(current.lifetimes_set || (write.destroy_version_after ?? 0) > 0 ? { lifetimes_set: true } : {}),
     metadata_cas_required: write.metadata_cas_required ?? current.metadata_cas_required,
   });
 }
