@@ -39,12 +39,14 @@ const put = clientCommand({
   usage: `usage: strongroom kv metadata put [options] PATH
 
 Sets the secret's settings: -max-versions=N, -cas-required[=false], -delete-version-after=DURATION (e.g. 720h),
+-destroy-version-after=DURATION (a strongroom addition: versions older than it are destroyed),
 -custom-metadata=KEY=VALUE (again for more keys). ${COMMON}`,
   flags: {
     ...MOUNT_FLAG,
     'max-versions': 'int',
     'cas-required': 'bool',
     'delete-version-after': 'string',
+    'destroy-version-after': 'string',
     'custom-metadata': 'list',
   },
   prints: false,
@@ -56,6 +58,9 @@ Sets the secret's settings: -max-versions=N, -cas-required[=false], -delete-vers
       ...(flags['max-versions'] === undefined ? {} : { max_versions: flags['max-versions'] }),
       ...(flags['cas-required'] === undefined ? {} : { cas_required: flags['cas-required'] }),
       ...(flags['delete-version-after'] === undefined ? {} : { delete_version_after: flags['delete-version-after'] }),
+      ...(flags['destroy-version-after'] === undefined
+        ? {}
+        : { destroy_version_after: flags['destroy-version-after'] }),
       ...(custom === undefined
         ? {}
         : {

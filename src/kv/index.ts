@@ -23,6 +23,8 @@ export type {
 } from './rules/views.js';
 export type { ReclaimOptions, ReclaimResult } from './operations/orphan-reclaim.js';
 export type { RestoreReport } from './operations/restore.js';
+export type { KvSweepResult } from './operations/lifetime-sweep.js';
+export type { KvReadManyRequest, KvReadManyResponse, KvReadManyResult } from './operations/read-many.js';
 export type { DetailedListing } from './operations/folder-listing.js';
 export type { KvChangeEvent, KvRecordedChanges } from './changes/change-events.js';
 export type { KvChangeOperation } from './documents/head-document.js';

@@ -16,28 +16,29 @@ import {
   type KvWarnings,
 } from './engine-options.js';
 import { configView, configWriteFields, type KvConfig, type KvConfigInput } from './rules/config.js';
-import type { ConfigStore } from './store/config-store.js';
-import { kvContext, now } from './operations/context.js';
+import { kvContext, type KvContext } from './operations/context.js';
 import {
   DataOperations,
+  hiddenVersion,
+  presentVersion,
   dataPatchFields,
   dataWriteFields,
   readFields,
   subkeysFields,
   versionsFields,
   type KvWriteResult,
-  type VersionRead,
 } from './operations/data-operations.js';
 import type { JsonPatchOperation } from './values/json-patch.js';
 import { changesOf, eventOf, type KvChangeEvent, type KvRecordedChanges } from './changes/change-events.js';
 import { ChangeFeed, type KvChangeListener } from './changes/change-feed.js';
 import { RemoteChanges } from './changes/remote-changes.js';
 import { FolderListing, type DetailedListing } from './operations/folder-listing.js';
-import type { KeyStore } from './store/key-store.js';
 import { deleteFolder, transferFields } from './operations/key-moves.js';
 import { Restore, restoreFields, type RestoreReport } from './operations/restore.js';
 import { OrphanReclaim, type ReclaimOptions, type ReclaimResult } from './operations/orphan-reclaim.js';
 import { listFields } from './operations/listing.js';
+import { sweepLifetimes, type KvSweepResult } from './operations/lifetime-sweep.js';
+import { readMany, type KvReadManyRequest, type KvReadManyResult } from './operations/read-many.js';
 import {
   metadataPatchFields,
   metadataWriteFields,
@@ -50,19 +51,7 @@ import { StorageLayout } from './documents/storage-layout.js';
 import { patchMediaType } from './values/patch-formats.js';
 import { folderPath, keyPath } from './values/key-paths.js';
 import { parseInput } from '../core/framework/parse-input.js';
-import type { KeyMetadata, SecretSubkeys, SecretVersion, VersionMetadata } from './rules/views.js';
-
-function hiddenVersion(path: string, metadata: VersionMetadata): NotFound {
-  return new NotFound(
-    `version ${metadata.version} of ${JSON.stringify(path)} is ${metadata.destroyed ? 'destroyed' : 'deleted'}`,
-  );
-}
-
-function present<T>(path: string, read: VersionRead<T>): { value: T; metadata: VersionMetadata } {
-  if (read.state === 'missing') throw new NotFound(`no such version of ${JSON.stringify(path)}`);
-  if (read.state === 'hidden') throw hiddenVersion(path, read.metadata);
-  return read;
-}
+import type { KeyMetadata, SecretSubkeys, SecretVersion } from './rules/views.js';
 
 /**
  * The versioned key-value secrets engine (KV version 2 semantics). `handle()` serves the wire API of
@@ -73,14 +62,12 @@ export class KvEngine {
   private readonly dispatcher: Dispatcher;
   private readonly data: DataOperations;
   private readonly metadata: MetadataOperations;
-  private readonly config: ConfigStore;
   private readonly orphans: OrphanReclaim;
   private readonly restorer: Restore;
-  private readonly keys: KeyStore;
   private readonly listing: FolderListing;
-  private readonly feed: ChangeFeed;
   private readonly remote: RemoteChanges;
   private readonly layout: StorageLayout;
+  private readonly context: KvContext;
   /** The service's onEventError, run guarded: a throwing hook must not become the rejection it reports. */
   private readonly reportEventError: (error: unknown) => void;
 
@@ -92,18 +79,8 @@ export class KvEngine {
     const json = new JsonStore(options.storage);
     const clock = options.clock ?? systemClock;
     const context = kvContext(json, layout, clock, limits, new ChangeFeed(this.reportEventError));
-    this.feed = context.feed;
-    this.remote = new RemoteChanges(
-      options.storage,
-      layout,
-      context.keys,
-      context.pages,
-      context.feed,
-      () => now(context),
-      this.reportEventError,
-    );
-    this.config = context.config;
-    this.keys = context.keys;
+    this.context = context;
+    this.remote = new RemoteChanges(options.storage, layout, context, this.reportEventError);
     this.orphans = new OrphanReclaim(json, layout, () => clock.now().getTime());
     this.data = new DataOperations(context);
     this.metadata = new MetadataOperations(context);
@@ -112,10 +89,11 @@ export class KvEngine {
     const routes = kvRoutes({
       data: this.data,
       metadata: this.metadata,
-      config: this.config,
+      config: context.config,
       keys: context.keys,
       listing: this.listing,
       restore: this.restorer,
+      handle: (request) => this.dispatcher.handle(request),
     });
     this.dispatcher = new Dispatcher(routes, { onInternalError: options.onInternalError });
   }
@@ -130,20 +108,28 @@ export class KvEngine {
 
   /** The engine-wide settings, as `GET config` answers them. */
   async readConfig(): Promise<KvConfig> {
-    return configView(await this.config.read());
+    return configView(await this.context.config.read());
   }
 
   /** Changes the engine-wide settings given (`POST config`); those left out keep their values. */
   async writeConfig(input: KvConfigInput): Promise<void> {
-    await this.config.write(parseInput(configWriteFields, input));
+    await this.context.config.write(parseInput(configWriteFields, input));
   }
 
   /** The data of a version (or the one current at `asOf`); NotFound for none, or a deleted (then) or destroyed one. */
   async read(path: string, options: KvReadOptions = {}): Promise<SecretVersion> {
     const { version } = parseInput(readFields, { version: options.version });
     const read = await this.data.read(keyPath(path), version, (data) => data, options.asOf);
-    const { value, metadata } = present(path, read);
+    const { value, metadata } = presentVersion(path, read);
     return { data: value, metadata };
+  }
+
+  /**
+   * Reads up to 100 keys at once (`POST read-many`): for each item in order, the status and `data` (or `errors`) that
+   * `GET data/<path>` answers; InvalidRequest names the first malformed item.
+   */
+  readMany(requests: KvReadManyRequest[]): Promise<KvReadManyResult> {
+    return readMany((request) => this.dispatcher.handle(request), requests);
   }
 
   /**
@@ -174,7 +160,7 @@ export class KvEngine {
    */
   async subkeys(path: string, options: { version?: number; depth?: number } = {}): Promise<SecretSubkeys> {
     const { version, depth } = parseInput(subkeysFields, options);
-    const { value, metadata } = present(path, await this.data.subkeys(keyPath(path), version, depth));
+    const { value, metadata } = presentVersion(path, await this.data.subkeys(keyPath(path), version, depth));
     return { subkeys: value, metadata };
   }
 
@@ -251,7 +237,7 @@ export class KvEngine {
   async deleteFolder(folder: string): Promise<{ removed: number }> {
     const path = folderPath(folder);
     if (path === '') throw new InvalidRequest('missing path: deleting every key of the engine is not offered');
-    return { removed: await deleteFolder(this.keys, path, undefined, (key) => this.metadata.remove(key)) };
+    return { removed: await deleteFolder(this.context.keys, path, undefined, (key) => this.metadata.remove(key)) };
   }
 
   /** Brings a key, or the keys below a folder ('' or ending in '/'), back to their state at `asOf` (docs/kv.md). */
@@ -268,6 +254,14 @@ export class KvEngine {
    */
   reclaimOrphans(options: ReclaimOptions = {}): Promise<ReclaimResult> {
     return this.orphans.run(options);
+  }
+
+  /**
+   * Removes the data of every version past its destroy_version_after (reads already answer them destroyed). The server
+   * runs it periodically; a service embedding the engine runs it on its own timer. Safe beside other processes.
+   */
+  sweepLifetimes(): Promise<KvSweepResult> {
+    return sweepLifetimes(this.context);
   }
 
   /** The direct children of a folder ('' is the root); an empty folder gives []. */
@@ -302,13 +296,13 @@ export class KvEngine {
    */
   subscribe(prefix: string, listener: KvChangeListener): () => void {
     this.startWatching();
-    return this.feed.subscribe(prefix, listener);
+    return this.context.feed.subscribe(prefix, listener);
   }
 
   /** The same events as an async iterator; ending the loop or aborting `signal` unsubscribes. */
   events(prefix = '', options: { signal?: AbortSignal } = {}): AsyncIterableIterator<KvChangeEvent> {
     this.startWatching();
-    return this.feed.events(prefix, options);
+    return this.context.feed.events(prefix, options);
   }
 
   /**
@@ -317,7 +311,7 @@ export class KvEngine {
    * while no process listened), as long as the record still keeps it.
    */
   async recordedChanges(path: string): Promise<KvRecordedChanges | undefined> {
-    const head = await this.keys.read(keyPath(path));
+    const head = await this.context.keys.read(keyPath(path));
     if (!head) return undefined;
     const changes = changesOf(path, head, this.layout.metadata(path)).map(eventOf);
     return { created: formatTimestamp(head.created), changes };

@@ -1,5 +1,5 @@
 import { InvalidRequest } from '../lib/errors.js';
-import type { EngineResponse } from '../core/framework/request.js';
+import type { EngineRequest, EngineResponse } from '../core/framework/request.js';
 import {
   notFound,
   notFoundEmpty,
@@ -39,6 +39,7 @@ import { metadataPatchFields, metadataWriteFields } from './rules/metadata.js';
 import type { MetadataOperations } from './operations/metadata-operations.js';
 import { JSON_PATCH, MERGE_PATCH } from './values/patch-formats.js';
 import { attributionOf, type Attribution } from './rules/actors.js';
+import { readMany, readManyFields } from './operations/read-many.js';
 
 /** The engine's route table: one row per path of docs/kv.md, then Vault's catch-all. */
 
@@ -50,6 +51,8 @@ export interface KvRouteTargets {
   keys: KeyStore;
   listing: FolderListing;
   restore: Restore;
+  /** The engine's own dispatch, which each item of a read-many goes through as the GET it stands for. */
+  handle: (request: EngineRequest) => Promise<EngineResponse>;
 }
 
 /** A key path: non-empty and not ending in '/' (`data/foo/` is no key; it falls through to the catch-all). */
@@ -100,7 +103,7 @@ function patchResponse(outcome: PatchOutcome): EngineResponse {
 }
 
 /** The route table of one engine, over its operations. */
-export function kvRoutes({ data, metadata, config, keys, listing, restore }: KvRouteTargets): Route[] {
+export function kvRoutes({ data, metadata, config, keys, listing, restore, handle }: KvRouteTargets): Route[] {
   const names = (recursive: boolean) =>
     operation(listFields, async ({ params, fields, request }) =>
       listResponse(await listing.names(request, keyOf(params), fields, recursive)),
@@ -252,6 +255,18 @@ export function kvRoutes({ data, metadata, config, keys, listing, restore }: KvR
       operations: {
         write: async ({ params, fields, request }) =>
           ok(await restore.run(keyOf(params), fields, request.authorize, await attributionOf(request))),
+      },
+    }),
+    route({
+      pattern: 'read-many',
+      summary:
+        'Reads many keys in one request: each item answers what `GET data/<path>` answers, and needs `read` there.',
+      // No capability on the route itself: each item asks its own, as its GET does (read-many.ts says why).
+      unauthenticated: true,
+      operations: {
+        write: operation(readManyFields, async ({ fields, request }) =>
+          ok(await readMany(handle, fields.requests, request.authorize)),
+        ),
       },
     }),
     route({

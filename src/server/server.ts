@@ -7,9 +7,7 @@ import { systemClock } from '../lib/clocks.js';
 import { StorageUnavailable } from '../lib/errors.js';
 import { acceptListMethod } from '../adapters/http/list-method.js';
 import { MemoryStorage } from '../adapters/storage/memory/memory-storage.js';
-import { AuthMethod } from '../adapters/aws/auth-method.js';
 import { JsonStore } from '../core/store/stored-json.js';
-import type { KvEngine } from '../kv/index.js';
 import { AuditLog } from './audit/audit-log.js';
 import { createDispatcher } from './dispatch/dispatch.js';
 import { BodyBudget } from './http/body-budget.js';
@@ -28,6 +26,7 @@ import { auditRoutes } from './routes/audit-routes.js';
 import { mountRoutes } from './routes/mount-routes.js';
 import { EngineFactory } from './mounts/engine-factory.js';
 import { MountTable } from './mounts/mount-table.js';
+import { runMountPeriodic } from './mounts/mount-periodic.js';
 import { MountTableStore } from './mounts/mount-table-store.js';
 import { keyRoutes } from './routes/key-routes.js';
 import { tokenRoleRoutes } from './routes/token-role-routes.js';
@@ -44,41 +43,9 @@ import { TokenStore } from './tokens/token-store.js';
 import { DEFAULT_MAX_TTL_SECONDS } from './tokens/token-ttl.js';
 import { WrappedResponses } from './wrapping/wrapped-responses.js';
 import { Webhooks } from './webhooks/webhooks.js';
+import type { StrongroomServer } from './strongroom-server.js';
 
-/** A server made by {@link createServer}: listen on its own, or mount its `handler` in another HTTP stack. */
-export interface StrongroomServer {
-  /** Starts listening (port 0 picks a free port); resolves to the base URL. */
-  listen(address?: { port?: number; host?: string }): Promise<string>;
-  /** Stops taking connections, finishes requests in flight, and after `graceMs` cuts whatever is left. */
-  close(options?: { graceMs?: number }): Promise<void>;
-  /**
-   * The node:http request listener, for mounting in another server or framework. Requests outside `/v1/` go to
-   * `next` when one is given (Express middleware style), else get a 404.
-   */
-  handler(req: http.IncomingMessage, res: http.ServerResponse, next?: (error?: unknown) => void): void;
-  /**
-   * Resolves once the stored state is ready; to the root token made by this call, if it made one. Without
-   * {@link ServerOptions.rootToken}, the first call makes a root token when the storage holds none yet: call it once
-   * the server can be reached (after `listen()`), and show what it answers, since it is answered only this once.
-   */
-  ready(): Promise<string | undefined>;
-  /**
-   * Opens every audit device's file again by its path (what `strongroom server` does on SIGHUP): after a rotation moved
-   * it, the next entries go to a new file. Answers the files reopened (none without an audit device); rejects when a
-   * path cannot be opened, once the others are reopened: that device's writes fail until it can be.
-   */
-  reopenAuditFile(): Promise<string[]>;
-  /** Runs the due background work once: each AWS auth mount's tidy, revoking expired tokens, removing expired wrapped
-   * answers. */
-  runPeriodic(): Promise<void>;
-  /** The KV engine served at `secret/`, for use in the same process. */
-  readonly kv: KvEngine;
-  /**
-   * The default AWS auth method, for use in the same process: mounted at `auth/aws/`, or at `auth/cloud/` over a storage
-   * that held its data there before the mount table (docs/server.md).
-   */
-  readonly auth: AuthMethod;
-}
+export type { StrongroomServer } from './strongroom-server.js';
 
 // Load balancers ask this every few seconds: logged below info, unless it fails.
 const HEALTH_PATH = `${API_PREFIX}sys/health`;
@@ -279,7 +246,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
   async function runPeriodic(): Promise<void> {
     try {
       const { tokens, wrapping } = await state;
-      for (const { engine } of await table.current()) if (engine instanceof AuthMethod) await engine.periodic();
+      await runMountPeriodic(table);
       await tokens.sweep();
       await wrapping.sweep();
     } catch (error) {

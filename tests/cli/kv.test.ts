@@ -118,6 +118,16 @@ describe('strongroom kv list, delete, undelete, destroy and metadata', () => {
     expect((await kv(['metadata', 'delete', 'meta/s'])).code).toBe(0);
     expect((await kv(['metadata', 'get', 'meta/s'])).code).toBe(2);
   });
+
+  it('sets destroy_version_after, and a bad duration is the server error with exit 2', async () => {
+    const put = await kv(['metadata', 'put', '-destroy-version-after=720h', 'meta/lifetime']);
+    expect(put).toMatchObject({ code: 0, stdout: 'Success! Data written to: secret/metadata/meta/lifetime\n' });
+    const shown = await kv(['metadata', 'get', '-field=destroy_version_after', 'meta/lifetime']);
+    expect(shown).toMatchObject({ code: 0, stdout: '720h0m0s' });
+    const bad = await kv(['metadata', 'put', '-destroy-version-after=soon', 'meta/lifetime']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('destroy_version_after');
+  });
 });
 
 describe("strongroom kv: Vault's exit codes", () => {

@@ -74,13 +74,13 @@ describe('actors of KV changes (Vault 1.21 attribution)', () => {
     expect(read.last_updated_by).toMatchObject({ actor: 'token-alice', operation: 'update' });
   });
 
-  it('heads are written in format 2, and a head of format 1 reads as one without actors', async () => {
+  it('heads are written in format 3, and a head of format 1 reads as one without actors', async () => {
     const storage = testStorage();
     const env = setup({ storage });
     await env.W('k', { a: 1 });
     const key = 'kv/metadata/k';
     const stored = JSON.parse(new TextDecoder().decode(await storage.get(key))) as Record<string, unknown>;
-    expect(stored.format).toBe(2);
+    expect(stored.format).toBe(3);
     const { format: _format, ...first } = stored;
     await storage.put(key, new TextEncoder().encode(JSON.stringify(first)));
     expect(dataOf(await env.MR('k')).versions['1']).toMatchObject({ created_by: null, deleted_by: null });

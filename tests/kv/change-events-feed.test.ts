@@ -34,7 +34,7 @@ describe('the keys a change feed remembers', () => {
     const kv = new KvEngine({ storage: new MemoryStorage() });
     const events: string[] = [];
     kv.subscribe('', (event) => void events.push(event.path));
-    const feed = (kv as unknown as { feed: ChangeFeed }).feed;
+    const feed = (kv as unknown as { context: { feed: ChangeFeed } }).context.feed;
     for (let n = 0; n < TRACKED_KEYS; n++) {
       await kv.write(`k/${n}`, { n });
       await kv.deleteMetadata(`k/${n}`);

@@ -8,6 +8,7 @@ describe('config', () => {
     expect(await readConfig(setup())).toEqual({
       cas_required: false,
       delete_version_after: '0s',
+      destroy_version_after: '0s',
       max_versions: 0,
       metadata_cas_required: false,
     });
@@ -21,6 +22,7 @@ describe('config', () => {
     expect(await readConfig(env)).toEqual({
       cas_required: true,
       delete_version_after: '5m0s',
+      destroy_version_after: '0s',
       max_versions: 4,
       metadata_cas_required: false,
     });
@@ -48,6 +50,7 @@ describe('config', () => {
     expect(await readConfig(env)).toEqual({
       cas_required: true,
       delete_version_after: '1m0s',
+      destroy_version_after: '0s',
       max_versions: 3,
       metadata_cas_required: false,
     });

@@ -60,6 +60,7 @@ describe('decoded heads', () => {
           max_versions: 0,
           cas_required: false,
           delete_version_after: 0,
+          destroy_version_after: 0,
         });
         return {
           next: {

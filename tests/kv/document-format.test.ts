@@ -5,6 +5,7 @@ import { CorruptDocument } from '../../src/core/store/stored-json.js';
 import { documentFormat } from '../../src/kv/documents/document-format.js';
 import { entryData, entryFormat } from '../../src/kv/documents/entry-document.js';
 import { headFormat, headHistory } from '../../src/kv/documents/head-document.js';
+import { configFormat } from '../../src/kv/documents/config-document.js';
 import { dataOf, setup } from './helpers.js';
 
 /** The definition every stored KV document is read through: format versions, upgrade steps, defaults, shapes. */
@@ -41,9 +42,11 @@ describe('stored document formats', () => {
     const first = { limit: 1, label: 'x' };
     expect(settings.version).toBe(1);
     expect(settings.write(first)).toBe(first);
-    // Format 2 of heads and entry documents came with the actors (created_by, deleted_by, last_updated_by).
-    expect(headFormat.version).toBe(2);
+    // Format 2 of heads and entry documents came with the actors (created_by, deleted_by, last_updated_by); format 3
+    // of heads (2 of the config) with destroy_version_after.
+    expect(headFormat.version).toBe(3);
     expect(entryFormat.version).toBe(2);
+    expect(configFormat.version).toBe(2);
   });
 
   it('refuse a format newer than they know, and a format field that is no format', () => {
@@ -82,23 +85,31 @@ describe('stored document formats', () => {
   });
 });
 
+/** A head as the first releases stored it: no format field, none of the fields later formats added. */
+const FIRST_HEAD = {
+  created: 1,
+  updated: 1,
+  current_version: 0,
+  oldest_version: 0,
+  max_versions: 0,
+  cas_required: false,
+  delete_version_after: 0,
+  custom_metadata: {},
+  versions: [],
+};
+
+describe('destroy_version_after in stored documents', () => {
+  it('heads of format 1 and 2 and configs of format 1 read as having none set', () => {
+    for (const format of [undefined, 2])
+      expect(headFormat.read({ ...FIRST_HEAD, format }, 'kv/metadata/old').destroy_version_after).toBe(0);
+    const config = configFormat.read({ max_versions: 3, cas_required: false, delete_version_after: 0 }, 'kv/config');
+    expect(config).toMatchObject({ max_versions: 3, destroy_version_after: 0 });
+    expect(configFormat.write(config)).toMatchObject({ format: 2 });
+  });
+});
+
 describe('the history of a head', () => {
-  const head = (changes: unknown) =>
-    headFormat.read(
-      {
-        created: 1,
-        updated: 1,
-        current_version: 0,
-        oldest_version: 0,
-        max_versions: 0,
-        cas_required: false,
-        delete_version_after: 0,
-        custom_metadata: {},
-        changes,
-        versions: [],
-      },
-      'kv/metadata/k',
-    );
+  const head = (changes: unknown) => headFormat.read({ ...FIRST_HEAD, changes }, 'kv/metadata/k');
 
   it('is read with the head as a list, and each change checked where it becomes an event', () => {
     const corrupt = head([{ operation: 'write', version: 1, revision: 'two', time: 1 }]);

@@ -151,6 +151,7 @@ describe('metadata write, read and delete', () => {
       current_version: 0,
       custom_metadata: null,
       delete_version_after: '0s',
+      destroy_version_after: '0s',
       last_updated_by: null,
       max_versions: 3,
       metadata_cas_required: false,

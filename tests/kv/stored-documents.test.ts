@@ -267,9 +267,13 @@ async function stored(documents: ReadonlyMap<string, Uint8Array>, storage: Stora
  * those releases, and every change the replay makes, which names no caller). Only null ones go: a recorded actor must
  * be answered as it was, and one the engine made up would still differ.
  */
+/** Also without destroy_version_after at "0s": what a document from before it reads as, and no release answered it. */
 function withoutUnknownActors<T>(value: T): T {
   return JSON.parse(JSON.stringify(value), (name, field: unknown) =>
-    field === null && ['created_by', 'deleted_by', 'last_updated_by'].includes(name) ? undefined : field,
+    (field === null && ['created_by', 'deleted_by', 'last_updated_by'].includes(name)) ||
+    (name === 'destroy_version_after' && field === '0s')
+      ? undefined
+      : field,
   ) as T;
 }
 

@@ -129,6 +129,7 @@ describe('typed methods', () => {
     expect(await kv.readConfig()).toEqual({
       cas_required: true,
       delete_version_after: '1h0m0s',
+      destroy_version_after: '0s',
       max_versions: 0,
       metadata_cas_required: false,
     });

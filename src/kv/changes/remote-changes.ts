@@ -6,6 +6,7 @@ import type { KeyPages } from '../store/key-pages.js';
 import type { KeyStore } from '../store/key-store.js';
 import type { StorageLayout } from '../documents/storage-layout.js';
 import type { StoredMetadata } from '../documents/head-document.js';
+import type { Clock } from '../../ports/clock.js';
 
 /**
  * Change events made by other processes, over a storage that can `watch`. A notification names a key's record; the
@@ -19,16 +20,21 @@ export class RemoteChanges {
   /** Keys notified while the baseline is read: reconciled once it is. */
   private queued?: Set<string>;
 
+  private readonly keys: KeyStore;
+  private readonly pages: KeyPages;
+  private readonly feed: ChangeFeed;
+  private readonly clock: () => number;
+
   constructor(
     private readonly storage: Storage,
     private readonly layout: StorageLayout,
-    private readonly keys: KeyStore,
-    private readonly pages: KeyPages,
-    private readonly feed: ChangeFeed,
-    private readonly clock: () => number,
+    engine: { keys: KeyStore; pages: KeyPages; feed: ChangeFeed; clock: Clock },
     /** Where a failure of the work a notification starts goes: nobody awaits that work, so it must not reject. */
     private readonly onError: (error: unknown) => void,
-  ) {}
+  ) {
+    ({ keys: this.keys, pages: this.pages, feed: this.feed } = engine);
+    this.clock = () => engine.clock.now().getTime();
+  }
 
   /**
    * Starts watching (once); resolves when changes from now on will be delivered. Keys as they are now are the

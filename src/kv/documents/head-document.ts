@@ -41,6 +41,11 @@ export const storedVersion = z.object({
   created: storedTime,
   /** When the version is, or becomes, soft-deleted; absent when no deletion is scheduled. */
   deletion: storedTime.optional(),
+  /**
+   * When the version is, or becomes, destroyed by destroy_version_after (format 3 on); absent when none is scheduled. From
+   * then on it reads as destroyed, whether or not the sweep has yet removed its data.
+   */
+  destruction: storedTime.optional(),
   destroyed: z.literal(true).optional(),
   /** Id of the blob that holds the version's data; absent once destroyed, and for data kept in the entry document. */
   blob: z.string().optional(),
@@ -78,6 +83,8 @@ const storedMetadata = z.object({
   max_versions: storedCount,
   cas_required: z.boolean(),
   delete_version_after: z.number().int(),
+  /** Seconds after its write that a version is destroyed; 0 means "use the engine's" (format 3 on). */
+  destroy_version_after: storedCount,
   custom_metadata: z.record(z.string(), z.string()),
   /** Metadata writes and patches since the key was created (OpenBao's current_metadata_version); absent means 0. */
   metadata_version: storedCount.optional(),
@@ -130,12 +137,19 @@ export type StoredMetadata = z.infer<typeof storedMetadata>;
 export const withActors: Upgrade = (older) => older;
 
 /**
+ * Format 2 to 3 (heads and the config alike): destroy_version_after came, and versions may carry a destruction time. A
+ * document of format 2 has none set. The new format keeps a release that predates it from serving, or carrying into a
+ * copy, a version past its destruction time.
+ */
+export const withDestroyLifetime: Upgrade = (older) => ({ ...older, destroy_version_after: 0 });
+
+/**
  * How head records are read and written. Heads of the first layout, from before the key store counted revisions and
  * kept entry documents, lack the fields that came with those: they read as a head that has had neither.
  */
 export const headFormat = documentFormat({
   shape: storedMetadata,
-  upgrades: [withActors],
+  upgrades: [withActors, withDestroyLifetime],
   defaults: { revision: 0, spilled: 0, garbage: [], retired: [] },
 });
 

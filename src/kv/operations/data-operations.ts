@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InvalidRequest } from '../../lib/errors.js';
+import { InvalidRequest, NotFound } from '../../lib/errors.js';
 import { describeFieldError, int, intList, isPlainObject, object, str, typed } from '../../core/framework/fields.js';
 import { unchanged } from '../../core/store/stored-json.js';
 import { casOptions, checkCas } from '../rules/cas.js';
@@ -15,7 +15,16 @@ import type { KvChangeOperation, StoredActor, StoredMetadata, StoredVersion } fr
 import { parseAsOf, stateAt } from '../rules/as-of.js';
 import { subkeys } from '../values/subkeys.js';
 import { checkValue, type ValueLimits } from '../values/value-limits.js';
-import { addVersion, destroy, findVersion, isHidden, resolveVersion, softDelete, undelete } from '../rules/versions.js';
+import {
+  addVersion,
+  destroy,
+  findVersion,
+  isDestroyed,
+  isHidden,
+  resolveVersion,
+  softDelete,
+  undelete,
+} from '../rules/versions.js';
 import { versionMetadata, type VersionMetadata } from '../rules/views.js';
 import type { Attribution } from '../rules/actors.js';
 
@@ -64,6 +73,20 @@ export type VersionRead<T> =
   /** Deleted or destroyed: only the metadata is shown. */
   | { state: 'hidden'; metadata: VersionMetadata }
   | { state: 'live'; value: T; metadata: VersionMetadata };
+
+/** The typed methods' error for a version a read found deleted or destroyed. */
+export function hiddenVersion(path: string, metadata: VersionMetadata): NotFound {
+  return new NotFound(
+    `version ${metadata.version} of ${JSON.stringify(path)} is ${metadata.destroyed ? 'destroyed' : 'deleted'}`,
+  );
+}
+
+/** A read's version for the typed methods, which reject where the wire API answers 404. */
+export function presentVersion<T>(path: string, read: VersionRead<T>): { value: T; metadata: VersionMetadata } {
+  if (read.state === 'missing') throw new NotFound(`no such version of ${JSON.stringify(path)}`);
+  if (read.state === 'hidden') throw hiddenVersion(path, read.metadata);
+  return read;
+}
 
 type PatchStep =
   | { state: 'missing' }
@@ -121,8 +144,10 @@ export class DataOperations {
       const key = await keys.read(path);
       const entry = key && (await this.entryAt(path, key, version, asOf));
       if (!key || !entry) return { state: 'missing' };
-      const metadata = versionMetadata(key, entry);
-      if (isHidden(entry, asOf ?? now(this.context))) return { state: 'hidden', metadata };
+      const time = now(this.context);
+      const metadata = versionMetadata(key, entry, time);
+      // A version destroyed now, by request or by its lifetime, is gone at every time; a deletion counts as of then.
+      if (isDestroyed(entry, time) || isHidden(entry, asOf ?? time)) return { state: 'hidden', metadata };
       const prefetched = prefetch?.record === key && prefetch.entry === entry ? await prefetch.data : undefined;
       return { state: 'live', value: project(prefetched ?? (await keys.data(path, key, entry))), metadata };
     });
@@ -137,7 +162,7 @@ export class DataOperations {
   ): Promise<StoredVersion | undefined> {
     const { keys } = this.context;
     if (asOf === undefined) return keys.version(path, key, resolveVersion(key, version));
-    return stateAt(key, await keys.versions(path, key), asOf).entry;
+    return stateAt(key, await keys.versions(path, key), asOf, now(this.context)).entry;
   }
 
   subkeys(
@@ -184,7 +209,7 @@ export class DataOperations {
         const head = findVersion(current, current.current_version);
         if (!head) return { next: unchanged, result: { state: 'missing' } };
         if (isHidden(head, time))
-          return { next: unchanged, result: { state: 'hidden', metadata: versionMetadata(current, head) } };
+          return { next: unchanged, result: { state: 'hidden', metadata: versionMetadata(current, head, time) } };
         const patched = apply(await keys.data(path, current, head));
         if (!isPlainObject(patched)) throw new InvalidRequest('the patched data must be a JSON object');
         const limits = this.context.limits;
@@ -264,5 +289,5 @@ export async function append(
   checkValue(data, limits);
   const blob = await stage(data);
   const { next, added, dropped } = addVersion(key, blob, time, config, actor);
-  return { next, dropped, result: versionMetadata(next, added) };
+  return { next, dropped, result: versionMetadata(next, added, time) };
 }

@@ -1,5 +1,5 @@
 import type { EngineRequest } from '../../core/framework/request.js';
-import type { KvContext } from './context.js';
+import { now, type KvContext } from './context.js';
 import { listKeys, withoutDeletedHeads, type ListFields, type NameFilter } from './listing.js';
 import { visibleTo, type Visibility } from './listing-visibility.js';
 import type { MetadataOperations } from './metadata-operations.js';
@@ -73,7 +73,7 @@ export class FolderListing {
       };
       filters.push(visibleTo(request.authorize, folder, visibility));
     }
-    if (fields.exclude_deleted) filters.push(withoutDeletedHeads(this.context.keys, folder));
+    if (fields.exclude_deleted) filters.push(withoutDeletedHeads(this.context.keys, folder, now(this.context)));
     return listKeys(this.context.pages, folder, fields, { recursive, filters });
   }
 }

@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { bool, int, str } from '../../core/framework/fields.js';
 import type { KeyPages } from '../store/key-pages.js';
 import type { KeyStore } from '../store/key-store.js';
-import { findVersion } from '../rules/versions.js';
+import { findVersion, isDestroyed } from '../rules/versions.js';
 
 /**
  * LIST metadata/<folder>/: the direct children of a folder, keys as `name` and sub-folders as `name/` (a name can be
  * both); SCAN metadata/<folder>/: every key below it as a path relative to the folder, no folder names. Both in byte
  * order of the names' UTF-8 form; `after` and `limit` page through them; `exclude_deleted` drops keys whose current
- * version has any deletion time, even a future one, and keeps folders; names the caller may not see, or with
+ * version has any deletion time, even a future one, or is past its destruction time, and keeps folders; names the caller may not see, or with
  * `readable_only` may not read, are left out (see listing-visibility.ts).
  */
 
@@ -62,14 +62,18 @@ export async function listKeys(
   return listed;
 }
 
-/** The exclude_deleted filter: folders stay; a key goes when its current version has a deletion time. */
-export function withoutDeletedHeads(keys: KeyStore, folder: string): NameFilter {
+/**
+ * The exclude_deleted filter: folders stay; a key goes when its current version has a deletion time (as in Vault), or
+ * when it is past its destruction time (at `now`): no listing shows a key whose current version's lifetime is over.
+ */
+export function withoutDeletedHeads(keys: KeyStore, folder: string, now: number): NameFilter {
   return (names) =>
     Promise.all(
       names.map(async (name) => {
         if (name.endsWith('/')) return true;
         const key = await keys.read(`${folder}${name}`);
         const head = key && findVersion(key, key.current_version);
+        if (head?.destruction !== undefined && isDestroyed(head, now)) return false;
         return head?.deletion === undefined;
       }),
     );

@@ -27,7 +27,7 @@ export class MetadataOperations {
     const { keys } = this.context;
     return keys.consistent(async () => {
       const key = await keys.read(path);
-      return key && keyMetadata({ ...key, versions: await keys.versions(path, key) });
+      return key && keyMetadata({ ...key, versions: await keys.versions(path, key) }, now(this.context));
     });
   }
 
@@ -35,6 +35,7 @@ export class MetadataOperations {
   async write(path: string, fields: MetadataWrite): Promise<string[]> {
     if (!hasMetadataFields(fields)) return [];
     const time = now(this.context);
+    await this.lifetimesBefore(fields);
     const config = await this.context.config.read();
     const { warnings } = await recordedChange(this.context, path, 'metadata-write', async (current) => {
       checkMetadataCas(fields.metadata_cas, current, config);
@@ -46,6 +47,7 @@ export class MetadataOperations {
 
   /** Needs an existing key. */
   async patch(path: string, fields: MetadataPatch): Promise<MetadataPatchOutcome> {
+    await this.lifetimesBefore(fields);
     const config = await this.context.config.read();
     const { result: found, warnings } = await recordedChange(this.context, path, 'metadata-patch', async (current) => {
       if (!current || !hasMetadataFields(fields)) return { next: unchanged, result: current !== undefined };
@@ -77,6 +79,11 @@ export class MetadataOperations {
     const changes = [keyChange(to, made)];
     if (!keepSource) changes.push(removalChange(from, source, made.time));
     this.context.feed.deliver(changes);
+  }
+
+  /** The config learns of a key's destroy_version_after before any head has it, so the sweep never misses one. */
+  private async lifetimesBefore(fields: MetadataWrite | MetadataPatch): Promise<void> {
+    if ((fields.destroy_version_after ?? 0) > 0) await this.context.config.markLifetimes();
   }
 
   private casWarnings(fields: MetadataWrite | MetadataPatch, config: StoredConfig): string[] {

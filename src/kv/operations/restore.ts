@@ -186,7 +186,7 @@ export class Restore {
     return keys.consistent(async (): Promise<Target> => {
       const key = await keys.read(path);
       if (!key) return { kind: 'none' };
-      const then = stateAt(key, await keys.versions(path, key), asOf);
+      const then = stateAt(key, await keys.versions(path, key), asOf, now(this.context));
       if (then.state === 'gone') return { kind: 'gone' };
       if (then.state !== 'live') return { kind: 'none' };
       return { kind: 'data', data: await keys.data(path, key, then.entry) };

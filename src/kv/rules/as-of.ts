@@ -1,5 +1,6 @@
 import { InvalidRequest } from '../../lib/errors.js';
 import type { StoredMetadata, StoredVersion } from '../documents/head-document.js';
+import { isDestroyed } from './versions.js';
 
 /**
  * Point in time: which version of a key was current at a past moment, from what the key's record keeps. A key records
@@ -39,9 +40,15 @@ export function parseAsOf(text: string | Date, now: number): number {
 
 /**
  * The state at `time` of a key whose kept versions are `versions` (ascending): the newest version created by then is
- * the one current then, as `current_version` is now.
+ * the one current then, as `current_version` is now. A version destroyed by `now` (by request, or past its
+ * destroy_version_after) is gone whatever the time asked.
  */
-export function stateAt(key: StoredMetadata | undefined, versions: readonly StoredVersion[], time: number): StateAt {
+export function stateAt(
+  key: StoredMetadata | undefined,
+  versions: readonly StoredVersion[],
+  time: number,
+  now: number,
+): StateAt {
   if (!key || key.created > time) return { state: 'absent' };
   const entry = versions.findLast((version) => version.created <= time);
   if (!entry) {
@@ -49,7 +56,7 @@ export function stateAt(key: StoredMetadata | undefined, versions: readonly Stor
     const pruned = key.oldest_version > 1;
     return pruned ? { state: 'gone' } : { state: 'absent' };
   }
-  if (entry.destroyed) return { state: 'gone', entry };
+  if (isDestroyed(entry, now)) return { state: 'gone', entry };
   if (entry.deletion !== undefined && entry.deletion <= time) return { state: 'deleted', entry };
   return { state: 'live', entry };
 }

@@ -23,6 +23,11 @@ export const configWriteFields = z.object({
       "How long after its write a version reads as deleted, or the key's own value if shorter; 0: never; negative: off for every key.",
     default: DEFAULT_CONFIG.delete_version_after,
   }),
+  destroy_version_after: duration().optional().meta({
+    description:
+      "How long after its write a version is destroyed (its data removed), or the key's own value if shorter; 0: never.",
+    default: DEFAULT_CONFIG.destroy_version_after,
+  }),
   metadata_cas_required: bool().optional().meta({
     description: 'Every metadata write or patch must carry `metadata_cas`; no key can lift this.',
     default: false,
@@ -42,6 +47,8 @@ export interface KvConfig {
   cas_required: boolean;
   /** How long after its write a version is soft-deleted, as a duration ("0s": never; "-1s": disabled for every key). */
   delete_version_after: string;
+  /** How long after its write a version is destroyed, as a duration ("0s": never, unless a key sets its own). */
+  destroy_version_after: string;
   /** Versions a key keeps (0: 10), unless its own metadata says otherwise. */
   max_versions: number;
   /** Every metadata write and patch must carry `metadata_cas`. */
@@ -53,6 +60,7 @@ export function configView(config: StoredConfig): KvConfig {
   return {
     cas_required: config.cas_required,
     delete_version_after: formatDuration(config.delete_version_after),
+    destroy_version_after: formatDuration(config.destroy_version_after),
     max_versions: config.max_versions,
     metadata_cas_required: config.metadata_cas_required === true,
   };
@@ -65,6 +73,8 @@ export function applyConfigWrite(current: StoredConfig, write: ConfigWrite): Sto
     max_versions: write.max_versions ?? current.max_versions,
     cas_required: write.cas_required ?? current.cas_required,
     delete_version_after: dva === undefined ? current.delete_version_after : dva < 0 ? DISABLED : dva,
+    destroy_version_after: write.destroy_version_after ?? current.destroy_version_after,
+    ...(current.lifetimes_set || (write.destroy_version_after ?? 0) > 0 ? { lifetimes_set: true } : {}),
     metadata_cas_required: write.metadata_cas_required ?? current.metadata_cas_required,
   });
 }

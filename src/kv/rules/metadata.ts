@@ -17,6 +17,9 @@ export const metadataWriteFields = z.object({
   delete_version_after: duration()
     .optional()
     .describe("How long after its write a version of the key reads as deleted; 0: the engine's setting."),
+  destroy_version_after: duration()
+    .optional()
+    .describe("How long after its write a version of the key is destroyed, its data removed; 0: the engine's setting."),
   custom_metadata: customMetadata()
     .optional()
     .describe('Strings kept with the key (at most 64 entries); replaces the whole map.'),
@@ -37,6 +40,7 @@ export const metadataPatchFields = z.object({
   max_versions: int({ min: 0 }).nullable().optional().describe('As for a write; `null` resets it to 0.'),
   cas_required: bool().nullable().optional().describe('As for a write; `null` resets it to false.'),
   delete_version_after: duration().nullable().optional().describe('As for a write; `null` changes nothing.'),
+  destroy_version_after: duration().nullable().optional().describe('As for a write; `null` changes nothing.'),
   custom_metadata: customMetadataPatch()
     .optional()
     .describe('Merged per entry: `null` removes an entry, and `null` for the map removes every entry.'),
@@ -51,7 +55,12 @@ export type MetadataPatch = z.output<typeof metadataPatchFields>;
 export type KvMetadataPatchInput = z.input<typeof metadataPatchFields>;
 
 /** A new key's settings: 0 and false defer to the engine's config. */
-const NEW_KEY_SETTINGS = { max_versions: 0, cas_required: false, delete_version_after: 0 } as const;
+const NEW_KEY_SETTINGS = {
+  max_versions: 0,
+  cas_required: false,
+  delete_version_after: 0,
+  destroy_version_after: 0,
+} as const;
 
 export function newMetadata(now: number): StoredMetadata {
   return {
@@ -90,6 +99,7 @@ export function applyMetadataWrite(key: StoredMetadata, write: MetadataWrite): S
     max_versions: write.max_versions ?? key.max_versions,
     cas_required: write.cas_required ?? key.cas_required,
     delete_version_after: write.delete_version_after ?? key.delete_version_after,
+    destroy_version_after: write.destroy_version_after ?? key.destroy_version_after,
     custom_metadata: write.custom_metadata ?? key.custom_metadata,
     metadata_cas_required: write.metadata_cas_required ?? key.metadata_cas_required,
   };
@@ -110,6 +120,7 @@ export function applyMetadataPatch(key: StoredMetadata, patch: MetadataPatch): S
     max_versions: patch.max_versions === undefined ? key.max_versions : (patch.max_versions ?? 0),
     cas_required: patch.cas_required === undefined ? key.cas_required : (patch.cas_required ?? false),
     delete_version_after: patch.delete_version_after ?? key.delete_version_after,
+    destroy_version_after: patch.destroy_version_after ?? key.destroy_version_after,
     custom_metadata: customMetadata,
     metadata_cas_required:
       patch.metadata_cas_required === undefined ? key.metadata_cas_required : (patch.metadata_cas_required ?? false),

@@ -19,9 +19,24 @@ function deletionDelay(key: StoredMetadata, config: StoredConfig): number | unde
   return set.length > 0 ? Math.min(...set) : undefined;
 }
 
+/** The smaller of the non-zero engine and key values of destroy_version_after; 0 in both: none. */
+function destructionDelay(key: StoredMetadata, config: StoredConfig): number | undefined {
+  const set = [config.destroy_version_after, key.destroy_version_after].filter((seconds) => seconds > 0);
+  return set.length > 0 ? Math.min(...set) : undefined;
+}
+
 function scheduledDeletion(from: number, key: StoredMetadata, config: StoredConfig): number | undefined {
   const delay = deletionDelay(key, config);
   return delay === undefined ? undefined : from + delay * MS_PER_SECOND;
+}
+
+/**
+ * When a version written at `created` is destroyed: fixed at its write, as its deletion time is, so that every process
+ * and every read agrees on it without reading the config.
+ */
+function scheduledDestruction(created: number, key: StoredMetadata, config: StoredConfig): number | undefined {
+  const delay = destructionDelay(key, config);
+  return delay === undefined ? undefined : created + delay * MS_PER_SECOND;
 }
 
 /** A deletion time at or before now hides the version (decision 8); expiry is lazy, there is no background job. */
@@ -29,8 +44,21 @@ export function isDeleted(version: StoredVersion, now: number): boolean {
   return version.deletion !== undefined && version.deletion <= now;
 }
 
+/**
+ * Destroyed, by request or by its lifetime: a destruction time at or before now counts at once, on every read, before
+ * the sweep (`expiredVersions`) has removed the data.
+ */
+export function isDestroyed(version: StoredVersion, now: number): boolean {
+  return version.destroyed === true || (version.destruction !== undefined && version.destruction <= now);
+}
+
 export function isHidden(version: StoredVersion, now: number): boolean {
-  return version.destroyed === true || isDeleted(version, now);
+  return isDestroyed(version, now) || isDeleted(version, now);
+}
+
+/** The versions among `versions` past their destruction time whose data is still stored: what the sweep destroys. */
+export function expiredVersions(versions: readonly StoredVersion[], now: number): number[] {
+  return versions.filter((entry) => entry.destroyed !== true && isDestroyed(entry, now)).map((entry) => entry.version);
 }
 
 /** A read's `version`: absent, 0 or negative mean the current one. */
@@ -63,6 +91,8 @@ export function addVersion(
 ): Added {
   const version = key.current_version + 1;
   const added: StoredVersion = { version, created: now, deletion: scheduledDeletion(now, key, config), blob };
+  const destruction = scheduledDestruction(now, key, config);
+  if (destruction !== undefined) added.destruction = destruction;
   if (actor) added.created_by = actor;
   let versions = [...key.versions, added];
   let oldest = key.oldest_version;

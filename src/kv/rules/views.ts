@@ -1,6 +1,7 @@
 import { formatDuration } from '../../lib/duration.js';
 import { formatTimestamp } from '../../lib/time.js';
 import type { StoredActor, StoredMetadata, StoredVersion } from '../documents/head-document.js';
+import { isDestroyed } from './versions.js';
 
 /** The shapes the engine answers with, on the wire and from its typed methods alike (field names as in Vault). */
 
@@ -59,6 +60,8 @@ export interface KeyMetadata {
   current_version: number;
   custom_metadata: Record<string, string> | null;
   delete_version_after: string;
+  /** How long after its write a version of the key is destroyed ("0s": the engine's setting). */
+  destroy_version_after: string;
   /** Who last wrote, patched, deleted or undeleted a version; null when unknown. */
   last_updated_by: Actor | null;
   max_versions: number;
@@ -77,29 +80,30 @@ function actorView(actor: StoredActor | undefined): Actor | null {
   return actor ? { ...actor } : null;
 }
 
-function summary(version: StoredVersion): VersionSummary {
+/** Each answer is as of `now`: a version past its destruction time answers destroyed, as one destroyed by request. */
+function summary(version: StoredVersion, now: number): VersionSummary {
   return {
     created_by: actorView(version.created_by),
     created_time: formatTimestamp(version.created),
     deleted_by: actorView(version.deleted_by),
     deletion_time: formatTimestamp(version.deletion),
-    destroyed: version.destroyed === true,
+    destroyed: isDestroyed(version, now),
   };
 }
 
 /** The metadata of `version` of `key`, as reads, writes and patches answer it (without actors, as in Vault). */
-export function versionMetadata(key: StoredMetadata, version: StoredVersion): VersionMetadata {
+export function versionMetadata(key: StoredMetadata, version: StoredVersion, now: number): VersionMetadata {
   return {
     created_time: formatTimestamp(version.created),
     custom_metadata: customMetadataView(key),
     deletion_time: formatTimestamp(version.deletion),
-    destroyed: version.destroyed === true,
+    destroyed: isDestroyed(version, now),
     version: version.version,
   };
 }
 
 /** The key's metadata as it is answered; `key` must hold every kept version's entry, not only the inline ones. */
-export function keyMetadata(key: StoredMetadata): KeyMetadata {
+export function keyMetadata(key: StoredMetadata, now: number): KeyMetadata {
   return {
     cas_required: key.cas_required,
     created_time: formatTimestamp(key.created),
@@ -107,11 +111,12 @@ export function keyMetadata(key: StoredMetadata): KeyMetadata {
     current_version: key.current_version,
     custom_metadata: customMetadataView(key),
     delete_version_after: formatDuration(key.delete_version_after),
+    destroy_version_after: formatDuration(key.destroy_version_after),
     last_updated_by: actorView(key.last_updated_by),
     max_versions: key.max_versions,
     metadata_cas_required: key.metadata_cas_required === true,
     oldest_version: key.oldest_version,
     updated_time: formatTimestamp(key.updated),
-    versions: Object.fromEntries(key.versions.map((version) => [String(version.version), summary(version)])),
+    versions: Object.fromEntries(key.versions.map((version) => [String(version.version), summary(version, now)])),
   };
 }

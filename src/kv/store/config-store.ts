@@ -43,6 +43,21 @@ export class ConfigStore {
     return config;
   }
 
+  /** Records that a key sets destroy_version_after (config-document.ts), once: a config that says so is left alone. */
+  async markLifetimes(): Promise<void> {
+    if ((await this.read()).lifetimes_set) return;
+    const key = this.layout.config;
+    await this.mutex.run(key, () =>
+      this.json.update<StoredConfig>(
+        key,
+        (stored: unknown) => configFormat.write({ ...repairable(stored, key), lifetimes_set: true }),
+        {
+          replaceCorrupt: true,
+        },
+      ),
+    );
+  }
+
   /** Only the fields given change; with none, nothing is stored. */
   async write(write: ConfigWrite): Promise<void> {
     if (Object.values(write).every((value) => value === undefined)) return;

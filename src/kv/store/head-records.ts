@@ -93,6 +93,7 @@ export function laidOut(record: StoredMetadata): StoredMetadata {
     max_versions: record.max_versions,
     cas_required: record.cas_required,
     delete_version_after: record.delete_version_after,
+    destroy_version_after: record.destroy_version_after,
     custom_metadata: record.custom_metadata,
     metadata_version: record.metadata_version,
     metadata_cas_required: record.metadata_cas_required,

@@ -6,7 +6,7 @@ import { CAS_MISMATCH } from '../rules/cas.js';
 import { entryDocument, StaleRead, type EntryDocuments } from './entry-documents.js';
 import { headFormat, type StoredChange, type StoredMetadata, type StoredVersion } from '../documents/head-document.js';
 import { entryKey, timedBlobId, type StorageLayout } from '../documents/storage-layout.js';
-import { dataInDocument, isDeleted, keptRange, range } from '../rules/versions.js';
+import { dataInDocument, isDeleted, isDestroyed, keptRange, range } from '../rules/versions.js';
 
 /**
  * Moving and copying a key with its whole history, as one commit: the target's head and entry documents are created
@@ -81,10 +81,13 @@ export class KeyTransfer {
     const { time } = made;
     const kept = await this.entries.withEntries(sourceFolder, head, range(keptRange(head).from, head.current_version));
     const operations: StorageOperation[] = [];
-    // A version withheld (deleted, and the caller may not undelete it) arrives destroyed; a move removes its data.
+    // A version withheld (deleted, and the caller may not undelete it; or past its destruction time, whose data no one
+    // may have) arrives destroyed; a move removes its data.
     const withheld = new Set<number>();
     const arriving = (entry: StoredVersion): StoredVersion => {
-      if (carryDeleted || entry.destroyed || !isDeleted(entry, time)) return entry;
+      if (entry.destroyed) return entry;
+      const expired = isDestroyed(entry, time);
+      if (!expired && (carryDeleted || !isDeleted(entry, time))) return entry;
       withheld.add(entry.version);
       if (!keepSource && entry.blob !== undefined)
         operations.push({ type: 'delete', key: this.layout.blob(entry.blob) });
