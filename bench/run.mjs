@@ -11,6 +11,7 @@ import { kvBenchmarks } from './kv.mjs';
 import { listingBenchmarks } from './listing.mjs';
 import { loginBenchmarks } from './login.mjs';
 import { memoryBenchmarks } from './memory.mjs';
+import { serverLoadBenchmarks } from './server-load.mjs';
 import { storageBenchmarks } from './storage.mjs';
 import { verifyBenchmarks } from './verify.mjs';
 import { finish, machine, printTable, writeResults } from './report.mjs';
@@ -28,6 +29,7 @@ const SECTIONS = {
   aws: awsBenchmarks,
   encryption: encryptionBenchmarks,
   storage: storageBenchmarks,
+  server: serverLoadBenchmarks,
 };
 
 const args = process.argv.slice(2);
