@@ -24,6 +24,15 @@ export function spread(values) {
   return { median: median(values), min: Math.min(...values), max: Math.max(...values), samples: values.length };
 }
 
+/** A row's result from per-round rates of the subject and of the limit, paired by round. */
+export function pairedResult(subject, limit) {
+  return {
+    subject: spread(subject),
+    limit: spread(limit),
+    ratio: spread(subject.map((rate, round) => rate / limit[round])),
+  };
+}
+
 /**
  * Runs tasks interleaved for `settings.rounds` rounds and answers each task's operations per second per round.
  * A task is `{ name, fn, batch }`: `fn` performs `batch` operations per call (batching keeps timer and promise

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { median, settings, spread } from './harness.mjs';
+import { pairedResult, settings } from './harness.mjs';
 
 const ROOT_TOKEN = 'sr.bench-load-root';
 const KEYS = 64;
@@ -130,19 +130,18 @@ export async function serverLoadBenchmarks(log) {
           for (const target of order)
             (target === real ? server : limit).push(await load(target.url, { method, connections, seconds }));
         }
-        const ratios = server.map((one, index) => one.rps / limit[index].rps);
+        const result = pairedResult(
+          server.map((one) => one.rps),
+          limit.map((one) => one.rps),
+        );
         const last = server.at(-1);
         rows.push({
           section: 'server',
           name: `Server KV ${operation}, ${connections} client${connections > 1 ? 's' : ''} (SQLite, encrypted)`,
           unit: 'req/s',
-          result: {
-            subject: spread(server.map((one) => one.rps)),
-            limit: spread(limit.map((one) => one.rps)),
-            ratio: spread(ratios),
-          },
+          result,
           limitName: 'floor server: same storage calls, JSON, encryption',
-          measuredText: `${Math.round(median(server.map((one) => one.rps))).toLocaleString('en-US')} req/s, p50 ${last.p50} ms, p99 ${last.p99} ms`,
+          measuredText: `${Math.round(result.subject.median).toLocaleString('en-US')} req/s, p50 ${last.p50} ms, p99 ${last.p99} ms`,
           goal: connections === 32 ? { kind: 'ratio-min', value: 0.5 } : { kind: 'info' },
         });
       }

@@ -10,7 +10,7 @@ import { build } from 'esbuild';
 import { KvEngine } from 'strongroom';
 import { PostgresStorage } from 'strongroom/postgres';
 import { SqliteStorage } from 'strongroom/sqlite';
-import { batched, compare, median, settings, spread } from './harness.mjs';
+import { batched, compare, median, pairedResult, settings, spread } from './harness.mjs';
 import { fillVersions, keyPath, kvRead, kvWrite, payload } from './fixtures.mjs';
 import { rawRead, rawStorage } from './kv.mjs';
 
@@ -140,17 +140,15 @@ async function scaling(url, label, goal, log) {
     four.push(await processesWriting(url, 4, milliseconds));
     if (!(round % 2)) one.push(await processesWriting(url, 1, milliseconds));
   }
-  const ratios = four.map((run, index) => run.rate / one[index].rate);
   const rows = [
     {
       section: 'storage',
       name: `KV writes, 4 processes vs 1 over one ${label} (distinct keys)`,
       unit: 'writes/s',
-      result: {
-        subject: spread(four.map((run) => run.rate)),
-        limit: spread(one.map((run) => run.rate)),
-        ratio: spread(ratios),
-      },
+      result: pairedResult(
+        four.map((run) => run.rate),
+        one.map((run) => run.rate),
+      ),
       limitName: '1 process, same load',
       goal: goalOf(goal),
     },
