@@ -71,6 +71,17 @@ export class WebhookDeliverer {
   private async round(): Promise<void> {
     const { lease, hooks, clock, settings } = this.services;
     try {
+      // Keys announced from here on are read in the next round; changes after `listed` wait for it too (ChangeCursor).
+      const announced = [...this.announced].map((key) => JSON.parse(key) as [string, string]);
+      this.announced.clear();
+      const listed = clock.now().getTime();
+      const all = await hooks.all();
+      // With no webhook there is nothing to deliver: no process holds or renews the lease, so an idle server writes
+      // nothing to storage every pollMs, and the first webhook created (by any process) starts a holder again.
+      if (all.length === 0) {
+        await this.idle();
+        return;
+      }
       const wasHeld = lease.held;
       if (!(await lease.acquire())) {
         this.announced.clear();
@@ -80,11 +91,6 @@ export class WebhookDeliverer {
         this.nextScan = 0;
         this.services.note('info', 'took the webhook deliverer lease', {});
       }
-      // Keys announced from here on are read in the next round; changes after `listed` wait for it too (ChangeCursor).
-      const announced = [...this.announced].map((key) => JSON.parse(key) as [string, string]);
-      this.announced.clear();
-      const listed = clock.now().getTime();
-      const all = await hooks.all();
       const mounts = await this.watch(all);
       const round = { all, listed };
       if (listed >= this.nextScan) {
@@ -102,6 +108,12 @@ export class WebhookDeliverer {
         error: error instanceof Error ? error.message : String(error),
       });
     }
+  }
+
+  /** Stops watching and gives the lease up, if this process held it. */
+  private async idle(): Promise<void> {
+    await this.watch([]);
+    if (this.services.lease.held) await this.services.lease.release();
   }
 
   /** Subscribes to the change events of every mount a webhook names; answers those mounts' engines. */

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryStorage } from '../../../src/adapters/storage/memory/memory-storage.js';
 import { request, startServer, type Started } from '../harness.js';
 import { tokenWithPolicy } from '../policy-token.js';
 import { startReceiver, type Receiver } from './receiver.js';
@@ -154,5 +155,28 @@ describe('sys/webhooks', () => {
     expect(refused.map((answer) => answer.status)).toEqual([403, 403, 403, 403, 403, 403, 403]);
     expect((await send(server, { path: '/v1/sys/webhooks/kept' })).json.data.url).toBe(receiver.url);
     expect((await send(server, { method: 'LIST', path: '/v1/sys/webhooks' })).json.data.keys).toEqual(['kept']);
+  });
+
+  it('writes nothing to storage while no webhook exists, and holds the lease only while one does', async () => {
+    class CountingPuts extends MemoryStorage {
+      puts: string[] = [];
+      override async put(key: string, value: Uint8Array) {
+        this.puts.push(key);
+        return super.put(key, value);
+      }
+    }
+    const storage = new CountingPuts();
+    const { server, receiver } = await setUp({ storage, webhookDelivery: { ...fast, pollMs: 20 } });
+    const lease = async () => (await storage.get('sys/webhooks/lease')) !== undefined;
+    storage.puts.length = 0;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(storage.puts).toEqual([]);
+    expect(await lease()).toBe(false);
+
+    const body = { url: receiver.url, mount: 'secret', prefix: 'app/', events: ['write'], secret: SECRET };
+    expect((await send(server, { method: 'POST', path: '/v1/sys/webhooks/deploys', body })).status).toBe(204);
+    await expect.poll(lease).toBe(true);
+    expect((await send(server, { method: 'DELETE', path: '/v1/sys/webhooks/deploys' })).status).toBe(204);
+    await expect.poll(lease).toBe(false);
   });
 });
