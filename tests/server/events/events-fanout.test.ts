@@ -69,6 +69,9 @@ describe('the cost of a change event', () => {
       eventRecheckMs: 3_600_000,
       // The audit device table is re-read in the background every auditRefreshMs: a read no change event causes.
       auditRefreshMs: 3_600_000,
+      // So is the webhook deliverer's look for webhooks, and the periodic sweep.
+      webhookDelivery: { pollMs: 3_600_000, leaseMs: 7_200_000 },
+      periodicIntervalMs: 3_600_000,
     });
     const create = async (parent: string) =>
       (await send({ method: 'POST', path: '/v1/auth/token/create', token: parent, body: { policies: ['watcher'] } }))
