@@ -75,7 +75,9 @@ function make(): { storage: TestStorage; cleanup: Cleanup } {
       return { storage, cleanup: () => storage.close() };
     }
     case 'postgres': {
-      const table = `test_storage_${process.pid}_${count++}`;
+      // Random, not the process id: CI spawns more processes than pid_max (32 768 here), so an id comes back, and a
+      // table a dead process left behind would hand its rows to a new test.
+      const table = `test_storage_${randomBytes(8).toString('hex')}`;
       tables.push(table);
       // Two connections: enough for the engines' concurrent calls to overlap, few enough for hundreds of storages.
       const storage = new PostgresStorage({ connectionString: inject('testPostgresUrl'), table, poolSize: 2 });

@@ -109,11 +109,12 @@ describe('config/client', () => {
     const storage = testStorage();
     const signer = await IdentityDocumentSigner.create();
     const auth = new AuthMethod({ storage, env: {} });
-    await auth.handle({
+    const configured = await auth.handle({
       method: 'POST',
       path: 'config/client',
       body: { access_key: 'AKIAEXAMPLE', secret_key: SECRET },
     });
+    expect(configured.status).toBe(204);
     const stored = JSON.parse(new TextDecoder().decode(await storage.get('auth/config/client'))) as Record<
       string,
       unknown
@@ -122,12 +123,18 @@ describe('config/client', () => {
       'auth/config/client',
       new TextEncoder().encode(JSON.stringify({ ...stored, endpoint: 'https://user:hunter2@ec2.example.com/' })),
     );
-    await auth.handle({
+    const certified = await auth.handle({
       method: 'POST',
       path: 'config/certificate/test',
       body: { aws_public_cert: signer.certificatePem },
     });
-    await auth.handle({ method: 'POST', path: 'role/web', body: { auth_type: 'ec2', bound_ami_id: 'ami-1' } });
+    expect(certified.status).toBe(204);
+    const role = await auth.handle({
+      method: 'POST',
+      path: 'role/web',
+      body: { auth_type: 'ec2', bound_ami_id: 'ami-1' },
+    });
+    expect(role.status).toBe(204);
     const { pkcs7 } = signer.sign({
       instanceId: 'i-0123456789abcdef0',
       accountId: '111122223333',
@@ -135,7 +142,7 @@ describe('config/client', () => {
       imageId: 'ami-1',
     });
     const login = await auth.handle({ method: 'POST', path: 'login', body: { role: 'web', pkcs7 } });
-    expect(login.status).toBe(502);
+    expect({ status: login.status, body: login.body }).toMatchObject({ status: 502 });
     expect(JSON.stringify(login.body)).toContain(
       'endpoint must be an http:// or https:// URL without credentials, a query or a fragment',
     );
