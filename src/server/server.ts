@@ -27,6 +27,7 @@ import { mountRoutes } from './routes/mount-routes.js';
 import { EngineFactory } from './mounts/engine-factory.js';
 import { MountTable } from './mounts/mount-table.js';
 import { runMountPeriodic } from './mounts/mount-periodic.js';
+import { logToStandardOutput } from './log-lines.js';
 import { MountTableStore } from './mounts/mount-table-store.js';
 import { keyRoutes } from './routes/key-routes.js';
 import { tokenRoleRoutes } from './routes/token-role-routes.js';
@@ -36,7 +37,7 @@ import { wrappingRoutes } from './routes/wrapping-routes.js';
 import { serverKey } from './server-keys.js';
 import { leveledLog } from './log-level.js';
 import { StorageAvailability } from './storage-availability.js';
-import type { LogEntry, ServerOptions } from './server-options.js';
+import type { ServerOptions } from './server-options.js';
 import { loggedPath } from './tokens/token-path.js';
 import { TokenRoleStore } from './tokens/token-role.js';
 import { TokenStore } from './tokens/token-store.js';
@@ -63,7 +64,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
   const clock = options.clock ?? systemClock;
   const metrics = new ServerMetrics();
   const given = options.storage ?? new MemoryStorage();
-  const log = leveledLog(options.log ?? ((entry: LogEntry) => console.log(JSON.stringify(entry))), options.logLevel);
+  const log = leveledLog(options.log ?? logToStandardOutput, options.logLevel);
   const availability = new StorageAvailability(log);
   // Every storage call of the engines and the server is timed, and watched for outages, at this one edge.
   const storage = meteredStorage(availability.observe(given), (...call) => metrics.storageCall(...call));

@@ -45,6 +45,20 @@ describe('STRONGROOM_LOG_LEVEL', () => {
     expect(logged).toEqual([]);
   });
 
+  it('writes one whole line for each of many requests answered at once, none lost when it stops', async () => {
+    const server = await spawnServer({ STRONGROOM_ROOT_TOKEN: TOKEN });
+    const paths = Array.from({ length: 40 }, (_, n) => `/v1/secret/data/missing-${n}`);
+    await Promise.all(paths.map((path) => request(server.url, { path, token: TOKEN })));
+    expect(await server.stop()).toBe(0);
+    const logged = server
+      .log()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => (JSON.parse(line) as { path?: string }).path)
+      .filter((path) => path !== undefined);
+    expect([...logged].sort()).toEqual([...paths].sort());
+  });
+
   it('refuses another value with exit 1, naming the levels', async () => {
     const refused = await runCommand(['server'], { STRONGROOM_LOG_LEVEL: 'verbose' });
     expect(refused.code).toBe(1);
