@@ -143,6 +143,21 @@ class ListMethodConnection extends Duplex {
     this.socket.write(chunk, encoding, callback);
   }
 
+  /**
+   * node:http corks the connection and writes a response's head and body apart: handed over one by one they would leave
+   * as two writes (two TCP segments, two system calls); corked here too they leave as one, as from a plain socket.
+   */
+  override _writev(
+    chunks: { chunk: Buffer; encoding: BufferEncoding }[],
+    callback: (error?: Error | null) => void,
+  ): void {
+    this.socket.cork();
+    chunks.forEach(({ chunk, encoding }, index) =>
+      this.socket.write(chunk, encoding, index === chunks.length - 1 ? callback : undefined),
+    );
+    this.socket.uncork();
+  }
+
   override _final(callback: (error?: Error | null) => void): void {
     this.socket.end(callback);
   }
