@@ -17,9 +17,8 @@ export function keyPath(index) {
   return `${FOLDER}k${index}`;
 }
 
-/** A KvEngine over a fresh MemoryStorage, with `keys` keys written once each under FOLDER. */
-export async function kvWithKeys(keys) {
-  const storage = new MemoryStorage();
+/** A KvEngine over `storage` (a fresh MemoryStorage by default), with `keys` keys written once each under FOLDER. */
+export async function kvWithKeys(keys, storage = new MemoryStorage()) {
   const kv = new KvEngine({ storage });
   for (let index = 0; index < keys; index++)
     await expectOk(kv.handle({ method: 'POST', path: `data/${keyPath(index)}`, body: { data: payload(index) } }));

@@ -99,4 +99,18 @@ describe('decoded heads', () => {
     expect((await other.handle({ method: 'DELETE', path: 'metadata/k' })).status).toBe(204);
     expect((await one.R('k')).status).toBe(404);
   });
+
+  it("answer each version's created_time from the head read now, not from the one read before", async () => {
+    const storage = testStorage();
+    const one = setup({ storage });
+    const other = setup({ storage });
+    expect((await one.W('k', { a: 1 })).status).toBe(200);
+    const metadataOf = async () => dataOf(await one.R('k')).metadata as { created_time: string; version: number };
+    expect(await metadataOf()).toMatchObject({ version: 1, created_time: '2026-03-01T12:00:00Z' });
+    expect((await other.handle({ method: 'DELETE', path: 'metadata/k' })).status).toBe(204);
+    other.clock.set('2026-03-02T08:30:00.25Z');
+    expect((await other.W('k', { a: 2 })).status).toBe(200);
+    // The same version number and key, written again elsewhere: its time is the new write's.
+    expect(await metadataOf()).toMatchObject({ version: 1, created_time: '2026-03-02T08:30:00.25Z' });
+  });
 });

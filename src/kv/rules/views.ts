@@ -80,11 +80,30 @@ function actorView(actor: StoredActor | undefined): Actor | null {
   return actor ? { ...actor } : null;
 }
 
+/**
+ * The texts of creation times formatted lately, by time. A read of a key answers its version's creation time every
+ * time, and formatting it cost more than the rest of the answer's metadata; the text depends on the time alone, so a
+ * kept one is never stale. A map of numbers rather than one keyed by the entry: a WeakMap entry per write made every
+ * write slower (the collector's weak tables). Bounded: emptied when full, which only costs formatting again.
+ */
+const createdTexts = new Map<number, string>();
+const MAX_CREATED_TEXTS = 1024;
+
+function createdText(created: number): string {
+  let text = createdTexts.get(created);
+  if (text === undefined) {
+    text = formatTimestamp(created);
+    if (createdTexts.size >= MAX_CREATED_TEXTS) createdTexts.clear();
+    createdTexts.set(created, text);
+  }
+  return text;
+}
+
 /** Each answer is as of `now`: a version past its destruction time answers destroyed, as one destroyed by request. */
 function summary(version: StoredVersion, now: number): VersionSummary {
   return {
     created_by: actorView(version.created_by),
-    created_time: formatTimestamp(version.created),
+    created_time: createdText(version.created),
     deleted_by: actorView(version.deleted_by),
     deletion_time: formatTimestamp(version.deletion),
     destroyed: isDestroyed(version, now),
@@ -94,7 +113,7 @@ function summary(version: StoredVersion, now: number): VersionSummary {
 /** The metadata of `version` of `key`, as reads, writes and patches answer it (without actors, as in Vault). */
 export function versionMetadata(key: StoredMetadata, version: StoredVersion, now: number): VersionMetadata {
   return {
-    created_time: formatTimestamp(version.created),
+    created_time: createdText(version.created),
     custom_metadata: customMetadataView(key),
     deletion_time: formatTimestamp(version.deletion),
     destroyed: isDestroyed(version, now),
