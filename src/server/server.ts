@@ -15,7 +15,7 @@ import { createListener, trackConnections } from './http/listener.js';
 import { ClientGone, API_PREFIX, readRequest, type ApiRequest } from './http/request.js';
 import { transportLimits } from './http/transport-limits.js';
 import { errorResult, sendResult, type ApiResult } from './http/wire.js';
-import { meteredStorage } from './metrics/metered-storage.js';
+import { bothWatchers, observedStorage, timedCalls } from './metrics/metered-storage.js';
 import { ServerMetrics } from './metrics/server-metrics.js';
 import { PolicyStore } from './policies/policy-store.js';
 import { eventRoutes } from './routes/event-routes.js';
@@ -67,7 +67,13 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
   const log = leveledLog(options.log ?? logToStandardOutput, options.logLevel);
   const availability = new StorageAvailability(log);
   // Every storage call of the engines and the server is timed, and watched for outages, at this one edge.
-  const storage = meteredStorage(availability.observe(given), (...call) => metrics.storageCall(...call));
+  const storage = observedStorage(
+    given,
+    bothWatchers(
+      availability.watcher,
+      timedCalls((...call) => metrics.storageCall(...call)),
+    ),
+  );
   // Checked here under their own names: the KV engine, which maxBodyBytes also bounds, would refuse it as maxValueBytes.
   const limits = transportLimits(options);
   const { maxBodyBytes } = limits;

@@ -2,7 +2,7 @@
 // request), and the readiness probe's answer.
 import { StorageUnavailable } from '../lib/errors.js';
 import type { Storage } from '../ports/storage.js';
-import { observedStorage } from './metrics/metered-storage.js';
+import type { CallWatcher } from './metrics/metered-storage.js';
 import type { LogEntry } from './server-options.js';
 
 /** A key nobody writes: reading it asks the storage for an answer and nothing else. */
@@ -20,17 +20,15 @@ export class StorageAvailability {
 
   constructor(private readonly log: (entry: LogEntry) => void) {}
 
-  /** The same storage, every call of which reports its outcome here. */
-  observe(storage: Storage): Storage {
-    return observedStorage(storage, () => {
-      const phase = this.phase;
-      return (error) => {
-        if (phase !== this.phase) return;
-        if (error === undefined) this.succeeded();
-        else if (error instanceof StorageUnavailable) this.failed(error);
-      };
-    });
-  }
+  /** Told of every storage call (see observedStorage): its outcome counts here if nothing changed while it ran. */
+  readonly watcher: CallWatcher = () => {
+    const phase = this.phase;
+    return (error) => {
+      if (phase !== this.phase) return;
+      if (error === undefined) this.succeeded();
+      else if (error instanceof StorageUnavailable) this.failed(error);
+    };
+  };
 
   /** Whether the storage answers a read now (within its own timeouts). */
   async readable(storage: Storage): Promise<boolean> {

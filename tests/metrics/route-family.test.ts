@@ -3,7 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import type { Storage } from '../../src/ports/storage.js';
-import { meteredStorage } from '../../src/server/metrics/metered-storage.js';
+import {
+  bothWatchers,
+  observedStorage,
+  timedCalls,
+  type StorageObserver,
+} from '../../src/server/metrics/metered-storage.js';
 import { loginMethod, routeFamily, statusClass } from '../../src/server/metrics/route-family.js';
 
 describe('routeFamily', () => {
@@ -65,7 +70,14 @@ describe('statusClass and loginMethod', () => {
   });
 });
 
-describe('meteredStorage', () => {
+/** The storage as the server wraps it: timed, and a second watcher told of the same calls. */
+const meteredStorage = (storage: Storage, observe: StorageObserver) =>
+  observedStorage(
+    storage,
+    bothWatchers(timedCalls(observe), () => () => undefined),
+  );
+
+describe('observedStorage with timedCalls', () => {
   it('offers only the members the storage has, passes answers and errors through, and reports each call', async () => {
     const calls: [string, boolean][] = [];
     const inner = new MemoryStorage();
@@ -96,5 +108,6 @@ describe('meteredStorage', () => {
       ['list', false],
       ['get', true],
     ]);
+    expect(alsoTold).toEqual(calls);
   });
 });

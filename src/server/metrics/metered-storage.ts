@@ -43,10 +43,25 @@ export function observedStorage(storage: Storage, begin: CallWatcher): Storage {
   return observed as unknown as Storage;
 }
 
-/** `storage` with each call timed and reported to `observe`. */
-export function meteredStorage(storage: Storage, observe: StorageObserver): Storage {
-  return observedStorage(storage, (operation) => {
+/** A watcher that times each call and reports it to `observe`. */
+export function timedCalls(observe: StorageObserver): CallWatcher {
+  return (operation) => {
     const started = performance.now();
     return (error) => observe(operation, (performance.now() - started) / 1000, error !== undefined);
-  });
+  };
+}
+
+/**
+ * Two watchers told of every call as one, so that the storage is wrapped once: each layer of wrapping costs every
+ * storage call a promise and a closure, and a KV read makes four calls.
+ */
+export function bothWatchers(first: CallWatcher, second: CallWatcher): CallWatcher {
+  return (operation) => {
+    const firstEnded = first(operation);
+    const secondEnded = second(operation);
+    return (error) => {
+      firstEnded(error);
+      secondEnded(error);
+    };
+  };
 }

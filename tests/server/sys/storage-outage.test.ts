@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage, StorageUnavailable, type Storage } from '../../../src/index.js';
 import { StorageAvailability } from '../../../src/server/storage-availability.js';
+import { observedStorage } from '../../../src/server/metrics/metered-storage.js';
 import { request, startServer } from '../harness.js';
 
 /** A storage that can be switched off: every call then fails as an unreachable database does. */
@@ -80,16 +81,19 @@ describe('StorageAvailability', () => {
     const availability = new StorageAvailability((entry) => lines.push(entry));
     let answerSlowRead!: () => void;
     const inner = new MemoryStorage();
-    const storage = availability.observe({
-      ...inner,
-      get: (key: string) =>
-        key === 'slow'
-          ? new Promise<undefined>((resolve) => (answerSlowRead = () => resolve(undefined)))
-          : inner.get(key),
-      put: () => Promise.reject(new StorageUnavailable('db:5432/x', 'ECONNRESET')),
-      list: (prefix: string) => inner.list(prefix),
-      delete: (key: string) => inner.delete(key),
-    });
+    const storage = observedStorage(
+      {
+        ...inner,
+        get: (key: string) =>
+          key === 'slow'
+            ? new Promise<undefined>((resolve) => (answerSlowRead = () => resolve(undefined)))
+            : inner.get(key),
+        put: () => Promise.reject(new StorageUnavailable('db:5432/x', 'ECONNRESET')),
+        list: (prefix: string) => inner.list(prefix),
+        delete: (key: string) => inner.delete(key),
+      },
+      availability.watcher,
+    );
     const slow = storage.get('slow');
     await expect(storage.put('k', new Uint8Array())).rejects.toBeInstanceOf(StorageUnavailable);
     await expect(storage.put('k', new Uint8Array())).rejects.toBeInstanceOf(StorageUnavailable);
