@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { constants, hash, publicDecrypt, verify, webcrypto, X509Certificate } from 'node:crypto';
 import * as pkijs from 'pkijs';
 import { z } from 'zod';
-import { AuthMethod, MemoryStorage } from 'strongroom';
+import { AuthMethod, InvalidRequest, MemoryStorage } from 'strongroom';
 import { BUILTIN_CERTIFICATES, parseIdentityDocument, verifyPkcs7 } from './internals.mjs';
 import { batched, batchedSync, compare } from './harness.mjs';
 
@@ -106,9 +106,10 @@ const ROLE_NAME = /^\w(?:[\w.-]*\w)?$/;
  * registered certificates listed (each read, and kept if of the `pkcs7` type), verifyPkcs7, the document parsed and
  * checked, the role's name checked against the name rule and lower-cased, the role read, a 400 answer built rather
  * than thrown. No router, no request context, no error class. Its ratio bounds from above what any framework around
- * these steps could reach.
+ * these steps could reach. With `typedError`, the refusal is the engine's own: an InvalidRequest thrown out of the
+ * steps and answered from its status and message, as every refusal of the engine is (the ceiling row).
  */
-export function handWrittenVerdict(rsa2048) {
+export function handWrittenVerdict(rsa2048, { typedError = false } = {}) {
   const storage = new MemoryStorage();
   const text = (max) => z.string().max(max).optional();
   const Body = z.object({
@@ -119,7 +120,7 @@ export function handWrittenVerdict(rsa2048) {
     nonce: text(4096),
   });
   const body = { role: 'absent-role', pkcs7: rsa2048.replace(/\s+/g, '') };
-  return async () => {
+  const steps = async () => {
     const { role, pkcs7, identity, signature } = Body.parse(body);
     if (!pkcs7 || identity || signature) throw new Error('unexpected request');
     const registered = [];
@@ -134,8 +135,16 @@ export function handWrittenVerdict(rsa2048) {
     const roleName = role || document.imageId;
     const stored = ROLE_NAME.test(roleName) ? await storage.get(`auth/role/${roleName.toLowerCase()}`) : undefined;
     if (stored !== undefined) throw new Error('unexpected role');
-    return { status: 400, body: { errors: [`entry for role ${JSON.stringify(roleName)} not found`] } };
+    const message = `entry for role ${JSON.stringify(roleName)} not found`;
+    if (typedError) throw new InvalidRequest(message);
+    return { status: 400, body: { errors: [message] } };
   };
+  if (!typedError) return steps;
+  return () =>
+    steps().catch((error) => {
+      if (!(error instanceof InvalidRequest)) throw error;
+      return { status: error.status, body: { errors: [error.message] } };
+    });
 }
 
 export async function verifyBenchmarks(log) {
@@ -171,6 +180,15 @@ export async function verifyBenchmarks(log) {
   const verdictByHand = { name: 'verdict by hand', fn: batched(BATCH, handWrittenVerdict(rsa2048)), batch: BATCH };
   log('login: ec2 login up to its signature verdict through handle() against the same steps by hand');
   const againstHand = await compare(verdict, verdictByHand);
+  log('login: the steps by hand refusing with a thrown InvalidRequest against the same steps by hand');
+  const typedErrorCeiling = await compare(
+    {
+      name: 'verdict by hand, typed error',
+      fn: batched(BATCH, handWrittenVerdict(rsa2048, { typedError: true })),
+      batch: BATCH,
+    },
+    verdictByHand,
+  );
   log('login: ec2 login up to its signature verdict through handle() against bare crypto.verify');
   const throughHandle = await compare(verdict, bare);
   log('login: the ec2 verdict written by hand against bare crypto.verify');
@@ -192,6 +210,14 @@ export async function verifyBenchmarks(log) {
       result: againstHand,
       limitName: 'the steps by hand',
       goal: { kind: 'ratio-min', value: 0.85 },
+    },
+    {
+      section: 'login',
+      name: 'ceiling of the row above while refusals are typed errors: the steps by hand, refusing with a thrown InvalidRequest answered from its status, against the same steps by hand',
+      unit: 'logins/s',
+      result: typedErrorCeiling,
+      limitName: 'the steps by hand',
+      goal: { kind: 'info' },
     },
     {
       section: 'login',
