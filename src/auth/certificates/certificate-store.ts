@@ -39,18 +39,26 @@ export function listCertificateNames(context: AuthContext): Promise<string[]> {
 /**
  * The certificates that verify documents of one kind: `pkcs7` for PKCS#7 documents (rsa2048 and DSA), `identity` for
  * the detached RSA signature of the identity document. Built-in certificates of that type come first, then the
- * registered ones of that type in name order.
+ * registered ones of that type in name order. The folder is listed on every call (another engine over the same
+ * storage may register one at any time); while it is empty, the answer is the built-in list object itself, so that
+ * the signer lookup's snapshot of it serves every login, and no async layer is added to the listing.
  */
-export async function certificatesFor(
+export function certificatesFor(context: AuthContext, type: CertificateType): Promise<readonly TrustedCertificate[]> {
+  return context
+    .list(certificateDocuments)
+    .then((names) => (names.length === 0 ? BUILTIN_BY_TYPE[type] : withRegistered(context, type, names)));
+}
+
+async function withRegistered(
   context: AuthContext,
   type: CertificateType,
+  names: readonly string[],
 ): Promise<readonly TrustedCertificate[]> {
   const registered: TrustedCertificate[] = [];
-  for (const name of await context.list(certificateDocuments)) {
+  for (const name of names) {
     const stored = await context.read(certificateDocuments.named(name));
     if (stored?.type === type)
       registered.push({ name, type, pem: `${stored.aws_public_cert.trim()}\n`, builtin: false });
   }
-  // The same list object while none is registered, so that the signer lookup's snapshot of it serves every login.
   return registered.length === 0 ? BUILTIN_BY_TYPE[type] : [...BUILTIN_BY_TYPE[type], ...registered];
 }
