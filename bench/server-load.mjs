@@ -1,13 +1,14 @@
 // The shipped server as its users see it: requests per second and latency with 1, 8 and 32 keep-alive clients
 // (autocannon) against `strongroom server`, KV reads and writes as `npm start` runs it (SQLite behind encryption, the
 // JSON request log on) and over PostgreSQL, each beside a floor server (floor-server.mjs) doing only the same storage
-// calls, JSON and encryption over the same kind of storage. Servers run as processes of their own; the load generator
-// runs here. Rounds alternate the two.
+// calls, JSON and encryption over the same kind of storage; then ec2 and iam logins end to end against the fake AWS
+// (server-logins.mjs). Servers run as processes of their own; the load generator runs here. Rounds alternate the two.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pairedResult, settings } from './harness.mjs';
 import { postgresHarness } from './postgres.mjs';
+import { loginRows } from './server-logins.mjs';
 import { admin, floorServer, load, realServer, ROOT_TOKEN, stopAll, warmUp } from './server-processes.mjs';
 
 const KEYS = 64;
@@ -93,8 +94,9 @@ export async function serverLoadBenchmarks(log) {
     const floor = await floorServer([directory, String(KEYS)]);
     children.push(floor.child);
     const rows = await kvRows('SQLite', real, floor, seconds, log);
+    const logins = await loginRows(real, { clients: CLIENTS, rounds: ROUNDS, seconds }, log);
     await stopAll(children.splice(0));
-    rows.push(...(await postgresRows(directory, seconds, log)));
+    rows.push(...(await postgresRows(directory, seconds, log)), ...logins);
     rows.push({
       section: 'server',
       name: "OpenBao 2.0.2's published single-node figures (information)",
