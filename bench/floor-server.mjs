@@ -1,17 +1,21 @@
 // The floor of the server-under-load rows, run as a process of its own as the real server is: node:http doing only
-// the storage calls a KV read or write makes, over the same storage (SQLite behind EncryptedStorage, as `npm start`
-// keeps its state), with the same JSON in and out; no router, no token, no ACL, no audit, no log.
-//   node bench/floor-server.mjs DATA_DIR KEYS   (answers its port on stdout once ready)
+// the storage calls a KV read or write makes, over the same kind of storage as the server's (SQLite behind
+// EncryptedStorage, as `npm start` keeps its state, or PostgreSQL behind it), with the same JSON in and out; no
+// router, no token, no ACL, no audit, no log.
+//   node bench/floor-server.mjs DATA_DIR KEYS [POSTGRES_URL TABLE]   (answers its port on stdout once ready)
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { join } from 'node:path';
 import { EncryptedStorage, KvEngine, StaticRootKey } from 'strongroom';
+import { PostgresStorage } from 'strongroom/postgres';
 import { SqliteStorage } from 'strongroom/sqlite';
 
-const [directory, keyCount] = process.argv.slice(2);
+const [directory, keyCount, postgresUrl, table] = process.argv.slice(2);
 const PREFIX = 'secret/';
 const storage = new EncryptedStorage({
-  storage: new SqliteStorage({ path: join(directory, 'floor.db') }),
+  storage: postgresUrl
+    ? new PostgresStorage({ connectionString: postgresUrl, table })
+    : new SqliteStorage({ path: join(directory, 'floor.db') }),
   key: StaticRootKey.fromBase64(randomBytes(32).toString('base64')),
 });
 const decode = (bytes) => JSON.parse(new TextDecoder().decode(bytes));

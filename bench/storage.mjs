@@ -5,14 +5,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
 import { KvEngine } from 'strongroom';
 import { PostgresStorage } from 'strongroom/postgres';
 import { SqliteStorage } from 'strongroom/sqlite';
 import { batched, compare, median, pairedResult, settings, spread } from './harness.mjs';
 import { fillVersions, keyPath, kvRead, kvWrite, payload } from './fixtures.mjs';
 import { rawRead, rawStorage } from './kv.mjs';
+import { postgresHarness } from './postgres.mjs';
 
 const BATCH = 20;
 const task = (name, operation) => ({ name, fn: batched(BATCH, operation), batch: BATCH });
@@ -25,20 +25,6 @@ const row = (name, result, goal, limitName) => ({
   limitName,
   goal: goalOf(goal),
 });
-
-/** The throwaway PostgreSQL of the tests (tests/support/postgres.ts), compiled on the fly: one harness for both. */
-async function postgresHarness(directory) {
-  const outfile = join(directory, 'postgres-harness.mjs');
-  await build({
-    entryPoints: [fileURLToPath(new URL('../tests/support/postgres.ts', import.meta.url))],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    outfile,
-    logLevel: 'silent',
-  });
-  return import(pathToFileURL(outfile).href);
-}
 
 /**
  * The floor of a durable write in this layout: fetch and decode the record, then one commit that stores the new data
