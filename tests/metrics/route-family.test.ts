@@ -70,11 +70,14 @@ describe('statusClass and loginMethod', () => {
   });
 });
 
+/** Every call the second watcher was told of, with whether it failed: the same calls the timing reports. */
+const alsoTold: [string, boolean][] = [];
+
 /** The storage as the server wraps it: timed, and a second watcher told of the same calls. */
 const meteredStorage = (storage: Storage, observe: StorageObserver) =>
   observedStorage(
     storage,
-    bothWatchers(timedCalls(observe), () => () => undefined),
+    bothWatchers(timedCalls(observe), (operation) => (error) => void alsoTold.push([operation, error !== undefined])),
   );
 
 describe('observedStorage with timedCalls', () => {

@@ -97,6 +97,8 @@ export class SqliteStorage implements Storage {
   readonly answersCopies = true;
   private readonly options: Required<SqliteStorageOptions>;
   private opened?: Promise<{ db: Database; statements: ReturnType<typeof prepareAll> }>;
+  /** What `opened` resolved to, once it has, until `close`: calls then run at once. */
+  private connection?: { db: Database; statements: ReturnType<typeof prepareAll> };
   private closed = false;
   private readonly watches = new Set<StorageWatch>();
 
@@ -221,6 +223,7 @@ export class SqliteStorage implements Storage {
     this.watches.clear();
     const opened = this.opened;
     this.opened = undefined;
+    this.connection = undefined;
     if (opened) (await opened).db.close();
   }
 
@@ -244,17 +247,41 @@ export class SqliteStorage implements Storage {
     return prefixEnd(prefix) ?? Buffer.alloc(0);
   }
 
+  /**
+   * Runs `work` (synchronous: libsql is) on the open file, again while SQLite answers busy, within busyTimeoutMs. Once
+   * the file is open the first attempt runs at once, without waiting for the open promise or entering the retry loop:
+   * the promise layers cost a read more than SQLite's own lookup, and nearly every attempt succeeds.
+   */
   private async run<T>(work: (statements: ReturnType<typeof prepareAll>, db: Database) => T): Promise<T> {
+    const connection = this.connection;
+    if (connection && !this.closed) {
+      try {
+        return work(connection.statements, connection.db);
+      } catch (error) {
+        if (!isBusy(error)) throw error;
+      }
+    }
+    return this.runOpened(work);
+  }
+
+  private async runOpened<T>(work: (statements: ReturnType<typeof prepareAll>, db: Database) => T): Promise<T> {
     const { db, statements } = await this.open();
     return retryTransient(() => work(statements, db), isBusy, this.options.busyTimeoutMs);
   }
 
   private open() {
     if (this.closed) return Promise.reject(new Error('SqliteStorage is closed'));
-    this.opened ??= retryTransient(() => this.connect(), isBusy, this.options.busyTimeoutMs).catch((error: unknown) => {
-      this.opened = undefined;
-      throw error;
-    });
+    this.opened ??= retryTransient(() => this.connect(), isBusy, this.options.busyTimeoutMs).then(
+      (connection) => {
+        // A close while the file was opening has already run: it closes this connection, which must not be used.
+        if (!this.closed) this.connection = connection;
+        return connection;
+      },
+      (error: unknown) => {
+        this.opened = undefined;
+        throw error;
+      },
+    );
     return this.opened;
   }
 
