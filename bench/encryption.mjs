@@ -62,19 +62,18 @@ function bareSealer(storageKey) {
 
 /**
  * The plain KV write plus two bare seals of values the sizes of those an encrypted write seals (the version's data
- * and the key's head record, read back from the plain storage): the ceiling the two seals alone put on the
- * encrypted write's ratio, whatever the barrier around them does.
+ * and the key's head record, read back from the plain storage): the least an encrypted write can cost, whatever the
+ * barrier around the seals does.
  */
-async function sealsCeiling(plainStorage, plain, path) {
+async function plainWriteWithSeals(plainStorage, plain, path) {
   const { metadata, blob } = await storedKeys(plainStorage, path);
   const values = [await plainStorage.get(blob), await plainStorage.get(metadata)];
   const sealBare = bareSealer(metadata);
   const write = kvWrite(plain, path);
-  const withSeals = async () => {
+  return async () => {
     for (const value of values) sealBare(value);
     await write();
   };
-  return compare(task('plain write + 2 bare seals', withSeals), task('plain write', write));
 }
 
 /**
@@ -108,6 +107,7 @@ export async function encryptionBenchmarks(log) {
   const plain = await kvOver(plainStorage);
   const encrypted = await kvOver(new EncryptedStorage({ storage: new MemoryStorage(), key: randomBytes(32) }));
   await expectOk(encrypted.handle({ method: 'GET', path: `data/${path}` }));
+  const withSeals = await plainWriteWithSeals(plainStorage, plain, path);
 
   log('encryption: KV read and write through EncryptedStorage against the bare storage');
   const row = (name, result, limitName) => ({
@@ -124,18 +124,31 @@ export async function encryptionBenchmarks(log) {
       await compare(task('encrypted read', kvRead(encrypted, path)), task('plain read', kvRead(plain, path))),
       'same read, bare MemoryStorage',
     ),
-    row(
-      'KV write through EncryptedStorage',
-      await compare(task('encrypted write', kvWrite(encrypted, path)), task('plain write', kvWrite(plain, path))),
-      'same write, bare MemoryStorage',
-    ),
+    // For information since issue 31: two seals per write cap it well below 80% (the ceiling row below); the goal is
+    // the row after that, what the barrier adds to its two seals.
+    {
+      ...row(
+        'KV write through EncryptedStorage',
+        await compare(task('encrypted write', kvWrite(encrypted, path)), task('plain write', kvWrite(plain, path))),
+        'same write, bare MemoryStorage',
+      ),
+      goal: { kind: 'info' },
+    },
     {
       ...row(
         "KV write + 2 bare AES-256-GCM seals (node:crypto), no barrier: the seals' ceiling on the row above",
-        await sealsCeiling(plainStorage, plain, path),
+        await compare(task('plain write + 2 bare seals', withSeals), task('plain write', kvWrite(plain, path))),
         'same write, no seals',
       ),
       goal: { kind: 'info' },
+    },
+    {
+      ...row(
+        'KV write through EncryptedStorage against the plain write + 2 bare seals: what the barrier adds to its seals',
+        await compare(task('encrypted write', kvWrite(encrypted, path)), task('plain write + 2 bare seals', withSeals)),
+        'plain write + 2 bare seals',
+      ),
+      goal: { kind: 'ratio-min', value: 0.9 },
     },
     {
       ...row(
