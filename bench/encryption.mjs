@@ -62,19 +62,45 @@ function bareSealer(storageKey) {
 
 /**
  * The plain KV write plus two bare seals of values the sizes of those an encrypted write seals (the version's data
- * and the key's head record, read back from the plain storage): the ceiling the two seals alone put on the
- * encrypted write's ratio, whatever the barrier around them does.
+ * and the key's head record, read back from the plain storage): the least an encrypted write can cost, whatever the
+ * barrier around the seals does.
  */
-async function sealsCeiling(plainStorage, plain, path) {
+async function plainWriteWithSeals(plainStorage, plain, path) {
   const { metadata, blob } = await storedKeys(plainStorage, path);
   const values = [await plainStorage.get(blob), await plainStorage.get(metadata)];
   const sealBare = bareSealer(metadata);
   const write = kvWrite(plain, path);
-  const withSeals = async () => {
+  return async () => {
     for (const value of values) sealBare(value);
     await write();
   };
-  return compare(task('plain write + 2 bare seals', withSeals), task('plain write', write));
+}
+
+/**
+ * The plain write with two bare seals plus what any barrier must add to them, written out with nothing else: each
+ * sealed value assembled in an array of its own (header, nonce, ciphertext, tag), a snapshot of each plaintext (a
+ * caller may reuse its arrays, and the cache must keep what was sealed), and the keyring read back from a storage and
+ * compared once the write has landed (a writer that missed a rotation must re-seal). The ceiling of the goal row.
+ */
+async function plainWriteWithBarrierSteps(plainStorage, plain, path) {
+  const { metadata, blob } = await storedKeys(plainStorage, path);
+  const values = [await plainStorage.get(blob), await plainStorage.get(metadata)];
+  const sealBare = bareSealer(metadata);
+  const keyring = new MemoryStorage();
+  const record = randomBytes(250);
+  await keyring.put('.encryption/keyring', record);
+  const write = kvWrite(plain, path);
+  return async () => {
+    const snapshots = new Uint8Array(values[0].length + values[1].length);
+    snapshots.set(values[0]);
+    snapshots.set(values[1], values[0].length);
+    for (const value of values) {
+      const sealed = new Uint8Array(33 + value.length);
+      sealed.set(sealBare(value), sealed.length - 16);
+    }
+    await write();
+    if (Buffer.compare(await keyring.get('.encryption/keyring'), record) !== 0) throw new Error('keyring changed');
+  };
 }
 
 /**
@@ -108,6 +134,8 @@ export async function encryptionBenchmarks(log) {
   const plain = await kvOver(plainStorage);
   const encrypted = await kvOver(new EncryptedStorage({ storage: new MemoryStorage(), key: randomBytes(32) }));
   await expectOk(encrypted.handle({ method: 'GET', path: `data/${path}` }));
+  const withSeals = await plainWriteWithSeals(plainStorage, plain, path);
+  const withSteps = await plainWriteWithBarrierSteps(plainStorage, plain, path);
 
   log('encryption: KV read and write through EncryptedStorage against the bare storage');
   const row = (name, result, limitName) => ({
@@ -124,16 +152,40 @@ export async function encryptionBenchmarks(log) {
       await compare(task('encrypted read', kvRead(encrypted, path)), task('plain read', kvRead(plain, path))),
       'same read, bare MemoryStorage',
     ),
-    row(
-      'KV write through EncryptedStorage',
-      await compare(task('encrypted write', kvWrite(encrypted, path)), task('plain write', kvWrite(plain, path))),
-      'same write, bare MemoryStorage',
-    ),
+    // For information since issue 31: two seals per write cap it well below 80% (the ceiling row below); the goal is
+    // the row after that, what the barrier adds to its two seals.
+    {
+      ...row(
+        'KV write through EncryptedStorage',
+        await compare(task('encrypted write', kvWrite(encrypted, path)), task('plain write', kvWrite(plain, path))),
+        'same write, bare MemoryStorage',
+      ),
+      goal: { kind: 'info' },
+    },
     {
       ...row(
         "KV write + 2 bare AES-256-GCM seals (node:crypto), no barrier: the seals' ceiling on the row above",
-        await sealsCeiling(plainStorage, plain, path),
+        await compare(task('plain write + 2 bare seals', withSeals), task('plain write', kvWrite(plain, path))),
         'same write, no seals',
+      ),
+      goal: { kind: 'info' },
+    },
+    {
+      ...row(
+        'KV write through EncryptedStorage against the plain write + 2 bare seals: what the barrier adds to its seals',
+        await compare(task('encrypted write', kvWrite(encrypted, path)), task('plain write + 2 bare seals', withSeals)),
+        'plain write + 2 bare seals',
+      ),
+      goal: { kind: 'ratio-min', value: 0.9 },
+    },
+    {
+      ...row(
+        'plain write + 2 bare seals + the steps any barrier adds (sealed arrays, plaintext snapshots, keyring read back): the ceiling of the row above',
+        await compare(
+          task('plain write + seals + barrier steps', withSteps),
+          task('plain write + 2 bare seals', withSeals),
+        ),
+        'plain write + 2 bare seals',
       ),
       goal: { kind: 'info' },
     },

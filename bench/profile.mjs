@@ -2,8 +2,11 @@
 //   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/profile.mjs <scenario> [seconds]
 //   node bench/profile-summary.mjs /tmp/prof
 // Scenarios: kv-read, kv-write (10 versions kept), kv-read-deep, kv-write-deep (1,000 kept), kv-read-one,
-// kv-write-one (1 kept: what the deep ones are compared with), pkcs7, iam-login, ec2-verdict (an ec2 login through
+// kv-write-one (1 kept: what the deep ones are compared with), kv-write-encrypted (10 kept, through EncryptedStorage
+// over MemoryStorage), pkcs7, iam-login, ec2-verdict (an ec2 login through
 // handle() up to its signature verdict).
+import { randomBytes } from 'node:crypto';
+import { EncryptedStorage, KvEngine, MemoryStorage } from 'strongroom';
 import { verifyPkcs7 } from './internals.mjs';
 import { fillVersions, keyPath, kvRead, kvWithKeys, kvWrite } from './fixtures.mjs';
 import { ec2Verdict, PKCS7_TRUSTED, sample } from './verify.mjs';
@@ -23,6 +26,13 @@ const SCENARIOS = {
   'kv-write-deep': () => kv(1000, 'write'),
   'kv-read-one': () => kv(1, 'read'),
   'kv-write-one': () => kv(1, 'write'),
+  'kv-write-encrypted': async () => {
+    const engine = new KvEngine({
+      storage: new EncryptedStorage({ storage: new MemoryStorage(), key: randomBytes(32) }),
+    });
+    await fillVersions(engine, keyPath(0), 10);
+    return kvWrite(engine, keyPath(0));
+  },
   pkcs7: async () => {
     const { rsa2048 } = sample();
     return async () => verifyPkcs7(rsa2048, PKCS7_TRUSTED);

@@ -10,15 +10,7 @@ import type { Storage, StorageOperation } from '../ports/storage.js';
 import type { KeyringStore } from './keyring-store.js';
 import type { OpenedCache } from './opened-cache.js';
 import { checkKey } from './reserved-folder.js';
-import {
-  confirm,
-  MAX_CONFLICTS,
-  remember,
-  sealOwned,
-  sealWith,
-  tooManyWriters,
-  type Written,
-} from './sealed-writes.js';
+import { confirm, MAX_CONFLICTS, remember, sealAll, sealWith, tooManyWriters } from './sealed-writes.js';
 
 /** The stored bytes a conditional write is made against (undefined: absent), or false when its condition fails. */
 type Condition = Uint8Array | undefined | false;
@@ -75,25 +67,20 @@ export class ConditionalWrites {
       if (!stored) return false;
       // After the checks, which may have loaded a newer keyring while opening a value.
       const keyring = this.keyring.known ?? (await this.keyring.current());
-      const plaintexts = snapshotsOf(operations);
+      const writes = sealAll(keyring, operations, snapshotsOf(operations));
       const sealed: StorageOperation[] = [];
-      const writes: Written[] = [];
       for (let index = 0; index < operations.length; index++) {
         const { key, expected } = operations[index]!;
-        const plaintext = plaintexts[index];
-        let next: StorageOperation = { type: 'delete', key };
-        if (plaintext) {
-          const written = sealOwned(keyring, key, plaintext);
-          writes.push(written);
-          next = { type: 'put', key, value: written.sealed };
-        }
+        const value = writes[index]?.sealed;
+        const next: StorageOperation = value ? { type: 'put', key, value } : { type: 'delete', key };
         if (expected !== undefined) next.expected = stored[index] ?? null;
         sealed.push(next);
       }
       if (await this.inner.commit!(sealed)) {
         for (const operation of operations) if (operation.type === 'delete') this.opened.forget(operation.key);
-        for (const written of writes) remember(this.opened, written);
-        await confirm(this.inner, this.keyring, this.opened, writes);
+        const landed = writes.filter((written) => written !== undefined);
+        for (const written of landed) remember(this.opened, written);
+        await confirm(this.inner, this.keyring, this.opened, landed);
         return true;
       }
       // A condition failed against the ciphertexts read: the next round tells a real change from a re-seal.

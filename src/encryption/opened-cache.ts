@@ -16,6 +16,8 @@ interface Entry {
 /**
  * A plaintext may be a view of memory it shares with the other values of its commit: all of that memory counts, since
  * the entry keeps all of it alive. Several entries of one commit then each count it: the budget errs on the safe side.
+ * Their sealed values share one allocation as well, of about the same size, which that double count already covers;
+ * a sealed value read from a storage is counted by its length, since a driver may answer a view of a larger buffer.
  */
 const sizeOf = (entry: Entry) => entry.sealed.length + entry.plaintext.buffer.byteLength;
 
@@ -66,10 +68,11 @@ export class OpenedCache {
   remember(key: string, sealed: Uint8Array, plaintext: Uint8Array, term: number): void {
     this.forget(key);
     const entry = { sealed, plaintext, term, used: false };
+    const size = sizeOf(entry);
     // One entry may take at most a sixteenth of the budget, so a few large values cannot flush everything else.
-    if (sizeOf(entry) * 16 > this.budget) return;
+    if (size * 16 > this.budget) return;
     this.entries.set(key, entry);
-    this.bytes += sizeOf(entry);
+    this.bytes += size;
     if (this.bytes > this.budget) this.evict();
   }
 

@@ -34,7 +34,7 @@ function nextNonce(): Uint8Array {
   return noncePool.subarray(start, noncePosition);
 }
 
-/** Options of every cipher: read, never kept or changed, by node:crypto. */
+/** Options of every decipher (read, never kept or changed, by node:crypto): setAuthTag then takes full tags only. */
 const CIPHER_OPTIONS = { authTagLength: TAG_LENGTH };
 
 /**
@@ -67,12 +67,25 @@ function additionalData(version: number, term: number, storageKey: string): Uint
   return scratch.subarray(0, HEADER_LENGTH + length);
 }
 
+/** The length of `plaintext` once sealed. */
+export const sealedLength = (plaintext: Uint8Array) => SEAL_OVERHEAD + plaintext.length;
+
 /**
  * One exact-size array of its own, written in place: a Buffer from Node's shared pool (as Buffer.concat may answer)
  * would let whoever holds the sealed value reach other values' bytes through `.buffer`.
  */
 export function seal(key: KeyObject, term: number, storageKey: string, plaintext: Uint8Array): Uint8Array {
-  const out = new Uint8Array(SEAL_OVERHEAD + plaintext.length);
+  return sealInto(new Uint8Array(sealedLength(plaintext)), key, term, storageKey, plaintext);
+}
+
+/** Seals `plaintext` into `out`, which is exactly `sealedLength(plaintext)` long; answers `out`. */
+export function sealInto(
+  out: Uint8Array,
+  key: KeyObject,
+  term: number,
+  storageKey: string,
+  plaintext: Uint8Array,
+): Uint8Array {
   out[0] = FORMAT_VERSION;
   out[1] = term >>> 24;
   out[2] = (term >>> 16) & 0xff;
@@ -80,7 +93,8 @@ export function seal(key: KeyObject, term: number, storageKey: string, plaintext
   out[4] = term & 0xff;
   const nonce = nextNonce();
   out.set(nonce, HEADER_LENGTH);
-  const cipher = createCipheriv('aes-256-gcm', key, nonce, CIPHER_OPTIONS);
+  // GCM's tag is 16 bytes unless asked otherwise; passing the option only costs its validation here.
+  const cipher = createCipheriv('aes-256-gcm', key, nonce);
   cipher.setAAD(additionalData(FORMAT_VERSION, term, storageKey));
   const body = cipher.update(plaintext);
   // GCM is a stream mode: everything comes out of update, final only computes the tag.

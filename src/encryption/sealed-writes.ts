@@ -7,7 +7,7 @@ import type { Storage } from '../ports/storage.js';
 import type { Keyring } from './keyring.js';
 import type { KeyringStore } from './keyring-store.js';
 import { copyOf, type OpenedCache } from './opened-cache.js';
-import { seal } from './sealed-value.js';
+import { seal, sealInto, sealedLength } from './sealed-value.js';
 
 /** Tries of one write against concurrent writers before it gives up. */
 export const MAX_CONFLICTS = 64;
@@ -35,6 +35,36 @@ export function sealOwned(keyring: Keyring, key: string, plaintext: Uint8Array):
   return { key, plaintext, term: keyring.active, sealed: seal(keyring.activeKey, keyring.active, key, plaintext) };
 }
 
+/**
+ * Seals each operation's plaintext (arrays of the barrier's own; undefined stands for a delete and is skipped) with the active
+ * term, into one allocation shared by the sealed values: one per commit instead of one per value. They are all
+ * ciphertexts bound for the same storage in the same commit, so one reaching another through `.buffer` exposes nothing.
+ */
+export function sealAll(
+  keyring: Keyring,
+  operations: readonly { key: string }[],
+  plaintexts: readonly (Uint8Array | undefined)[],
+): (Written | undefined)[] {
+  let total = 0;
+  for (const plaintext of plaintexts) if (plaintext) total += sealedLength(plaintext);
+  const memory = new ArrayBuffer(total);
+  const { active, activeKey } = keyring;
+  const writes: (Written | undefined)[] = [];
+  let offset = 0;
+  for (let index = 0; index < plaintexts.length; index++) {
+    const plaintext = plaintexts[index];
+    if (!plaintext) {
+      writes.push(undefined);
+      continue;
+    }
+    const out = new Uint8Array(memory, offset, sealedLength(plaintext));
+    offset += out.length;
+    const key = operations[index]!.key;
+    writes.push({ key, plaintext, term: active, sealed: sealInto(out, activeKey, active, key, plaintext) });
+  }
+  return writes;
+}
+
 /** Once a write has landed, a read of what it wrote needs no decryption. */
 export function remember(opened: OpenedCache, written: Written): void {
   opened.remember(written.key, written.sealed, written.plaintext, written.term);
@@ -53,11 +83,10 @@ export function confirm(
   writes: readonly Written[],
 ): Promise<void> | undefined {
   if (!inner.compareAndPut || writes.length === 0) return undefined;
-  return keyring
-    .latest()
-    .then((latest) =>
-      writes.some((write) => write.term !== latest.active) ? reseal(inner, opened, latest, writes) : undefined,
-    );
+  return keyring.latest().then((latest) => {
+    for (const write of writes) if (write.term !== latest.active) return reseal(inner, opened, latest, writes);
+    return undefined;
+  });
 }
 
 async function reseal(
