@@ -1,7 +1,7 @@
 // The KV rows' outside limit: the storage calls one operation of the engine makes, recorded and replayed. The recording
 // must see the engine's calls and only those, and the replay of a write must stay in the engine's steady state.
 import { describe, expect, it } from 'vitest';
-import { KvEngine, MemoryStorage } from 'strongroom';
+import { KvEngine, MemoryStorage } from '../../src/index.js';
 // @ts-expect-error: the bench is plain JavaScript, without declarations.
 import { recordedReplay, recordingStorage } from '../../bench/recorded-calls.mjs';
 
