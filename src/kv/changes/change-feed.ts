@@ -1,4 +1,5 @@
 import { runGuarded } from '../../lib/guarded-callback.js';
+import { RecentMap } from '../../lib/recent-map.js';
 import { eventOf, type KeyChange, type KvChangeEvent } from './change-events.js';
 
 /**
@@ -40,7 +41,7 @@ interface Subscription {
 export class ChangeFeed {
   private readonly subscriptions = new Set<Subscription>();
   /** Per key, in order of the last change: what the feed last learnt of it; see {@link Remembered}. */
-  private readonly delivered = new Map<string, Remembered>();
+  private readonly delivered = new RecentMap<string, Remembered>(TRACKED_KEYS);
 
   constructor(private readonly onEventError: (error: unknown) => void) {}
 
@@ -106,8 +107,8 @@ export class ChangeFeed {
   /** Marks a key's changes up to `revision` as delivered without delivering them (a watch's starting point). */
   acknowledge(path: string, revision: number, version: number): void {
     const last = this.delivered.get(path);
-    if (!last || last.removed) this.remember(path, { revision, version, removed: false });
-    else if (last.revision < revision) this.remember(path, { ...last, revision, version });
+    if (!last || last.removed) this.delivered.set(path, { revision, version, removed: false });
+    else if (last.revision < revision) this.delivered.set(path, { ...last, revision, version });
   }
 
   /**
@@ -129,7 +130,7 @@ export class ChangeFeed {
       if (last && !isNew(change, last, source)) continue;
       const removed = change.operation === 'metadata-delete';
       const floor = last && !last.removed ? last.revision : 0;
-      this.remember(change.path, {
+      this.delivered.set(change.path, {
         revision: Math.max(floor, change.revision),
         version: change.version,
         removed,
@@ -145,13 +146,6 @@ export class ChangeFeed {
         runGuarded(() => listener(delivered), this.onEventError);
       }
     }
-  }
-
-  /** Records a key's last event as its newest entry, forgetting the key changed longest ago past TRACKED_KEYS. */
-  private remember(path: string, last: Remembered): void {
-    this.delivered.delete(path);
-    this.delivered.set(path, last);
-    if (this.delivered.size > TRACKED_KEYS) this.delivered.delete(this.delivered.keys().next().value!);
   }
 }
 
