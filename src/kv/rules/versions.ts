@@ -66,8 +66,16 @@ export function resolveVersion(key: StoredMetadata, requested: number | undefine
   return requested !== undefined && requested > 0 ? requested : key.current_version;
 }
 
+/**
+ * The kept entry of `version`. Entries are kept in ascending order and, unless a lowered max_versions pruned unevenly,
+ * without gaps, so the entry's place follows from the first one's number: a read of the current version of a key
+ * keeping 1,000 versions no longer walks them all. Any other layout is searched.
+ */
 export function findVersion(key: StoredMetadata, version: number): StoredVersion | undefined {
-  return key.versions.find((entry) => entry.version === version);
+  const { versions } = key;
+  const placed = versions[version - (versions[0]?.version ?? 0)];
+  if (placed?.version === version) return placed;
+  return versions.find((entry) => entry.version === version);
 }
 
 export interface Added {
