@@ -75,12 +75,6 @@ export function checked<T>(shape: z.ZodType<T>, value: unknown, key: string): T 
   throw corrupt(key, path.length === 0 ? 'the document itself' : `field ${path.map(String).join('.')}`);
 }
 
-/** `value`, the one part of a document a read answers (`part`: its name), if it has the shape; else a CorruptDocument. */
-export function checkedPart<T>(shape: z.ZodType<T>, value: unknown, key: string, part: string): T {
-  if (!shape.safeParse(value).success) throw corrupt(key, `its ${part}`);
-  return value as T;
-}
-
 /** The format of one kind of document, from its definition. */
 export function documentFormat<S extends z.ZodObject>({
   shape,

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { isPlainObject } from '../../core/framework/fields.js';
-import { checkedPart, documentFormat, storedTime } from './document-format.js';
+import { documentFormat, storedTime } from './document-format.js';
 import { storedVersion, withActors } from './head-document.js';
-import { versionData } from './version-blob.js';
+import { asVersionData, versionData } from './version-blob.js';
 
 /**
  * A version's entry document (StorageLayout.entries), the authority for a version that is no longer inline in its
@@ -31,5 +31,5 @@ export const entryFormat = documentFormat({ shape: storedEntry, upgrades: [withA
 export function entryData(stored: unknown, key: string): Record<string, unknown> | undefined {
   const document = entryFormat.upgrade(stored, key);
   const data = isPlainObject(document) ? document.data : document;
-  return data === undefined ? undefined : checkedPart(versionData, data, key, 'data');
+  return data === undefined ? undefined : asVersionData(data, key, 'its data');
 }

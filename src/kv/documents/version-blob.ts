@@ -10,15 +10,17 @@ import { CorruptDocument, decodeJson } from '../../core/store/stored-json.js';
 export const versionData = z.record(z.string(), z.unknown());
 
 /**
- * A version blob, read as the data it holds. Decoded JSON is a record of strings to anything exactly when it is a
- * plain object, so that one test is `versionData`'s check, without zod's walk over every field on every read.
+ * `value` as a version's data, `part` naming where it was read in a CorruptDocument. Decoded JSON is a record of
+ * strings to anything exactly when it is a plain object, so that one test is `versionData`'s check, without zod's walk
+ * over every field on every read.
  */
+export function asVersionData(value: unknown, key: string, part: string): Record<string, unknown> {
+  if (isPlainObject(value)) return value;
+  throw new CorruptDocument(`stored entry ${JSON.stringify(key)} is corrupt: ${part} has the wrong shape`);
+}
+
+/** A version blob, read as the data it holds. */
 export const versionBlob = {
-  decode(bytes: Uint8Array, key: string): Record<string, unknown> {
-    const data = decodeJson<unknown>(bytes, key);
-    if (isPlainObject(data)) return data;
-    throw new CorruptDocument(
-      `stored entry ${JSON.stringify(key)} is corrupt: the document itself has the wrong shape`,
-    );
-  },
+  decode: (bytes: Uint8Array, key: string): Record<string, unknown> =>
+    asVersionData(decodeJson<unknown>(bytes, key), key, 'the document itself'),
 };
