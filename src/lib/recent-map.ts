@@ -48,6 +48,14 @@ export class RecentMap<K, V> {
     }
   }
 
+  /** Forgets `key`, if it is held. */
+  delete(key: K): void {
+    const node = this.#nodes.get(key);
+    if (!node) return;
+    this.#unlink(node);
+    this.#nodes.delete(key);
+  }
+
   /** The entries, oldest first. */
   *[Symbol.iterator](): IterableIterator<[K, V]> {
     for (let node = this.#oldest; node; node = node.newer) yield [node.key, node.value];

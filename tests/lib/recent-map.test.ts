@@ -41,4 +41,25 @@ describe('RecentMap', () => {
     expect(map.get('k0')).toBeUndefined();
     expect([...map].length).toBe(1000);
   });
+
+  it('forgets a deleted key, and keeps the order of the others', () => {
+    const map = new RecentMap<string, number>(3);
+    for (const [key, value] of [
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+    ] as const)
+      map.set(key, value);
+    map.delete('b');
+    map.delete('missing');
+    expect([...map]).toEqual([
+      ['a', 1],
+      ['c', 3],
+    ]);
+    map.delete('a');
+    map.delete('c');
+    expect(map.size).toBe(0);
+    map.set('d', 4);
+    expect([...map]).toEqual([['d', 4]]);
+  });
 });

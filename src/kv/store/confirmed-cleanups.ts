@@ -1,3 +1,5 @@
+import { RecentMap } from '../../lib/recent-map.js';
+
 /**
  * Remembers, per key, the cleanup list of the last record this process committed and then fully cleaned up (every
  * listed blob and entry document confirmed removed). The next change of the key finds that same list in the record
@@ -17,13 +19,11 @@ function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
 }
 
 export class ConfirmedCleanups {
-  private readonly confirmed = new Map<string, Cleanup>();
+  private readonly confirmed = new RecentMap<string, Cleanup>(CAPACITY);
 
   confirm(key: string, garbage: readonly string[], retired: readonly number[]): void {
-    this.confirmed.delete(key);
-    if (garbage.length === 0 && retired.length === 0) return;
-    this.confirmed.set(key, { garbage: [...garbage], retired: [...retired] });
-    if (this.confirmed.size > CAPACITY) this.confirmed.delete(this.confirmed.keys().next().value as string);
+    if (garbage.length === 0 && retired.length === 0) this.confirmed.delete(key);
+    else this.confirmed.set(key, { garbage: [...garbage], retired: [...retired] });
   }
 
   isConfirmed(key: string, garbage: readonly string[], retired: readonly number[]): boolean {

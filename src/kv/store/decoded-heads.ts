@@ -1,4 +1,5 @@
 import { sameBytes } from '../../lib/bytes.js';
+import { RecentMap } from '../../lib/recent-map.js';
 import type { JsonStore } from '../../core/store/stored-json.js';
 import { deepFreeze, type EncodedHead, type HeadTexts } from './head-records.js';
 import { headFormat, type StoredMetadata } from '../documents/head-document.js';
@@ -35,7 +36,7 @@ function freezeEncoded(record: StoredMetadata): StoredMetadata {
 }
 
 export class DecodedHeads {
-  private readonly heads = new Map<string, Decoded>();
+  private readonly heads = new RecentMap<string, Decoded>(CAPACITY);
 
   constructor(private readonly json: JsonStore) {}
 
@@ -70,8 +71,6 @@ export class DecodedHeads {
    * its parts when encodeHead wrote it (which froze its parts).
    */
   remember(key: string, bytes: Uint8Array, record: StoredMetadata, texts?: HeadTexts): void {
-    this.heads.delete(key);
     this.heads.set(key, { bytes, record: texts ? freezeEncoded(record) : deepFreeze(record), texts });
-    if (this.heads.size > CAPACITY) this.heads.delete(this.heads.keys().next().value as string);
   }
 }
