@@ -27,11 +27,7 @@ export interface Written {
 
 /** Seals a snapshot of `value`: what the cache remembers is exactly what was sealed, whatever the caller does next. */
 export function sealWith(keyring: Keyring, key: string, value: Uint8Array): Written {
-  return sealOwned(keyring, key, copyOf(value));
-}
-
-/** Seals `plaintext`, an array of the barrier's own that nobody else holds, with the active term. */
-export function sealOwned(keyring: Keyring, key: string, plaintext: Uint8Array): Written {
+  const plaintext = copyOf(value);
   return { key, plaintext, term: keyring.active, sealed: seal(keyring.activeKey, keyring.active, key, plaintext) };
 }
 
