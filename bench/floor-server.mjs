@@ -1,70 +1,31 @@
-// The floor of the server-under-load rows, run as a process of its own as the real server is: node:http doing only
-// the storage calls a KV read or write makes, over the same kind of storage as the server's (SQLite behind
-// EncryptedStorage, as `npm start` keeps its state, or PostgreSQL behind it), with the same JSON in and out; no
-// router, no token, no ACL, no audit, no log.
-//   node bench/floor-server.mjs DATA_DIR KEYS [POSTGRES_URL TABLE]   (answers its port on stdout once ready)
+// The floor of the server-under-load rows, run as a process of its own as the real server is: node:http doing exactly
+// the storage calls the real server makes for a KV read or write (floor-replay.mjs), over the same kind of storage
+// (SQLite behind EncryptedStorage, as `npm start` keeps its state, or PostgreSQL behind it), with the same JSON in and
+// out; no router, no token check, no ACL, no audit, no log. The calls are recorded from the real server, started here
+// over this very storage and closed before the floor serves, so the floor cannot drift from what the server does.
+//   node bench/floor-server.mjs DATA_DIR KEYS ROOT_TOKEN [POSTGRES_URL TABLE]   (answers its port once ready)
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
 import { join } from 'node:path';
-import { EncryptedStorage, KvEngine, StaticRootKey } from 'strongroom';
+import { EncryptedStorage, StaticRootKey } from 'strongroom';
 import { PostgresStorage } from 'strongroom/postgres';
+import { createServer } from 'strongroom/server';
 import { SqliteStorage } from 'strongroom/sqlite';
+import { floorAnswer, floorHttpServer, floorTemplates, recordServer } from './floor-replay.mjs';
+import { recordingStorage } from './recorded-calls.mjs';
 
-const [directory, keyCount, postgresUrl, table] = process.argv.slice(2);
-const PREFIX = 'secret/';
+const [directory, keyCount, rootToken, postgresUrl, table] = process.argv.slice(2);
 const storage = new EncryptedStorage({
   storage: postgresUrl
     ? new PostgresStorage({ connectionString: postgresUrl, table })
     : new SqliteStorage({ path: join(directory, 'floor.db') }),
   key: StaticRootKey.fromBase64(randomBytes(32).toString('base64')),
 });
-const decode = (bytes) => JSON.parse(new TextDecoder().decode(bytes));
-const encode = (value) => new TextEncoder().encode(JSON.stringify(value));
 
-// The same keys the real server serves, written by the engine so the records and blobs are the real ones.
-const kv = new KvEngine({ storage, storagePrefix: PREFIX });
-for (let n = 0; n < Number(keyCount); n++) await kv.write(`load/${n}`, { password: 'x'.repeat(100), n });
-const blobKey = (record) => {
-  const head = record.versions.find((entry) => entry.version === record.current_version);
-  return `${PREFIX}versions/${head.blob.slice(0, 2)}/${head.blob}`;
-};
+// The real server over this storage writes the keys (so the records and blobs are the real ones) and shows its calls.
+const recorder = recordingStorage(storage);
+const real = createServer({ storage: recorder.storage, rootToken, log: () => {} });
+const recordings = await recordServer(await real.listen({ port: 0 }), rootToken, recorder, Number(keyCount));
+await real.close();
 
-const previous = new Map();
-async function answer(req, body) {
-  const path = req.url.replace(/^\/v1\/secret\/data\//, '');
-  const metadata = `${PREFIX}metadata/${path}`;
-  const record = decode(await storage.get(metadata));
-  if (req.method === 'GET') {
-    const data = decode(await storage.get(blobKey(record)));
-    return { request_id: '', lease_id: '', renewable: false, lease_duration: 0, data: { data, metadata: {} } };
-  }
-  // A write: the new data under a key of its own, and the record, in one commit that drops the data it replaces.
-  const blob = `${PREFIX}versions/bench/${randomBytes(12).toString('hex')}`;
-  const operations = [
-    { type: 'put', key: blob, value: encode(JSON.parse(body).data), expected: null },
-    { type: 'put', key: metadata, value: encode(record) },
-  ];
-  const last = previous.get(path);
-  if (last) operations.push({ type: 'delete', key: last });
-  await storage.commit(operations);
-  previous.set(path, blob);
-  return { request_id: '', data: { version: record.current_version } };
-}
-
-const server = http.createServer((req, res) => {
-  let body = '';
-  req.on('data', (chunk) => (body += chunk));
-  req.on('end', () => {
-    answer(req, body).then(
-      (value) => {
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify(value));
-      },
-      (error) => {
-        res.statusCode = 500;
-        res.end(JSON.stringify({ errors: [String(error)] }));
-      },
-    );
-  });
-});
-server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+const floor = floorHttpServer(floorAnswer(storage, floorTemplates(recordings), recordings.blobs));
+floor.listen(0, '127.0.0.1', () => console.log(floor.address().port));

@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { keyData, writeBody } from './floor-replay.mjs';
 import { pairedResult, settings } from './harness.mjs';
 import { postgresHarness } from './postgres.mjs';
 import { loginRows } from './server-logins.mjs';
@@ -18,15 +19,14 @@ const ROUNDS = 2;
 /** Each request names one of the KEYS keys in turn. */
 function kvRequests(method) {
   let next = 0;
-  const body = JSON.stringify({ data: { password: 'y'.repeat(100) } });
+  const body = JSON.stringify(writeBody);
   return () => ({ method, path: `/v1/secret/data/load/${next++ % KEYS}`, ...(method === 'POST' ? { body } : {}) });
 }
 
 /** KV read and write rows at each number of clients, the real server beside the floor over the same storage. */
 async function kvRows(storage, real, floor, seconds, log) {
-  // The real server's keys, written once through its API: the floor wrote the same through the engine.
-  for (let n = 0; n < KEYS; n++)
-    await admin(real.url, 'POST', `secret/data/load/${n}`, { data: { password: 'x'.repeat(100), n } });
+  // The real server's keys, written once through its API: the floor had a real server write the same in its process.
+  for (let n = 0; n < KEYS; n++) await admin(real.url, 'POST', `secret/data/load/${n}`, { data: keyData(n) });
   const rows = [];
   for (const [operation, method] of [
     ['read', 'GET'],

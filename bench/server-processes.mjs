@@ -70,8 +70,12 @@ export async function benchChild(script, args, parse) {
   return { child: started.child, found: started.found };
 }
 
-/** The floor server over the storage `args` name (floor-server.mjs), answering at its URL. */
-export async function floorServer(args) {
+/**
+ * The floor server (floor-server.mjs) over the storage `[directory, keys, ...postgres]` name, answering at its URL;
+ * it records the real server's calls with the bench's root token before it serves.
+ */
+export async function floorServer([directory, keys, ...postgres]) {
+  const args = [directory, keys, ROOT_TOKEN, ...postgres];
   const { child, found } = await benchChild('floor-server.mjs', args, Number);
   return { url: `http://127.0.0.1:${found}`, child };
 }
