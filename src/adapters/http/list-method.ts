@@ -10,7 +10,6 @@
 import { Server as TlsServer } from 'node:tls';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { Duplex } from 'node:stream';
 import { ChunkedBody } from './chunked-body.js';
 import type { Refusal } from './field-section.js';
 import { RequestHead, type Framing } from './request-head.js';
@@ -30,13 +29,28 @@ type RewriterState =
 
 const nextHead = (): RewriterState => ({ kind: 'head', head: new RequestHead() });
 
+/**
+ * `parts` without empty pieces, and each run of pieces side by side in one buffer made one: a chunk with no LIST in it
+ * comes out as one view of itself, which node:http takes without a copy.
+ */
+function joinAdjacent(parts: Buffer[]): Buffer[] {
+  const joined: Buffer[] = [];
+  for (const part of parts) {
+    const last = joined.at(-1);
+    if (last && last.buffer === part.buffer && last.byteOffset + last.length === part.byteOffset)
+      joined[joined.length - 1] = Buffer.from(last.buffer, last.byteOffset, last.length + part.length);
+    else if (part.length > 0) joined.push(part);
+  }
+  return joined;
+}
+
 /** The byte-stream rewriter, free of any socket: feed it what the client sent, get what node:http should parse. */
 export class ListMethodRewriter {
   private state: RewriterState = nextHead();
   /** Why the stream was refused; once set, nothing more is passed on. */
   refusal: Refusal | undefined;
 
-  /** Returns the bytes to hand to node:http, in order; some may be empty. */
+  /** Returns the bytes to hand to node:http, in order, none of them empty. */
   push(input: Buffer): Buffer[] {
     if (this.refusal !== undefined) return [];
     const out: Buffer[] = [];
@@ -72,7 +86,7 @@ export class ListMethodRewriter {
       }
     }
     if (this.refusal !== undefined) out.push(REFUSED);
-    return out;
+    return joinAdjacent(out);
   }
 
   private after(framing: Framing): RewriterState {
@@ -89,84 +103,25 @@ export class ListMethodRewriter {
 }
 
 /**
- * A connection for node:http (which accepts any Duplex through its 'connection' event) that reads from `socket`
- * through a ListMethodRewriter and writes to it unchanged.
+ * Has whatever `socket` reads pass through a ListMethodRewriter on its way in: every chunk the socket receives enters
+ * its readable side through `push`, which is where the rewrite happens. Everything else (writes, timeouts, addresses,
+ * back-pressure) stays the socket's own, where a stream of our own around it put a second set of stream layers under
+ * every read and every write.
  */
-class ListMethodConnection extends Duplex {
-  private readonly rewriter = new ListMethodRewriter();
-
-  constructor(private readonly socket: Socket) {
-    // A Duplex stays half-open by default: when the client ends its side, node:http decides when to end this one.
-    super();
-    socket.on('data', (chunk: Buffer) => {
-      // One push per chunk read: node:http parses the stream in the pieces the socket delivered, as without the shim.
-      // After a refusal nothing more is passed on: node:http closes the connection once it reaches the refused byte.
-      if (!this.push(Buffer.concat(this.rewriter.push(chunk)))) socket.pause();
-    });
-    socket.on('end', () => this.push(null));
-    socket.on('timeout', () => this.emit('timeout'));
-    socket.on('error', (error) => this.destroy(error));
-    socket.on('close', () => this.destroy());
-  }
-
-  // node:http reads the client's address and tunes the connection through these socket members.
-  get remoteAddress(): string | undefined {
-    return this.socket.remoteAddress;
-  }
-
-  get remotePort(): number | undefined {
-    return this.socket.remotePort;
-  }
-
-  /** node:http arms its keep-alive timeout through this. */
-  setTimeout(ms: number, callback?: () => void): this {
-    this.socket.setTimeout(ms);
-    if (callback) this.once('timeout', callback);
-    return this;
-  }
-
-  setNoDelay(noDelay?: boolean): this {
-    this.socket.setNoDelay(noDelay);
-    return this;
-  }
-
-  setKeepAlive(enable?: boolean, delay?: number): this {
-    this.socket.setKeepAlive(enable, delay);
-    return this;
-  }
-
-  override _read(): void {
-    this.socket.resume();
-  }
-
-  override _write(chunk: Buffer, encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.socket.write(chunk, encoding, callback);
-  }
-
-  /**
-   * node:http corks the connection and writes a response's head and body apart: handed over one by one they would leave
-   * as two writes (two TCP segments, two system calls); corked here too they leave as one, as from a plain socket.
-   */
-  override _writev(
-    chunks: { chunk: Buffer; encoding: BufferEncoding }[],
-    callback: (error?: Error | null) => void,
-  ): void {
-    this.socket.cork();
-    chunks.forEach(({ chunk, encoding }, index) =>
-      this.socket.write(chunk, encoding, index === chunks.length - 1 ? callback : undefined),
-    );
-    this.socket.uncork();
-  }
-
-  override _final(callback: (error?: Error | null) => void): void {
-    this.socket.end(callback);
-  }
-
-  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    this.socket.destroy();
-    callback(error);
-  }
+function rewriteIncoming(socket: Socket): void {
+  const rewriter = new ListMethodRewriter();
+  const push = socket.push.bind(socket);
+  socket.push = (chunk: unknown, encoding?: BufferEncoding): boolean => {
+    if (!Buffer.isBuffer(chunk)) return push(chunk, encoding);
+    // One push per chunk read: node:http parses the stream in the pieces the socket delivered, as without the shim.
+    // After a refusal the parts are empty: nothing more is passed on, and node:http closes at the refused byte.
+    const parts = rewriter.push(chunk);
+    return push(parts.length === 1 ? parts[0] : Buffer.concat(parts));
+  };
 }
+
+/** Listening for data is what turns node:http's native parsing of a socket off; the listener itself has nothing to do. */
+const readInJavaScript = (): void => undefined;
 
 /**
  * Puts the shim in front of a node:http server's own connection handling, so that `LIST` requests reach its request
@@ -179,9 +134,15 @@ export function acceptListMethod<S extends Server>(server: S): S {
     throw new TypeError('acceptListMethod works on plain HTTP servers: terminate TLS in front of the server');
   }
   for (const listener of server.listeners('connection')) {
-    const handle = listener as (this: S, connection: Duplex) => void;
+    const handle = listener as (this: S, connection: Socket) => void;
     server.removeListener('connection', handle);
-    server.on('connection', (socket: Socket) => handle.call(server, new ListMethodConnection(socket)));
+    server.on('connection', (socket: Socket) => {
+      rewriteIncoming(socket);
+      handle.call(server, socket);
+      // node:http hands a plain socket to its parser natively, where bytes never reach `push`; a data listener
+      // added after it took the socket makes it read in JavaScript instead, through the socket's readable side.
+      socket.on('data', readInJavaScript);
+    });
   }
   return server;
 }

@@ -14,6 +14,8 @@ export type Framing = { kind: 'passthrough' } | { kind: 'chunked' } | { kind: 'l
 type Phase = 'method' | 'target' | 'version' | 'fields';
 /** One byte of the request line: passed on as it is (neither set), replaced (`''` drops it), or refused. */
 type Step = { refusal?: Refusal; replacement?: string };
+/** The step of a byte passed on as it is: one object for all, as nearly every byte of a request line is one. */
+const PASS: Step = Object.freeze({});
 
 /**
  * Hands every byte on at once, so that node:http sees the request start and keeps its own head limits and timeouts in
@@ -73,35 +75,40 @@ export class RequestHead {
 
   private methodByte(byte: number): Step {
     // Empty lines before a request line are skipped by node:http's parser (RFC 9112 §2.2), bare CR and LF included.
-    if (this.method === '' && (byte === CR || byte === LF)) return {};
+    if (this.method === '' && (byte === CR || byte === LF)) return PASS;
     if (byte === SP) {
       if (this.method === '') return { refusal: 'a request line without a method' };
       this.phase = 'target';
-      return { replacement: this.method === 'LIST' ? 'GET ' : `${this.held} ` };
+      if (this.method === 'LIST') return { replacement: 'GET ' };
+      return this.release('');
     }
     if (!isTchar(byte)) return { refusal: 'an invalid character in the method' };
     const char = String.fromCharCode(byte);
     // Enough of the method is kept to tell LIST and CONNECT from every other.
     if (this.method.length <= 'CONNECT'.length) this.method += char;
-    if (!'LIST'.startsWith(this.method)) {
-      const replacement = this.held + char;
-      this.held = '';
-      return { replacement };
-    }
+    if (!'LIST'.startsWith(this.method)) return this.release(char);
     this.held += char;
     return { replacement: '' };
+  }
+
+  /** The step of a byte after which the method is not LIST: what was held back goes on before it. */
+  private release(char: string): Step {
+    if (this.held === '') return PASS;
+    const replacement = `${this.held}${char === '' ? ' ' : char}`;
+    this.held = '';
+    return { replacement };
   }
 
   private targetByte(byte: number): Step {
     if (byte === SP) {
       if (!this.target) return { refusal: 'a request line without a target' };
       this.phase = 'version';
-      return this.method === 'LIST' ? { replacement: `${this.query ? '&' : '?'}list=true ` } : {};
+      return this.method === 'LIST' ? { replacement: `${this.query ? '&' : '?'}list=true ` } : PASS;
     }
     if (!isVisible(byte)) return { refusal: 'an invalid character in the request target' };
     this.target = true;
     this.query ||= byte === QUESTION;
-    return {};
+    return PASS;
   }
 
   private versionByte(byte: number): Step {
@@ -109,7 +116,7 @@ export class RequestHead {
     const valid = expected === QUESTION ? byte === 0x30 || byte === 0x31 : byte === expected;
     if (!valid) return { refusal: 'a request line not ending in HTTP/1.0 or HTTP/1.1 and CRLF' };
     if (this.version === VERSION_END.length) this.phase = 'fields';
-    return {};
+    return PASS;
   }
 
   private framingField(name: string, value: string): Refusal | undefined {

@@ -78,6 +78,14 @@ describe('ListMethodRewriter', () => {
     );
   });
 
+  it('hands on a chunk without LIST as one view of the chunk itself, its body included, not a copy', () => {
+    const input = Buffer.from('GET /a HTTP/1.1\r\nHost: x\r\n\r\nPOST /b HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}');
+    const out = new ListMethodRewriter().push(input);
+    expect(out).toHaveLength(1);
+    expect(out[0]!.buffer).toBe(input.buffer);
+    expect(out[0]!.equals(input)).toBe(true);
+  });
+
   it('keeps empty lines between requests', () => {
     expect(feed(Buffer.from('\r\nLIST /a HTTP/1.1\r\nHost: x\r\n\r\n'), [1])).toBe(
       '\r\nGET /a?list=true HTTP/1.1\r\nHost: x\r\n\r\n',
