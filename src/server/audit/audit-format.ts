@@ -2,7 +2,7 @@
 // replaced by its HMAC-SHA256 under the device's own key, except the fields Vault leaves clear (request id, operation,
 // path, addresses, policy names, display names, error text), so the log proves who did what without holding a secret;
 // a token in the path (Vault's older auth/token/lookup/<token>) is hashed too.
-import { createHmac } from 'node:crypto';
+import { hmacSha256Hex } from '../../lib/hmac-sha256.js';
 import { redactTokenInPath } from '../tokens/token-path.js';
 import type { TokenRecord } from '../tokens/token-record.js';
 
@@ -32,7 +32,11 @@ export interface AuditOutcome {
 
 /** The entries one audit device writes, hashed with that device's key. */
 export class AuditFormat {
-  constructor(private readonly key: Buffer) {}
+  readonly #keyed: (message: string) => string;
+
+  constructor(key: Buffer) {
+    this.#keyed = hmacSha256Hex(key);
+  }
 
   /** What the device writes in place of `input` (`sys/audit-hash`). */
   hash(input: string): string {
@@ -40,7 +44,7 @@ export class AuditFormat {
   }
 
   #hmac(value: string): string {
-    return `hmac-sha256:${createHmac('sha256', this.key).update(value).digest('hex')}`;
+    return `hmac-sha256:${this.#keyed(value)}`;
   }
 
   /** Every string inside `value` hashed; keys, numbers, booleans and nulls stay. Iterative: bodies may be deep. */

@@ -2,8 +2,9 @@
 // is stored, as the key of its entry; accessors are indexed the same way. A child token is linked under its parent,
 // so that revoking the parent revokes the whole tree. Nothing is cached: every process over one storage sees every
 // creation, use and revocation at once.
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { InternalError, InvalidRequest, QuotaExceeded } from '../../lib/errors.js';
+import { hmacSha256Hex } from '../../lib/hmac-sha256.js';
 import { type JsonStore, unchanged } from '../../core/store/stored-json.js';
 import type { Clock } from '../../ports/clock.js';
 import { inCidrs } from './token-cidrs.js';
@@ -37,6 +38,7 @@ export class TokenStore {
   readonly #ledger: TokenLedger;
   readonly #root: RootToken;
   readonly #revokeListeners = new Set<(id: string) => void>();
+  readonly #hmac: (message: string) => string;
 
   /** Live tokens as this process counts them (see the field); the metrics report it. */
   get liveCount(): number {
@@ -46,13 +48,14 @@ export class TokenStore {
   constructor(
     private readonly store: JsonStore,
     private readonly clock: Clock,
-    private readonly hashKey: Buffer,
+    hashKey: Buffer,
     private readonly limits: TokenLimits,
   ) {
     for (const name of ['maxTokens', 'maxTokensPerParent', 'maxTokensPerRole'] as const) {
       if (!(Number.isSafeInteger(limits[name]) && limits[name] > 0))
         throw new TypeError(`${name} must be a positive integer, got ${String(limits[name])}`);
     }
+    this.#hmac = hmacSha256Hex(hashKey);
     this.#ledger = new TokenLedger(store, limits, (kind, value) => this.#hash(kind, value));
     this.#root = new RootToken(store, clock, {
       entryOf: (token) => this.#read(this.#hash('token', token)),
@@ -68,7 +71,7 @@ export class TokenStore {
   }
 
   #hash(kind: string, value: string): string {
-    return createHmac('sha256', this.hashKey).update(`${kind}:${value}`).digest('hex');
+    return this.#hmac(`${kind}:${value}`);
   }
 
   #now(): number {
