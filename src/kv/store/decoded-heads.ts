@@ -1,7 +1,8 @@
 import { sameBytes } from '../../lib/bytes.js';
 import { RecentMap } from '../../lib/recent-map.js';
 import type { JsonStore } from '../../core/store/stored-json.js';
-import { deepFreeze, type EncodedHead, type HeadTexts } from './head-records.js';
+import { deepFreeze } from '../../lib/decoded-memo.js';
+import type { EncodedHead, HeadTexts } from './head-records.js';
 import { headFormat, type StoredMetadata } from '../documents/head-document.js';
 
 /**

@@ -1,3 +1,4 @@
+import { deepFreeze } from '../../lib/decoded-memo.js';
 import { headFormat, type StoredMetadata } from '../documents/head-document.js';
 
 /**
@@ -13,13 +14,6 @@ import { headFormat, type StoredMetadata } from '../documents/head-document.js';
  */
 
 const encoder = new TextEncoder();
-
-/** Freezes a value and everything in it; what is frozen already is taken as frozen all through. */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  for (const field of Object.values(value)) deepFreeze(field);
-  return Object.freeze(value);
-}
 
 /** The text of each entry (`versions`) and change (`changes`) of an encoded head, in the record's order. */
 export interface HeadTexts {

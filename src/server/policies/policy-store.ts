@@ -1,16 +1,20 @@
 // Named ACL policies in the configured storage, and the Acl a token's policies add up to. Every process over one
-// storage reads the same policies: nothing is cached but the compiled form of a policy text. Whoever keeps an Acl for
-// longer than a request (an open event stream) is told of every policy write this process makes.
+// storage reads the same policies: every use reads them, and only the work of compiling the same bytes again is saved.
+// Whoever keeps an Acl for longer than a request (an open event stream) is told of every policy write this process makes.
 import { Acl } from '../../acl/acl.js';
 import { DEFAULT_POLICY, DEFAULT_POLICY_NAME, ROOT_POLICY_NAME } from '../../acl/builtin-policies.js';
 import { parsePolicy, type NamedPolicy } from '../../acl/policy.js';
 import { InvalidRequest } from '../../lib/errors.js';
 import { compareKeys } from '../../lib/key-order.js';
 import type { JsonStore } from '../../core/store/stored-json.js';
+import { DecodedMemo, deepFreeze } from '../../lib/decoded-memo.js';
+import { RecentMap } from '../../lib/recent-map.js';
 
 const PREFIX = 'sys/policy/';
 const MAX_POLICY_NAME = 128;
 const MAX_COMPILED = 1000;
+/** The root policy's compiled form: one object, so that the Acls of root tokens are one too. */
+const ROOT: NamedPolicy = deepFreeze({ name: ROOT_POLICY_NAME, rules: [] });
 
 interface StoredPolicy {
   name: string;
@@ -48,6 +52,10 @@ export class PolicyStore {
   /** Compiled rules by policy text; a text is immutable, so entries never go stale. */
   readonly #compiled = new Map<string, NamedPolicy>();
   readonly #listeners = new Set<PolicyChangeListener>();
+  /** Stored policies as last read, compiled: a token's every request reads its policies. */
+  readonly #read = new DecodedMemo<NamedPolicy | undefined>(MAX_COMPILED);
+  /** The Acl last made of each list of policy names, with the compiled policies it was made of. */
+  readonly #acls = new RecentMap<string, { policies: readonly NamedPolicy[]; acl: Acl }>(MAX_COMPILED);
 
   constructor(private readonly store: JsonStore) {}
 
@@ -106,17 +114,33 @@ export class PolicyStore {
   async policiesFor(names: readonly string[]): Promise<NamedPolicy[]> {
     const policies = await Promise.all(
       names.map(async (name): Promise<NamedPolicy | undefined> => {
-        if (name === ROOT_POLICY_NAME) return { name, rules: [] };
-        const stored = await this.store.get<unknown>(PREFIX + name);
-        return isStoredPolicy(stored) ? this.compile(stored) : undefined;
+        if (name === ROOT_POLICY_NAME) return ROOT;
+        const key = PREFIX + name;
+        const bytes = await this.store.getRaw(key);
+        return bytes && this.#read.decode(key, bytes, (read) => this.#compiledOf(this.store.decode(read, key)));
       }),
     );
     return policies.filter((policy): policy is NamedPolicy => policy !== undefined);
   }
 
-  /** The Acl of a token's policies. */
+  /**
+   * The Acl of a token's policies. The policies are read every time; the Acl made of the very same compiled policies
+   * last time is answered again (an Acl's answers depend on its policies alone), so a write of any makes a new one.
+   */
   async aclFor(names: readonly string[]): Promise<Acl> {
-    return new Acl(await this.policiesFor(names));
+    const policies = await this.policiesFor(names);
+    const key = names.join('\n');
+    const known = this.#acls.get(key);
+    if (known && known.policies.length === policies.length && known.policies.every((one, at) => one === policies[at]))
+      return known.acl;
+    const acl = new Acl(policies);
+    this.#acls.set(key, { policies, acl });
+    return acl;
+  }
+
+  /** A stored policy's compiled form, or undefined for a document that is not one (it grants nothing). */
+  #compiledOf(stored: unknown): NamedPolicy | undefined {
+    return isStoredPolicy(stored) ? this.compile(stored) : undefined;
   }
 
   private compile({ name, policy }: StoredPolicy): NamedPolicy {

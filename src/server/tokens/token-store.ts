@@ -1,9 +1,10 @@
 // Client tokens, durable in the configured storage. Only a keyed hash (HMAC-SHA256 under a server key) of each token
 // is stored, as the key of its entry; accessors are indexed the same way. A child token is linked under its parent,
-// so that revoking the parent revokes the whole tree. Nothing is cached: every process over one storage sees every
-// creation, use and revocation at once.
+// so that revoking the parent revokes the whole tree. Nothing is cached but the decoding of an entry's bytes: every
+// lookup reads storage, so every process over one storage sees every creation, use and revocation at once.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { InternalError, InvalidRequest, QuotaExceeded } from '../../lib/errors.js';
+import { DecodedMemo } from '../../lib/decoded-memo.js';
 import { hmacSha256Hex } from '../../lib/hmac-sha256.js';
 import { type JsonStore, unchanged } from '../../core/store/stored-json.js';
 import type { Clock } from '../../ports/clock.js';
@@ -15,6 +16,8 @@ import { RootToken, rootFields } from './token-root.js';
 import { calculateTtl } from './token-ttl.js';
 
 const ID_PREFIX = 'sys/token/id/';
+/** How many tokens' entries are kept decoded: the tokens in use at once, roughly; past it a read decodes again. */
+const DECODED_ENTRIES = 4096;
 const ACCESSOR_PREFIX = 'sys/token/accessor/';
 const CHILD_PREFIX = 'sys/token/parent/';
 /** The most ancestors a token may have: no child is made deeper, and a longer chain is treated as broken. */
@@ -39,6 +42,8 @@ export class TokenStore {
   readonly #root: RootToken;
   readonly #revokeListeners = new Set<(id: string) => void>();
   readonly #hmac: (message: string) => string;
+  /** Entries as last read: a token's every request reads its entry, and most read the same bytes as the last. */
+  readonly #decoded = new DecodedMemo<TokenRecord>(DECODED_ENTRIES);
 
   /** Live tokens as this process counts them (see the field); the metrics report it. */
   get liveCount(): number {
@@ -80,8 +85,8 @@ export class TokenStore {
 
   async #read(id: string): Promise<TokenRecord | undefined> {
     const key = ID_PREFIX + id;
-    const stored = await this.store.get<unknown>(key);
-    return stored === undefined ? undefined : parseTokenRecord(stored, key);
+    const bytes = await this.store.getRaw(key);
+    return bytes && this.#decoded.decode(key, bytes, (read) => parseTokenRecord(this.store.decode(read, key), key));
   }
 
   #expired(record: TokenRecord): boolean {

@@ -210,6 +210,33 @@ describe('state lives in the storage', () => {
     }
   });
 
+  it("applies a policy another server rewrote to this server's very next request of a token it has just served", async () => {
+    const second = await startServer({ storage });
+    try {
+      const policy = (capabilities: string) => ({
+        method: 'PUT',
+        path: '/v1/sys/policies/acl/memo-reader',
+        token: root,
+        body: { policy: `path "secret/data/memo" { capabilities = ${capabilities} }` },
+      });
+      await send(policy('["create", "update", "read"]'));
+      const token = (
+        await send({ method: 'POST', path: '/v1/auth/token/create', token: root, body: { policies: ['memo-reader'] } })
+      ).json.auth.client_token;
+      const read = () => request(second.url, { path: '/v1/secret/data/memo', token });
+      await request(second.url, { method: 'POST', path: '/v1/secret/data/memo', token, body: { data: { a: 1 } } });
+      // Twice: the second server has read this token's entry and policy, and made its Acl, at least once before.
+      expect((await read()).status).toBe(200);
+      expect((await read()).status).toBe(200);
+      await send(policy('["deny"]'));
+      expect((await read()).status).toBe(403);
+      await send(policy('["read"]'));
+      expect((await read()).status).toBe(200);
+    } finally {
+      await second.stop();
+    }
+  });
+
   it('takes an empty rootToken as none given: it neither becomes a root token nor retires the current one', async () => {
     const second = await startServer({ storage, rootToken: '' });
     try {
