@@ -111,7 +111,8 @@ async function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Buffe
       chunks.push(chunk);
     };
     const late = () => stop(new RequestTimeout(`request body did not arrive within ${timeoutMs} ms`));
-    const timer = timeoutMs === undefined ? undefined : setTimeout(late, timeoutMs);
+    // A body node:http has already read whole (every bodiless request's) cannot be late: no timer for it.
+    const timer = timeoutMs === undefined || req.complete ? undefined : setTimeout(late, timeoutMs);
     req.on('data', onData);
     req.once('end', () => {
       clearTimeout(timer);
