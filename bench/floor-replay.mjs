@@ -38,6 +38,7 @@ export async function recordServer(url, token, recorder, keys) {
     });
     const text = await answer.text();
     if (!answer.ok) throw new Error(`the real server answered ${method} ${path} with ${answer.status}: ${text}`);
+    return JSON.parse(text);
   };
   for (let n = 0; n < keys; n++) await send('POST', `load/${n}`, { data: keyData(n) });
   for (let round = 0; round < WARM_UP; round++)
@@ -46,9 +47,13 @@ export async function recordServer(url, token, recorder, keys) {
       await send('GET', path);
     }
   const recordings = { GET: [], POST: [] };
+  // The server's answers too: the floor answers the same JSON, not a shorter one.
+  const answers = {};
   for (const method of ['GET', 'POST'])
     for (const path of RECORDED) {
-      const calls = await recorder.record(() => send(method, path, method === 'POST' ? writeBody : undefined));
+      const calls = await recorder.record(async () => {
+        answers[method] = await send(method, path, method === 'POST' ? writeBody : undefined);
+      });
       recordings[method].push({ path, calls });
     }
   const read = deriveTemplate(recordings.GET);
@@ -59,7 +64,7 @@ export async function recordServer(url, token, recorder, keys) {
     const calls = await recorder.record(() => send('GET', `load/${n}`));
     blobs.set(`load/${n}`, calls[at].args[0]);
   }
-  return { ...recordings, blobs };
+  return { ...recordings, blobs, answers };
 }
 
 /**
@@ -152,14 +157,10 @@ export function floorAnswer(storage, templates, blobs) {
     const record = read.metadata?.value;
     if (record === undefined || (template.reads && read.blob?.value === undefined))
       return { status: 404, body: { errors: [] } };
-    if (template.reads) {
-      const data = read.blob.value;
-      return {
-        status: 200,
-        body: { request_id: '', lease_id: '', renewable: false, lease_duration: 0, data: { data, metadata: {} } },
-      };
-    }
-    return { status: 200, body: { request_id: '', data: { version: record.current_version } } };
+    // The server's own answer to this method, with this request's data or version in it.
+    const { answer } = template;
+    if (template.reads) return { status: 200, body: { ...answer, data: { ...answer.data, data: read.blob.value } } };
+    return { status: 200, body: { ...answer, data: { ...answer.data, version: record.current_version } } };
   }
   return async (method, url, text) => {
     const template = templates[method];
@@ -174,9 +175,16 @@ export function floorAnswer(storage, templates, blobs) {
   };
 }
 
-/** Both methods' templates from `recordServer`'s recordings; a GET's template answers the blob it reads. */
+/**
+ * Both methods' templates from `recordServer`'s recordings, each with the server's recorded answer to fill in; a GET's
+ * template answers the blob it reads.
+ */
 export function floorTemplates(recordings) {
-  return { GET: { ...deriveTemplate(recordings.GET), reads: true }, POST: deriveTemplate(recordings.POST) };
+  const { answers } = recordings;
+  return {
+    GET: { ...deriveTemplate(recordings.GET), reads: true, answer: answers.GET },
+    POST: { ...deriveTemplate(recordings.POST), answer: answers.POST },
+  };
 }
 
 /** The floor as a node:http server answering through `floorAnswer`; not yet listening. */
