@@ -22,21 +22,31 @@ function freePort() {
   });
 }
 
-/** Starts a child and waits until `ready(output)` finds what it needs in its output; answers that and the child. */
+/**
+ * Starts a child and waits until `ready(output)` finds what it needs in its output; answers that and the child. Once
+ * ready, what the child writes is read and dropped: kept and searched on every chunk, a server's request log made the
+ * load generator in this process slower with every request it sent, which read as the server getting slower.
+ */
 function start(command, args, env, ready) {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
+    const early = (code) => reject(new Error(`${args.join(' ')} exited (${code}) before it was ready:\n${output}`));
     const look = (chunk) => {
       output += chunk;
       const found = ready(output);
-      if (found !== undefined) resolve({ child, found });
+      if (found === undefined) return;
+      for (const stream of [child.stdout, child.stderr]) {
+        stream.off('data', look);
+        stream.resume();
+      }
+      child.off('exit', early);
+      output = '';
+      resolve({ child, found });
     };
     child.stdout.on('data', look);
     child.stderr.on('data', look);
-    child.once('exit', (code) =>
-      reject(new Error(`${args.join(' ')} exited (${code}) before it was ready:\n${output}`)),
-    );
+    child.once('exit', early);
   });
 }
 
@@ -55,8 +65,7 @@ export async function realServer(directory, env = {}) {
     },
     (output) => (output.includes('VAULT_ADDR') ? true : undefined),
   );
-  // Its request log goes on being written, as an operator's does, to a pipe nobody reads slowly.
-  started.child.stdout.resume();
+  // Its request log goes on being written, as an operator's does, to a pipe read at once (start drops it).
   return { url: `http://127.0.0.1:${port}`, child: started.child };
 }
 
