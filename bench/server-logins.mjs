@@ -24,8 +24,13 @@ async function expectLogin(url, body) {
     throw new Error(`login refused during setup: ${answer.status} ${text}`);
 }
 
-/** The fake AWS started and the server's auth method pointed at it; answers the two kinds of login bodies. */
-async function configure(real, aws) {
+/**
+ * The fake AWS started and the server's auth method pointed at it; answers the login bodies of each kind for each
+ * number of clients. Each number of clients logs in to roles of its own (with instances of its own for ec2, whose
+ * access list ties an instance to one role): a role may hold at most 10,000 live tokens (maxTokensPerRole), which
+ * one role's logins at every number of clients would pass.
+ */
+async function configure(real, aws, clients) {
   // instance_cache_seconds: without it every ec2 login describes its instance, and the provider's own pace for AWS
   // calls (10 per second per account and region) would be the figure measured, not the server.
   await admin(real.url, 'POST', 'auth/aws/config/client', {
@@ -40,34 +45,42 @@ async function configure(real, aws) {
     aws_public_cert: aws.certificatePem,
     type: 'pkcs7',
   });
-  await admin(real.url, 'POST', 'auth/aws/role/bench-ec2', { auth_type: 'ec2', bound_ami_id: aws.ami });
-  await admin(real.url, 'POST', 'auth/aws/role/bench-iam', {
-    auth_type: 'iam',
-    bound_iam_principal_arn: aws.clientArn,
-  });
-  // Each instance's first login registers the nonce it re-authenticates with, as a real client's does.
-  const ec2 = aws.documents.map((pkcs7, n) => JSON.stringify({ role: 'bench-ec2', pkcs7, nonce: `bench-nonce-${n}` }));
-  for (const body of ec2) await expectLogin(real.url, body);
-  const iam = Array.from({ length: IAM_BODIES }, () =>
-    JSON.stringify(buildIamLoginBody({ credentials: aws.clientKey, role: 'bench-iam' })),
-  );
-  await expectLogin(real.url, iam[0]);
-  return { ec2, iam };
+  const bodies = { ec2: new Map(), iam: new Map() };
+  for (const [index, connections] of clients.entries()) {
+    const [ec2Role, iamRole] = [`bench-ec2-${connections}`, `bench-iam-${connections}`];
+    await admin(real.url, 'POST', `auth/aws/role/${ec2Role}`, { auth_type: 'ec2', bound_ami_id: aws.ami });
+    await admin(real.url, 'POST', `auth/aws/role/${iamRole}`, {
+      auth_type: 'iam',
+      bound_iam_principal_arn: aws.clientArn,
+    });
+    // Each instance's first login registers the nonce it re-authenticates with, as a real client's does.
+    const ec2 = aws.documents
+      .slice(index * INSTANCES, (index + 1) * INSTANCES)
+      .map((pkcs7, n) => JSON.stringify({ role: ec2Role, pkcs7, nonce: `bench-nonce-${index}-${n}` }));
+    for (const body of ec2) await expectLogin(real.url, body);
+    const iam = Array.from({ length: IAM_BODIES }, () =>
+      JSON.stringify(buildIamLoginBody({ credentials: aws.clientKey, role: iamRole })),
+    );
+    await expectLogin(real.url, iam[0]);
+    bodies.ec2.set(connections, ec2);
+    bodies.iam.set(connections, iam);
+  }
+  return bodies;
 }
 
 /** The login rows at each number of clients, `rounds` runs of `seconds` each. */
 export async function loginRows(real, { clients, rounds, seconds }, log) {
-  const fake = await benchChild('server-fake-aws.mjs', [String(INSTANCES)], JSON.parse);
+  const fake = await benchChild('server-fake-aws.mjs', [String(INSTANCES * clients.length)], JSON.parse);
   try {
-    const bodies = await configure(real, fake.found);
+    const bodies = await configure(real, fake.found, clients);
     const rows = [];
     for (const [kind, detail] of [
       ['ec2', `fake EC2, ${INSTANCES} instances, instance cache on`],
       ['iam', 'fake STS, signed GetCallerIdentity'],
     ]) {
-      const next = logins(bodies[kind]);
-      await warmUp(real, { next });
       for (const connections of clients) {
+        const next = logins(bodies[kind].get(connections));
+        await warmUp(real, { next });
         log(`server load: ${kind} login, ${connections} client(s), ${rounds} rounds of ${seconds} s`);
         const runs = [];
         for (let round = 0; round < rounds; round++) runs.push(await load(real.url, { connections, seconds, next }));
