@@ -16,8 +16,6 @@ import { RootToken, rootFields } from './token-root.js';
 import { calculateTtl } from './token-ttl.js';
 
 const ID_PREFIX = 'sys/token/id/';
-/** How many tokens' entries are kept decoded: the tokens in use at once, roughly; past it a read decodes again. */
-const DECODED_ENTRIES = 4096;
 const ACCESSOR_PREFIX = 'sys/token/accessor/';
 const CHILD_PREFIX = 'sys/token/parent/';
 /** The most ancestors a token may have: no child is made deeper, and a longer chain is treated as broken. */
@@ -41,9 +39,10 @@ export class TokenStore {
   readonly #ledger: TokenLedger;
   readonly #root: RootToken;
   readonly #revokeListeners = new Set<(id: string) => void>();
-  readonly #hmac: (message: string) => string;
-  /** Entries as last read: a token's every request reads its entry, and most read the same bytes as the last. */
-  readonly #decoded = new DecodedMemo<TokenRecord>(DECODED_ENTRIES);
+  /** The stored form of a token or an accessor: HMAC-SHA256 of `kind:value` under the server's key. */
+  readonly #hash: (kind: string, value: string) => string;
+  /** Entries kept decoded (the tokens in use at once, roughly): most of a token's uses read the same bytes again. */
+  readonly #decoded = new DecodedMemo<TokenRecord>(4096);
 
   /** Live tokens as this process counts them (see the field); the metrics report it. */
   get liveCount(): number {
@@ -60,8 +59,9 @@ export class TokenStore {
       if (!(Number.isSafeInteger(limits[name]) && limits[name] > 0))
         throw new TypeError(`${name} must be a positive integer, got ${String(limits[name])}`);
     }
-    this.#hmac = hmacSha256Hex(hashKey);
-    this.#ledger = new TokenLedger(store, limits, (kind, value) => this.#hash(kind, value));
+    const keyed = hmacSha256Hex(hashKey);
+    this.#hash = (kind, value) => keyed(`${kind}:${value}`);
+    this.#ledger = new TokenLedger(store, limits, this.#hash);
     this.#root = new RootToken(store, clock, {
       entryOf: (token) => this.#read(this.#hash('token', token)),
       create: (token) => this.#create(token ?? newToken(), rootFields(), 0),
@@ -73,10 +73,6 @@ export class TokenStore {
       },
       revoke: (record) => this.revoke(record),
     });
-  }
-
-  #hash(kind: string, value: string): string {
-    return this.#hmac(`${kind}:${value}`);
   }
 
   #now(): number {
