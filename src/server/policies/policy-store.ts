@@ -49,10 +49,11 @@ function isStoredPolicy(value: unknown): value is StoredPolicy {
 export type PolicyChangeListener = (name: string) => Promise<void> | void;
 
 export class PolicyStore {
-  /** Compiled rules by policy text; a text is immutable, so entries never go stale. */
-  readonly #compiled = new Map<string, NamedPolicy>();
   readonly #listeners = new Set<PolicyChangeListener>();
-  /** Stored policies as last read, compiled: a token's every request reads its policies. */
+  /**
+   * Stored policies as last read, compiled: a token's every request reads its policies, and a policy is compiled again
+   * only when its stored bytes change.
+   */
   readonly #read = new DecodedMemo<NamedPolicy | undefined>(MAX_COMPILED);
   /** The Acl last made of each list of policy names, with the compiled policies it was made of. */
   readonly #acls = new RecentMap<string, { policies: readonly NamedPolicy[]; acl: Acl }>(MAX_COMPILED);
@@ -140,17 +141,6 @@ export class PolicyStore {
 
   /** A stored policy's compiled form, or undefined for a document that is not one (it grants nothing). */
   #compiledOf(stored: unknown): NamedPolicy | undefined {
-    return isStoredPolicy(stored) ? this.compile(stored) : undefined;
-  }
-
-  private compile({ name, policy }: StoredPolicy): NamedPolicy {
-    const cacheKey = `${name}\n${policy}`;
-    let compiled = this.#compiled.get(cacheKey);
-    if (!compiled) {
-      if (this.#compiled.size >= MAX_COMPILED) this.#compiled.clear();
-      compiled = { name, rules: parsePolicy(policy) };
-      this.#compiled.set(cacheKey, compiled);
-    }
-    return compiled;
+    return isStoredPolicy(stored) ? { name: stored.name, rules: parsePolicy(stored.policy) } : undefined;
   }
 }
