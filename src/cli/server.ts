@@ -3,10 +3,10 @@
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { createSecureContext } from 'node:tls';
-import { isLogLevel, LOG_LEVELS } from '../server/log-level.js';
+import { isLogLevel, LOG_LEVELS } from '../server/log/log-level.js';
 import { createServer } from '../server/server.js';
 import type { ServerOptions } from '../server/server-options.js';
-import { selectStorage } from '../server/storage-selection.js';
+import { selectStorage } from '../server/storage/storage-selection.js';
 import { TargetPolicy } from '../server/webhooks/target-policy.js';
 import { type Command } from './command/command.js';
 

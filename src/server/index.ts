@@ -9,7 +9,7 @@
  */
 export { createServer, type StrongroomServer } from './server.js';
 export type { LogEntry, ServerOptions } from './server-options.js';
-export type { LogLevel } from './log-level.js';
+export type { LogLevel } from './log/log-level.js';
 export type { WebhookDeliveryOptions } from './webhooks/delivery-options.js';
 export { canonicalPolicyName } from './policies/policy-store.js';
 export { createEngineHandler, type EngineHandlerOptions } from './http/engine-handler.js';

@@ -5,15 +5,10 @@ import type { KvEngineOptions } from '../kv/index.js';
 import type { Clock } from '../ports/clock.js';
 import type { Storage } from '../ports/storage.js';
 import type { TransportLimitOptions } from './http/transport-limits.js';
-import type { LogLevel } from './log-level.js';
+import type { LogEntry, LogLevel } from './log/log-level.js';
 import type { WebhookDeliveryOptions } from './webhooks/delivery-options.js';
 
-/**
- * One line of the server's own log, as a JSON object: a request (`time`, `level`, `request_id`, `remote`, `method`,
- * `path`, `status`, `ms`, and the caller's `accessor`) or a fault or warning (`msg`, `error`). A path is logged without
- * its query and with any token in it replaced; headers and bodies never are.
- */
-export type LogEntry = Record<string, unknown>;
+export type { LogEntry } from './log/log-level.js';
 
 /**
  * How {@link createServer} is set up. Every option has a default: `createServer()` serves from memory, makes a root

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createPrivateFile } from '../../lib/private-file.js';
-import { storageLocation } from '../../server/storage-location.js';
+import { storageLocation } from '../../server/storage/storage-location.js';
 import { LocalError } from '../client/errors.js';
 import type { LocalCommandSpec } from '../command/local-spec.js';
 import { BackupWriter } from './backup-format.js';

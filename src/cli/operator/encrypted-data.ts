@@ -1,6 +1,6 @@
 // The storage rewrap and rekey work on, opened as the server opens it, but only when it holds encrypted data: on a
 // storage with no keyring yet they would make a root key and a keyring for nothing, so they refuse instead.
-import { NothingEncrypted, selectStorage, type SelectedStorage } from '../../server/storage-selection.js';
+import { NothingEncrypted, selectStorage, type SelectedStorage } from '../../server/storage/storage-selection.js';
 import { LocalError } from '../client/errors.js';
 
 /** The encrypted storage of the server's environment; one without a keyring yet is a refusal (`nothing to VERB`). */

@@ -3,7 +3,7 @@
 // -new-key-file, which is created with a fresh random key when it does not exist.
 import { EncryptedStorage } from '../../encryption/encrypted-storage.js';
 import { loadOrCreateRootKeyFile, StaticRootKey } from '../../encryption/static-root-key.js';
-import { storageLocation } from '../../server/storage-location.js';
+import { storageLocation } from '../../server/storage/storage-location.js';
 import { LocalError, UsageError } from '../client/errors.js';
 import type { FlagValue } from '../client/flags.js';
 import type { LocalCommandSpec } from '../command/local-spec.js';

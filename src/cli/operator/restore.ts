@@ -3,7 +3,7 @@
 // one transaction.
 import { readFile } from 'node:fs/promises';
 import { StorageNotEmpty } from '../../lib/errors.js';
-import { storageLocation } from '../../server/storage-location.js';
+import { storageLocation } from '../../server/storage/storage-location.js';
 import { LocalError } from '../client/errors.js';
 import type { LocalCommandSpec } from '../command/local-spec.js';
 import { readBackup } from './backup-format.js';

@@ -3,7 +3,7 @@
 // while the storage cannot be read. The same with two real processes over a real PostgreSQL: tests/durability.
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage, StorageUnavailable, type Storage } from '../../../src/index.js';
-import { StorageAvailability } from '../../../src/server/storage-availability.js';
+import { StorageAvailability } from '../../../src/server/storage/storage-availability.js';
 import { observedStorage } from '../../../src/server/metrics/metered-storage.js';
 import { request, startServer } from '../harness.js';
 

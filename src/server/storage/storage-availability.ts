@@ -1,9 +1,9 @@
 // Whether the server's storage answers: one log line when an outage begins and one when it ends (never one per
 // request), and the readiness probe's answer.
-import { StorageUnavailable } from '../lib/errors.js';
-import type { Storage } from '../ports/storage.js';
-import type { CallWatcher } from './metrics/metered-storage.js';
-import type { LogEntry } from './server-options.js';
+import { StorageUnavailable } from '../../lib/errors.js';
+import type { Storage } from '../../ports/storage.js';
+import type { CallWatcher } from '../metrics/metered-storage.js';
+import type { LogEntry } from '../log/log-level.js';
 
 /** A key nobody writes: reading it asks the storage for an answer and nothing else. */
 const PROBE_KEY = 'sys/readiness-probe';

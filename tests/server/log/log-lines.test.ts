@@ -1,7 +1,7 @@
 // The server's default log sink: JSON lines on standard output, the lines of one turn of the event loop in one write,
 // in the order they were logged.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { logToStandardOutput } from '../../src/server/log-lines.js';
+import { logToStandardOutput } from '../../../src/server/log/log-lines.js';
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -3,10 +3,10 @@
 // STRONGROOM_ROOT_KEY or else from a key file in the data directory, made only for a storage not yet encrypted.
 import { access, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { EncryptedStorage, holdsKeyring } from '../encryption/encrypted-storage.js';
-import { StaticRootKey, loadOrCreateRootKeyFile } from '../encryption/static-root-key.js';
-import { WrongRootKey } from '../lib/errors.js';
-import type { Storage } from '../ports/storage.js';
+import { EncryptedStorage, holdsKeyring } from '../../encryption/encrypted-storage.js';
+import { StaticRootKey, loadOrCreateRootKeyFile } from '../../encryption/static-root-key.js';
+import { WrongRootKey } from '../../lib/errors.js';
+import type { Storage } from '../../ports/storage.js';
 import { dataDirOf, storageLocation } from './storage-location.js';
 
 export interface SelectedStorage {

@@ -3,11 +3,11 @@
 // EncryptedStorage; the operator commands that copy or load it whole (backup, restore) use it as it is.
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { PostgresStorage } from '../adapters/storage/postgres/postgres-storage.js';
-import { PostgresCopy } from '../adapters/storage/postgres/postgres-copy.js';
-import { SqliteCopy } from '../adapters/storage/sqlite/sqlite-copy.js';
-import { SqliteStorage } from '../adapters/storage/sqlite/sqlite-storage.js';
-import type { StorageCopy } from '../ports/storage-copy.js';
+import { PostgresStorage } from '../../adapters/storage/postgres/postgres-storage.js';
+import { PostgresCopy } from '../../adapters/storage/postgres/postgres-copy.js';
+import { SqliteCopy } from '../../adapters/storage/sqlite/sqlite-copy.js';
+import { SqliteStorage } from '../../adapters/storage/sqlite/sqlite-storage.js';
+import type { StorageCopy } from '../../ports/storage-copy.js';
 
 export interface StorageLocation {
   storage: SqliteStorage | PostgresStorage;

@@ -1,8 +1,12 @@
 // The server's log level: which entries of its JSON log are written. Each entry carries its level; health checks,
 // which load balancers send every few seconds, are logged at debug so that they do not drown the requests that matter.
 
-// The shape of LogEntry in server-options.ts, which imports this file's type.
-type LogEntry = Record<string, unknown>;
+/**
+ * One line of the server's own log, as a JSON object: a request (`time`, `level`, `request_id`, `remote`, `method`,
+ * `path`, `status`, `ms`, and the caller's `accessor`) or a fault or warning (`msg`, `error`). A path is logged without
+ * its query and with any token in it replaced; headers and bodies never are.
+ */
+export type LogEntry = Record<string, unknown>;
 
 /** A level of the server's log: the least severe entry it writes. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';

@@ -2,8 +2,8 @@
 // configured storage (sealed by EncryptedStorage when the server is wired with it), so every process over one storage
 // and every restart agree on them.
 import { randomBytes } from 'node:crypto';
-import { InternalError } from '../lib/errors.js';
-import { type JsonStore } from '../core/store/stored-json.js';
+import { InternalError } from '../../lib/errors.js';
+import { type JsonStore } from '../../core/store/stored-json.js';
 
 const KEY_BYTES = 32;
 
