@@ -1,7 +1,7 @@
 // 1,000 concurrent check-and-set writers: their throughput, and that exactly one writer wins each version.
 import { KvEngine, MemoryStorage } from 'strongroom';
-import { settings, spread } from './harness.mjs';
-import { expectOk, keyPath } from './fixtures.mjs';
+import { settings, spread } from './harness/harness.mjs';
+import { expectOk, keyPath } from './harness/fixtures.mjs';
 
 const WRITERS = 1_000;
 

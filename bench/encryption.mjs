@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EncryptedStorage, KvEngine, MemoryStorage } from 'strongroom';
 import { SqliteStorage } from 'strongroom/sqlite';
-import { batched, compare, settings, spread } from './harness.mjs';
-import { expectOk, fillVersions, keyPath, kvRead, kvWrite, payload, storedKeys } from './fixtures.mjs';
+import { batched, compare, settings, spread } from './harness/harness.mjs';
+import { expectOk, fillVersions, keyPath, kvRead, kvWrite, payload, storedKeys } from './harness/fixtures.mjs';
 
 const BATCH = 100;
 const REWRAP_ENTRIES = 2_000;

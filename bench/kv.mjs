@@ -1,6 +1,6 @@
 // KV engine throughput through handle() against the raw storage work it cannot avoid, and how it scales.
 import { MemoryStorage } from 'strongroom';
-import { batched, compare } from './harness.mjs';
+import { batched, compare } from './harness/harness.mjs';
 import { recordedReplay, recordingStorage } from './recorded-calls.mjs';
 import {
   expectOk,
@@ -12,7 +12,7 @@ import {
   kvWrite,
   payload,
   storedKeys,
-} from './fixtures.mjs';
+} from './harness/fixtures.mjs';
 
 const BATCH = 100;
 const SCALE_KEYS = 10_000;

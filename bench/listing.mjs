@@ -3,8 +3,8 @@
 // against the same LIST unfiltered. Since issue 27 every name a checked LIST answers costs a check of its own, which no
 // speed-up removes: the ceiling rows measure the fastest such a LIST can be, the LIST unchecked plus those checks.
 import { Acl, KvEngine, MemoryStorage, parsePolicy } from 'strongroom';
-import { compare } from './harness.mjs';
-import { expectOk, payload } from './fixtures.mjs';
+import { compare } from './harness/harness.mjs';
+import { expectOk, payload } from './harness/fixtures.mjs';
 
 const PAGE = 100;
 const SMALL = 1_000;

@@ -2,7 +2,7 @@
 // the heap growth as JSON. ArrayBuffer memory is reported too: MemoryStorage keeps values as Uint8Arrays, whose
 // backing stores (above 64 bytes) live outside the V8 heap and so outside heapUsed.
 import { KvEngine, MemoryStorage } from 'strongroom';
-import { keyPath, payload } from './fixtures.mjs';
+import { keyPath, payload } from './harness/fixtures.mjs';
 
 const keys = Number(process.argv[2]);
 const mode = process.argv[3];

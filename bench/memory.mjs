@@ -1,7 +1,7 @@
 // Memory per stored key, measured in a child process started with --expose-gc so that collections can be forced.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { spread } from './harness.mjs';
+import { spread } from './harness/harness.mjs';
 
 const KEYS = 100_000;
 const child = fileURLToPath(new URL('memory-child.mjs', import.meta.url));

@@ -3,20 +3,20 @@
 //   node bench/run.mjs [--quick] [--only=kv,login,...]
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { configure, settings } from './harness.mjs';
-import { awsBenchmarks } from './aws.mjs';
+import { configure, settings } from './harness/harness.mjs';
+import { awsBenchmarks } from './login/aws.mjs';
 import { concurrencyBenchmarks } from './concurrency.mjs';
 import { encryptionBenchmarks } from './encryption.mjs';
 import { kvBenchmarks } from './kv.mjs';
 import { listingBenchmarks } from './listing.mjs';
-import { loginBenchmarks } from './login.mjs';
+import { loginBenchmarks } from './login/login.mjs';
 import { memoryBenchmarks } from './memory.mjs';
-import { serverLoadBenchmarks } from './server-load.mjs';
+import { serverLoadBenchmarks } from './server/server-load.mjs';
 import { storageBenchmarks } from './storage.mjs';
-import { verifyBenchmarks } from './verify.mjs';
-import { finish, machine, printTable, writeResults } from './report.mjs';
-import { chartSvg } from './chart.mjs';
-import { appendHistory, commitOf, historyEntry, readHistory } from './history.mjs';
+import { verifyBenchmarks } from './login/verify.mjs';
+import { finish, machine, printTable, writeResults } from './harness/report.mjs';
+import { chartSvg } from './harness/chart.mjs';
+import { appendHistory, commitOf, historyEntry, readHistory } from './harness/history.mjs';
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const SECTIONS = {

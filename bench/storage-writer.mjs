@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { KvEngine } from 'strongroom';
 import { PostgresStorage } from 'strongroom/postgres';
-import { expectOk, payload } from './fixtures.mjs';
+import { expectOk, payload } from './harness/fixtures.mjs';
 
 const [url, table, id, milliseconds, mode = 'kv'] = process.argv.slice(2);
 const STREAMS = 4;

@@ -9,10 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { KvEngine } from 'strongroom';
 import { PostgresStorage } from 'strongroom/postgres';
 import { SqliteStorage } from 'strongroom/sqlite';
-import { batched, compare, median, pairedResult, settings, spread } from './harness.mjs';
-import { fillVersions, keyPath, kvRead, kvWrite, payload } from './fixtures.mjs';
+import { batched, compare, median, pairedResult, settings, spread } from './harness/harness.mjs';
+import { fillVersions, keyPath, kvRead, kvWrite, payload } from './harness/fixtures.mjs';
 import { rawRead, rawStorage } from './kv.mjs';
-import { postgresHarness } from './postgres.mjs';
+import { postgresHarness } from './harness/postgres.mjs';
 
 const BATCH = 20;
 const task = (name, operation) => ({ name, fn: batched(BATCH, operation), batch: BATCH });

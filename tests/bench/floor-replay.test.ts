@@ -8,7 +8,7 @@ import { createServer } from '../../src/server/index.js';
 // @ts-expect-error: the bench is plain JavaScript, without declarations.
 import { recordingStorage } from '../../bench/recorded-calls.mjs';
 // @ts-expect-error: the bench is plain JavaScript, without declarations.
-import * as replay from '../../bench/floor-replay.mjs';
+import * as replay from '../../bench/server/floor-replay.mjs';
 
 interface Call {
   member: string;

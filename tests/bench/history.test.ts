@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: the bench is plain JavaScript, without declarations.
-import { chartSvg, seriesOf } from '../../bench/chart.mjs';
+import { chartSvg, seriesOf } from '../../bench/harness/chart.mjs';
 // @ts-expect-error: the bench is plain JavaScript, without declarations.
-import { appendHistory, historyEntry, readHistory } from '../../bench/history.mjs';
+import { appendHistory, historyEntry, readHistory } from '../../bench/harness/history.mjs';
 
 const row = (name: string, kind: string, value: number, ratio: number, status = 'PASS') => ({
   name,

@@ -2,7 +2,7 @@
 // its HTTP API as an operator would, with strongroom/testing's fake AWS as the cloud in a process of its own. No floor:
 // nothing simpler does a login's work, so these rows are information (requests per second, p50 and p99).
 import { buildIamLoginBody } from 'strongroom/aws';
-import { spread } from './harness.mjs';
+import { spread } from '../harness/harness.mjs';
 import { admin, benchChild, load, stopAll, warmUp } from './server-processes.mjs';
 
 /** Many instances, each logging in with its own nonce, so that no two logins in flight are one instance's. */

@@ -1,10 +1,10 @@
 // Summarises the newest .cpuprofile in a directory (written by node --cpu-prof): self time per function, top first.
-//   node bench/profile-summary.mjs <directory> [rows]
+//   node bench/profile/profile-summary.mjs <directory> [rows]
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const [directory, rows = '25'] = process.argv.slice(2);
-if (!directory) throw new Error('usage: node bench/profile-summary.mjs <directory> [rows]');
+if (!directory) throw new Error('usage: node bench/profile/profile-summary.mjs <directory> [rows]');
 const newest = readdirSync(directory)
   .filter((name) => name.endsWith('.cpuprofile'))
   .map((name) => join(directory, name))

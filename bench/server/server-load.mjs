@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { keyData, writeBody } from './floor-replay.mjs';
-import { pairedResult, settings } from './harness.mjs';
-import { postgresHarness } from './postgres.mjs';
+import { pairedResult, settings } from '../harness/harness.mjs';
+import { postgresHarness } from '../harness/postgres.mjs';
 import { loginRows } from './server-logins.mjs';
 import { admin, floorServer, load, realServer, ROOT_TOKEN, stopAll, warmUp } from './server-processes.mjs';
 

@@ -8,7 +8,7 @@ import { build } from 'esbuild';
 export async function postgresHarness(directory) {
   const outfile = join(directory, 'postgres-harness.mjs');
   await build({
-    entryPoints: [fileURLToPath(new URL('../tests/support/postgres.ts', import.meta.url))],
+    entryPoints: [fileURLToPath(new URL('../../tests/support/postgres.ts', import.meta.url))],
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -5,10 +5,10 @@ import { constants, hash, publicDecrypt, verify, webcrypto, X509Certificate } fr
 import * as pkijs from 'pkijs';
 import { z } from 'zod';
 import { AuthMethod, InvalidRequest, MemoryStorage } from 'strongroom';
-import { BUILTIN_CERTIFICATES, parseIdentityDocument, verifyPkcs7 } from './internals.mjs';
-import { batched, batchedSync, compare } from './harness.mjs';
+import { BUILTIN_CERTIFICATES, parseIdentityDocument, verifyPkcs7 } from '../harness/internals.mjs';
+import { batched, batchedSync, compare } from '../harness/harness.mjs';
 
-const SAMPLE = new URL('../fixtures/aws-iid-samples/teleport-us-west-2-2021/', import.meta.url);
+const SAMPLE = new URL('../../fixtures/aws-iid-samples/teleport-us-west-2-2021/', import.meta.url);
 const BATCH = 100;
 
 export function sample() {

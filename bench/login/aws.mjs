@@ -3,8 +3,8 @@
 import { AuthMethod, MemoryStorage } from 'strongroom';
 import { AwsCloudProvider } from 'strongroom/aws';
 import { FakeAws, IdentityDocumentSigner } from 'strongroom/testing';
-import { batched, compare } from './harness.mjs';
-import { expectOk } from './fixtures.mjs';
+import { batched, compare } from '../harness/harness.mjs';
+import { expectOk } from '../harness/fixtures.mjs';
 
 const BATCH = 10;
 const ACCOUNT = '111122223333';

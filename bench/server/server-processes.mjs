@@ -9,7 +9,7 @@ import autocannon from 'autocannon';
 
 /** The root token the real server is started with; the bench's admin requests and KV load carry it. */
 export const ROOT_TOKEN = 'sr.bench-load-root';
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 function freePort() {
   return new Promise((resolve, reject) => {

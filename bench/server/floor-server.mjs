@@ -3,7 +3,7 @@
 // (SQLite behind EncryptedStorage, as `npm start` keeps its state, or PostgreSQL behind it), with the same JSON in and
 // out; no router, no token check, no ACL, no audit, no log. The calls are recorded from the real server, started here
 // over this very storage and closed before the floor serves, so the floor cannot drift from what the server does.
-//   node bench/floor-server.mjs DATA_DIR KEYS ROOT_TOKEN [POSTGRES_URL TABLE]   (answers its port once ready)
+//   node bench/server/floor-server.mjs DATA_DIR KEYS ROOT_TOKEN [POSTGRES_URL TABLE]   (answers its port once ready)
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { EncryptedStorage, StaticRootKey } from 'strongroom';
@@ -11,7 +11,7 @@ import { PostgresStorage } from 'strongroom/postgres';
 import { createServer } from 'strongroom/server';
 import { SqliteStorage } from 'strongroom/sqlite';
 import { floorAnswer, floorHttpServer, floorTemplates, recordServer } from './floor-replay.mjs';
-import { recordingStorage } from './recorded-calls.mjs';
+import { recordingStorage } from '../recorded-calls.mjs';
 
 const [directory, keyCount, rootToken, postgresUrl, table] = process.argv.slice(2);
 const storage = new EncryptedStorage({

@@ -2,7 +2,7 @@
 // answering DescribeInstances and GetCallerIdentity is neither the load generator's nor the server's. It makes the
 // operator's user and key, a client user and key, INSTANCES running instances and an ec2 document signed for each,
 // prints all the bench needs as one JSON line, and runs until its parent ends it.
-//   node bench/server-fake-aws.mjs INSTANCES
+//   node bench/server/server-fake-aws.mjs INSTANCES
 import { FakeAws, IdentityDocumentSigner } from 'strongroom/testing';
 
 const ACCOUNT = '111122223333';

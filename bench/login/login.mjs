@@ -1,9 +1,9 @@
 // ec2 and iam logins end to end through AuthMethod.handle(), with the cloud answered in-process by cloudDouble.
 import { AuthMethod, ManualClock, MemoryStorage } from 'strongroom';
 import { buildIamLoginBody } from 'strongroom/aws';
-import { batched, interleaved, spread } from './harness.mjs';
+import { batched, interleaved, spread } from '../harness/harness.mjs';
 import { cloudDouble, ROLE_ARN } from './cloud-double.mjs';
-import { expectOk } from './fixtures.mjs';
+import { expectOk } from '../harness/fixtures.mjs';
 import { sample } from './verify.mjs';
 
 const BATCH = 20;

@@ -1,6 +1,6 @@
 // Draws bench/history.jsonl as an SVG of small charts, one per goal: each run's ratio (the median of the run's rounds)
 // as a point on a line over the runs, with the goal as a dashed line, so a goal drifting toward its limit shows before
-// it is missed. `node bench/chart.mjs` rewrites docs/bench-history.svg; `npm run bench` does it after each full run.
+// it is missed. `node bench/harness/chart.mjs` rewrites docs/bench-history.svg; `npm run bench` does it after each full run.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { readHistory } from './history.mjs';
@@ -66,8 +66,8 @@ export function chartSvg(history) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const history = readHistory(fileURLToPath(new URL('history.jsonl', import.meta.url)));
-  const output = fileURLToPath(new URL('../docs/bench-history.svg', import.meta.url));
+  const history = readHistory(fileURLToPath(new URL('../history.jsonl', import.meta.url)));
+  const output = fileURLToPath(new URL('../../docs/bench-history.svg', import.meta.url));
   writeFileSync(output, chartSvg(history));
   console.error(`[bench] ${history.length} run(s) charted in ${output}`);
 }

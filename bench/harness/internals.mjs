@@ -3,7 +3,7 @@
 import { buildSync } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const outfile = `${root}.bench-build/internals.mjs`;
 
 buildSync({

@@ -1,16 +1,16 @@
 // Runs one benchmark scenario in a loop, to be profiled:
-//   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/profile.mjs <scenario> [seconds]
-//   node bench/profile-summary.mjs /tmp/prof
+//   node --cpu-prof --cpu-prof-dir=/tmp/prof bench/profile/profile.mjs <scenario> [seconds]
+//   node bench/profile/profile-summary.mjs /tmp/prof
 // Scenarios: kv-read, kv-write (10 versions kept), kv-read-deep, kv-write-deep (1,000 kept), kv-read-one,
 // kv-write-one (1 kept: what the deep ones are compared with), kv-write-encrypted (10 kept, through EncryptedStorage
 // over MemoryStorage), pkcs7, iam-login, ec2-verdict (an ec2 login through
 // handle() up to its signature verdict).
 import { randomBytes } from 'node:crypto';
 import { EncryptedStorage, KvEngine, MemoryStorage } from 'strongroom';
-import { verifyPkcs7 } from './internals.mjs';
-import { fillVersions, keyPath, kvRead, kvWithKeys, kvWrite } from './fixtures.mjs';
-import { ec2Verdict, PKCS7_TRUSTED, sample } from './verify.mjs';
-import { iamLogin } from './login.mjs';
+import { verifyPkcs7 } from '../harness/internals.mjs';
+import { fillVersions, keyPath, kvRead, kvWithKeys, kvWrite } from '../harness/fixtures.mjs';
+import { ec2Verdict, PKCS7_TRUSTED, sample } from '../login/verify.mjs';
+import { iamLogin } from '../login/login.mjs';
 
 async function kv(versions, operation) {
   const { kv: engine } = await kvWithKeys(1);
