@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../../src/adapters/storage/memory/memory-storage.js';
 import { JsonStore, unchanged } from '../../src/core/store/stored-json.js';
 import { InternalError } from '../../src/lib/errors.js';
+import { DecodedMemo } from '../../src/lib/decoded-memo.js';
 import { FaultyStorage, withoutCompareAndPut } from '../support/faulty-storage.js';
 import { testStorage } from '../support/test-storage.js';
 
@@ -25,6 +26,26 @@ describe('JsonStore', () => {
     const faulty = new FaultyStorage(new MemoryStorage());
     faulty.arm(1);
     await expect(new JsonStore(faulty).put('k', 1)).rejects.toBeInstanceOf(InternalError);
+  });
+
+  it('getMemoized reads every time and makes a value again only for other bytes', async () => {
+    const storage = testStorage();
+    const store = new JsonStore(storage);
+    const memo = new DecodedMemo<{ n: number }>(8);
+    let made = 0;
+    const make = (stored: unknown) => (made++, { n: (stored as { n: number }).n });
+    expect(await store.getMemoized('doc', memo, make)).toBeUndefined();
+    await store.put('doc', { n: 1 });
+    const first = await store.getMemoized('doc', memo, make);
+    expect(await store.getMemoized('doc', memo, make)).toBe(first);
+    expect(made).toBe(1);
+    expect(Object.isFrozen(first)).toBe(true);
+    // Another writer (another process) changes the bytes: the very next read sees it.
+    await new JsonStore(storage).put('doc', { n: 2 });
+    expect(await store.getMemoized('doc', memo, make)).toEqual({ n: 2 });
+    expect(made).toBe(2);
+    await storage.put('doc', new TextEncoder().encode('{secret'));
+    await expect(store.getMemoized('doc', memo, make)).rejects.toBeInstanceOf(InternalError);
   });
 
   it('update creates, changes, keeps and deletes', async () => {

@@ -80,7 +80,7 @@ export class RequestHead {
       if (this.method === '') return { refusal: 'a request line without a method' };
       this.phase = 'target';
       if (this.method === 'LIST') return { replacement: 'GET ' };
-      return this.release('');
+      return this.release(' ');
     }
     if (!isTchar(byte)) return { refusal: 'an invalid character in the method' };
     const char = String.fromCharCode(byte);
@@ -91,10 +91,10 @@ export class RequestHead {
     return { replacement: '' };
   }
 
-  /** The step of a byte after which the method is not LIST: what was held back goes on before it. */
+  /** The step of the byte `char` after which the method is not LIST: what was held back goes on before it. */
   private release(char: string): Step {
     if (this.held === '') return PASS;
-    const replacement = `${this.held}${char === '' ? ' ' : char}`;
+    const replacement = this.held + char;
     this.held = '';
     return { replacement };
   }

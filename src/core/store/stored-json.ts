@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Storage, StorageOperation } from '../../ports/storage.js';
 import { sameBytes } from '../../lib/bytes.js';
+import type { DecodedMemo } from '../../lib/decoded-memo.js';
 import { InternalError, StorageUnavailable } from '../../lib/errors.js';
 
 const encoder = new TextEncoder();
@@ -78,6 +79,15 @@ export class JsonStore {
   async get<T>(key: string): Promise<T | undefined> {
     const bytes = await this.getRaw(key);
     return bytes === undefined ? undefined : this.decode<T>(bytes, key);
+  }
+
+  /**
+   * The document under `key` made into a value by `make`, through `memo`: read from storage every time, and decoded,
+   * checked and made again only when its bytes differ from those `memo` last saw under the key.
+   */
+  async getMemoized<T>(key: string, memo: DecodedMemo<T>, make: (stored: unknown) => T): Promise<T | undefined> {
+    const bytes = await this.getRaw(key);
+    return bytes === undefined ? undefined : memo.decode(key, bytes, (read) => make(this.decode(read, key)));
   }
 
   async put(key: string, value: unknown): Promise<void> {

@@ -54,7 +54,7 @@ export class PolicyStore {
    * Stored policies as last read, compiled: a token's every request reads its policies, and a policy is compiled again
    * only when its stored bytes change.
    */
-  readonly #read = new DecodedMemo<NamedPolicy | undefined>(MAX_COMPILED);
+  readonly #decoded = new DecodedMemo<NamedPolicy | undefined>(MAX_COMPILED);
   /** The Acl last made of each list of policy names, with the compiled policies it was made of. */
   readonly #acls = new RecentMap<string, { policies: readonly NamedPolicy[]; acl: Acl }>(MAX_COMPILED);
 
@@ -114,12 +114,11 @@ export class PolicyStore {
   /** The compiled policies of a token; names of policies that do not exist (any more) grant nothing, as in Vault. */
   async policiesFor(names: readonly string[]): Promise<NamedPolicy[]> {
     const policies = await Promise.all(
-      names.map(async (name): Promise<NamedPolicy | undefined> => {
-        if (name === ROOT_POLICY_NAME) return ROOT;
-        const key = PREFIX + name;
-        const bytes = await this.store.getRaw(key);
-        return bytes && this.#read.decode(key, bytes, (read) => this.#compiledOf(this.store.decode(read, key)));
-      }),
+      names.map((name) =>
+        name === ROOT_POLICY_NAME
+          ? ROOT
+          : this.store.getMemoized(PREFIX + name, this.#decoded, (stored) => this.#compiledOf(stored)),
+      ),
     );
     return policies.filter((policy): policy is NamedPolicy => policy !== undefined);
   }

@@ -79,10 +79,9 @@ export class TokenStore {
     return this.clock.now().getTime();
   }
 
-  async #read(id: string): Promise<TokenRecord | undefined> {
+  #read(id: string): Promise<TokenRecord | undefined> {
     const key = ID_PREFIX + id;
-    const bytes = await this.store.getRaw(key);
-    return bytes && this.#decoded.decode(key, bytes, (read) => parseTokenRecord(this.store.decode(read, key), key));
+    return this.store.getMemoized(key, this.#decoded, (stored) => parseTokenRecord(stored, key));
   }
 
   #expired(record: TokenRecord): boolean {
