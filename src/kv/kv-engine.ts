@@ -4,7 +4,7 @@ import type { EngineRequest, EngineResponse } from '../core/framework/request.js
 import { JsonStore } from '../core/store/stored-json.js';
 import { systemClock } from '../lib/clocks.js';
 import { formatTimestamp } from '../lib/time.js';
-import { runGuarded } from '../lib/guarded-callback.js';
+import { runGuarded } from '../lib/calls.js';
 import {
   checkOptions,
   type KvEngineOptions,

@@ -28,6 +28,22 @@ describe('JsonStore', () => {
     await expect(new JsonStore(faulty).put('k', 1)).rejects.toBeInstanceOf(InternalError);
   });
 
+  it('fails a storage that throws instead of rejecting the same way: a rejected promise, an internal error', async () => {
+    const storage = testStorage();
+    const throwing = Object.assign(Object.create(storage) as typeof storage, {
+      get: () => {
+        throw new Error('driver fault');
+      },
+    });
+    const store = new JsonStore(throwing);
+    let pending: Promise<unknown> | undefined;
+    expect(() => (pending = store.get('k'))).not.toThrow();
+    const error = await pending!.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InternalError);
+    expect((error as Error).message).toBe('storage read failed');
+    expect(((error as Error).cause as Error).message).toBe('driver fault');
+  });
+
   it('getMemoized reads every time and makes a value again only for other bytes', async () => {
     const storage = testStorage();
     const store = new JsonStore(storage);

@@ -105,10 +105,24 @@ describe('observedStorage with timedCalls', () => {
     );
     expect(broken.commit).toBeUndefined();
     await expect(broken.get('x')).rejects.toThrow('disk gone');
+    // A storage that throws rather than rejecting: still a rejection for the caller, and a failed call for the metrics.
+    const throwing = meteredStorage(
+      {
+        get: () => {
+          throw new Error('driver fault');
+        },
+        put: () => Promise.resolve(),
+        delete: () => Promise.resolve(),
+        list: () => Promise.resolve([]),
+      },
+      (operation, _seconds, failed) => calls.push([operation, failed]),
+    );
+    await expect(throwing.get('x')).rejects.toThrow('driver fault');
     expect(calls).toEqual([
       ['put', false],
       ['get', false],
       ['list', false],
+      ['get', true],
       ['get', true],
     ]);
     expect(alsoTold).toEqual(calls);

@@ -1,4 +1,4 @@
-import { runGuarded } from '../../lib/guarded-callback.js';
+import { runGuarded } from '../../lib/calls.js';
 import type { EngineRequest } from './request.js';
 
 /** Names of headers that carry credentials (Authorization, X-Vault-Token, cookies, session tokens, ...). */

@@ -3,6 +3,7 @@ import type { Storage, StorageOperation } from '../../ports/storage.js';
 import { sameBytes } from '../../lib/bytes.js';
 import type { DecodedMemo } from '../../lib/decoded-memo.js';
 import { InternalError, StorageUnavailable } from '../../lib/errors.js';
+import { promiseOf } from '../../lib/calls.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -71,7 +72,7 @@ export class JsonStore {
     return value as T;
   }
 
-  // `call` is async (it turns storage failures into InternalError): no layer of its own is needed around it.
+  // `call` turns storage failures into InternalError: no layer of its own is needed around it.
   getRaw(key: string): Promise<Uint8Array | undefined> {
     return this.call('read', () => this.storage.get(key));
   }
@@ -85,9 +86,10 @@ export class JsonStore {
    * The document under `key` made into a value by `make`, through `memo`: read from storage every time, and decoded,
    * checked and made again only when its bytes differ from those `memo` last saw under the key.
    */
-  async getMemoized<T>(key: string, memo: DecodedMemo<T>, make: (stored: unknown) => T): Promise<T | undefined> {
-    const bytes = await this.getRaw(key);
-    return bytes === undefined ? undefined : memo.decode(key, bytes, (read) => make(this.decode(read, key)));
+  getMemoized<T>(key: string, memo: DecodedMemo<T>, make: (stored: unknown) => T): Promise<T | undefined> {
+    return this.getRaw(key).then((bytes) =>
+      bytes === undefined ? undefined : memo.decode(key, bytes, (read) => make(this.decode(read, key))),
+    );
   }
 
   async put(key: string, value: unknown): Promise<void> {
@@ -255,13 +257,12 @@ export class JsonStore {
     }
   }
 
-  private async call<T>(operation: string, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (cause) {
+  // `.then` rather than an async function: every storage call of the engines and the server passes here (lib/calls.ts).
+  private call<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    return promiseOf(run).then(undefined, (cause: unknown) => {
       // An unavailable storage stays so (503): the caller may try again.
       if (cause instanceof InternalError || cause instanceof StorageUnavailable) throw cause;
       throw new InternalError(`storage ${operation} failed`, { cause });
-    }
+    });
   }
 }

@@ -1,4 +1,4 @@
-import { runGuarded } from '../../lib/guarded-callback.js';
+import { runGuarded } from '../../lib/calls.js';
 import { RecentMap } from '../../lib/recent-map.js';
 import { eventOf, type KeyChange, type KvChangeEvent } from './change-events.js';
 

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { CloudUnavailable } from '../../../lib/errors.js';
-import { runGuarded } from '../../../lib/guarded-callback.js';
+import { runGuarded } from '../../../lib/calls.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { CloudClientSettings } from '../../../ports/cloud.js';
 import { containerCredentials, containerEndpointOf } from './container-credentials.js';

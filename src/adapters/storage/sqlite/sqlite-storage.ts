@@ -1,5 +1,6 @@
 import { sameBytes } from '../../../lib/bytes.js';
 import { createPrivateFile } from '../../../lib/private-file.js';
+import { rejected } from '../../../lib/calls.js';
 import type {
   ListPageOptions,
   Storage,
@@ -126,7 +127,7 @@ export class SqliteStorage implements Storage {
     };
   }
 
-  async get(key: string): Promise<Uint8Array | undefined> {
+  get(key: string): Promise<Uint8Array | undefined> {
     return this.run(({ get }) => {
       const row = get.get(key);
       return row === undefined ? undefined : plainBytes(row.value as Buffer);
@@ -252,13 +253,13 @@ export class SqliteStorage implements Storage {
    * the file is open the first attempt runs at once, without waiting for the open promise or entering the retry loop:
    * the promise layers cost a read more than SQLite's own lookup, and nearly every attempt succeeds.
    */
-  private async run<T>(work: (statements: ReturnType<typeof prepareAll>, db: Database) => T): Promise<T> {
+  private run<T>(work: (statements: ReturnType<typeof prepareAll>, db: Database) => T): Promise<T> {
     const connection = this.connection;
     if (connection && !this.closed) {
       try {
-        return work(connection.statements, connection.db);
+        return Promise.resolve(work(connection.statements, connection.db));
       } catch (error) {
-        if (!isBusy(error)) throw error;
+        if (!isBusy(error)) return rejected(error);
       }
     }
     return this.runOpened(work);
