@@ -38,6 +38,7 @@ import { serverKey } from './storage/server-keys.js';
 import { leveledLog } from './log/log-level.js';
 import { StorageAvailability } from './storage/storage-availability.js';
 import type { ServerOptions } from './server-options.js';
+import type { LogEntry } from './log/log-level.js';
 import { loggedPath } from './tokens/token-path.js';
 import { TokenRoleStore } from './tokens/token-role.js';
 import { TokenStore } from './tokens/token-store.js';
@@ -173,6 +174,8 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
   // Failure surfaces through ready(), listen() and each request; never as an unhandled rejection.
   state.catch(() => undefined);
 
+  /** What `state` resolved to, once it has. */
+  let resolvedState: Awaited<typeof state> | undefined;
   let madeRoot: Promise<string | undefined> | undefined;
   let periodicTimer: NodeJS.Timeout | undefined;
 
@@ -187,7 +190,8 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
       error?: unknown;
     };
     try {
-      const { dispatch, tokens } = await state;
+      // Awaited only until it has resolved: an await costs every request a turn of the microtask queue.
+      const { dispatch, tokens } = (resolvedState ??= await state);
       // Bytes held for this body count against the budget until the request is answered.
       const hold = budget.open();
       res.once('close', () => hold.release());
@@ -212,7 +216,7 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
     metrics.request({ method, path: request?.path, body: request?.body, status: gone ? undefined : status, seconds });
     // Path only: no query, headers or body, which is where tokens and secrets travel; nor a token in the path.
     const path = loggedPath(req.url ?? '');
-    log({
+    const entry: LogEntry = {
       time: new Date().toISOString(),
       level: status >= 500 && !gone ? 'error' : isHealthCheck(path) ? 'debug' : 'info',
       request_id: requestId,
@@ -221,9 +225,11 @@ export function createServer(options: ServerOptions = {}): StrongroomServer {
       path,
       status: gone ? 'client closed the connection' : status,
       ms: Math.round(seconds * 10_000) / 10,
-      ...(outcome.caller ? { accessor: outcome.caller.accessor } : {}),
-      ...(status >= 500 && !gone && outcome.error !== undefined ? { error: describeError(outcome.error) } : {}),
-    });
+    };
+    // Set after the others rather than spread in: every request is logged, and a spread costs it an object of its own.
+    if (outcome.caller) entry.accessor = outcome.caller.accessor;
+    if (status >= 500 && !gone && outcome.error !== undefined) entry.error = describeError(outcome.error);
+    log(entry);
   }
 
   function handler(req: http.IncomingMessage, res: http.ServerResponse, next?: (error?: unknown) => void): void {

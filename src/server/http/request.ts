@@ -12,6 +12,7 @@ import type { BodyHold } from './body-budget.js';
 export const API_PREFIX = '/v1/';
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'LIST', 'SCAN']);
+const EMPTY_BODY = Buffer.alloc(0);
 // Headers that carry the caller's credentials: used to find the token, never passed on to an engine.
 const CREDENTIAL_HEADERS = new Set(['x-vault-token', 'authorization']);
 
@@ -125,6 +126,14 @@ async function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Buffe
   });
 }
 
+/**
+ * Whether a body follows the head, by the framing node:http's parser goes by: a request with neither Transfer-Encoding
+ * nor a Content-Length above 0 has none. Most requests are such GETs, which then cost no listeners, promise or turn.
+ */
+function hasBody(headers: IncomingHttpHeaders): boolean {
+  return headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) !== 0;
+}
+
 /** A dual-stack socket reports IPv4 callers as ::ffff:a.b.c.d; CIDR checks want the plain address. */
 function plainAddress(address: string | undefined): string | undefined {
   return address?.startsWith('::ffff:') && isIPv4(address.slice(7)) ? address.slice(7) : address;
@@ -175,7 +184,7 @@ export async function readRequest(req: IncomingMessage, limits: BodyLimits): Pro
   if (method === 'LIST') delete query.list;
   if (method === 'SCAN') delete query.scan;
 
-  const raw = await readBody(req, limits);
+  const raw = hasBody(req.headers) ? await readBody(req, limits) : EMPTY_BODY;
   const body = BODY_METHODS.has(method) ? parseBody(raw) : undefined;
   // Here, before the audit entry and the server's own routes serialise or walk it: a body deeper than the engines
   // accept could overflow the stack there (a 500 for anyone), where the engines answer it with a 400.

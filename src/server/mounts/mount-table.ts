@@ -63,14 +63,22 @@ export class MountTable {
    * The mounts as stored now. While the storage cannot be read, the table last read serves: the engine's own storage
    * call then reports the outage as it would have without the table.
    */
-  async current(): Promise<readonly Mount[]> {
-    let version: Uint8Array | undefined;
-    try {
-      version = await this.store.version();
-    } catch (error) {
-      if (this.#cached) return this.#cached.mounts;
-      throw error;
-    }
+  current(): Promise<readonly Mount[]> {
+    return this.store.version().then(
+      (version) => {
+        const cached = this.#cached;
+        // The table in hand, as it nearly always is: no async step of its own (every request to a mount asks).
+        return cached && version && sameBytes(cached.version, version) ? cached.mounts : this.#reloaded(version);
+      },
+      (error: unknown) => {
+        if (this.#cached) return this.#cached.mounts;
+        throw error;
+      },
+    );
+  }
+
+  /** The mounts once the table of `version` (or a newer one) is loaded. */
+  async #reloaded(version: Uint8Array | undefined): Promise<readonly Mount[]> {
     for (let attempt = 0; attempt < MAX_RELOADS; attempt++) {
       const cached = this.#cached;
       if (cached && version && sameBytes(cached.version, version)) return cached.mounts;
@@ -81,8 +89,8 @@ export class MountTable {
   }
 
   /** The mount whose path `path` (a request path, below /v1/) lies in. */
-  async find(path: string): Promise<Mount | undefined> {
-    return (await this.current()).find((mount) => path.startsWith(mount.prefix));
+  find(path: string): Promise<Mount | undefined> {
+    return this.current().then((mounts) => mounts.find((mount) => path.startsWith(mount.prefix)));
   }
 
   /** The AWS auth method mounted where `path` lies (a token's issuing path, say). */

@@ -127,8 +127,12 @@ export class PolicyStore {
    * The Acl of a token's policies. The policies are read every time; the Acl made of the very same compiled policies
    * last time is answered again (an Acl's answers depend on its policies alone), so a write of any makes a new one.
    */
-  async aclFor(names: readonly string[]): Promise<Acl> {
-    const policies = await this.policiesFor(names);
+  aclFor(names: readonly string[]): Promise<Acl> {
+    return this.policiesFor(names).then((policies) => this.#aclOf(names, policies));
+  }
+
+  /** The Acl last made of exactly `policies` under `names`, or a new one. */
+  #aclOf(names: readonly string[], policies: NamedPolicy[]): Acl {
     const key = names.join('\n');
     const known = this.#acls.get(key);
     if (known && known.policies.length === policies.length && known.policies.every((one, at) => one === policies[at]))

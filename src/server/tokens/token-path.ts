@@ -17,10 +17,13 @@ export function redactTokenInPath(path: string, replacement: (token: string) => 
 
 /** The path of a request URL as the request log shows it: without the query, and a token in it replaced. */
 export function loggedPath(url: string): string {
-  const path = url.split('?')[0]!;
+  const queryStart = url.indexOf('?');
+  const path = queryStart < 0 ? url : url.slice(0, queryStart);
   // Escapes decoded byte by byte, so that an encoded path (`%6Cookup`, `lookup%2F`) is recognised too, and so that a
-  // malformed escape, which a strict decoder refuses, cannot hide one.
-  const decoded = path.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  // malformed escape, which a strict decoder refuses, cannot hide one. Most paths have none: every request is logged.
+  const decoded = path.includes('%')
+    ? path.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
+    : path;
   const redacted = redactTokenInPath(decoded);
   return redacted === decoded ? path : redacted;
 }

@@ -6,6 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { InternalError, InvalidRequest, QuotaExceeded } from '../../lib/errors.js';
 import { DecodedMemo } from '../../lib/decoded-memo.js';
 import { hmacSha256Hex } from '../../lib/hmac-sha256.js';
+import { promiseOf } from '../../lib/calls.js';
 import { type JsonStore, unchanged } from '../../core/store/stored-json.js';
 import type { Clock } from '../../ports/clock.js';
 import { inCidrs } from './token-cidrs.js';
@@ -171,14 +172,14 @@ export class TokenStore {
   }
 
   /** A valid token that still grants something: a retired root token is only kept as its children's parent. */
-  async #usable(id: string): Promise<TokenRecord | undefined> {
-    const record = await this.#valid(id);
-    return record?.retired || record?.usedUp ? undefined : record;
+  // `.then` rather than async functions, here and in `find`: every request with a token passes through both.
+  #usable(id: string): Promise<TokenRecord | undefined> {
+    return this.#valid(id).then((record) => (record?.retired || record?.usedUp ? undefined : record));
   }
 
   /** The entry of a valid token, without counting a use (lookups of another token). */
-  async find(token: string | undefined): Promise<TokenRecord | undefined> {
-    return token ? this.#usable(this.#hash('token', token)) : undefined;
+  find(token: string | undefined): Promise<TokenRecord | undefined> {
+    return token ? promiseOf(() => this.#usable(this.#hash('token', token))) : Promise.resolve(undefined);
   }
 
   async findByAccessor(accessor: string): Promise<TokenRecord | undefined> {
