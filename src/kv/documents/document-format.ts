@@ -110,11 +110,11 @@ export function documentFormat<S extends z.ZodObject>({
 }
 
 /** The document stored under `key`, read through its format; undefined when there is none. */
-export async function readDocument<T>(
+export function readDocument<T>(
   json: JsonStore,
   format: Pick<DocumentFormat<T>, 'decode'>,
   key: string,
 ): Promise<T | undefined> {
-  const bytes = await json.getRaw(key);
-  return bytes === undefined ? undefined : format.decode(bytes, key);
+  // `.then` rather than an async function: every read of a version's data passes here (lib/calls.ts).
+  return json.getRaw(key).then((bytes) => (bytes === undefined ? undefined : format.decode(bytes, key)));
 }

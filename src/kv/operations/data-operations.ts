@@ -14,6 +14,7 @@ import type { StoredConfig } from '../documents/config-document.js';
 import type { KvChangeOperation, StoredActor, StoredMetadata, StoredVersion } from '../documents/head-document.js';
 import { parseAsOf, stateAt } from '../rules/as-of.js';
 import { subkeys } from '../values/subkeys.js';
+import { promiseOf } from '../../lib/calls.js';
 import { checkValue, type ValueLimits } from '../values/value-limits.js';
 import {
   addVersion,
@@ -154,15 +155,18 @@ export class DataOperations {
   }
 
   /** The version a read names: by number, or the one current at `asOf` (undefined where none is kept). */
-  private async entryAt(
+  private entryAt(
     path: string,
     key: StoredMetadata,
     version: number | undefined,
     asOf: number | undefined,
   ): Promise<StoredVersion | undefined> {
     const { keys } = this.context;
-    if (asOf === undefined) return keys.version(path, key, resolveVersion(key, version));
-    return stateAt(key, await keys.versions(path, key), asOf, now(this.context)).entry;
+    return promiseOf(() =>
+      asOf === undefined
+        ? keys.version(path, key, resolveVersion(key, version))
+        : keys.versions(path, key).then((versions) => stateAt(key, versions, asOf, now(this.context)).entry),
+    );
   }
 
   subkeys(

@@ -56,9 +56,9 @@ export class DecodedHeads {
   }
 
   /** The head under `key`, read from storage now. */
-  async read(key: string): Promise<StoredMetadata | undefined> {
-    const bytes = await this.json.getRaw(key);
-    return bytes === undefined ? undefined : this.decode(key, bytes);
+  read(key: string): Promise<StoredMetadata | undefined> {
+    // `.then` rather than an async function: every operation on a key reads its head (lib/calls.ts).
+    return this.json.getRaw(key).then((bytes) => (bytes === undefined ? undefined : this.decode(key, bytes)));
   }
 
   /** The remembered record, with its parts' texts, when it is `record` and this process encoded it. */

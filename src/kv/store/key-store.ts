@@ -1,4 +1,5 @@
 import { InternalError, InvalidRequest } from '../../lib/errors.js';
+import { promiseOf } from '../../lib/calls.js';
 import { AtomicChanges } from './atomic-changes.js';
 import { KeyedMutex } from '../../core/store/lock.js';
 import { CorruptDocument, type JsonStore } from '../../core/store/stored-json.js';
@@ -88,12 +89,17 @@ export class KeyStore {
     return this.consistent(() => transfers.run(from, to, options));
   }
 
-  /** The entry of a kept version, inline or from its document (callers run inside `consistent`). */
-  async version(path: string, key: StoredMetadata, version: number): Promise<StoredVersion | undefined> {
+  /**
+   * The entry of a kept version, inline or from its document (callers run inside `consistent`). Not async: an inline
+   * entry, as the current version's is, costs no step of its own.
+   */
+  version(path: string, key: StoredMetadata, version: number): Promise<StoredVersion | undefined> {
     const inline = findVersion(key, version);
-    if (inline) return inline;
+    if (inline) return Promise.resolve(inline);
     const { from, to } = keptRange(key);
-    return version >= from && version <= to ? this.entries.read(this.layout.entries(path), version) : undefined;
+    return version >= from && version <= to
+      ? this.entries.read(this.layout.entries(path), version)
+      : Promise.resolve(undefined);
   }
 
   /** Every kept version's entry, ascending (callers run inside `consistent`). */
@@ -129,16 +135,17 @@ export class KeyStore {
     return { record, entry, data };
   }
 
-  /** Runs a read again when a document vanished under it; a record that keeps pointing at a missing one is a fault. */
-  async consistent<T>(read: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await read();
-      } catch (error) {
-        if (!(error instanceof StaleRead)) throw error;
-        if (attempt >= MAX_STALE_READS) throw new InternalError('could not find version data');
-      }
-    }
+  /**
+   * Runs a read again when a document vanished under it; a record that keeps pointing at a missing one is a fault.
+   * `attempt` counts the tries so far: callers leave it out.
+   */
+  consistent<T>(read: () => Promise<T>, attempt = 1): Promise<T> {
+    // `.then` rather than an async loop: every read and change of a key runs in here (lib/calls.ts).
+    return promiseOf(read).then(undefined, (error: unknown) => {
+      if (!(error instanceof StaleRead)) throw error;
+      if (attempt >= MAX_STALE_READS) throw new InternalError('could not find version data');
+      return this.consistent(read, attempt + 1);
+    });
   }
 
   /**
