@@ -49,6 +49,7 @@ export class ClientGone extends Error {
 }
 
 function parseQuery(rawQuery: string): Record<string, string | string[]> {
+  if (rawQuery === '') return {};
   const values = new Map<string, string[]>();
   for (const [key, value] of new URLSearchParams(rawQuery)) values.set(key, [...(values.get(key) ?? []), value]);
   // fromEntries defines own properties, so a key such as "__proto__" stays an ordinary key.
