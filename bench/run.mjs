@@ -75,6 +75,8 @@ if (section) {
   log(
     `${host.cpu}, ${host.cores} cores, ${host.memoryGiB} GiB, Node ${host.node}; ${settings.rounds} rounds of ${settings.time} ms per task`,
   );
+  // Read before the run writes results.json, bench/history.jsonl and the chart, which would mark every run dirty.
+  const measured = commitOf(fileURLToPath(new URL('..', import.meta.url)));
   const started = performance.now();
   const rows = [];
   for (const name of Object.keys(SECTIONS)) {
@@ -93,8 +95,7 @@ if (section) {
   // A partial run (--only) would chart as a missing point for every goal it skipped: only whole runs are history.
   if (!quick && !only) {
     const history = fileURLToPath(new URL('history.jsonl', import.meta.url));
-    const root = fileURLToPath(new URL('..', import.meta.url));
-    appendHistory(history, historyEntry(JSON.parse(readFileSync(output, 'utf8')), commitOf(root)));
+    appendHistory(history, historyEntry(JSON.parse(readFileSync(output, 'utf8')), measured));
     const chart = fileURLToPath(new URL('../docs/bench-history.svg', import.meta.url));
     writeFileSync(chart, chartSvg(readHistory(history)));
     log(`appended to ${history}; chart redrawn in ${chart}`);
