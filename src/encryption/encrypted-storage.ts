@@ -137,9 +137,9 @@ export class EncryptedStorage implements Storage {
   /**
    * The opened value. Rejects with SealedValueInvalid when the stored bytes do not open (altered, truncated, copied
    * from another key), with UnknownKeyTerm when their key term is retired or unknown, and with WrongRootKey as
-   * `open()` does. Keys in `.encryption/`, the keyring's folder, are refused.
+   * `open()` does. Keys in `.encryption/`, the keyring's folder, are refused. Chained with `.then` rather than async:
+   * reads are the hottest calls there are (lib/calls.ts).
    */
-  // `.then` rather than an async function: reads are the hottest calls there are (lib/calls.ts).
   get(key: string): Promise<Uint8Array | undefined> {
     return promiseOf(() => {
       checkKey(key);

@@ -55,9 +55,8 @@ export class DecodedHeads {
     return this.heads.get(key)?.record;
   }
 
-  /** The head under `key`, read from storage now. */
+  /** The head under `key`, read from storage now; chained with `.then`, as every operation on a key reads it. */
   read(key: string): Promise<StoredMetadata | undefined> {
-    // `.then` rather than an async function: every operation on a key reads its head (lib/calls.ts).
     return this.json.getRaw(key).then((bytes) => (bytes === undefined ? undefined : this.decode(key, bytes)));
   }
 

@@ -135,16 +135,17 @@ export class KeyStore {
     return { record, entry, data };
   }
 
-  /**
-   * Runs a read again when a document vanished under it; a record that keeps pointing at a missing one is a fault.
-   * `attempt` counts the tries so far: callers leave it out.
-   */
-  consistent<T>(read: () => Promise<T>, attempt = 1): Promise<T> {
-    // `.then` rather than an async loop: every read and change of a key runs in here (lib/calls.ts).
+  /** Runs a read again when a document vanished under it; a record that keeps pointing at a missing one is a fault. */
+  consistent<T>(read: () => Promise<T>): Promise<T> {
+    return this.#tryConsistent(read, 1);
+  }
+
+  /** Try number `attempt` of `consistent`: chained with `.then`, as every read and change of a key runs in here. */
+  #tryConsistent<T>(read: () => Promise<T>, attempt: number): Promise<T> {
     return promiseOf(read).then(undefined, (error: unknown) => {
       if (!(error instanceof StaleRead)) throw error;
       if (attempt >= MAX_STALE_READS) throw new InternalError('could not find version data');
-      return this.consistent(read, attempt + 1);
+      return this.#tryConsistent(read, attempt + 1);
     });
   }
 

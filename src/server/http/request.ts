@@ -81,8 +81,8 @@ async function bodyLimit(req: IncomingMessage, { maxBodyBytes, unauthenticated }
   if (!unauthenticated || unauthenticated.maxBodyBytes >= maxBodyBytes) return full;
   const anonymous = { bytes: unauthenticated.maxBodyBytes, whose: ' for a request without a valid token' };
   // Without Transfer-Encoding the body is at most its Content-Length (none: empty), as node:http reads it.
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (req.headers['transfer-encoding'] === undefined && declared <= anonymous.bytes) return anonymous;
+  if (req.headers['transfer-encoding'] === undefined && declaredLength(req.headers) <= anonymous.bytes)
+    return anonymous;
   return (await unauthenticated.authenticated(tokenFrom(req.headers))) ? full : anonymous;
 }
 
@@ -93,7 +93,7 @@ async function bodyLimit(req: IncomingMessage, { maxBodyBytes, unauthenticated }
 async function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Buffer> {
   const { bytes: limit, whose } = await bodyLimit(req, limits);
   const tooLarge = () => new PayloadTooLarge(`request body is larger than the limit of ${limit} bytes${whose}`);
-  if (Number(req.headers['content-length'] ?? 0) > limit) throw tooLarge();
+  if (declaredLength(req.headers) > limit) throw tooLarge();
   if (req.readableEnded) return Buffer.alloc(0);
   const { hold, timeoutMs } = limits;
   return new Promise((resolve, reject) => {
@@ -132,7 +132,12 @@ async function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Buffe
  * nor a Content-Length above 0 has none. Most requests are such GETs, which then cost no listeners, promise or turn.
  */
 function hasBody(headers: IncomingHttpHeaders): boolean {
-  return headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) !== 0;
+  return headers['transfer-encoding'] !== undefined || declaredLength(headers) !== 0;
+}
+
+/** The body length the head declares: its Content-Length, 0 without one. */
+function declaredLength(headers: IncomingHttpHeaders): number {
+  return Number(headers['content-length'] ?? 0);
 }
 
 /** A dual-stack socket reports IPv4 callers as ::ffff:a.b.c.d; CIDR checks want the plain address. */

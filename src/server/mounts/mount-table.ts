@@ -65,11 +65,8 @@ export class MountTable {
    */
   current(): Promise<readonly Mount[]> {
     return this.store.version().then(
-      (version) => {
-        const cached = this.#cached;
-        // The table in hand, as it nearly always is: no async step of its own (every request to a mount asks).
-        return cached && version && sameBytes(cached.version, version) ? cached.mounts : this.#reloaded(version);
-      },
+      // The table in hand, as it nearly always is, costs no async step of its own: every request to a mount asks.
+      (version) => this.#inHand(version) ?? this.#reloaded(version),
       (error: unknown) => {
         if (this.#cached) return this.#cached.mounts;
         throw error;
@@ -77,11 +74,17 @@ export class MountTable {
     );
   }
 
+  /** The mounts last loaded, when they are the table stored as `version`. */
+  #inHand(version: Uint8Array | undefined): readonly Mount[] | undefined {
+    const cached = this.#cached;
+    return cached && version && sameBytes(cached.version, version) ? cached.mounts : undefined;
+  }
+
   /** The mounts once the table of `version` (or a newer one) is loaded. */
   async #reloaded(version: Uint8Array | undefined): Promise<readonly Mount[]> {
     for (let attempt = 0; attempt < MAX_RELOADS; attempt++) {
-      const cached = this.#cached;
-      if (cached && version && sameBytes(cached.version, version)) return cached.mounts;
+      const mounts = this.#inHand(version);
+      if (mounts) return mounts;
       // A reload already running may have read an older version: it is waited for, then checked again.
       await (this.#loading ??= this.#reload().finally(() => (this.#loading = undefined)));
     }

@@ -171,8 +171,7 @@ export class TokenStore {
     return this.#root.ensure(token);
   }
 
-  /** A valid token that still grants something: a retired root token is only kept as its children's parent. */
-  // `.then` rather than async functions, here and in `find`: every request with a token passes through both.
+  /** A valid token that still grants something (a retired root token only parents its children); see decision 107. */
   #usable(id: string): Promise<TokenRecord | undefined> {
     return this.#valid(id).then((record) => (record?.retired || record?.usedUp ? undefined : record));
   }
