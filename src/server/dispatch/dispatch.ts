@@ -193,9 +193,9 @@ export function createDispatcher(services: DispatchServices) {
   }
 
   /**
-   * The answer wrapped when the request asked for it. Errors are never wrapped; an answer that cannot be wrapped is not
-   * given unwrapped either; without a caller only a login's answer is wrapped: it cost a valid login, and its token
-   * counts in the role's quota.
+   * The answer wrapped, for a request that asked for it (`ttl` above 0; the caller skips this for the others). Errors
+   * are never wrapped; an answer that cannot be wrapped is not given unwrapped either; without a caller only a login's
+   * answer is wrapped: it cost a valid login, and its token counts in the role's quota.
    */
   async function wrapped(result: ApiResult, request: ApiRequest, caller: Caller, requestId: string, ttl: number) {
     if (result.stream || result.text)

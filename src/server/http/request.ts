@@ -94,7 +94,7 @@ async function readBody(req: IncomingMessage, limits: BodyLimits): Promise<Buffe
   const { bytes: limit, whose } = await bodyLimit(req, limits);
   const tooLarge = () => new PayloadTooLarge(`request body is larger than the limit of ${limit} bytes${whose}`);
   if (declaredLength(req.headers) > limit) throw tooLarge();
-  if (req.readableEnded) return Buffer.alloc(0);
+  if (req.readableEnded) return EMPTY_BODY;
   const { hold, timeoutMs } = limits;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
