@@ -15,6 +15,9 @@ const REWRAP_ENTRIES = 2_000;
 
 const task = (name, operation, batch = BATCH) => ({ name, fn: batched(batch, operation), batch });
 
+/** The first five bytes of a sealed value, as the barrier writes them: format version 1, key term 1 (big-endian). */
+const HEADER = [1, 0, 0, 0, 1];
+
 async function kvOver(storage) {
   const kv = new KvEngine({ storage });
   await fillVersions(kv, keyPath(0), 10);
@@ -50,7 +53,7 @@ async function rewrapRates(log) {
 export function bareSealer(storageKey, key = createSecretKey(randomBytes(32))) {
   const nonces = new Uint8Array(12 * 1024);
   let position = nonces.length;
-  const fixed = new TextEncoder().encode(`\x01\0\0\0\x01${storageKey}`);
+  const fixed = new Uint8Array([...HEADER, ...new TextEncoder().encode(storageKey)]);
   return (plaintext, out, additional = fixed) => {
     if (position === nonces.length) position = (randomFillSync(nonces), 0);
     const nonce = nonces.subarray(position, (position += 12));
@@ -60,7 +63,7 @@ export function bareSealer(storageKey, key = createSecretKey(randomBytes(32))) {
     cipher.final();
     const tag = cipher.getAuthTag();
     if (out) {
-      out.set(additional.subarray(0, 5));
+      out.set(additional.subarray(0, HEADER.length));
       out.set(nonce, 5);
       out.set(body, 17);
       out.set(tag, out.length - 16);
@@ -69,14 +72,19 @@ export function bareSealer(storageKey, key = createSecretKey(randomBytes(32))) {
   };
 }
 
+/** The keys and stored values an encrypted write of `path` seals: the version's data and the key's record. */
+async function sealedByAWrite(plainStorage, path) {
+  const { metadata, blob } = await storedKeys(plainStorage, path);
+  return { metadata, blob, values: [await plainStorage.get(blob), await plainStorage.get(metadata)] };
+}
+
 /**
  * The plain KV write plus two bare seals of values the sizes of those an encrypted write seals (the version's data
  * and the key's head record, read back from the plain storage): the least an encrypted write can cost, whatever the
  * barrier around the seals does.
  */
 async function plainWriteWithSeals(plainStorage, plain, path) {
-  const { metadata, blob } = await storedKeys(plainStorage, path);
-  const values = [await plainStorage.get(blob), await plainStorage.get(metadata)];
+  const { metadata, values } = await sealedByAWrite(plainStorage, path);
   const sealBare = bareSealer(metadata);
   const write = kvWrite(plain, path);
   return async () => {
@@ -97,9 +105,8 @@ async function plainWriteWithSeals(plainStorage, plain, path) {
  * - The keyring read back and compared once the write has landed (a writer that missed a rotation must re-seal).
  */
 export async function plainWriteWithBarrierSteps(plainStorage, plain, path) {
-  const { metadata, blob } = await storedKeys(plainStorage, path);
+  const { metadata, blob, values } = await sealedByAWrite(plainStorage, path);
   const keys = [blob, metadata];
-  const values = [await plainStorage.get(blob), await plainStorage.get(metadata)];
   const record = values[1];
   const storedRecord = randomBytes(33 + record.length);
   const rememberedRecord = new Uint8Array(storedRecord);
@@ -108,7 +115,7 @@ export async function plainWriteWithBarrierSteps(plainStorage, plain, path) {
   const sealBare = bareSealer(metadata);
   const encoder = new TextEncoder();
   const additional = new Uint8Array(256);
-  additional.set([1, 0, 0, 0, 1]);
+  additional.set(HEADER);
   const remembered = new Map();
   const keyring = new MemoryStorage();
   const keyringRecord = randomBytes(250);
@@ -133,8 +140,8 @@ export async function plainWriteWithBarrierSteps(plainStorage, plain, path) {
     for (let index = 0; index < 2; index++) {
       const out = new Uint8Array(memory, offset, 33 + plaintexts[index].length);
       offset += out.length;
-      const { written } = encoder.encodeInto(keys[index], additional.subarray(5));
-      sealBare(plaintexts[index], out, additional.subarray(0, 5 + written));
+      const { written } = encoder.encodeInto(keys[index], additional.subarray(HEADER.length));
+      sealBare(plaintexts[index], out, additional.subarray(0, HEADER.length + written));
       sealed.push(out);
     }
     const operations = [
