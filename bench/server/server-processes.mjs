@@ -111,11 +111,18 @@ export async function admin(url, method, path, body) {
   if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${await answer.text()}`);
 }
 
+/** Refusals a failed load run quotes (status and the start of the body), so that the failure says why. */
+const QUOTED_REFUSALS = 5;
+
 /**
  * One autocannon run of `seconds` with `connections` keep-alive clients; `next()` gives each request's method, path
  * and body in turn. Any answer but a 2xx, or any error, fails the run: a figure of refusals would mean nothing.
  */
 export function load(url, { connections, seconds, token, next }) {
+  const refusals = [];
+  const quote = (status, body) => {
+    if (status >= 300 && refusals.length < QUOTED_REFUSALS) refusals.push(`${status} ${body.slice(0, 300)}`);
+  };
   return new Promise((resolve, reject) => {
     autocannon(
       {
@@ -123,12 +130,16 @@ export function load(url, { connections, seconds, token, next }) {
         connections,
         duration: seconds,
         headers: { ...(token ? { 'x-vault-token': token } : {}), 'content-type': 'application/json' },
-        requests: [{ setupRequest: (request) => ({ ...request, ...next() }) }],
+        requests: [{ setupRequest: (request) => ({ ...request, ...next() }), onResponse: quote }],
       },
       (error, result) => {
         if (error) return reject(error);
         if (result.non2xx > 0 || result.errors > 0)
-          return reject(new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`));
+          return reject(
+            new Error(
+              `${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors; first: ${refusals.join(' | ')}`,
+            ),
+          );
         resolve({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 });
       },
     );
