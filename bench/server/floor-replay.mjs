@@ -57,12 +57,17 @@ export async function recordServer(url, token, recorder, keys) {
       recordings[method].push({ path, calls });
     }
   const read = deriveTemplate(recordings.GET);
-  const at = read.steps.findIndex((step) => step.member === 'get' && step.key.kind === 'blob');
-  if (at < 0) throw new Error('the recorded KV read gets no blob: the floor could not answer its data');
+  if (!read.steps.some((step) => step.member === 'get' && step.key.kind === 'blob'))
+    throw new Error('the recorded KV read gets no blob: the floor could not answer its data');
+  // Found by its shape, not by its place among the calls: the server's background work (webhooks matching an earlier
+  // write's change) may add a call of its own to a recording, which once made one key's "blob" a webhook listing and
+  // every floor read of that key a 404.
+  const isBlob = (call) => call.member === 'get' && BLOB.exec(call.args[0])?.[1] === read.prefix;
   const blobs = new Map();
   for (let n = 0; n < keys; n++) {
-    const calls = await recorder.record(() => send('GET', `load/${n}`));
-    blobs.set(`load/${n}`, calls[at].args[0]);
+    const blob = (await recorder.record(() => send('GET', `load/${n}`))).find(isBlob)?.args[0];
+    if (blob === undefined) throw new Error(`the recorded KV read of load/${n} got no blob`);
+    blobs.set(`load/${n}`, blob);
   }
   return { ...recordings, blobs, answers };
 }

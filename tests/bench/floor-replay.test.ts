@@ -64,6 +64,23 @@ function shape({ member, args }: Call) {
   };
 }
 
+/**
+ * `recorder`, with a stray call in front of each recording after recordServer's first four (the templates' two reads
+ * and two writes), as the server's background work (webhooks matching an earlier write's change) sometimes adds one
+ * to the recording of a key's read.
+ */
+function withStrayCalls(recorder: Recorder): Recorder {
+  let recorded = 0;
+  return {
+    storage: recorder.storage,
+    record: async (operation) => {
+      const calls = await recorder.record(operation);
+      recorded += 1;
+      return recorded > 4 ? [{ member: 'list', args: ['sys/webhooks/hooks/'] }, ...calls] : calls;
+    },
+  };
+}
+
 let recorder: Recorder;
 let recordings: Recordings;
 let serverGet: Call[];
@@ -88,7 +105,8 @@ beforeAll(async () => {
   try {
     // The compared key in the steady state of the bench's writes: each prunes a version as it adds one.
     for (let round = 0; round < 12; round++) await send(url, 'POST', floor.writeBody);
-    recordings = await floor.recordServer(url, TOKEN, recorder, 4);
+    // Each key's blob is then found among calls that are not all the read's; the floor must still read the right one.
+    recordings = await floor.recordServer(url, TOKEN, withStrayCalls(recorder), 4);
     serverGet = await recorder.record(() => send(url, 'GET'));
     serverPost = await recorder.record(() => send(url, 'POST', floor.writeBody));
   } finally {
