@@ -73,8 +73,8 @@ export async function recordServer(url, token, recorder, keys) {
   const read = deriveTemplate(recordings.GET);
   if (!read.steps.some((step) => step.member === 'get' && step.key.kind === 'blob'))
     throw new Error('the recorded KV read gets no blob: the floor could not answer its data');
-  // Found by its shape, not by its place among the calls: the server's background work (webhooks matching an earlier
-  // write's change) may add a call of its own to a recording, which once made one key's "blob" a webhook listing and
+  // Found by its shape, not by its place among the calls: the server's background work (the webhook deliverer's timed
+  // round, which lists the webhooks) may add a call of its own to a recording, which once made one key's "blob" a webhook listing and
   // every floor read of that key a 404.
   const isBlob = (call) => call.member === 'get' && BLOB.exec(call.args[0])?.[1] === read.prefix;
   const blobs = new Map();

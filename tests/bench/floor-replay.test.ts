@@ -66,7 +66,7 @@ function shape({ member, args }: Call) {
 
 /**
  * `recorder`, with a stray call in front of the recordings `strayed` picks (numbered from 1), as the server's
- * background work (webhooks matching an earlier write's change) sometimes adds one to a recording.
+ * background work (the webhook deliverer's timed round, which lists the webhooks) sometimes adds one to a recording.
  */
 function withStrayCalls(recorder: Recorder, strayed: (recording: number) => boolean): Recorder {
   let recorded = 0;
