@@ -17,6 +17,11 @@ const task = (name, operation, batch = BATCH) => ({ name, fn: batched(batch, ope
 
 /** The first five bytes of a sealed value, as the barrier writes them: format version 1, key term 1 (big-endian). */
 const HEADER = [1, 0, 0, 0, 1];
+/** AES-GCM's nonce and tag, which follow the header and the ciphertext in a sealed value. */
+const NONCE = 12;
+const TAG = 16;
+/** What sealing adds to a value's length. */
+const OVERHEAD = HEADER.length + NONCE + TAG;
 
 async function kvOver(storage) {
   const kv = new KvEngine({ storage });
@@ -51,12 +56,12 @@ async function rewrapRates(log) {
  * it: header, nonce, ciphertext, tag.
  */
 export function bareSealer(storageKey, key = createSecretKey(randomBytes(32))) {
-  const nonces = new Uint8Array(12 * 1024);
+  const nonces = new Uint8Array(NONCE * 1024);
   let position = nonces.length;
   const fixed = new Uint8Array([...HEADER, ...new TextEncoder().encode(storageKey)]);
   return (plaintext, out, additional = fixed) => {
     if (position === nonces.length) position = (randomFillSync(nonces), 0);
-    const nonce = nonces.subarray(position, (position += 12));
+    const nonce = nonces.subarray(position, (position += NONCE));
     const cipher = createCipheriv('aes-256-gcm', key, nonce);
     cipher.setAAD(additional);
     const body = cipher.update(plaintext);
@@ -64,9 +69,9 @@ export function bareSealer(storageKey, key = createSecretKey(randomBytes(32))) {
     const tag = cipher.getAuthTag();
     if (out) {
       out.set(additional.subarray(0, HEADER.length));
-      out.set(nonce, 5);
-      out.set(body, 17);
-      out.set(tag, out.length - 16);
+      out.set(nonce, HEADER.length);
+      out.set(body, HEADER.length + NONCE);
+      out.set(tag, out.length - TAG);
     }
     return tag;
   };
@@ -108,7 +113,7 @@ export async function plainWriteWithBarrierSteps(plainStorage, plain, path) {
   const { metadata, blob, values } = await sealedByAWrite(plainStorage, path);
   const keys = [blob, metadata];
   const record = values[1];
-  const storedRecord = randomBytes(33 + record.length);
+  const storedRecord = randomBytes(OVERHEAD + record.length);
   const rememberedRecord = new Uint8Array(storedRecord);
   const answered = new Uint8Array(storedRecord.length);
   const expected = new Uint8Array(record);
@@ -134,11 +139,11 @@ export async function plainWriteWithBarrierSteps(plainStorage, plain, path) {
       plaintexts.push(new Uint8Array(snapshots.buffer, offset, value.length));
       offset += value.length;
     }
-    const memory = new ArrayBuffer(66 + offset);
+    const memory = new ArrayBuffer(2 * OVERHEAD + offset);
     const sealed = [];
     offset = 0;
     for (let index = 0; index < 2; index++) {
-      const out = new Uint8Array(memory, offset, 33 + plaintexts[index].length);
+      const out = new Uint8Array(memory, offset, OVERHEAD + plaintexts[index].length);
       offset += out.length;
       const { written } = encoder.encodeInto(keys[index], additional.subarray(HEADER.length));
       sealBare(plaintexts[index], out, additional.subarray(0, HEADER.length + written));

@@ -48,11 +48,15 @@ export async function recordServer(url, token, recorder, keys) {
       await send('POST', path, writeBody);
       await send('GET', path);
     }
-  const recordings = {};
   // The server's answers too: the floor answers the same JSON, not a shorter one.
   const answers = {};
-  for (const method of ['GET', 'POST']) {
-    for (let attempt = 1; !recordings[method]; attempt++) {
+  /**
+   * Both requests of `method` recorded, with the template derived from them. A call of the server's background work
+   * (the webhook deliverer's timed round, which lists the webhooks) in one recording makes the two disagree: they are
+   * recorded again. Work the floor cannot mirror shows in every try, and the last try's refusal says which.
+   */
+  const recordBoth = async (method) => {
+    for (let attempt = 1; ; attempt++) {
       const pair = [];
       for (const path of RECORDED) {
         const calls = await recorder.record(async () => {
@@ -60,22 +64,20 @@ export async function recordServer(url, token, recorder, keys) {
         });
         pair.push({ path, calls });
       }
-      // A call of the server's background work (see below) in one recording makes the two disagree: record them
-      // again. Work the floor cannot mirror shows in every try, and the last try's refusal says which.
       try {
-        deriveTemplate(pair);
-        recordings[method] = pair;
+        return { pair, template: deriveTemplate(pair) };
       } catch (error) {
         if (attempt === RECORDING_TRIES) throw error;
       }
     }
-  }
-  const read = deriveTemplate(recordings.GET);
+  };
+  const reads = await recordBoth('GET');
+  const recordings = { GET: reads.pair, POST: (await recordBoth('POST')).pair };
+  const read = reads.template;
   if (!read.steps.some((step) => step.member === 'get' && step.key.kind === 'blob'))
     throw new Error('the recorded KV read gets no blob: the floor could not answer its data');
-  // Found by its shape, not by its place among the calls: the server's background work (the webhook deliverer's timed
-  // round, which lists the webhooks) may add a call of its own to a recording, which once made one key's "blob" a webhook listing and
-  // every floor read of that key a 404.
+  // Found by its shape, not by its place among the calls: that background work once made one key's "blob" a webhook
+  // listing, and every floor read of that key a 404.
   const isBlob = (call) => call.member === 'get' && BLOB.exec(call.args[0])?.[1] === read.prefix;
   const blobs = new Map();
   for (let n = 0; n < keys; n++) {
